@@ -1,0 +1,140 @@
+/* suite.h — the contract between a suite (xts, drbg, sigpool, ...) and the harness.
+ *
+ * A suite knows its algorithms; the harness knows nothing suite-specific.
+ * The harness asks a suite for its grid of cells (plan), builds one timed
+ * case per implementation of a cell (setup_case), runs the cases of a cell
+ * interleaved in rounds through Google Benchmark, derives the metrics the
+ * suite asked for, and stores everything. Before timing any case of an
+ * implementation the harness calls selftest() for it once per process and
+ * refuses to time an implementation that fails (SUPERCOP's rule).
+ *
+ * Vocabulary (these strings end up in the `summary` view):
+ *   impl     "old", "new", "openssl", ...   (who computes)
+ *   variant  "256", "aes128", "hmac(sha1)"  (what parameters: key size, mechanism, algorithm)
+ *   op       "enc", "dec", "generate", "segment", ...
+ *   size     bytes processed per operation (payload), drives per-byte metrics
+ */
+#ifndef PB_SUITE_H
+#define PB_SUITE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pb.h"
+
+#define PB_NAME_MAX 48
+#define PB_MAX_IMPLS 8
+#define PB_MAX_SIZES 32
+
+/* Metrics the harness can derive from a sample; a suite ORs the ones it wants.
+ * Per-sample raw data: iterations, ns (CLOCK_MONOTONIC_RAW), TSC ticks, core
+ * cycles/instructions where perf_event gives them, and the core-speed probe. */
+enum {
+    PB_M_NS_PER_OP = 1u << 0,         /* ns        wall time of one op */
+    PB_M_TSC_PER_BYTE = 1u << 1,      /* ticks/B   invariant TSC (NOT core cycles) */
+    PB_M_CYCLES_PER_BYTE = 1u << 2,   /* cycles/B  only where a hardware cycle counter exists */
+    PB_M_EST_CYCLES_PER_BYTE = 1u << 3, /* cycles/B estimated from TSC x core-speed probe */
+    PB_M_MB_PER_S = 1u << 4,          /* MB/s      1e6 bytes per second */
+    PB_M_GBIT_PER_S = 1u << 5,        /* Gbit/s    1e9 bits per second */
+    PB_M_INSNS_PER_BYTE = 1u << 6,    /* insns/B   only where a hardware counter exists */
+};
+
+/* The timed body: perform `iters` operations back to back. The harness
+ * brackets one call with its clocks; the body must do nothing but the ops
+ * (no allocation or set-up that the measured code would not do itself). */
+typedef void (*pb_body_fn)(void *ctx, uint64_t iters);
+
+typedef struct pb_case {
+    pb_body_fn body;
+    void *ctx;
+    void (*free_ctx)(void *ctx); /* may be NULL */
+    /* Set by the body (optional): operations that failed on an error path the
+     * suite counts (e.g. injected allocation failures, MAC mismatches). */
+    uint64_t *error_count;
+} pb_case;
+
+/* One cell of the grid: every listed impl runs the same op on the same input shape. */
+typedef struct pb_cell {
+    char variant[PB_NAME_MAX];
+    char op[PB_NAME_MAX];
+    uint64_t size_bytes;
+    int nimpls;
+    char impls[PB_MAX_IMPLS][PB_NAME_MAX];
+    /* 0 = harness default. A suite whose ops are slow or fixed-duration
+     * (e.g. a TCP stream) can ask for a longer sample. */
+    double sample_seconds;
+} pb_cell;
+
+/* Options common to all suites, already parsed by the CLI. Suites read
+ * their own options through parse_opt before plan() is called. */
+typedef struct pb_plan_opts {
+    int quick;                 /* --quick: same grid, fewer/shorter samples */
+} pb_plan_opts;
+
+typedef struct pb_grid {
+    int ncells;
+    pb_cell *cells;            /* malloc'd by plan(), freed by the harness */
+} pb_grid;
+
+/* A row of the document's own table, kept as data (data/<suite>_doc.tsv). */
+
+/* Known-answer results, accumulated over files. */
+typedef struct pb_kat_result {
+    unsigned long passed, failed, skipped;
+} pb_kat_result;
+
+/* What a report claims per cell (from the document); see harness/report.c. */
+typedef enum {
+    PB_CLAIM_NONE = 0,
+    PB_CLAIM_FASTER,     /* candidate should be faster than baseline */
+    PB_CLAIM_EQUAL,      /* equal within noise */
+    PB_CLAIM_NOT_SLOWER, /* "better or comparable" */
+} pb_claim;
+
+typedef struct pb_suite {
+    const char *name;        /* "xts" */
+    const char *title;       /* one line, for `bench list` and reports */
+    const char *baseline;    /* impl the ratios are taken against: "old" */
+    const char *candidate;   /* impl the claim is about: "new" */
+    unsigned metrics;        /* PB_M_* */
+    const char *primary_metric; /* metric of plots and ratios: "ns_per_op", "mb_per_s", "gbit_per_s" */
+    const char *options_help;   /* suite-specific options for `bench run --suite X --help` */
+    const char *kat_help;       /* which .rsp formats `bench kat` understands for this suite */
+
+    /* Suite-specific option `--name[=value]` (value NULL if absent).
+     * Return 1 if consumed, 0 if not this suite's option, -1 on a bad value (fill e). */
+    int (*parse_opt)(const char *name, const char *value, pb_err *e);
+
+    /* Build the whole grid (the harness filters by --impl and --sizes). */
+    int (*plan)(const pb_plan_opts *o, pb_grid *g, pb_err *e);
+
+    /* Build one timed case; the harness frees it with c->free_ctx. */
+    int (*setup_case)(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e);
+
+    /* Check impl against built-in known answers; 0 if it passed. */
+    int (*selftest)(const char *impl, pb_err *e);
+
+    /* Does this suite understand this .rsp file (look at its header/sections)? */
+    int (*kat_accepts)(const char *path);
+    /* Run every record of an .rsp file against impl (NULL = every impl of the
+     * suite), print one line per failure to `log`, add to *r. Return 0, or -1
+     * on unreadable/malformed input with "file:line: what" in e. */
+    int (*kat_file)(const char *path, const char *impl, pb_kat_result *r, FILE *log, pb_err *e);
+
+    /* The document's claim for a cell, given the document's candidate/baseline ratio
+     * (NaN when the document has no number for it). */
+    pb_claim (*claim)(const pb_cell *cell, double doc_ratio);
+
+    /* Report layout: how cells map to plot panels and the x axis.
+     *   "size"    : x = size_bytes (log2), one panel per (variant, op), lines per impl
+     *   "variant" : x = variant (grouped bars), one panel per op
+     */
+    const char *plot_x;
+    const char *notes_md;    /* extra paragraph for plots/<suite>.md (differences from the document) */
+} pb_suite;
+
+/* All suites linked into bench (harness/registry.c). */
+extern const pb_suite *const pb_suites[];
+const pb_suite *pb_suite_find(const char *name);
+
+#endif
