@@ -1,0 +1,11 @@
+/* cli.h — the bench subcommands (one file each). Each returns the process exit status. */
+#ifndef PB_CLI_H
+#define PB_CLI_H
+int cmd_run(int argc, char **argv);
+int cmd_kat(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
+#endif
