@@ -1,11 +1,36 @@
-/* bootstrap main: replaced by the real CLI */
+/* main.c — the bench CLI: dispatch to one file per subcommand. */
 #include <stdio.h>
 #include <string.h>
+
 #include "cli.h"
-#include "suite.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *what;
+} CMDS[] = {
+    {"run", cmd_run, "run a suite's grid (interleaved, stored in SQLite)"},
+    {"kat", cmd_kat, "check known-answer vector files against implementations"},
+    {"list", cmd_list, "list suites, or stored runs (--runs)"},
+    {"report", cmd_report, "draw plots and tables of a run into plots/"},
+    {"import", cmd_import, "import results saved from the kernel module (debugfs lines)"},
+    {"compare", cmd_compare, "compare two implementations, runs or revisions (ratio, CI, test)"},
+    {"gate", cmd_gate, "performance-regression gate for CI"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: bench COMMAND [options]   (bench COMMAND --help for each)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++) fprintf(f, "  %-8s %s\n", CMDS[i].name, CMDS[i].what);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "kat")) return cmd_kat(argc - 1, argv + 1);
-    for (int i = 0; pb_suites[i]; i++) printf("%s\t%s\n", pb_suites[i]->name, pb_suites[i]->title ? pb_suites[i]->title : "");
-    return 0;
+    if (argc < 2) { usage(stderr); return 2; }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
+    for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
+        if (!strcmp(argv[1], CMDS[i].name)) return CMDS[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "bench: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
 }

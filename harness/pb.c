@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "pb.h"
 
 #include <stdarg.h>

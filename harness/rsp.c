@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "rsp.h"
 
 #include <ctype.h>

@@ -1,0 +1,39 @@
+/* Commands whose issues are not done yet say so instead of pretending. */
+#include <stdio.h>
+
+#include "cli.h"
+
+int cmd_compare(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    fprintf(stderr, "bench compare: not implemented yet\n");
+    return 2;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    fprintf(stderr, "bench gate: not implemented yet\n");
+    return 2;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    fprintf(stderr, "bench import: not implemented yet\n");
+    return 2;
+}
+
+int cmd_run_qemu(const char *suite, int argc, char **argv, const char *db, int quick)
+{
+    (void)suite; (void)argc; (void)argv; (void)db; (void)quick;
+    fprintf(stderr, "bench run: --target qemu is not implemented yet\n");
+    return 2;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    fprintf(stderr, "bench report: not implemented yet\n");
+    return 2;
+}

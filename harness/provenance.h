@@ -1,0 +1,26 @@
+/* provenance.h — what a number needs to be traced: which code, built how, on what machine. */
+#ifndef PB_PROVENANCE_H
+#define PB_PROVENANCE_H
+
+typedef struct pb_provenance {
+    char git_sha[64];      /* of the source tree bench was built from ("unknown" outside git) */
+    int git_dirty;         /* uncommitted changes at build time */
+    char version[32];
+    char compiler[96];
+    char cflags[256];
+    char buildtype[32];
+    char libs[256];        /* libgcrypt / OpenSSL / libbenchmark / sqlite / libpfm versions */
+    char cpu_model[128];
+    char cpu_flags[256];   /* the flags that matter here: aes, pclmulqdq, avx2, vaes, sha_ni, ... */
+    int online_cpus;
+    char kernel[160];      /* uname -r and -v */
+    char hostname[96];
+    char clock_source[64]; /* /sys/.../clocksource0/current_clocksource */
+    char governor[64];     /* cpufreq governor of cpu0, or "unreadable (...)" */
+    char boost[64];        /* cpufreq boost / intel_pstate no_turbo, or "unreadable" */
+    char virt[64];         /* "hypervisor" flag / DMI product, to tell VMs apart */
+} pb_provenance;
+
+void pb_provenance_collect(pb_provenance *p);
+
+#endif

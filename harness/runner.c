@@ -1,0 +1,434 @@
+#include "runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "gbshim.h"
+#include "provenance.h"
+#include "stats.h"
+#include "store.h"
+
+static volatile sig_atomic_t g_signal;
+static pb_counters g_counters;
+static int g_cyc = -1, g_ins = -1;
+
+static void on_signal(int sig) { g_signal = sig; }
+
+typedef struct raw_sample {
+    double tsc, cycles, insns, pb, pa;
+    uint64_t errors;
+    int have;
+    pb_sample s;
+} raw_sample;
+
+typedef struct slot {
+    struct case_state *cs;
+    int round, position;
+    int nraw, capraw;
+    raw_sample *raw;
+} slot;
+
+typedef struct case_state {
+    char impl[PB_NAME_MAX];
+    pb_case c;
+    int ready;              /* set up successfully */
+    char unavailable[256];  /* reason, when set up said so */
+    uint64_t iters;
+} case_state;
+
+static void sample_fn(pb_gb_state *st, void *arg)
+{
+    slot *sl = arg;
+    if (g_signal) {
+        pb_gb_skip_with_error(st, "interrupted");
+        return;
+    }
+    if (sl->nraw == sl->capraw) {
+        int cap = sl->capraw ? 2 * sl->capraw : 2;
+        raw_sample *r = realloc(sl->raw, (size_t)cap * sizeof *r);
+        if (!r) {
+            pb_gb_skip_with_error(st, "out of memory");
+            return;
+        }
+        sl->raw = r;
+        sl->capraw = cap;
+    }
+    raw_sample *rs = &sl->raw[sl->nraw++];
+    memset(rs, 0, sizeof *rs);
+    case_state *cs = sl->cs;
+    uint64_t n = pb_gb_max_iterations(st);
+    uint64_t err0 = cs->c.error_count ? *cs->c.error_count : 0;
+    rs->pb = pb_probe_ticks(&g_counters);
+    pb_reading rd;
+    pb_counters_start(&g_counters, &rd);
+    while (pb_gb_keep_running_batch(st, n)) cs->c.body(cs->c.ctx, n);
+    pb_counters_stop(&g_counters, &rd);
+    rs->pa = pb_probe_ticks(&g_counters);
+    rs->tsc = (double)rd.tsc;
+    rs->cycles = g_cyc >= 0 ? (double)rd.hw[g_cyc] : -1;
+    rs->insns = g_ins >= 0 ? (double)rd.hw[g_ins] : -1;
+    rs->errors = (cs->c.error_count ? *cs->c.error_count : 0) - err0;
+}
+
+static void result_cb(const pb_gb_result *r, void *user)
+{
+    (void)user;
+    slot *sl = r->arg;
+    if (!sl || r->is_aggregate) return;
+    int rep = (int)r->repetition_index;
+    if (rep < 0 || rep >= sl->nraw) return;
+    raw_sample *rs = &sl->raw[rep];
+    if (r->error) return;
+    rs->have = 1;
+    pb_sample *s = &rs->s;
+    s->round = sl->round;
+    s->position = sl->position;
+    s->repetition = rep;
+    s->iterations = r->iterations;
+    s->ns = r->real_seconds * 1e9;
+    s->cpu_ns = r->cpu_seconds * 1e9;
+    s->tsc = g_counters.tsc_ok ? rs->tsc : 0;
+    s->cycles = rs->cycles;
+    s->insns = rs->insns;
+    s->probe_before = rs->pb;
+    s->probe_after = rs->pa;
+    s->errors = rs->errors;
+}
+
+int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
+{
+    int n = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(t, &end, 10);
+        if (*end == 'k' || *end == 'K') { v *= 1024; end++; }
+        if (errno || end == t || *end || v == 0 || v > (1ull << 30) || t[0] == '-')
+            return pb_errf(e, "bad size '%s' in --sizes (want positive byte counts like 64,512,4k)", t);
+        if (n == cap) return pb_errf(e, "too many sizes in --sizes (at most %d)", cap);
+        out[n++] = v;
+    }
+    if (!n) return pb_errf(e, "--sizes is empty");
+    return n;
+}
+
+static int in_list(const char *list, const char *name)
+{
+    if (!list) return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n)) return 1;
+        if (!c) break;
+        p = c + 1;
+    }
+    return 0;
+}
+
+/* Apply --impl and --sizes to the suite's grid; errors for names that match nothing. */
+static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
+{
+    if (o->impls) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", o->impls);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            int found = 0;
+            for (int i = 0; i < g->ncells && !found; i++)
+                for (int k = 0; k < g->cells[i].nimpls; k++)
+                    if (!strcmp(g->cells[i].impls[k], t)) found = 1;
+            if (!found) {
+                char all[512] = "";
+                size_t off = 0;
+                for (int i = 0; i < g->ncells; i++)
+                    for (int k = 0; k < g->cells[i].nimpls; k++)
+                        if (!strstr(all, g->cells[i].impls[k]) && off < sizeof all)
+                            off += (size_t)snprintf(all + off, sizeof all - off, "%s%s", off ? "," : "",
+                                                    g->cells[i].impls[k]);
+                return pb_errf(e, "unknown impl '%s' for suite %s (impls: %s)", t, o->suite->name, all);
+            }
+        }
+        for (int i = 0; i < g->ncells; i++) {
+            pb_cell *c = &g->cells[i];
+            int k2 = 0;
+            for (int k = 0; k < c->nimpls; k++)
+                if (in_list(o->impls, c->impls[k])) memmove(c->impls[k2++], c->impls[k], PB_NAME_MAX);
+            c->nimpls = k2;
+        }
+    }
+    if (o->sizes) {
+        uint64_t sizes[PB_MAX_SIZES];
+        int ns = pb_parse_sizes(o->sizes, sizes, PB_MAX_SIZES, e);
+        if (ns < 0) return -1;
+        /* templates: the distinct (variant, op) cells of the grid, at each requested size */
+        pb_cell *out = calloc((size_t)g->ncells * (size_t)ns + 1, sizeof *out);
+        if (!out) return pb_errf(e, "out of memory");
+        int n = 0;
+        for (int i = 0; i < g->ncells; i++) {
+            int dup = 0;
+            for (int j = 0; j < i && !dup; j++)
+                dup = !strcmp(g->cells[j].variant, g->cells[i].variant) && !strcmp(g->cells[j].op, g->cells[i].op);
+            if (dup) continue;
+            for (int k = 0; k < ns; k++) {
+                out[n] = g->cells[i];
+                out[n].size_bytes = sizes[k];
+                n++;
+            }
+        }
+        free(g->cells);
+        g->cells = out;
+        g->ncells = n;
+    }
+    int k = 0;
+    for (int i = 0; i < g->ncells; i++)
+        if (g->cells[i].nimpls > 0) g->cells[k++] = g->cells[i];
+    g->ncells = k;
+    if (!k) return pb_errf(e, "no cell of suite %s matches the filters", o->suite->name);
+    return 0;
+}
+
+/* iterations so that one call of body takes about `target` seconds */
+static uint64_t calibrate(case_state *cs, double target)
+{
+    cs->c.body(cs->c.ctx, 1); /* warm caches, lazy init, page faults */
+    uint64_t k = 1;
+    for (;;) {
+        uint64_t t0 = pb_now_ns();
+        cs->c.body(cs->c.ctx, k);
+        double dt = (double)(pb_now_ns() - t0) * 1e-9;
+        if (dt >= target / 4 || k >= (1ull << 32)) {
+            double want = (double)k * target / (dt > 0 ? dt : 1e-9);
+            if (want < 1) want = 1;
+            if (want > 4e9) want = 4e9;
+            return (uint64_t)want;
+        }
+        k = dt <= 0 ? k * 16 : (uint64_t)fmin((double)k * 16, (double)k * target / dt / 2 + 1);
+        if (g_signal) return k;
+    }
+}
+
+static void progress_line(const pb_runner_opts *o, int idx, int n, const pb_cell *cell, case_state *cs,
+                          int ncs, slot *slots, int rounds)
+{
+    fprintf(stderr, "[%d/%d] %s %s %s %llu B:", idx + 1, n, o->suite->name, cell->variant, cell->op,
+            (unsigned long long)cell->size_bytes);
+    int bi = -1, ci = -1;
+    for (int i = 0; i < ncs; i++) {
+        if (!strcmp(cs[i].impl, o->suite->baseline)) bi = i;
+        if (!strcmp(cs[i].impl, o->suite->candidate)) ci = i;
+        if (!cs[i].ready) { fprintf(stderr, " %s unavailable", cs[i].impl); continue; }
+        double v[4096];
+        int k = 0;
+        for (int r = 0; r < rounds && k < 4096; r++) {
+            slot *sl = &slots[r * ncs + i];
+            if (sl->nraw && sl->raw[0].have) v[k++] = sl->raw[0].s.ns / (double)sl->raw[0].s.iterations;
+        }
+        fprintf(stderr, " %s %.0f ns", cs[i].impl, pb_median(v, (size_t)k));
+    }
+    if (bi >= 0 && ci >= 0 && cs[bi].ready && cs[ci].ready) {
+        double cv[4096], bv[4096];
+        int k = 0;
+        for (int r = 0; r < rounds && k < 4096; r++) {
+            slot *a = &slots[r * ncs + ci], *b = &slots[r * ncs + bi];
+            if (a->nraw && b->nraw && a->raw[0].have && b->raw[0].have) {
+                cv[k] = a->raw[0].s.ns / (double)a->raw[0].s.iterations;
+                bv[k] = b->raw[0].s.ns / (double)b->raw[0].s.iterations;
+                k++;
+            }
+        }
+        pb_paired pr;
+        if (pb_paired_ratio(cv, bv, (size_t)k, 0.95, &pr) == 0)
+            fprintf(stderr, "  time %s/%s %.3f [%.3f, %.3f]", o->suite->candidate, o->suite->baseline, pr.estimate,
+                    pr.ci_lo, pr.ci_hi);
+    }
+    fputc('\n', stderr);
+}
+
+typedef struct selftest_cache {
+    int n;
+    char impl[32][PB_NAME_MAX];
+    int ok[32];
+    char why[32][PB_ERR_MAX];
+} selftest_cache;
+
+static int selftest_once(const pb_suite *s, selftest_cache *sc, const char *impl, pb_err *e)
+{
+    for (int i = 0; i < sc->n; i++)
+        if (!strcmp(sc->impl[i], impl)) return sc->ok[i] ? 0 : pb_errf(e, "%s", sc->why[i]);
+    pb_err te = {{0}};
+    int ok = !s->selftest || s->selftest(impl, &te) == 0;
+    if (sc->n < 32) {
+        snprintf(sc->impl[sc->n], PB_NAME_MAX, "%s", impl);
+        sc->ok[sc->n] = ok;
+        snprintf(sc->why[sc->n], PB_ERR_MAX, "refusing to time %s/%s: it failed its known-answer self-test: %.400s",
+                 s->name, impl, te.msg);
+        sc->n++;
+    }
+    return ok ? 0 : pb_errf(e, "refusing to time %s/%s: it failed its known-answer self-test: %.400s", s->name, impl,
+                            te.msg);
+}
+
+static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb_cell *cell, int idx, int ncells,
+                    int rounds, double sample_s, selftest_cache *sc, int show, pb_err *e)
+{
+    const pb_suite *s = o->suite;
+    case_state cs[PB_MAX_IMPLS];
+    int ncs = cell->nimpls, rc = 0;
+    memset(cs, 0, sizeof cs);
+    for (int i = 0; i < ncs && rc == 0; i++) {
+        snprintf(cs[i].impl, sizeof cs[i].impl, "%s", cell->impls[i]);
+        if (selftest_once(s, sc, cs[i].impl, e) < 0) { rc = -1; break; }
+        pb_err se = {{0}};
+        if (s->setup_case(cell, cs[i].impl, &cs[i].c, &se) < 0) {
+            if (!strncmp(se.msg, "unavailable", 11)) {
+                snprintf(cs[i].unavailable, sizeof cs[i].unavailable, "%s", se.msg);
+                continue;
+            }
+            rc = pb_errf(e, "%s %s %s %llu B, impl %s: set-up failed: %s", s->name, cell->variant, cell->op,
+                         (unsigned long long)cell->size_bytes, cs[i].impl, se.msg);
+            break;
+        }
+        cs[i].ready = 1;
+    }
+    double target = cell->sample_seconds > 0 ? cell->sample_seconds : sample_s;
+    for (int i = 0; i < ncs && rc == 0; i++)
+        if (cs[i].ready) cs[i].iters = calibrate(&cs[i], target);
+
+    slot *slots = calloc((size_t)(unsigned)rounds * (size_t)(unsigned)ncs, sizeof *slots);
+    if (!slots && rc == 0) rc = pb_errf(e, "out of memory");
+    if (rc == 0) {
+        pb_gb_clear();
+        for (int r = 0; r < rounds && rc == 0; r++)
+            for (int p = 0; p < ncs; p++) {
+                int i = (p + r) % ncs; /* rotate the start every round */
+                slot *sl = &slots[r * ncs + i];
+                sl->cs = &cs[i];
+                sl->round = r;
+                sl->position = p;
+                if (!cs[i].ready) continue;
+                char name[256];
+                snprintf(name, sizeof name, "%s/%s/%s/%llu/%s/round:%d", s->name, cell->variant, cell->op,
+                         (unsigned long long)cell->size_bytes, cs[i].impl, r);
+                if (pb_gb_register(name, sample_fn, sl, cs[i].iters) < 0) {
+                    rc = pb_errf(e, "cannot register benchmark %s", name);
+                    break;
+                }
+            }
+        if (rc == 0) pb_gb_run(result_cb, NULL, NULL);
+        pb_gb_clear();
+    }
+    if (rc == 0 && !g_signal) {
+        /* one transaction per cell: a cell is stored whole or not at all */
+        if (pb_store_begin(st, e) < 0) rc = -1;
+        for (int i = 0; i < ncs && rc == 0; i++) {
+            int64_t cid = pb_store_add_case(st, run, s->name, cs[i].impl, cell->variant, cell->op, cell->size_bytes,
+                                            cs[i].ready ? (int64_t)cs[i].iters : 0,
+                                            cs[i].ready ? "ok" : "unavailable",
+                                            cs[i].ready ? NULL : cs[i].unavailable, e);
+            if (cid < 0) { rc = -1; break; }
+            for (int r = 0; r < rounds && rc == 0 && cs[i].ready; r++) {
+                slot *sl = &slots[r * ncs + i];
+                for (int k = 0; k < sl->nraw && rc == 0; k++)
+                    if (sl->raw[k].have) rc = pb_store_add_sample(st, cid, &sl->raw[k].s, e);
+            }
+        }
+        if (rc == 0) rc = pb_store_commit(st, e);
+        else pb_store_rollback(st);
+        if (rc == 0 && show) progress_line(o, idx, ncells, cell, cs, ncs, slots, rounds);
+    }
+    for (int i = 0; i < rounds * ncs && slots; i++) free(slots[i].raw);
+    free(slots);
+    for (int i = 0; i < ncs; i++)
+        if (cs[i].ready && cs[i].c.free_ctx) cs[i].c.free_ctx(cs[i].c.ctx);
+    return rc;
+}
+
+int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
+{
+    const pb_suite *s = o->suite;
+    if (!s->plan || !s->setup_case) return pb_errf(e, "suite %s cannot run benchmarks yet", s->name);
+    int rounds = o->rounds > 0 ? o->rounds : (o->quick ? 15 : 61);
+    double sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002);
+
+    pb_plan_opts po = {.quick = o->quick};
+    pb_grid g = {0, NULL};
+    if (s->plan(&po, &g, e) < 0) return -1;
+    if (filter_grid(o, &g, e) < 0) { free(g.cells); return -1; }
+
+    if (pb_counters_open(&g_counters, o->counters, e) < 0) { free(g.cells); return -1; }
+    g_cyc = pb_counters_find(&g_counters, "cycles");
+    g_ins = pb_counters_find(&g_counters, "instructions");
+    char counter_desc[1024];
+    pb_counters_describe(&g_counters, counter_desc, sizeof counter_desc);
+
+    pb_store st;
+    if (pb_store_open(&st, o->db_path, e) < 0) { pb_counters_close(&g_counters); free(g.cells); return -1; }
+    pb_provenance prov;
+    pb_provenance_collect(&prov);
+    unsigned metrics = s->metrics;
+    if (g_cyc < 0) metrics &= ~(unsigned)PB_M_CYCLES_PER_BYTE;  /* never fake a cycle count */
+    if (g_ins < 0) metrics &= ~(unsigned)PB_M_INSNS_PER_BYTE;
+    if (!g_counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
+    char opts[512];
+    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rounds, sample_s, o->quick,
+             o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->options_text ? o->options_text : "");
+    pb_run_info ri = {
+        .suite = s->name, .target = "host", .command_line = o->command_line, .options = opts,
+        .tick_source = g_counters.tick_source, .counter_source = counter_desc, .tsc_hz = g_counters.tsc_hz,
+        .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
+        .primary_metric = s->primary_metric ? s->primary_metric : "ns_per_op",
+    };
+    int64_t run = pb_store_begin_run(&st, &ri, &prov, e);
+    if (run < 0) { pb_store_close(&st); pb_counters_close(&g_counters); free(g.cells); return -1; }
+    *run_id = run;
+
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    g_signal = 0;
+
+    if (o->progress)
+        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds, %.2g ms samples; %s\n", (long long)run,
+                s->name, g.ncells, rounds, sample_s * 1e3, counter_desc);
+    uint64_t t0 = pb_now_ns();
+    selftest_cache sc;
+    memset(&sc, 0, sizeof sc);
+    int rc = 0;
+    for (int i = 0; i < g.ncells && rc == 0 && !g_signal; i++) {
+        int show = o->progress && (pb_now_ns() - t0 > 2000000000ull || i == g.ncells - 1);
+        rc = run_cell(o, &st, run, &g.cells[i], i, g.ncells, rounds, sample_s, &sc, show, e);
+    }
+    int ret = 0;
+    pb_err e2 = {{0}};
+    if (g_signal) {
+        char why[64];
+        snprintf(why, sizeof why, "interrupted by signal %d", (int)g_signal);
+        pb_store_end_run(&st, run, "incomplete", why, &e2);
+        pb_errf(e, "run %lld %s: left incomplete in %s", (long long)run, why, o->db_path);
+        ret = 130;
+    } else if (rc < 0) {
+        pb_store_end_run(&st, run, "failed", e->msg, &e2);
+        ret = -1;
+    } else if (pb_store_finalize_run(&st, run, e) < 0) {
+        pb_store_end_run(&st, run, "failed", e->msg, &e2);
+        ret = -1;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (o->progress && ret == 0)
+        fprintf(stderr, "bench: run %lld complete in %.1f s -> %s\n", (long long)run,
+                (double)(pb_now_ns() - t0) * 1e-9, o->db_path);
+    pb_store_close(&st);
+    pb_counters_close(&g_counters);
+    free(g.cells);
+    return ret;
+}

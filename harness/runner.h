@@ -1,0 +1,40 @@
+/* runner.h — runs one suite's grid, interleaved, into the store.
+ *
+ * For every cell: set up one case per impl (selftest first: an impl that
+ * fails its known answers is never timed), warm up, calibrate the iteration
+ * count so one sample takes about sample_seconds, then register
+ * rounds x impls Google Benchmark benchmarks in round-robin order with the
+ * start rotated every round, run them, and store every sample (with TSC,
+ * hardware counters where available, and a core-speed probe before and
+ * after). Ratios are later taken on samples paired by round, so that both
+ * sides of a pair ran within a few milliseconds of each other. */
+#ifndef PB_RUNNER_H
+#define PB_RUNNER_H
+
+#include <stdint.h>
+
+#include "pb.h"
+#include "suite.h"
+
+typedef struct pb_runner_opts {
+    const pb_suite *suite;
+    int quick;
+    int rounds;               /* 0: default (quick: 15, else 61) */
+    double sample_seconds;    /* 0: default (quick: 0.5 ms, else 2 ms), or the cell's own */
+    const char *impls;        /* comma list filter, NULL = all */
+    const char *sizes;        /* comma list: filter/extend the sizes, NULL = the suite's grid */
+    const char *db_path;
+    const char *counters;     /* libpfm4 names, NULL = default */
+    const char *command_line;
+    const char *options_text; /* suite options as given, for provenance */
+    int progress;             /* 1: progress lines on stderr once the run takes > 2 s */
+} pb_runner_opts;
+
+/* Returns 0 (run complete), -1 (error in e; run marked failed), or 130 when
+ * interrupted by SIGINT/SIGTERM (run marked incomplete). */
+int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e);
+
+/* Parse "64,512,4k,32K" into sizes; -1 + e on a bad entry. */
+int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e);
+
+#endif

@@ -1,0 +1,217 @@
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double quantile_sorted(const double *s, size_t n, double q)
+{
+    if (!n) return NAN;
+    double h = (double)(n - 1) * q;
+    size_t lo = (size_t)floor(h);
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+    return s[lo] + (h - (double)lo) * (s[hi] - s[lo]);
+}
+
+double pb_quantile(const double *x, size_t n, double q)
+{
+    if (!n) return NAN;
+    double *s = malloc(n * sizeof *s);
+    if (!s) return NAN;
+    memcpy(s, x, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    double v = quantile_sorted(s, n, q);
+    free(s);
+    return v;
+}
+
+double pb_median(const double *x, size_t n) { return pb_quantile(x, n, 0.5); }
+
+double pb_norm_cdf(double z) { return 0.5 * erfc(-z / sqrt(2.0)); }
+
+double pb_norm_quantile(double p)
+{
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                               1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                               6.680131188771972e+01, -1.328068155288572e+01};
+    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                               -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                               3.754408661907416e+00};
+    if (p <= 0) return -INFINITY;
+    if (p >= 1) return INFINITY;
+    double q, r;
+    if (p < 0.02425) {
+        q = sqrt(-2 * log(p));
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    if (p > 1 - 0.02425) {
+        q = sqrt(-2 * log(1 - p));
+        return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    q = p - 0.5;
+    r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+/* Exact null distribution of the signed-rank statistic T+ for n (no ties):
+ * cdf[t] = P(T+ <= t). Returned array has M+1 entries, M = n(n+1)/2. */
+#define EXACT_MAX_N 200
+static double *signed_rank_cdf(size_t n)
+{
+    size_t M = n * (n + 1) / 2;
+    double *f = calloc(M + 1, sizeof *f);
+    if (!f) return NULL;
+    f[0] = 1;
+    size_t top = 0;
+    for (size_t k = 1; k <= n; k++) {
+        top += k;
+        for (size_t t = top; t >= k; t--) f[t] += f[t - k];
+    }
+    double scale = ldexp(1.0, -(int)n), acc = 0;
+    for (size_t t = 0; t <= M; t++) {
+        acc += f[t] * scale;
+        f[t] = acc;
+    }
+    return f;
+}
+
+/* Largest k such that P(T+ <= k-1) <= alpha/2, i.e. the CI is [W(k), W(M+1-k)] (1-based). */
+static size_t ci_rank(size_t n, double conf, double *achieved)
+{
+    size_t M = n * (n + 1) / 2;
+    double alpha = 1 - conf;
+    if (n <= EXACT_MAX_N) {
+        double *cdf = signed_rank_cdf(n);
+        if (cdf) {
+            size_t k = 0; /* number of Walsh averages cut from each end */
+            while (k + 1 <= M && cdf[k] <= alpha / 2) k++;
+            *achieved = k ? 1 - 2 * cdf[k - 1] : 1;
+            free(cdf);
+            return k;
+        }
+    }
+    double z = pb_norm_quantile(1 - alpha / 2);
+    double sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24.0);
+    double kf = floor((double)M / 2 - z * sd);
+    *achieved = conf;
+    return kf > 0 ? (size_t)kf : 0;
+}
+
+int pb_hl_ci(const double *d, size_t n, double conf, double *est, double *lo, double *hi, double *achieved)
+{
+    if (n < 2) return -1;
+    size_t M = n * (n + 1) / 2;
+    double *w = malloc(M * sizeof *w);
+    if (!w) return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i; j < n; j++) w[m++] = (d[i] + d[j]) / 2;
+    qsort(w, M, sizeof *w, cmp_double);
+    *est = quantile_sorted(w, M, 0.5);
+    double ach = conf;
+    size_t k = ci_rank(n, conf, &ach);
+    if (k == 0) {       /* too few pairs for this confidence: the CI is unbounded */
+        *lo = -INFINITY;
+        *hi = INFINITY;
+        ach = 1;
+    } else {
+        *lo = w[k - 1];
+        *hi = w[M - k];
+    }
+    if (achieved) *achieved = ach;
+    free(w);
+    return 0;
+}
+
+double pb_signed_rank_p(const double *d, size_t n)
+{
+    /* drop zeros (Wilcoxon's convention), rank |d| with midranks for ties */
+    double *a = malloc(n * sizeof *a);
+    int *sign = malloc(n * sizeof *sign);
+    size_t m = 0;
+    if (!a || !sign) { free(a); free(sign); return NAN; }
+    for (size_t i = 0; i < n; i++)
+        if (d[i] != 0) { a[m] = fabs(d[i]); sign[m] = d[i] > 0; m++; }
+    if (m == 0) { free(a); free(sign); return 1.0; }
+    size_t *idx = malloc(m * sizeof *idx);
+    double *rank = malloc(m * sizeof *rank);
+    for (size_t i = 0; i < m; i++) idx[i] = i;
+    /* insertion-free sort of indices by |d| */
+    for (size_t i = 1; i < m; i++) {
+        size_t v = idx[i], j = i;
+        while (j > 0 && a[idx[j - 1]] > a[v]) { idx[j] = idx[j - 1]; j--; }
+        idx[j] = v;
+    }
+    double tie_term = 0;
+    int ties = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j + 1 < m && a[idx[j + 1]] == a[idx[i]]) j++;
+        double r = (double)(i + j + 2) / 2;
+        for (size_t k = i; k <= j; k++) rank[idx[k]] = r;
+        double t = (double)(j - i + 1);
+        if (t > 1) { ties = 1; tie_term += t * t * t - t; }
+        i = j + 1;
+    }
+    double tplus = 0;
+    for (size_t i = 0; i < m; i++)
+        if (sign[i]) tplus += rank[i];
+    double p;
+    if (!ties && m <= EXACT_MAX_N) {
+        double *cdf = signed_rank_cdf(m);
+        size_t M = m * (m + 1) / 2;
+        size_t t = (size_t)llround(tplus);
+        double lower = cdf[t];
+        double upper = 1 - (t ? cdf[t - 1] : 0);
+        p = 2 * (lower < upper ? lower : upper);
+        (void)M;
+        free(cdf);
+    } else {
+        double mean = (double)m * (m + 1) / 4;
+        double var = (double)m * (m + 1) * (2 * m + 1) / 24 - tie_term / 48;
+        double z = (tplus - mean) / sqrt(var);
+        double cc = 0.5 / sqrt(var); /* continuity correction */
+        double az = fabs(z) - cc;
+        if (az < 0) az = 0;
+        p = 2 * (1 - pb_norm_cdf(az));
+    }
+    free(a); free(sign); free(idx); free(rank);
+    return p > 1 ? 1 : p;
+}
+
+int pb_paired_ratio(const double *cand, const double *base, size_t n, double conf, pb_paired *out)
+{
+    memset(out, 0, sizeof *out);
+    double *d = malloc((n ? n : 1) * sizeof *d);
+    if (!d) return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cand[i] > 0 && base[i] > 0 && isfinite(cand[i]) && isfinite(base[i])) d[m++] = log(cand[i] / base[i]);
+    int rc = -1;
+    if (m >= 2) {
+        double est, lo, hi, ach;
+        if (pb_hl_ci(d, m, conf, &est, &lo, &hi, &ach) == 0) {
+            out->n = m;
+            out->estimate = exp(est);
+            out->ci_lo = exp(lo);
+            out->ci_hi = exp(hi);
+            out->conf = ach;
+            out->p_value = pb_signed_rank_p(d, m);
+            out->median_ratio = exp(pb_median(d, m));
+            rc = 0;
+        }
+    }
+    free(d);
+    return rc;
+}

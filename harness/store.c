@@ -1,0 +1,590 @@
+#include "store.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "stats.h"
+#include "suite.h"
+
+/* Schema version 1; see docs/schema.md for the meaning of every column. */
+static const char *SCHEMA =
+    "PRAGMA foreign_keys = ON;\n"
+    "CREATE TABLE IF NOT EXISTS runs (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  suite TEXT NOT NULL,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('incomplete','complete','failed')),\n"
+    "  status_reason TEXT,\n"
+    "  started_at TEXT NOT NULL,\n"
+    "  ended_at TEXT,\n"
+    "  target TEXT NOT NULL DEFAULT 'host',\n"
+    "  command_line TEXT, options TEXT,\n"
+    "  metrics INTEGER NOT NULL DEFAULT 0, baseline TEXT, candidate TEXT, primary_metric TEXT,\n"
+    "  git_sha TEXT, git_dirty INTEGER, version TEXT, compiler TEXT, cflags TEXT, buildtype TEXT, libs TEXT,\n"
+    "  cpu_model TEXT, cpu_flags TEXT, online_cpus INTEGER, kernel TEXT, hostname TEXT, virt TEXT,\n"
+    "  clock_source TEXT, governor TEXT, boost TEXT,\n"
+    "  tick_source TEXT, tsc_hz REAL, counter_source TEXT,\n"
+    "  guest_kernel TEXT\n"
+    ");\n"
+    "CREATE TABLE IF NOT EXISTS cases (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  suite TEXT NOT NULL, impl TEXT NOT NULL, variant TEXT NOT NULL, op TEXT NOT NULL,\n"
+    "  size_bytes INTEGER NOT NULL,\n"
+    "  iterations INTEGER,\n"
+    "  status TEXT NOT NULL DEFAULT 'ok' CHECK (status IN ('ok','unavailable')),\n"
+    "  reason TEXT,\n"
+    "  UNIQUE (run_id, impl, variant, op, size_bytes)\n"
+    ");\n"
+    "CREATE TABLE IF NOT EXISTS samples (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  case_id INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,\n"
+    "  round INTEGER NOT NULL, position INTEGER NOT NULL, repetition INTEGER NOT NULL DEFAULT 0,\n"
+    "  iterations INTEGER NOT NULL, ns REAL NOT NULL, cpu_ns REAL, tsc REAL,\n"
+    "  cycles REAL, instructions REAL,\n"
+    "  probe_before REAL, probe_after REAL, speed TEXT,\n"
+    "  errors INTEGER NOT NULL DEFAULT 0\n"
+    ");\n"
+    "CREATE INDEX IF NOT EXISTS samples_case ON samples(case_id);\n"
+    "CREATE TABLE IF NOT EXISTS sample_metrics (\n"
+    "  sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,\n"
+    "  metric TEXT NOT NULL, value REAL NOT NULL,\n"
+    "  PRIMARY KEY (sample_id, metric)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE IF NOT EXISTS stats (\n"
+    "  case_id INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,\n"
+    "  metric TEXT NOT NULL, unit TEXT NOT NULL, source TEXT NOT NULL,\n"
+    "  n INTEGER NOT NULL, median REAL, p10 REAL, p90 REAL, min REAL, max REAL,\n"
+    "  n_fast INTEGER, median_fast REAL,\n"
+    "  PRIMARY KEY (case_id, metric)\n"
+    ");\n"
+    "CREATE TABLE IF NOT EXISTS ratios (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  suite TEXT NOT NULL, variant TEXT NOT NULL, op TEXT NOT NULL, size_bytes INTEGER NOT NULL,\n"
+    "  metric TEXT NOT NULL, baseline TEXT NOT NULL, candidate TEXT NOT NULL,\n"
+    "  n_pairs INTEGER NOT NULL, estimate REAL, ci_lo REAL, ci_hi REAL, conf REAL, p_value REAL,\n"
+    "  median_ratio REAL, method TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX IF NOT EXISTS ratios_run ON ratios(run_id);\n"
+    "CREATE VIEW IF NOT EXISTS summary AS\n"
+    "  SELECT r.id AS run_id, c.suite, c.impl, c.variant, c.op, c.size_bytes,\n"
+    "         s.metric, s.unit, s.n, s.median, s.p10, s.p90\n"
+    "  FROM runs r JOIN cases c ON c.run_id = r.id JOIN stats s ON s.case_id = c.id\n"
+    "  WHERE r.status = 'complete';\n"
+    "CREATE VIEW IF NOT EXISTS summary_ratios AS\n"
+    "  SELECT q.* FROM ratios q JOIN runs r ON r.id = q.run_id WHERE r.status = 'complete';\n";
+
+static int sqlerr(pb_store *s, pb_err *e, const char *what)
+{
+    return pb_errf(e, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+static int mkdir_parent(const char *path, pb_err *e)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return 0;
+    *slash = 0;
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(dir, 0755) && errno != EEXIST) return pb_errf(e, "cannot create folder %s: %s", dir, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(dir, 0755) && errno != EEXIST) return pb_errf(e, "cannot create folder %s: %s", dir, strerror(errno));
+    return 0;
+}
+
+int pb_store_exec(pb_store *s, const char *sql, pb_err *e)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        pb_errf(e, "%s: %s", s->path, msg ? msg : "sqlite error");
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+int pb_store_open(pb_store *s, const char *path, pb_err *e)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->path, sizeof s->path, "%s", path);
+    if (mkdir_parent(path, e) < 0) return -1;
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        pb_errf(e, "cannot open database %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        sqlite3_close(s->db);
+        s->db = NULL;
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    /* WAL: readers (report, gate) never block a running benchmark, and a killed
+     * writer leaves the last committed state intact. */
+    if (pb_store_exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;", e) < 0 ||
+        pb_store_exec(s, SCHEMA, e) < 0) {
+        if (strstr(e->msg, "not a database") || strstr(e->msg, "malformed"))
+            pb_errf(e, "%s is not a patchbench database (or is corrupt)", path);
+        pb_store_close(s);
+        return -1;
+    }
+    return 0;
+}
+
+void pb_store_close(pb_store *s)
+{
+    if (s->db) sqlite3_close(s->db);
+    s->db = NULL;
+}
+
+int pb_store_begin(pb_store *s, pb_err *e) { return pb_store_exec(s, "BEGIN IMMEDIATE", e); }
+int pb_store_commit(pb_store *s, pb_err *e) { return pb_store_exec(s, "COMMIT", e); }
+void pb_store_rollback(pb_store *s) { sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL); }
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+    if (v) sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+    else sqlite3_bind_null(st, i);
+}
+
+int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e)
+{
+    static const char *sql =
+        "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
+        " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
+        " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
+        " guest_kernel)"
+        " VALUES (?1, 'incomplete', strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)";
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "insert run");
+    bind_text(st, 1, ri->suite);
+    bind_text(st, 2, ri->target ? ri->target : "host");
+    bind_text(st, 3, ri->command_line);
+    bind_text(st, 4, ri->options);
+    sqlite3_bind_int64(st, 5, ri->metrics);
+    bind_text(st, 6, ri->baseline);
+    bind_text(st, 7, ri->candidate);
+    bind_text(st, 8, ri->primary_metric);
+    bind_text(st, 9, p->git_sha);
+    sqlite3_bind_int(st, 10, p->git_dirty);
+    bind_text(st, 11, p->version);
+    bind_text(st, 12, p->compiler);
+    bind_text(st, 13, p->cflags);
+    bind_text(st, 14, p->buildtype);
+    bind_text(st, 15, p->libs);
+    bind_text(st, 16, p->cpu_model);
+    bind_text(st, 17, p->cpu_flags);
+    sqlite3_bind_int(st, 18, p->online_cpus);
+    bind_text(st, 19, p->kernel);
+    bind_text(st, 20, p->hostname);
+    bind_text(st, 21, p->virt);
+    bind_text(st, 22, p->clock_source);
+    bind_text(st, 23, p->governor);
+    bind_text(st, 24, p->boost);
+    bind_text(st, 25, ri->tick_source);
+    sqlite3_bind_double(st, 26, ri->tsc_hz);
+    bind_text(st, 27, ri->counter_source);
+    bind_text(st, 28, ri->guest_kernel);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return sqlerr(s, e, "insert run");
+    return sqlite3_last_insert_rowid(s->db);
+}
+
+int pb_store_end_run(pb_store *s, int64_t run, const char *status, const char *why, pb_err *e)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "UPDATE runs SET status = ?1, status_reason = ?2,"
+                           " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?3",
+                           -1, &st, NULL) != SQLITE_OK)
+        return sqlerr(s, e, "end run");
+    bind_text(st, 1, status);
+    bind_text(st, 2, why);
+    sqlite3_bind_int64(st, 3, run);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sqlerr(s, e, "end run");
+}
+
+int64_t pb_store_add_case(pb_store *s, int64_t run, const char *suite, const char *impl, const char *variant,
+                          const char *op, uint64_t size, int64_t iterations, const char *status,
+                          const char *reason, pb_err *e)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO cases (run_id, suite, impl, variant, op, size_bytes, iterations, status, reason)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+                           " ON CONFLICT (run_id, impl, variant, op, size_bytes) DO UPDATE SET iterations = excluded.iterations"
+                           " RETURNING id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return sqlerr(s, e, "insert case");
+    sqlite3_bind_int64(st, 1, run);
+    bind_text(st, 2, suite);
+    bind_text(st, 3, impl);
+    bind_text(st, 4, variant);
+    bind_text(st, 5, op);
+    sqlite3_bind_int64(st, 6, (int64_t)size);
+    if (iterations > 0) sqlite3_bind_int64(st, 7, iterations); else sqlite3_bind_null(st, 7);
+    bind_text(st, 8, status ? status : "ok");
+    bind_text(st, 9, reason);
+    int64_t id = -1;
+    if (sqlite3_step(st) == SQLITE_ROW) id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (id < 0) return sqlerr(s, e, "insert case");
+    return id;
+}
+
+int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err *e)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO samples (case_id, round, position, repetition, iterations, ns, cpu_ns, tsc,"
+                           " cycles, instructions, probe_before, probe_after, errors)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return sqlerr(s, e, "insert sample");
+    sqlite3_bind_int64(st, 1, case_id);
+    sqlite3_bind_int(st, 2, m->round);
+    sqlite3_bind_int(st, 3, m->position);
+    sqlite3_bind_int(st, 4, m->repetition);
+    sqlite3_bind_int64(st, 5, m->iterations);
+    sqlite3_bind_double(st, 6, m->ns);
+    if (m->cpu_ns >= 0) sqlite3_bind_double(st, 7, m->cpu_ns); else sqlite3_bind_null(st, 7);
+    if (m->tsc > 0) sqlite3_bind_double(st, 8, m->tsc); else sqlite3_bind_null(st, 8);
+    if (m->cycles >= 0) sqlite3_bind_double(st, 9, m->cycles); else sqlite3_bind_null(st, 9);
+    if (m->insns >= 0) sqlite3_bind_double(st, 10, m->insns); else sqlite3_bind_null(st, 10);
+    if (m->probe_before > 0) sqlite3_bind_double(st, 11, m->probe_before); else sqlite3_bind_null(st, 11);
+    if (m->probe_after > 0) sqlite3_bind_double(st, 12, m->probe_after); else sqlite3_bind_null(st, 12);
+    sqlite3_bind_int64(st, 13, (int64_t)m->errors);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sqlerr(s, e, "insert sample");
+}
+
+/* ---- finalize: metrics, statistics, ratios ---- */
+
+typedef struct metric_def {
+    unsigned bit;
+    const char *name, *unit;
+} metric_def;
+
+static const metric_def METRICS[] = {
+    {PB_M_NS_PER_OP, "ns_per_op", "ns"},
+    {PB_M_TSC_PER_BYTE, "tsc_per_byte", "ticks/B"},
+    {PB_M_CYCLES_PER_BYTE, "cycles_per_byte", "cycles/B"},
+    {PB_M_EST_CYCLES_PER_BYTE, "est_cycles_per_byte", "cycles/B (estimated)"},
+    {PB_M_MB_PER_S, "mb_per_s", "MB/s"},
+    {PB_M_GBIT_PER_S, "gbit_per_s", "Gbit/s"},
+    {PB_M_INSNS_PER_BYTE, "insns_per_byte", "insns/B"},
+};
+#define NMETRICS (sizeof METRICS / sizeof METRICS[0])
+
+typedef struct raw {
+    int64_t id;
+    int round, rep;
+    double iters, ns, tsc, cycles, insns, pb, pa;
+    int has_tsc, has_cycles, has_insns;
+    const char *speed;
+} raw;
+
+/* value of metric m for one sample of a case of `size` bytes; NAN if not derivable */
+static double metric_value(unsigned bit, const raw *r, double size)
+{
+    double bytes = r->iters * size;
+    switch (bit) {
+    case PB_M_NS_PER_OP: return r->ns / r->iters;
+    case PB_M_TSC_PER_BYTE: return r->has_tsc && bytes > 0 ? r->tsc / bytes : NAN;
+    case PB_M_CYCLES_PER_BYTE: return r->has_cycles && bytes > 0 ? r->cycles / bytes : NAN;
+    case PB_M_EST_CYCLES_PER_BYTE: {
+        double probe = (r->pb > 0 && r->pa > 0) ? (r->pb + r->pa) / 2 : 0;
+        return r->has_tsc && probe > 0 && bytes > 0 ? r->tsc * 1000.0 / probe / bytes : NAN;
+    }
+    case PB_M_MB_PER_S: return bytes > 0 ? bytes * 1e3 / r->ns : NAN;
+    case PB_M_GBIT_PER_S: return bytes > 0 ? bytes * 8.0 / r->ns : NAN;
+    case PB_M_INSNS_PER_BYTE: return r->has_insns && bytes > 0 ? r->insns / bytes : NAN;
+    }
+    return NAN;
+}
+
+static const char *metric_source(unsigned bit, const char *target, const char *tick_source,
+                                 const char *counter_source)
+{
+    int guest = target && strcmp(target, "host") != 0;
+    switch (bit) {
+    case PB_M_NS_PER_OP:
+    case PB_M_MB_PER_S:
+    case PB_M_GBIT_PER_S:
+        return guest ? "ktime_get_ns in the kernel under test" : "google-benchmark real time (steady_clock)";
+    case PB_M_TSC_PER_BYTE: return guest ? "get_cycles (TSC) in the kernel under test" : tick_source;
+    case PB_M_CYCLES_PER_BYTE: return counter_source ? counter_source : "perf:cycles";
+    case PB_M_EST_CYCLES_PER_BYTE: return "TSC ticks x 1000 / core-speed probe (1000 dependent adds)";
+    case PB_M_INSNS_PER_BYTE: return counter_source ? counter_source : "perf:instructions";
+    }
+    return "";
+}
+
+static int load_raw(pb_store *s, int64_t case_id, raw **out, size_t *n, pb_err *e)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id, round, repetition, iterations, ns, tsc, cycles, instructions, probe_before,"
+                           " probe_after FROM samples WHERE case_id = ?1 ORDER BY round, repetition",
+                           -1, &st, NULL) != SQLITE_OK)
+        return sqlerr(s, e, "read samples");
+    sqlite3_bind_int64(st, 1, case_id);
+    size_t cap = 64, k = 0;
+    raw *v = malloc(cap * sizeof *v);
+    while (v && sqlite3_step(st) == SQLITE_ROW) {
+        if (k == cap) {
+            raw *nv = realloc(v, (cap *= 2) * sizeof *v);
+            if (!nv) { free(v); v = NULL; break; }
+            v = nv;
+        }
+        raw *r = &v[k++];
+        memset(r, 0, sizeof *r);
+        r->id = sqlite3_column_int64(st, 0);
+        r->round = sqlite3_column_int(st, 1);
+        r->rep = sqlite3_column_int(st, 2);
+        r->iters = sqlite3_column_double(st, 3);
+        r->ns = sqlite3_column_double(st, 4);
+        r->has_tsc = sqlite3_column_type(st, 5) != SQLITE_NULL;
+        r->tsc = sqlite3_column_double(st, 5);
+        r->has_cycles = sqlite3_column_type(st, 6) != SQLITE_NULL;
+        r->cycles = sqlite3_column_double(st, 6);
+        r->has_insns = sqlite3_column_type(st, 7) != SQLITE_NULL;
+        r->insns = sqlite3_column_double(st, 7);
+        r->pb = sqlite3_column_double(st, 8);
+        r->pa = sqlite3_column_double(st, 9);
+    }
+    sqlite3_finalize(st);
+    if (!v) return pb_errf(e, "out of memory reading samples");
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+typedef struct case_row {
+    int64_t id;
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+    raw *r;
+    size_t n;
+} case_row;
+
+static int finalize_body(pb_store *s, int64_t run, pb_err *e)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT metrics, baseline, primary_metric, target, tick_source, counter_source, suite"
+                           " FROM runs WHERE id = ?1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return sqlerr(s, e, "read run");
+    sqlite3_bind_int64(st, 1, run);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return pb_errf(e, "run %lld not found", (long long)run);
+    }
+    unsigned metrics = (unsigned)sqlite3_column_int64(st, 0);
+    char baseline[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
+    snprintf(baseline, sizeof baseline, "%s", (const char *)sqlite3_column_text(st, 1) ?: "old");
+    snprintf(primary, sizeof primary, "%s", (const char *)sqlite3_column_text(st, 2) ?: "ns_per_op");
+    snprintf(target, sizeof target, "%s", (const char *)sqlite3_column_text(st, 3) ?: "host");
+    snprintf(tick, sizeof tick, "%s", (const char *)sqlite3_column_text(st, 4) ?: "tsc");
+    snprintf(counter, sizeof counter, "%s", (const char *)sqlite3_column_text(st, 5) ?: "");
+    snprintf(suite, sizeof suite, "%s", (const char *)sqlite3_column_text(st, 6) ?: "");
+    sqlite3_finalize(st);
+    metrics |= PB_M_NS_PER_OP; /* always */
+
+    /* load all cases of the run */
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id, impl, variant, op, size_bytes FROM cases WHERE run_id = ?1 AND status = 'ok'"
+                           " ORDER BY id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return sqlerr(s, e, "read cases");
+    sqlite3_bind_int64(st, 1, run);
+    size_t ncases = 0, cap = 32;
+    case_row *cs = calloc(cap, sizeof *cs);
+    while (cs && sqlite3_step(st) == SQLITE_ROW) {
+        if (ncases == cap) {
+            case_row *n2 = realloc(cs, (cap *= 2) * sizeof *cs);
+            if (!n2) { free(cs); cs = NULL; break; }
+            cs = n2;
+        }
+        case_row *c = &cs[ncases++];
+        memset(c, 0, sizeof *c);
+        c->id = sqlite3_column_int64(st, 0);
+        snprintf(c->impl, sizeof c->impl, "%s", sqlite3_column_text(st, 1));
+        snprintf(c->variant, sizeof c->variant, "%s", sqlite3_column_text(st, 2));
+        snprintf(c->op, sizeof c->op, "%s", sqlite3_column_text(st, 3));
+        c->size = sqlite3_column_int64(st, 4);
+    }
+    sqlite3_finalize(st);
+    if (!cs) return pb_errf(e, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < ncases && rc == 0; i++) rc = load_raw(s, cs[i].id, &cs[i].r, &cs[i].n, e);
+
+    /* the run's fastest probe defines the "fast" core state */
+    double min_probe = INFINITY;
+    for (size_t i = 0; i < ncases; i++)
+        for (size_t j = 0; j < cs[i].n; j++) {
+            if (cs[i].r[j].pb > 0 && cs[i].r[j].pb < min_probe) min_probe = cs[i].r[j].pb;
+            if (cs[i].r[j].pa > 0 && cs[i].r[j].pa < min_probe) min_probe = cs[i].r[j].pa;
+        }
+
+    sqlite3_stmt *ins_m = NULL, *ins_s = NULL, *ins_r = NULL, *upd_speed = NULL;
+    if (rc == 0 &&
+        (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO sample_metrics (sample_id, metric, value) VALUES (?1,?2,?3)",
+                            -1, &ins_m, NULL) != SQLITE_OK ||
+         sqlite3_prepare_v2(s->db,
+                            "INSERT OR REPLACE INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max,"
+                            " n_fast, median_fast) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+                            -1, &ins_s, NULL) != SQLITE_OK ||
+         sqlite3_prepare_v2(s->db,
+                            "INSERT INTO ratios (run_id, suite, variant, op, size_bytes, metric, baseline, candidate,"
+                            " n_pairs, estimate, ci_lo, ci_hi, conf, p_value, median_ratio, method)"
+                            " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+                            -1, &ins_r, NULL) != SQLITE_OK ||
+         sqlite3_prepare_v2(s->db, "UPDATE samples SET speed = ?1 WHERE id = ?2", -1, &upd_speed, NULL) != SQLITE_OK))
+        rc = sqlerr(s, e, "prepare finalize");
+
+    for (size_t i = 0; i < ncases && rc == 0; i++) {
+        case_row *c = &cs[i];
+        /* speed class of each sample, from the probe before and after it */
+        for (size_t j = 0; j < c->n && isfinite(min_probe); j++) {
+            raw *r = &c->r[j];
+            if (r->pb <= 0 || r->pa <= 0) continue;
+            double lim = 1.3 * min_probe;
+            r->speed = (r->pb <= lim && r->pa <= lim) ? "fast" : (r->pb > lim && r->pa > lim) ? "slow" : "mixed";
+            sqlite3_reset(upd_speed);
+            sqlite3_bind_text(upd_speed, 1, r->speed, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(upd_speed, 2, r->id);
+            if (sqlite3_step(upd_speed) != SQLITE_DONE) rc = sqlerr(s, e, "update speed");
+        }
+        double *vals = malloc((c->n ? c->n : 1) * sizeof *vals), *fast = malloc((c->n ? c->n : 1) * sizeof *fast);
+        for (size_t m = 0; m < NMETRICS && rc == 0 && vals && fast; m++) {
+            if (!(metrics & METRICS[m].bit)) continue;
+            size_t k = 0, kf = 0;
+            for (size_t j = 0; j < c->n; j++) {
+                double v = metric_value(METRICS[m].bit, &c->r[j], (double)c->size);
+                if (!isfinite(v)) continue;
+                vals[k++] = v;
+                if (c->r[j].speed && !strcmp(c->r[j].speed, "fast")) fast[kf++] = v;
+                sqlite3_reset(ins_m);
+                sqlite3_bind_int64(ins_m, 1, c->r[j].id);
+                sqlite3_bind_text(ins_m, 2, METRICS[m].name, -1, SQLITE_STATIC);
+                sqlite3_bind_double(ins_m, 3, v);
+                if (sqlite3_step(ins_m) != SQLITE_DONE) { rc = sqlerr(s, e, "insert sample metric"); break; }
+            }
+            if (rc || k == 0) continue;
+            sqlite3_reset(ins_s);
+            sqlite3_bind_int64(ins_s, 1, c->id);
+            sqlite3_bind_text(ins_s, 2, METRICS[m].name, -1, SQLITE_STATIC);
+            sqlite3_bind_text(ins_s, 3, METRICS[m].unit, -1, SQLITE_STATIC);
+            sqlite3_bind_text(ins_s, 4, metric_source(METRICS[m].bit, target, tick, counter), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(ins_s, 5, (int64_t)k);
+            sqlite3_bind_double(ins_s, 6, pb_median(vals, k));
+            sqlite3_bind_double(ins_s, 7, pb_quantile(vals, k, 0.10));
+            sqlite3_bind_double(ins_s, 8, pb_quantile(vals, k, 0.90));
+            sqlite3_bind_double(ins_s, 9, pb_quantile(vals, k, 0.0));
+            sqlite3_bind_double(ins_s, 10, pb_quantile(vals, k, 1.0));
+            sqlite3_bind_int64(ins_s, 11, (int64_t)kf);
+            if (kf) sqlite3_bind_double(ins_s, 12, pb_median(fast, kf)); else sqlite3_bind_null(ins_s, 12);
+            if (sqlite3_step(ins_s) != SQLITE_DONE) rc = sqlerr(s, e, "insert stats");
+        }
+        free(vals);
+        free(fast);
+    }
+
+    /* paired ratios of every impl against the baseline of the same cell, paired by (round, repetition) */
+    for (size_t i = 0; i < ncases && rc == 0; i++) {
+        case_row *b = &cs[i];
+        if (strcmp(b->impl, baseline)) continue;
+        for (size_t j = 0; j < ncases && rc == 0; j++) {
+            case_row *c = &cs[j];
+            if (j == i || strcmp(c->variant, b->variant) || strcmp(c->op, b->op) || c->size != b->size) continue;
+            size_t cap2 = c->n < b->n ? c->n : b->n, np = 0;
+            double *cv = malloc((cap2 ? cap2 : 1) * sizeof *cv), *bv = malloc((cap2 ? cap2 : 1) * sizeof *bv);
+            for (size_t x = 0, y = 0; cv && bv && x < c->n && y < b->n;) {
+                raw *cr = &c->r[x], *br = &b->r[y];
+                if (cr->round == br->round && cr->rep == br->rep) {
+                    cv[np] = cr->ns / cr->iters;
+                    bv[np] = br->ns / br->iters;
+                    np++; x++; y++;
+                } else if (cr->round < br->round || (cr->round == br->round && cr->rep < br->rep)) x++;
+                else y++;
+            }
+            pb_paired pr;
+            if (cv && bv && pb_paired_ratio(cv, bv, np, 0.95, &pr) == 0) {
+                /* time ratio, and the primary metric's own ratio when it is a throughput */
+                for (int pass = 0; pass < 2 && rc == 0; pass++) {
+                    const char *metric = pass == 0 ? "ns_per_op" : primary;
+                    if (pass == 1 && !strcmp(primary, "ns_per_op")) break;
+                    int inv = pass == 1 && (!strcmp(primary, "mb_per_s") || !strcmp(primary, "gbit_per_s"));
+                    sqlite3_reset(ins_r);
+                    sqlite3_bind_int64(ins_r, 1, run);
+                    sqlite3_bind_text(ins_r, 2, suite, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(ins_r, 3, c->variant, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(ins_r, 4, c->op, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_int64(ins_r, 5, c->size);
+                    sqlite3_bind_text(ins_r, 6, metric, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(ins_r, 7, b->impl, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(ins_r, 8, c->impl, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_int64(ins_r, 9, (int64_t)pr.n);
+                    sqlite3_bind_double(ins_r, 10, inv ? 1 / pr.estimate : pr.estimate);
+                    sqlite3_bind_double(ins_r, 11, inv ? 1 / pr.ci_hi : pr.ci_lo);
+                    sqlite3_bind_double(ins_r, 12, inv ? 1 / pr.ci_lo : pr.ci_hi);
+                    sqlite3_bind_double(ins_r, 13, pr.conf);
+                    sqlite3_bind_double(ins_r, 14, pr.p_value);
+                    sqlite3_bind_double(ins_r, 15, inv ? 1 / pr.median_ratio : pr.median_ratio);
+                    sqlite3_bind_text(ins_r, 16, "paired by round; Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI",
+                                      -1, SQLITE_STATIC);
+                    if (sqlite3_step(ins_r) != SQLITE_DONE) rc = sqlerr(s, e, "insert ratio");
+                }
+            }
+            free(cv);
+            free(bv);
+        }
+    }
+    sqlite3_finalize(ins_m);
+    sqlite3_finalize(ins_s);
+    sqlite3_finalize(ins_r);
+    sqlite3_finalize(upd_speed);
+    for (size_t i = 0; i < ncases; i++) free(cs[i].r);
+    free(cs);
+    if (rc == 0) rc = pb_store_end_run(s, run, "complete", NULL, e);
+    return rc;
+}
+
+int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e)
+{
+    if (pb_store_begin(s, e) < 0) return -1;
+    /* idempotent: a re-finalize replaces what an earlier one derived */
+    char sql[256];
+    snprintf(sql, sizeof sql, "DELETE FROM ratios WHERE run_id = %lld", (long long)run);
+    if (pb_store_exec(s, sql, e) < 0 || finalize_body(s, run, e) < 0) {
+        pb_store_rollback(s);
+        return -1;
+    }
+    return pb_store_commit(s, e);
+}
+
+int64_t pb_store_latest_run(pb_store *s, const char *suite)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id FROM runs WHERE status = 'complete' AND (?1 IS NULL OR suite = ?1)"
+                           " ORDER BY id DESC LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    bind_text(st, 1, suite);
+    int64_t id = 0;
+    if (sqlite3_step(st) == SQLITE_ROW) id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return id;
+}

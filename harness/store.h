@@ -1,0 +1,71 @@
+/* store.h — the SQLite results store (default results/bench.db).
+ *
+ * Schema: docs/schema.md. Discipline:
+ *  - a run row is inserted with status 'incomplete' before anything is
+ *    measured; it becomes 'complete' only in the same transaction that writes
+ *    its statistics. A run killed by SIGKILL therefore stays 'incomplete'; a
+ *    run stopped by SIGINT/SIGTERM is marked 'incomplete' with the reason; a
+ *    run that hit an error is 'failed'. Only complete runs appear in `summary`.
+ *  - samples are written one cell per transaction.
+ * Nothing here knows a suite: cases are (impl, variant, op, size) strings. */
+#ifndef PB_STORE_H
+#define PB_STORE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "pb.h"
+#include "provenance.h"
+
+typedef struct pb_store {
+    sqlite3 *db;
+    char path[1024];
+} pb_store;
+
+typedef struct pb_sample {
+    int round, position, repetition;
+    int64_t iterations;
+    double ns;                 /* wall time over all iterations */
+    double cpu_ns;             /* thread CPU time, -1 if unknown */
+    double tsc;                /* ticks over all iterations (see runs.tick_source) */
+    double cycles, insns;      /* -1 where no hardware counter */
+    double probe_before, probe_after; /* core-speed probe, ticks per 1000 dependent adds; 0 if none */
+    uint64_t errors;           /* operations that took a counted error path */
+} pb_sample;
+
+/* Opens (creating the file, its folder and the schema as needed). */
+int pb_store_open(pb_store *s, const char *path, pb_err *e);
+void pb_store_close(pb_store *s);
+
+int pb_store_exec(pb_store *s, const char *sql, pb_err *e);
+int pb_store_begin(pb_store *s, pb_err *e);
+int pb_store_commit(pb_store *s, pb_err *e);
+void pb_store_rollback(pb_store *s);
+
+typedef struct pb_run_info {
+    const char *suite, *target, *command_line, *options;
+    const char *tick_source, *counter_source;
+    double tsc_hz;
+    unsigned metrics;                 /* PB_M_* the suite asked for */
+    const char *baseline, *candidate, *primary_metric;
+    const char *guest_kernel;         /* kmod runs */
+} pb_run_info;
+
+int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e);
+/* status: "incomplete" or "failed" (complete is set by pb_store_finalize_run). */
+int pb_store_end_run(pb_store *s, int64_t run, const char *status, const char *why, pb_err *e);
+
+/* status "ok" | "unavailable" (reason says why) */
+int64_t pb_store_add_case(pb_store *s, int64_t run, const char *suite, const char *impl, const char *variant,
+                          const char *op, uint64_t size, int64_t iterations, const char *status,
+                          const char *reason, pb_err *e);
+int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *smp, pb_err *e);
+
+/* Derive per-sample metrics, per-case statistics and paired ratios of every
+ * impl against the run's baseline; mark the run complete. One transaction. */
+int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e);
+
+/* The newest complete run (of `suite`, or any if NULL); 0 if none. */
+int64_t pb_store_latest_run(pb_store *s, const char *suite);
+
+#endif
