@@ -30,10 +30,3 @@ int cmd_run_qemu(const char *suite, int argc, char **argv, const char *db, int q
     fprintf(stderr, "bench run: --target qemu is not implemented yet\n");
     return 2;
 }
-
-int cmd_report(int argc, char **argv)
-{
-    (void)argc; (void)argv;
-    fprintf(stderr, "bench report: not implemented yet\n");
-    return 2;
-}

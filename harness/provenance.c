@@ -15,7 +15,8 @@ static void read_line(const char *path, char *out, size_t len)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(out, len, "unreadable (%s)", path);
+        const char *base = strrchr(path, '/');
+        snprintf(out, len, "unreadable (no %s)", base ? base + 1 : path);
         return;
     }
     if (!fgets(out, (int)len, f)) snprintf(out, len, "empty (%s)", path);

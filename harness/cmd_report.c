@@ -1,0 +1,136 @@
+/* cmd_report.c — `bench report [--run ID|latest] [--suite S] [--out plots/] [--db PATH]` */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pb_config.h"
+#include "report.h"
+#include "store.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: bench report [--run ID|latest] [--suite NAME] [--out DIR] [--db PATH]\n"
+        "\n"
+        "Draw, with gnuplot, <suite>.png and <suite>.svg (measured medians beside the document's\n"
+        "numbers) and write <suite>.md (per cell: baseline, candidate and peers, the paired ratio with\n"
+        "its 95 %% CI, the document's ratio, and a verdict).\n"
+        "  --run ID|latest  the run to report (default: the latest complete run of each suite)\n"
+        "  --suite NAME     only this suite\n"
+        "  --out DIR        output folder (default plots)\n"
+        "  --db PATH        database (default results/bench.db)\n"
+        "The latest complete kernel-module run (target qemu-tcg/host-kmod/import) of the same suite is\n"
+        "drawn beside the userspace rows. The document tables are read from data/<suite>_doc.tsv\n"
+        "(PB_DATADIR overrides the folder).\n");
+}
+
+static int64_t latest_guest(pb_store *st, const char *suite)
+{
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(st->db,
+                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND target <> 'host'"
+                       " ORDER BY id DESC LIMIT 1", -1, &q, NULL);
+    sqlite3_bind_text(q, 1, suite, -1, SQLITE_TRANSIENT);
+    int64_t id = 0;
+    if (sqlite3_step(q) == SQLITE_ROW) id = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return id;
+}
+
+static int64_t latest_host(pb_store *st, const char *suite)
+{
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(st->db,
+                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND target = 'host'"
+                       " ORDER BY id DESC LIMIT 1", -1, &q, NULL);
+    sqlite3_bind_text(q, 1, suite, -1, SQLITE_TRANSIENT);
+    int64_t id = 0;
+    if (sqlite3_step(q) == SQLITE_ROW) id = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return id;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *db = "results/bench.db", *out = "plots", *run_s = "latest", *suite = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **dst = NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        if (!strcmp(a, "--db")) dst = &db;
+        else if (!strcmp(a, "--out")) dst = &out;
+        else if (!strcmp(a, "--run")) dst = &run_s;
+        else if (!strcmp(a, "--suite")) dst = &suite;
+        else if (!strncmp(a, "--db=", 5)) { db = a + 5; continue; }
+        else if (!strncmp(a, "--out=", 6)) { out = a + 6; continue; }
+        else if (!strncmp(a, "--run=", 6)) { run_s = a + 6; continue; }
+        else if (!strncmp(a, "--suite=", 8)) { suite = a + 8; continue; }
+        else { fprintf(stderr, "bench report: unknown argument '%s' (see bench report --help)\n", a); return 2; }
+        if (i + 1 >= argc) { fprintf(stderr, "bench report: %s needs a value\n", a); return 2; }
+        *dst = argv[++i];
+    }
+    if (suite && !pb_suite_find(suite)) {
+        fprintf(stderr, "bench report: unknown suite '%s'\n", suite);
+        return 2;
+    }
+    FILE *probe = fopen(db, "r");
+    if (!probe) { fprintf(stderr, "bench report: no database at %s (run bench run first, or --db)\n", db); return 2; }
+    fclose(probe);
+    pb_store st;
+    pb_err e = {{0}};
+    if (pb_store_open(&st, db, &e) < 0) { fprintf(stderr, "bench report: %s\n", e.msg); return 2; }
+    const char *data_dir = getenv("PB_DATADIR") ? getenv("PB_DATADIR") : PB_SOURCE_ROOT "/data";
+    int64_t run = 0;
+    if (strcmp(run_s, "latest")) {
+        char *end;
+        run = strtoll(run_s, &end, 10);
+        if (*end || run <= 0) {
+            fprintf(stderr, "bench report: --run wants a run id or 'latest', got '%s'\n", run_s);
+            pb_store_close(&st);
+            return 2;
+        }
+        sqlite3_stmt *q;
+        sqlite3_prepare_v2(st.db, "SELECT suite, status, target FROM runs WHERE id = ?1", -1, &q, NULL);
+        sqlite3_bind_int64(q, 1, run);
+        int found = sqlite3_step(q) == SQLITE_ROW;
+        char rs[64] = "", status[32] = "", target[32] = "";
+        if (found) {
+            snprintf(rs, sizeof rs, "%s", sqlite3_column_text(q, 0));
+            snprintf(status, sizeof status, "%s", sqlite3_column_text(q, 1));
+            snprintf(target, sizeof target, "%s", sqlite3_column_text(q, 2));
+        }
+        sqlite3_finalize(q);
+        if (!found) { fprintf(stderr, "bench report: no run %lld in %s\n", (long long)run, db); pb_store_close(&st); return 2; }
+        if (strcmp(status, "complete")) {
+            fprintf(stderr, "bench report: run %lld is %s, not complete: it is never reported\n", (long long)run, status);
+            pb_store_close(&st);
+            return 2;
+        }
+        suite = strdup(rs);
+    }
+    int reported = 0, rc = 0;
+    for (int i = 0; pb_suites[i]; i++) {
+        const pb_suite *s = pb_suites[i];
+        if (suite && strcmp(s->name, suite)) continue;
+        pb_report_opts ro = {.out_dir = out, .data_dir = data_dir};
+        ro.run = run ? run : latest_host(&st, s->name);
+        if (!ro.run) continue;
+        ro.guest_run = latest_guest(&st, s->name);
+        if (ro.guest_run == ro.run) ro.guest_run = 0;
+        if (pb_report_suite(&st, s, &ro, &e) < 0) {
+            fprintf(stderr, "bench report: %s\n", e.msg);
+            rc = 1;
+            continue;
+        }
+        printf("%s: run %lld%s -> %s/%s.png, %s/%s.svg, %s/%s.md\n", s->name, (long long)ro.run,
+               ro.guest_run ? " (+ kernel-module run)" : "", out, s->name, out, s->name, out, s->name);
+        reported++;
+    }
+    pb_store_close(&st);
+    if (!reported && !rc) {
+        fprintf(stderr, "bench report: no complete run%s%s in %s\n", suite ? " of suite " : "", suite ? suite : "", db);
+        return 2;
+    }
+    return rc;
+}

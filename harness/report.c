@@ -1,0 +1,522 @@
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A claim holds, fails or is inconclusive from the 95 % CI of the time ratio
+ * candidate/baseline (< 1 = candidate faster). TOL is what "equal" and
+ * "comparable" allow; MIN_GAIN is the smallest speed-up that counts as one. */
+#define TOL 0.05
+#define MIN_GAIN 0.01
+
+const char *pb_verdict(pb_claim c, double lo, double hi)
+{
+    if (!isfinite(lo) || !isfinite(hi)) return "inconclusive here";
+    switch (c) {
+    case PB_CLAIM_FASTER:
+        if (hi < 1.0) return "claim holds";
+        if (lo > 1.0 - MIN_GAIN) return "claim does not hold";
+        return "inconclusive here";
+    case PB_CLAIM_EQUAL:
+        if (lo >= 1.0 - TOL && hi <= 1.0 + TOL) return "claim holds";
+        if (hi < 1.0 - TOL || lo > 1.0 + TOL) return "claim does not hold";
+        return "inconclusive here";
+    case PB_CLAIM_NOT_SLOWER:
+        if (hi <= 1.0 + TOL) return "claim holds";
+        if (lo > 1.0 + TOL) return "claim does not hold";
+        return "inconclusive here";
+    default:
+        return "no claim";
+    }
+}
+
+typedef struct row {
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+    double median, p10, p90;
+    int guest;
+} row;
+
+typedef struct rows {
+    row *v;
+    int n, cap;
+} rows;
+
+static row *push(rows *r)
+{
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 64;
+        row *nv = realloc(r->v, (size_t)cap * sizeof *nv);
+        if (!nv) return NULL;
+        r->v = nv;
+        r->cap = cap;
+    }
+    row *x = &r->v[r->n++];
+    memset(x, 0, sizeof *x);
+    return x;
+}
+
+static int load_measured(pb_store *st, int64_t run, const char *metric, int guest, rows *out, pb_err *e)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db,
+                           "SELECT c.impl, c.variant, c.op, c.size_bytes, s.median, s.p10, s.p90"
+                           " FROM cases c JOIN stats s ON s.case_id = c.id JOIN runs r ON r.id = c.run_id"
+                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND r.status = 'complete' ORDER BY c.id",
+                           -1, &q, NULL) != SQLITE_OK)
+        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, metric, -1, SQLITE_TRANSIENT);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        row *x = push(out);
+        if (!x) break;
+        snprintf(x->impl, sizeof x->impl, "%s", sqlite3_column_text(q, 0));
+        snprintf(x->variant, sizeof x->variant, "%s", sqlite3_column_text(q, 1));
+        snprintf(x->op, sizeof x->op, "%s", sqlite3_column_text(q, 2));
+        x->size = sqlite3_column_int64(q, 3);
+        x->median = sqlite3_column_double(q, 4);
+        x->p10 = sqlite3_column_double(q, 5);
+        x->p90 = sqlite3_column_double(q, 6);
+        x->guest = guest;
+    }
+    sqlite3_finalize(q);
+    return 0;
+}
+
+/* data/<suite>_doc.tsv: impl variant op size_bytes metric value */
+static int load_doc(const char *dir, const char *suite, const char *metric, rows *out, pb_err *e)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s_doc.tsv", dir, suite);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0; /* a suite without a document table: nothing to draw beside */
+    char line[512];
+    int ln = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        if (ln == 1 || line[0] == '#' || line[0] == '\n') continue;
+        char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX], m[PB_NAME_MAX];
+        long long size;
+        double v;
+        if (sscanf(line, "%47[^\t]\t%47[^\t]\t%47[^\t]\t%lld\t%47[^\t]\t%lf", impl, variant, op, &size, m, &v) != 6) {
+            fclose(f);
+            return pb_errf(e, "%s:%d: expected 6 tab-separated fields (impl variant op size_bytes metric value)",
+                           path, ln);
+        }
+        if (strcmp(m, metric)) continue;
+        row *x = push(out);
+        if (!x) break;
+        snprintf(x->impl, sizeof x->impl, "%s", impl);
+        snprintf(x->variant, sizeof x->variant, "%s", variant);
+        snprintf(x->op, sizeof x->op, "%s", op);
+        x->size = size;
+        x->median = x->p10 = x->p90 = v;
+    }
+    fclose(f);
+    return 0;
+}
+
+static int index_of(char list[][PB_NAME_MAX], int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(list[i], s)) return i;
+    return -1;
+}
+
+#define MAXV 32
+typedef struct axes {
+    int nv, no, ni;
+    char v[MAXV][PB_NAME_MAX], o[MAXV][PB_NAME_MAX], impl[MAXV][PB_NAME_MAX];
+    int64_t sizes[64];
+    int ns;
+} axes;
+
+static void add_unique(char list[][PB_NAME_MAX], int *n, const char *s)
+{
+    if (index_of(list, *n, s) < 0 && *n < MAXV) snprintf(list[(*n)++], PB_NAME_MAX, "%s", s);
+}
+
+static void collect_axes(const rows *m, axes *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 0; i < m->n; i++) {
+        add_unique(a->v, &a->nv, m->v[i].variant);
+        add_unique(a->o, &a->no, m->v[i].op);
+        char label[PB_NAME_MAX];
+        snprintf(label, sizeof label, "%s", m->v[i].impl);
+        add_unique(a->impl, &a->ni, label);
+        int found = 0;
+        for (int k = 0; k < a->ns; k++) found |= a->sizes[k] == m->v[i].size;
+        if (!found && a->ns < 64) a->sizes[a->ns++] = m->v[i].size;
+    }
+    /* sizes ascending */
+    for (int i = 1; i < a->ns; i++)
+        for (int j = i; j > 0 && a->sizes[j - 1] > a->sizes[j]; j--) {
+            int64_t t = a->sizes[j]; a->sizes[j] = a->sizes[j - 1]; a->sizes[j - 1] = t;
+        }
+}
+
+static const row *find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size)
+{
+    for (int i = 0; i < r->n; i++) {
+        const row *x = &r->v[i];
+        if (!strcmp(x->impl, impl) && !strcmp(x->variant, variant) && !strcmp(x->op, op) &&
+            (x->size == size || size < 0 || x->size == 0))
+            return x;
+    }
+    return NULL;
+}
+
+static const char *metric_label(const char *m)
+{
+    if (!strcmp(m, "ns_per_op")) return "ns per operation (median, p10-p90)";
+    if (!strcmp(m, "mb_per_s")) return "MB/s (median)";
+    if (!strcmp(m, "gbit_per_s")) return "Gbit/s (median)";
+    return m;
+}
+
+static int gnuplot_available(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* Plot for plot_x == "size": one panel per (variant, op), x = size (log2). */
+static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const rows *m,
+                            const rows *doc, const axes *a, const char *term, const char *out, int write_data)
+{
+    int cols = a->no > 1 ? a->no : (a->nv >= 4 ? 2 : 1);
+    int nrows = a->no > 1 ? a->nv : (a->nv + cols - 1) / cols;
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, out);
+    fprintf(gp, "set datafile missing '?'\nset logscale x 2\nset logscale y\nset grid\n"
+                "set key left top font ',8' spacing 0.9\nset format x '%%.0s%%cB'\n"
+                "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines) vs the document (points)\"\n",
+            nrows, cols, s->name, metric_label(s->primary_metric ? s->primary_metric : "ns_per_op"));
+    int block = 0;
+    for (int vi = 0; vi < a->nv; vi++)
+        for (int oi = 0; oi < a->no; oi++) {
+            fprintf(gp, "set title '%s %s'\nset xlabel 'bytes per operation'\nset ylabel '%s'\nplot ", a->v[vi],
+                    a->o[oi], s->primary_metric ? s->primary_metric : "ns_per_op");
+            int first = 1;
+            for (int pass = 0; pass < 3; pass++) {
+                /* pass 0: host impls; 1: guest (kmod) impls; 2: document */
+                const rows *src = pass == 2 ? doc : m;
+                char seen[MAXV][PB_NAME_MAX];
+                int nseen = 0;
+                for (int i = 0; i < src->n; i++) {
+                    const row *x = &src->v[i];
+                    if (pass < 2 && x->guest != pass) continue;
+                    if (strcmp(x->variant, a->v[vi]) || strcmp(x->op, a->o[oi])) continue;
+                    if (index_of(seen, nseen, x->impl) >= 0) continue;
+                    add_unique(seen, &nseen, x->impl);
+                    /* one block: this impl over sizes */
+                    if (write_data) {
+                        fprintf(dat, "# %s %s %s %s\n", pass == 2 ? "document" : "measured", x->impl, a->v[vi],
+                                a->o[oi]);
+                        for (int k = 0; k < src->n; k++) {
+                            const row *y = &src->v[k];
+                            if (!strcmp(y->impl, x->impl) && !strcmp(y->variant, a->v[vi]) &&
+                                !strcmp(y->op, a->o[oi]) && y->guest == x->guest && y->size > 0)
+                                fprintf(dat, "%lld %.6g %.6g %.6g\n", (long long)y->size, y->median, y->p10, y->p90);
+                        }
+                        fprintf(dat, "\n\n");
+                    }
+                    if (pass == 2)
+                        fprintf(gp, "%s'%s' index %d using 1:2 with points pt %d ps 1.2 title 'document: %s'",
+                                first ? "" : ", \\\n     ", datname, block, 6 + nseen, x->impl);
+                    else
+                        fprintf(gp, "%s'%s' index %d using 1:2:3:4 with yerrorlines %s title '%s%s'",
+                                first ? "" : ", \\\n     ", datname, block, pass == 1 ? "dt 2" : "lw 1.5", x->impl,
+                                pass == 1 ? " (QEMU TCG, emulated)" : "");
+                    first = 0;
+                    block++;
+                }
+            }
+            if (first) fprintf(gp, "NaN notitle");
+            fprintf(gp, "\n");
+        }
+    fprintf(gp, "unset multiplot\n");
+}
+
+/* Plot for plot_x == "variant": one panel per op, grouped bars per variant. */
+static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, const rows *m, const rows *doc,
+                               const axes *a, const char *term, const char *out, int write_data)
+{
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, out);
+    fprintf(gp, "set datafile missing '?'\nset style data histogram\nset style histogram clustered gap 1\n"
+                "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset xtics rotate by -30\n"
+                "set key outside right top font ',8'\n"
+                "set multiplot layout %d,1 title \"%s: %s\\nmeasured here vs the document\"\n",
+            a->no, s->name, metric_label(s->primary_metric ? s->primary_metric : "ns_per_op"));
+    for (int oi = 0; oi < a->no; oi++) {
+        char datname[1100];
+        snprintf(datname, sizeof datname, "%s/%s_%s.dat", dir, s->name, a->o[oi]);
+        /* columns: variant, each measured impl, each document impl */
+        char dimpl[MAXV][PB_NAME_MAX];
+        int nd = 0;
+        for (int i = 0; i < doc->n; i++)
+            if (!strcmp(doc->v[i].op, a->o[oi])) add_unique(dimpl, &nd, doc->v[i].impl);
+        if (write_data) {
+            FILE *d = fopen(datname, "w");
+            if (!d) continue;
+            fprintf(d, "variant");
+            for (int k = 0; k < a->ni; k++) fprintf(d, " \"%s\"", a->impl[k]);
+            for (int k = 0; k < nd; k++) fprintf(d, " \"document %s\"", dimpl[k]);
+            fprintf(d, "\n");
+            for (int vi = 0; vi < a->nv; vi++) {
+                fprintf(d, "\"%s\"", a->v[vi]);
+                for (int k = 0; k < a->ni; k++) {
+                    const row *x = find(m, a->impl[k], a->v[vi], a->o[oi], -1);
+                    if (x) fprintf(d, " %.6g", x->median); else fprintf(d, " ?");
+                }
+                for (int k = 0; k < nd; k++) {
+                    const row *x = find(doc, dimpl[k], a->v[vi], a->o[oi], -1);
+                    if (x) fprintf(d, " %.6g", x->median); else fprintf(d, " ?");
+                }
+                fprintf(d, "\n");
+            }
+            fclose(d);
+        }
+        fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", a->o[oi],
+                s->primary_metric ? s->primary_metric : "ns_per_op");
+        int ncol = a->ni + nd;
+        for (int k = 0; k < ncol; k++)
+            fprintf(gp, "%s'%s' using %d%s title columnheader(%d)%s", k ? ", " : "", datname, k + 2,
+                    k == 0 ? ":xtic(1)" : "", k + 2, k >= a->ni ? " fs pattern 4" : "");
+        if (!ncol) fprintf(gp, "NaN notitle");
+        fprintf(gp, "\n");
+    }
+    fprintf(gp, "unset multiplot\n");
+}
+
+typedef struct ratio {
+    double est, lo, hi, p;
+    int n;
+} ratio;
+
+static int get_ratio(pb_store *st, int64_t run, const char *metric, const char *base, const char *cand,
+                     const char *variant, const char *op, int64_t size, ratio *r)
+{
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(st->db,
+                       "SELECT estimate, ci_lo, ci_hi, p_value, n_pairs FROM ratios WHERE run_id=?1 AND metric=?2"
+                       " AND baseline=?3 AND candidate=?4 AND variant=?5 AND op=?6 AND size_bytes=?7",
+                       -1, &q, NULL);
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, metric, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 3, base, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 4, cand, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 5, variant, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 6, op, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 7, size);
+    int ok = 0;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        r->est = sqlite3_column_double(q, 0);
+        r->lo = sqlite3_column_double(q, 1);
+        r->hi = sqlite3_column_double(q, 2);
+        r->p = sqlite3_column_double(q, 3);
+        r->n = sqlite3_column_int(q, 4);
+        ok = 1;
+    }
+    sqlite3_finalize(q);
+    return ok;
+}
+
+static void run_header(FILE *md, pb_store *st, int64_t run, const char *label)
+{
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(st->db,
+                       "SELECT started_at, git_sha, compiler, cflags, cpu_model, cpu_flags, kernel, clock_source,"
+                       " governor, boost, tick_source, counter_source, command_line, options, target,"
+                       " COALESCE(guest_kernel,''), libs,"
+                       " (SELECT printf('%d of %d', sum(s.speed='fast'), count(*)) FROM samples s JOIN cases c"
+                       "   ON c.id = s.case_id WHERE c.run_id = runs.id)"
+                       " FROM runs WHERE id = ?1",
+                       -1, &q, NULL);
+    sqlite3_bind_int64(q, 1, run);
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        fprintf(md, "**%s: run %lld** (%s, target %s%s%s)\n\n", label, (long long)run, sqlite3_column_text(q, 0),
+                sqlite3_column_text(q, 14), *sqlite3_column_text(q, 15) ? ", guest kernel " : "",
+                sqlite3_column_text(q, 15));
+        static const char *names[] = {"git", "compiler", "flags", "CPU", "CPU flags", "kernel", "clock source",
+                                      "governor", "boost", "tick source", "counters", "command", "options"};
+        for (int i = 0; i < 13; i++)
+            fprintf(md, "- %s: `%s`\n", names[i], sqlite3_column_text(q, i + 1) ? (const char *)sqlite3_column_text(q, i + 1) : "");
+        fprintf(md, "- libraries: `%s`\n", sqlite3_column_text(q, 16) ? (const char *)sqlite3_column_text(q, 16) : "");
+        if (sqlite3_column_text(q, 17))
+            fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", sqlite3_column_text(q, 17));
+        fprintf(md, "\n");
+    }
+    sqlite3_finalize(q);
+}
+
+static const char *claim_name(pb_claim c)
+{
+    switch (c) {
+    case PB_CLAIM_FASTER: return "faster";
+    case PB_CLAIM_EQUAL: return "equal";
+    case PB_CLAIM_NOT_SLOWER: return "not slower";
+    default: return "-";
+    }
+}
+
+static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, const rows *m, const rows *doc,
+                        int guest, int *disagree, int *cells)
+{
+    const char *metric = s->primary_metric ? s->primary_metric : "ns_per_op";
+    axes a;
+    rows sub = {0};
+    for (int i = 0; i < m->n; i++)
+        if (m->v[i].guest == guest) { row *x = push(&sub); if (x) *x = m->v[i]; }
+    collect_axes(&sub, &a);
+    const char *base = s->baseline, *cand = s->candidate;
+    char gbase[PB_NAME_MAX], gcand[PB_NAME_MAX];
+    if (guest) {
+        snprintf(gbase, sizeof gbase, "kmod-%s", s->baseline);
+        snprintf(gcand, sizeof gcand, "kmod-%s", s->candidate);
+        base = gbase;
+        cand = gcand;
+    }
+    fprintf(md, "| variant | op | bytes | %s %s | %s %s |", base, metric, cand, metric);
+    for (int k = 0; k < a.ni; k++)
+        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) fprintf(md, " %s |", a.impl[k]);
+    fprintf(md, " %s/%s measured [95%% CI] | document | claim | verdict |\n|---|---|---|---|---|", cand, base);
+    for (int k = 0; k < a.ni; k++)
+        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) fprintf(md, "---|");
+    fprintf(md, "---|---|---|---|\n");
+    for (int vi = 0; vi < a.nv; vi++)
+        for (int oi = 0; oi < a.no; oi++)
+            for (int si = 0; si < a.ns; si++) {
+                const row *b = find(&sub, base, a.v[vi], a.o[oi], a.sizes[si]);
+                const row *c = find(&sub, cand, a.v[vi], a.o[oi], a.sizes[si]);
+                if (!b && !c) continue;
+                fprintf(md, "| %s | %s | %lld |", a.v[vi], a.o[oi], (long long)a.sizes[si]);
+                if (b) fprintf(md, " %.4g |", b->median); else fprintf(md, " - |");
+                if (c) fprintf(md, " %.4g |", c->median); else fprintf(md, " - |");
+                for (int k = 0; k < a.ni; k++) {
+                    if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
+                    const row *x = find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
+                    if (x) fprintf(md, " %.4g |", x->median); else fprintf(md, " - |");
+                }
+                ratio r, rt;
+                int have = get_ratio(st, run, metric, base, cand, a.v[vi], a.o[oi], a.sizes[si], &r);
+                int have_t = get_ratio(st, run, "ns_per_op", base, cand, a.v[vi], a.o[oi], a.sizes[si], &rt);
+                if (have) fprintf(md, " %.3f [%.3f, %.3f] |", r.est, r.lo, r.hi);
+                else fprintf(md, " - |");
+                const row *db = find(doc, s->baseline, a.v[vi], a.o[oi], a.sizes[si]);
+                const row *dc = find(doc, s->candidate, a.v[vi], a.o[oi], a.sizes[si]);
+                double dr = db && dc && db->median > 0 ? dc->median / db->median : NAN;
+                if (isfinite(dr)) fprintf(md, " %.3f |", dr); else fprintf(md, " - |");
+                pb_cell cell;
+                memset(&cell, 0, sizeof cell);
+                snprintf(cell.variant, sizeof cell.variant, "%s", a.v[vi]);
+                snprintf(cell.op, sizeof cell.op, "%s", a.o[oi]);
+                cell.size_bytes = (uint64_t)a.sizes[si];
+                /* the document's ratio in time terms, for the claim */
+                double dt = dr;
+                if (isfinite(dr) && (!strcmp(metric, "mb_per_s") || !strcmp(metric, "gbit_per_s"))) dt = 1 / dr;
+                pb_claim cl = s->claim ? s->claim(&cell, dt) : PB_CLAIM_NONE;
+                const char *v = have_t ? pb_verdict(cl, rt.lo, rt.hi) : "no data";
+                fprintf(md, " %s | %s |\n", claim_name(cl), v);
+                (*cells)++;
+                if (!strcmp(v, "claim does not hold")) (*disagree)++;
+            }
+    free(sub.v);
+}
+
+int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_err *e)
+{
+    const char *metric = s->primary_metric ? s->primary_metric : "ns_per_op";
+    if (!gnuplot_available())
+        return pb_errf(e, "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox)");
+    if (mkdir(o->out_dir, 0755) && errno != EEXIST)
+        return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
+    rows m = {0}, doc = {0};
+    if (load_measured(st, o->run, metric, 0, &m, e) < 0) return -1;
+    if (o->guest_run && load_measured(st, o->guest_run, "ns_per_op", 1, &m, e) < 0) return -1;
+    if (!m.n) {
+        free(m.v);
+        return pb_errf(e, "run %lld has no complete %s results for metric %s", (long long)o->run, s->name, metric);
+    }
+    if (load_doc(o->data_dir, s->name, metric, &doc, e) < 0) { free(m.v); return -1; }
+    axes a;
+    collect_axes(&m, &a);
+
+    char gpname[1100], datname[1100], png[1100], svg[1100], mdname[1100];
+    snprintf(gpname, sizeof gpname, "%s/%s.gp", o->out_dir, s->name);
+    snprintf(datname, sizeof datname, "%s/%s.dat", o->out_dir, s->name);
+    snprintf(png, sizeof png, "%s/%s.png", o->out_dir, s->name);
+    snprintf(svg, sizeof svg, "%s/%s.svg", o->out_dir, s->name);
+    snprintf(mdname, sizeof mdname, "%s/%s.md", o->out_dir, s->name);
+    FILE *gp = fopen(gpname, "w"), *dat = NULL;
+    if (!gp) { free(m.v); free(doc.v); return pb_errf(e, "cannot write %s: %s", gpname, strerror(errno)); }
+    int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
+    int panels = by_size ? a.nv * (a.no > 1 ? a.no : 1) : a.no;
+    int h = by_size ? (a.no > 1 ? a.nv : (a.nv + 1) / 2) * 330 + 60 : a.no * 380 + 60;
+    int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 560 : 1100;
+    (void)panels;
+    char tpng[128], tsvg[128];
+    snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',9'", w, h);
+    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,9' dynamic", w, h);
+    if (by_size) {
+        dat = fopen(datname, "w");
+        if (!dat) { fclose(gp); free(m.v); free(doc.v); return pb_errf(e, "cannot write %s", datname); }
+        write_size_plot(gp, dat, datname, s, &m, &doc, &a, tpng, png, 1);
+        write_size_plot(gp, dat, datname, s, &m, &doc, &a, tsvg, svg, 0);
+        fclose(dat);
+    } else {
+        write_variant_plot(gp, o->out_dir, s, &m, &doc, &a, tpng, png, 1);
+        write_variant_plot(gp, o->out_dir, s, &m, &doc, &a, tsvg, svg, 0);
+    }
+    fclose(gp);
+    char cmd[2300];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/%s.gnuplot.log'", gpname, o->out_dir, s->name);
+    int rc = system(cmd);
+    if (rc != 0) {
+        free(m.v); free(doc.v);
+        return pb_errf(e, "gnuplot failed on %s (exit %d); see %s/%s.gnuplot.log", gpname,
+                       WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, o->out_dir, s->name);
+    }
+
+    FILE *md = fopen(mdname, "w");
+    if (!md) { free(m.v); free(doc.v); return pb_errf(e, "cannot write %s: %s", mdname, strerror(errno)); }
+    fprintf(md, "# %s — %s\n\n", s->name, s->title ? s->title : "");
+    fprintf(md, "![%s](%s.png)\n\n", s->name, s->name);
+    run_header(md, st, o->run, "Measured");
+    fprintf(md,
+            "Each cell's implementations ran interleaved in rounds (rotating start); the ratio is the\n"
+            "Hodges-Lehmann estimate over rounds of the paired ratio %s/%s of %s, with its 95 %%\n"
+            "Wilcoxon signed-rank confidence interval. Verdicts use the time ratio's CI: *faster* holds when\n"
+            "the whole CI is below 1 and does not hold when it excludes a %.0f %% gain; *equal* holds when the CI\n"
+            "lies within ±%.0f %% and does not hold when it lies wholly outside; *not slower* holds when the CI\n"
+            "stays below 1+%.0f %%. Anything else is *inconclusive here* (too noisy to tell).\n\n",
+            s->candidate, s->baseline, metric, MIN_GAIN * 100, TOL * 100, TOL * 100);
+    int disagree = 0, cells = 0;
+    write_table(md, st, s, o->run, &m, &doc, 0, &disagree, &cells);
+    fprintf(md, "\n");
+    if (disagree)
+        fprintf(md, "**This machine disagrees with the document in %d of %d cells** (verdict: claim does not hold).\n\n",
+                disagree, cells);
+    else
+        fprintf(md, "No cell contradicts the document's claim on this machine (%d cells; see the verdicts for "
+                    "inconclusive ones).\n\n", cells);
+    if (o->guest_run) {
+        fprintf(md, "## Kernel-module variant\n\n");
+        run_header(md, st, o->guest_run, "Kernel module");
+        fprintf(md, "Timings under QEMU TCG are emulated (30-60x slower than hardware, ±25 %% between boots): only\n"
+                    "the ratios measured within the same boot mean anything.\n\n");
+        int d2 = 0, c2 = 0;
+        write_table(md, st, s, o->guest_run, &m, &doc, 1, &d2, &c2);
+        fprintf(md, "\n");
+    }
+    if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
+    fclose(md);
+    free(m.v);
+    free(doc.v);
+    return 0;
+}
