@@ -74,6 +74,14 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "bench report: unknown suite '%s'\n", suite);
         return 2;
     }
+    if (strcmp(run_s, "latest")) {
+        char *end;
+        long long v = strtoll(run_s, &end, 10);
+        if (*end || v <= 0) {
+            fprintf(stderr, "bench report: --run wants a run id or 'latest', got '%s'\n", run_s);
+            return 2;
+        }
+    }
     FILE *probe = fopen(db, "r");
     if (!probe) { fprintf(stderr, "bench report: no database at %s (run bench run first, or --db)\n", db); return 2; }
     fclose(probe);

@@ -153,7 +153,7 @@ int cmd_run(int argc, char **argv)
     if (rc == 130) { fprintf(stderr, "bench run: %s\n", e.msg); return 130; }
     if (rc < 0) {
         fprintf(stderr, "bench run: %s\n", e.msg);
-        return 1;
+        return rc == -2 ? 2 : 1;
     }
     printf("run %lld complete (suite %s) in %s\n", (long long)run, s->name, o.db_path);
     return 0;

@@ -359,10 +359,10 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
 
     pb_plan_opts po = {.quick = o->quick};
     pb_grid g = {0, NULL};
-    if (s->plan(&po, &g, e) < 0) return -1;
-    if (filter_grid(o, &g, e) < 0) { free(g.cells); return -1; }
+    if (s->plan(&po, &g, e) < 0) return -2;
+    if (filter_grid(o, &g, e) < 0) { free(g.cells); return -2; }
 
-    if (pb_counters_open(&g_counters, o->counters, e) < 0) { free(g.cells); return -1; }
+    if (pb_counters_open(&g_counters, o->counters, e) < 0) { free(g.cells); return -2; }
     g_cyc = pb_counters_find(&g_counters, "cycles");
     g_ins = pb_counters_find(&g_counters, "instructions");
     char counter_desc[1024];

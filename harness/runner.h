@@ -30,8 +30,9 @@ typedef struct pb_runner_opts {
     int progress;             /* 1: progress lines on stderr once the run takes > 2 s */
 } pb_runner_opts;
 
-/* Returns 0 (run complete), -1 (error in e; run marked failed), or 130 when
- * interrupted by SIGINT/SIGTERM (run marked incomplete). */
+/* Returns 0 (run complete), -1 (error in e; run marked failed), -2 (bad
+ * input found before a run was recorded), or 130 when interrupted by
+ * SIGINT/SIGTERM (run marked incomplete). */
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e);
 
 /* Parse "64,512,4k,32K" into sizes; -1 + e on a bad entry. */

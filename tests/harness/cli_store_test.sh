@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The bench CLI's errors, the store's contents, and what a failed, refused or killed run leaves behind.
+# Uses the synthetic suite (known ratio, no crypto) so that it tests the harness alone.
+set -u
+BENCH=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect CODE PATTERN cmd...: exit status CODE and PATTERN in stdout+stderr
+expect() {
+    local code=$1 pat=$2
+    shift 2
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [[ $rc -ne $code ]]; then bad "'$*' exited $rc, want $code: $out"; return 1; fi
+    if [[ -n $pat && $out != *"$pat"* ]]; then bad "'$*' output lacks '$pat': $out"; return 1; fi
+    ok
+}
+q() { sqlite3 "$1" "$2"; }
+is() { # is WHAT GOT WANT
+    if [[ "$2" == "$3" ]]; then ok; else bad "$1: got '$2', want '$3'"; fi
+}
+
+# ---- CLI errors: clear message, non-zero exit ----
+expect 2 "unknown command 'frob'" "$BENCH" frob
+expect 2 "--suite is required" "$BENCH" run
+expect 2 "unknown suite 'nope'" "$BENCH" run --suite nope
+expect 2 "--rounds wants a whole number" "$BENCH" run --suite synthetic --rounds x
+expect 2 "--sample-ms wants a number" "$BENCH" run --suite synthetic --sample-ms -1
+expect 2 "unknown option '--frob' for suite synthetic" "$BENCH" run --suite synthetic --frob
+expect 2 "bad size '12x'" "$BENCH" run --suite synthetic --sizes 12x --db "$T/e.db"
+expect 2 "unknown impl 'zzz' for suite synthetic" "$BENCH" run --suite synthetic --impl zzz --db "$T/e.db"
+expect 2 "--shift wants a factor" "$BENCH" run --suite synthetic --shift 99
+expect 2 "bad --benchmark_ flag" "$BENCH" run --suite synthetic --benchmark_frob=1
+expect 2 "unknown --target" "$BENCH" run --suite synthetic --target mars
+expect 0 "--shift F" "$BENCH" run --suite synthetic --help
+expect 0 "usage: bench run" "$BENCH" run --help
+expect 0 "usage: bench report" "$BENCH" report --help
+expect 0 "usage: bench kat" "$BENCH" kat --help
+expect 0 "usage: bench list" "$BENCH" list --help
+expect 0 "synthetic" "$BENCH" list
+expect 2 "no database at" "$BENCH" report --db "$T/none.db"
+expect 2 "no vector file given" "$BENCH" kat
+expect 2 "cannot open" "$BENCH" kat "$T/missing.rsp"
+echo "junk" > "$T/junk.rsp"
+expect 2 "no suite recognises" "$BENCH" kat "$T/junk.rsp"
+expect 2 "--run wants a run id" "$BENCH" report --db "$T/e.db" --run abc
+echo "not a database at all, just text that is long enough to be read as a header......" > "$T/bad.db"
+expect 2 "not a patchbench database" "$BENCH" list --runs --db "$T/bad.db"
+[[ -e "$T/e.db" ]] && bad "a rejected command line created a database" || ok
+
+# ---- a complete run: summary view, samples, provenance ----
+DB=$T/a.db
+expect 0 "run 1 complete" "$BENCH" run --suite synthetic --quick --quiet --db "$DB"
+is "summary columns" "$(q "$DB" "SELECT group_concat(name, ',') FROM pragma_table_info('summary')")" \
+   "run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90"
+is "run status" "$(q "$DB" "SELECT status FROM runs WHERE id = 1")" "complete"
+is "samples (15 rounds x 2 impls x 2 cells)" "$(q "$DB" "SELECT count(*) FROM samples")" "60"
+is "every sample has time, ticks and probe" \
+   "$(q "$DB" "SELECT count(*) FROM samples WHERE ns > 0 AND iterations > 0 AND tsc > 0 AND probe_before > 0 AND probe_after > 0")" "60"
+is "start rotates: old first in round 0, second in round 1" \
+   "$(q "$DB" "SELECT group_concat(s.position, ',') FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.impl = 'old' AND c.size_bytes = 1000 AND s.round < 2 ORDER BY s.round")" "0,1"
+is "summary rows have n = 15" "$(q "$DB" "SELECT DISTINCT n FROM summary WHERE metric = 'ns_per_op'")" "15"
+is "ratios for both cells" "$(q "$DB" "SELECT count(*) FROM ratios WHERE metric = 'ns_per_op' AND candidate = 'new' AND baseline = 'old'")" "2"
+is "provenance recorded" \
+   "$(q "$DB" "SELECT count(*) FROM runs WHERE length(git_sha) > 6 AND length(compiler) > 2 AND length(cflags) > 2 AND length(cpu_model) > 0 AND length(kernel) > 0 AND length(clock_source) > 0 AND length(tick_source) > 0 AND length(governor) > 0 AND length(command_line) > 0")" "1"
+if q "$DB" "SELECT counter_source FROM runs" | grep -q "cycles: perf:"; then
+    is "cycles_per_byte present with a cycle counter" "$(q "$DB" "SELECT count(*) > 0 FROM stats WHERE metric = 'cycles_per_byte'")" "1"
+else
+    is "no cycles_per_byte without a cycle counter (TSC is never called cycles)" \
+       "$(q "$DB" "SELECT count(*) FROM stats WHERE metric = 'cycles_per_byte'")" "0"
+    is "the fallback is visible in the run" "$(q "$DB" "SELECT counter_source LIKE '%cycles: unavailable%' FROM runs")" "1"
+fi
+is "every sample classified by core speed" "$(q "$DB" "SELECT count(*) FROM samples WHERE speed IN ('fast','slow','mixed')")" "60"
+
+# a known shift is measured: new does 1.5x the work of old
+expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --shift 1.5
+est=$(q "$DB" "SELECT round(estimate, 2) FROM ratios WHERE run_id = 2 AND size_bytes = 10000")
+awk -v e="$est" 'BEGIN { exit !(e > 1.35 && e < 1.65) }' && ok || bad "shift 1.5 measured as $est"
+
+# Google Benchmark flags pass through: repetitions become stored samples
+expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --rounds 3 --benchmark_repetitions=2
+is "repetitions stored" "$(q "$DB" "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 3")" "24"
+# --sizes adds sizes outside the grid; --impl filters
+expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --sizes 500 --impl old
+is "--sizes/--impl" "$(q "$DB" "SELECT group_concat(impl || ':' || size_bytes) FROM cases WHERE run_id = 4")" "old:500"
+
+# ---- refused and unavailable implementations ----
+expect 1 "refusing to time synthetic/new" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --fail-selftest new
+is "refused run is failed" "$(q "$DB" "SELECT status FROM runs WHERE id = 5")" "failed"
+is "failed run not in summary" "$(q "$DB" "SELECT count(*) FROM summary WHERE run_id = 5")" "0"
+expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --unavailable new
+is "unavailable case stored with reason" "$(q "$DB" "SELECT count(*) FROM cases WHERE run_id = 6 AND impl = 'new' AND status = 'unavailable' AND reason LIKE 'unavailable:%'")" "2"
+
+# ---- interrupted runs are never counted ----
+for sig in INT KILL; do
+    D=$T/$sig.db
+    "$BENCH" run --suite synthetic --db "$D" --rounds 5000 --sample-ms 2 --quiet >"$T/out" 2>&1 &
+    pid=$!
+    for _ in $(seq 50); do
+        [[ $(sqlite3 "$D" "SELECT count(*) FROM samples" 2>/dev/null) -gt 0 ]] && break
+        sleep 0.2
+    done
+    sleep 0.5
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    if [[ $sig == INT ]]; then
+        is "SIGINT exit status" "$rc" "130"
+        is "SIGINT reason" "$(q "$D" "SELECT status || ': ' || status_reason FROM runs")" "incomplete: interrupted by signal 2"
+    else
+        is "SIGKILL leaves the run incomplete" "$(q "$D" "SELECT status FROM runs")" "incomplete"
+    fi
+    is "$sig: nothing in summary" "$(q "$D" "SELECT count(*) FROM summary")" "0"
+    is "$sig: database intact" "$(q "$D" "PRAGMA integrity_check")" "ok"
+    expect 2 "is incomplete, not complete" "$BENCH" report --db "$D" --run 1 --out "$T/p"
+done
+
+# ---- report ----
+expect 0 "synthetic: run" "$BENCH" report --db "$DB" --run 2 --out "$T/plots"
+for f in synthetic.png synthetic.svg synthetic.md; do [[ -s "$T/plots/$f" ]] && ok || bad "report did not write $f"; done
+grep -q "| variant | op | bytes |" "$T/plots/synthetic.md" && ok || bad "report table missing"
+grep -q "1\.[3-6][0-9]* \[" "$T/plots/synthetic.md" && ok || bad "report lacks the measured ratio"
+mkdir -p "$T/emptybin"
+expect 1 "gnuplot not found" env PATH="$T/emptybin" "$BENCH" report --db "$DB" --out "$T/plots2"
+expect 2 "no complete run of suite xts" "$BENCH" report --db "$DB" --suite xts --out "$T/plots3"
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
