@@ -114,6 +114,7 @@ void xts_tfm_set_allocator(xts_tfm *tfm, const xts_allocator *a);
 int xts_setkey(xts_tfm *tfm, const uint8_t *key, size_t keylen);
 int xts_supports_keylen(const xts_tfm *tfm, size_t keylen);
 
+/* A request belongs to its transform: free it before the transform. */
 xts_request *xts_request_alloc(xts_tfm *tfm);
 void xts_request_free(xts_request *req);
 static inline void xts_request_set_crypt(xts_request *req, const uint8_t *src, uint8_t *dst,
