@@ -90,4 +90,5 @@ void pb_provenance_collect(pb_provenance *p)
     }
     snprintf(p->boost, sizeof p->boost, "%s", b);
     read_line("/sys/class/dmi/id/product_name", p->virt, sizeof p->virt);
+    read_line("/etc/machine-id", p->machine_id, sizeof p->machine_id);
 }

@@ -18,7 +18,8 @@ typedef struct pb_provenance {
     char clock_source[64]; /* /sys/.../clocksource0/current_clocksource */
     char governor[64];     /* cpufreq governor of cpu0, or "unreadable (...)" */
     char boost[64];        /* cpufreq boost / intel_pstate no_turbo, or "unreadable" */
-    char virt[64];         /* "hypervisor" flag / DMI product, to tell VMs apart */
+    char virt[64];
+    char machine_id[64];   /* /etc/machine-id: comparisons across machines are refused */         /* "hypervisor" flag / DMI product, to tell VMs apart */
 } pb_provenance;
 
 void pb_provenance_collect(pb_provenance *p);

@@ -27,7 +27,9 @@ static const char *SCHEMA =
     "  cpu_model TEXT, cpu_flags TEXT, online_cpus INTEGER, kernel TEXT, hostname TEXT, virt TEXT,\n"
     "  clock_source TEXT, governor TEXT, boost TEXT,\n"
     "  tick_source TEXT, tsc_hz REAL, counter_source TEXT,\n"
-    "  guest_kernel TEXT\n"
+    "  guest_kernel TEXT,\n"
+    "  machine_id TEXT,\n"
+    "  job_id TEXT\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS cases (\n"
     "  id INTEGER PRIMARY KEY,\n"
@@ -157,9 +159,9 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
         "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
-        " guest_kernel)"
+        " guest_kernel, machine_id, job_id)"
         " VALUES (?1, 'incomplete', strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)";
+        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "insert run");
     bind_text(st, 1, ri->suite);
@@ -190,6 +192,9 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     sqlite3_bind_double(st, 26, ri->tsc_hz);
     bind_text(st, 27, ri->counter_source);
     bind_text(st, 28, ri->guest_kernel);
+    bind_text(st, 29, p->machine_id);
+    /* runs of one CI job (or one gate session) share PB_JOB_ID: only those may be compared */
+    bind_text(st, 30, getenv("PB_JOB_ID"));
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return sqlerr(s, e, "insert run");
