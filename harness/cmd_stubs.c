@@ -3,20 +3,6 @@
 
 #include "cli.h"
 
-int cmd_compare(int argc, char **argv)
-{
-    (void)argc; (void)argv;
-    fprintf(stderr, "bench compare: not implemented yet\n");
-    return 2;
-}
-
-int cmd_gate(int argc, char **argv)
-{
-    (void)argc; (void)argv;
-    fprintf(stderr, "bench gate: not implemented yet\n");
-    return 2;
-}
-
 int cmd_import(int argc, char **argv)
 {
     (void)argc; (void)argv;

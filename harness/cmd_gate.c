@@ -1,0 +1,659 @@
+/* cmd_gate.c — `bench gate`: the claim gate (two impls interleaved in one run), the commit
+ * gate's decision (one impl across the alternating runs of two builds: ci/perf-gate makes
+ * them), and A/A calibration. Statistics and verdicts are gate.c's; this file runs things. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gate.h"
+#include "gbshim.h"
+#include "pb_config.h"
+#include "runner.h"
+
+#define DEFAULT_DB "results/gate.db"
+#define AA_SUFFIX "~aa"     /* the A/A copy of impl X is called X~aa */
+#define MAX_RERUNS 6
+
+static void usage(FILE *f, const pb_suite *s)
+{
+    fprintf(f,
+        "usage: bench gate --suite S [--baseline IMPL] [--candidate IMPL] [--quick] [options]\n"
+        "       bench gate --baseline-runs IDS --candidate-runs IDS [--impl X] [options]\n"
+        "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
+        "\n"
+        "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
+        "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
+        "more than the threshold in the thresholds file (rule 'claim'). Cells too noisy to tell\n"
+        "(the CI holds both 1 and 1 + threshold) are rerun with twice the rounds, up to --reruns\n"
+        "times, and are then reported inconclusive.\n"
+        "Commit gate (second form): one impl (or every impl) of two builds, from runs made\n"
+        "alternately in one job on one machine (ci/perf-gate), paired by alternation (rule 'commit').\n"
+        "Calibration (third form): A/A, impl X against a second copy of itself (X" AA_SUFFIX ") in the\n"
+        "same run, --repeat times: this machine's noise and MDC per cell, and how often an A/A gate\n"
+        "alarms; stored (table calibrations) and shown beside later gates. With --baseline-runs and\n"
+        "--candidate-runs of one build against itself (ci/perf-gate --aa) it calibrates the commit gate.\n"
+        "\n"
+        "  --suite S            suite (bench list)\n"
+        "  --baseline IMPL      default: the suite's baseline (old)\n"
+        "  --candidate IMPL     default: the suite's candidate (new)\n"
+        "  --baseline-runs IDS, --candidate-runs IDS\n"
+        "                       comma lists of run ids, alternation k = k-th of each (>= 6 each)\n"
+        "  --impl X             commit gate: only impl X; calibration: the impl (default baseline)\n"
+        "  --quick              fewer, shorter samples (15 rounds of 0.5 ms)\n"
+        "  --rounds N           rounds of the first pass (default 61, quick 15)\n"
+        "  --reruns N           reruns of inconclusive cells, each with twice the rounds (default 2).\n"
+        "                       With run lists: how many more looks the caller may take (default 0).\n"
+        "                       Each look is tested at alpha / (1 + N).\n"
+        "  --sizes LIST         only these sizes (as bench run)\n"
+        "  --repeat N           calibration: A/A gates to run (default 1)\n"
+        "  --metric M           metric (default the suite's primary metric)\n"
+        "  --thresholds FILE    default ci/thresholds (here, else in the source tree)\n"
+        "  --alpha A            family-wise error rate over the cells (default 0.05)\n"
+        "  --format F           text (default), md or json\n"
+        "  --db PATH            SQLite database (default " DEFAULT_DB ")\n"
+        "  --quiet              no progress on stderr\n"
+        "\n"
+        "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
+        "calibration with run lists: what its A/A gate decided.\n");
+    if (s) fprintf(f, "\nOptions of suite %s:\n%s\n", s->name, s->options_help ? s->options_help : "  (none)\n");
+}
+
+typedef struct gate_args {
+    const pb_suite *suite;
+    const char *baseline, *candidate, *impl, *db, *thresholds, *metric, *sizes, *runs_a, *runs_b;
+    int quick, rounds, reruns, repeat, calibrate, progress;
+    pb_format fmt;
+    pb_gate_params gp;     /* as given: alpha is the whole gate's family-wise error rate */
+    pb_gate_params look;   /* what each look at the data is tested at (pb_gate_look_params) */
+    char suite_opts[512];
+    char cmdline[2048];
+} gate_args;
+
+static int int_opt(const char *name, const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end || end == v || x < lo || x > hi) {
+        fprintf(stderr, "bench gate: --%s wants a whole number from %d to %d, got '%s'\n", name, lo, hi, v);
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+static int suite_opt(gate_args *a, const char *name, const char *val, char **argv, int argc, int *i)
+{
+    const pb_suite *s = a->suite;
+    pb_err e = {{0}};
+    int r = s && s->parse_opt ? s->parse_opt(name, val, &e) : 0;
+    if (r == 0 && !val && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) && s && s->parse_opt) {
+        r = s->parse_opt(name, argv[*i + 1], &e);
+        if (r == 1) val = argv[++*i];
+    }
+    if (r < 0) { fprintf(stderr, "bench gate: %s\n", e.msg); return -1; }
+    if (r == 0) {
+        if (s) fprintf(stderr, "bench gate: unknown option '--%s' for suite %s (see bench gate --help)\n", name, s->name);
+        else fprintf(stderr, "bench gate: unknown option '--%s' (see bench gate --help)\n", name);
+        return -1;
+    }
+    size_t so = strlen(a->suite_opts);
+    snprintf(a->suite_opts + so, sizeof a->suite_opts - so, "%s--%s%s%s", so ? " " : "", name, val ? "=" : "",
+             val ? val : "");
+    return 0;
+}
+
+/* 0 ok, 1 help shown, -1 bad input (message printed) */
+static int parse(int argc, char **argv, gate_args *a)
+{
+    int help = 0;
+    for (int i = 1; i < argc; i++) {   /* the suite first, so that its options are known */
+        help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+        const char *name = !strcmp(argv[i], "--suite") && i + 1 < argc ? argv[i + 1]
+                           : !strncmp(argv[i], "--suite=", 8)      ? argv[i] + 8 : NULL;
+        if (name && !(a->suite = pb_suite_find(name))) {
+            fprintf(stderr, "bench gate: unknown suite '%s' (suites:", name);
+            for (int k = 0; pb_suites[k]; k++) fprintf(stderr, " %s", pb_suites[k]->name);
+            fprintf(stderr, ")\n");
+            return -1;
+        }
+    }
+    if (help) { usage(stdout, a->suite); return 1; }
+    static const char *with_value[] = {"suite", "baseline", "candidate", "impl", "db", "thresholds", "metric",
+                                       "sizes", "rounds", "reruns", "repeat", "format", "alpha", "baseline-runs",
+                                       "candidate-runs", NULL};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strncmp(arg, "--", 2)) {
+            fprintf(stderr, "bench gate: unexpected argument '%s' (options start with --)\n", arg);
+            return -1;
+        }
+        char name[64];
+        const char *eq = strchr(arg, '='), *val = eq ? eq + 1 : NULL;
+        size_t nl = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+        snprintf(name, sizeof name, "%.*s", (int)(nl < sizeof name ? nl : sizeof name - 1), arg + 2);
+        int wants = 0;
+        for (int k = 0; with_value[k]; k++) wants |= !strcmp(name, with_value[k]);
+        if (wants && !val) {
+            if (i + 1 >= argc) { fprintf(stderr, "bench gate: --%s needs a value\n", name); return -1; }
+            val = argv[++i];
+        }
+        if (!strcmp(name, "suite")) continue;
+        else if (!strcmp(name, "baseline")) a->baseline = val;
+        else if (!strcmp(name, "candidate")) a->candidate = val;
+        else if (!strcmp(name, "impl")) a->impl = val;
+        else if (!strcmp(name, "db")) a->db = val;
+        else if (!strcmp(name, "thresholds")) a->thresholds = val;
+        else if (!strcmp(name, "metric")) a->metric = val;
+        else if (!strcmp(name, "sizes")) a->sizes = val;
+        else if (!strcmp(name, "baseline-runs")) a->runs_a = val;
+        else if (!strcmp(name, "candidate-runs")) a->runs_b = val;
+        else if (!strcmp(name, "quick")) a->quick = 1;
+        else if (!strcmp(name, "quiet")) a->progress = 0;
+        else if (!strcmp(name, "calibrate")) a->calibrate = 1;
+        else if (!strcmp(name, "rounds")) { if (int_opt(name, val, 6, 100000, &a->rounds) < 0) return -1; }
+        else if (!strcmp(name, "reruns")) { if (int_opt(name, val, 0, MAX_RERUNS, &a->reruns) < 0) return -1; }
+        else if (!strcmp(name, "repeat")) { if (int_opt(name, val, 1, 1000, &a->repeat) < 0) return -1; }
+        else {
+            int r = pb_gate_output_opt("bench gate", name, val, &a->fmt, &a->gp);
+            if (r < 0 || (r == 0 && suite_opt(a, name, val, argv, argc, &i) < 0)) return -1;
+        }
+    }
+    if (!!a->runs_a != !!a->runs_b) {
+        fprintf(stderr, "bench gate: --baseline-runs and --candidate-runs go together\n");
+        return -1;
+    }
+    if (!a->runs_a && !a->suite) { fprintf(stderr, "bench gate: --suite is required (see bench gate --help)\n"); return -1; }
+    if (a->metric && !pb_metric_known(a->metric)) { fprintf(stderr, "bench gate: unknown metric '%s'\n", a->metric); return -1; }
+    return 0;
+}
+
+/* ci/thresholds here, else the source tree's; suite names checked against the registry */
+static int load_thresholds(gate_args *a, pb_thresholds *t, pb_err *e)
+{
+    const char *path = a->thresholds ? a->thresholds : "ci/thresholds";
+    if (!a->thresholds && access(path, R_OK) != 0) path = PB_SOURCE_ROOT "/ci/thresholds";
+    if (pb_thresholds_load(t, path, e) < 0) return -1;
+    for (int i = 0; i < t->n; i++)
+        if (strcmp(t->v[i].suite, "*") && !pb_suite_find(t->v[i].suite)) {
+            char all[256] = "";
+            for (int k = 0; pb_suites[k]; k++)
+                snprintf(all + strlen(all), sizeof all - strlen(all), " %s", pb_suites[k]->name);
+            pb_errf(e, "%s:%d: unknown suite '%s' (suites:%s, or *)", t->path, t->v[i].line, t->v[i].suite, all);
+            pb_thresholds_free(t);
+            return -1;
+        }
+    return 0;
+}
+
+/* ---- the suite as the gate runs it ----
+ * The runner runs a suite's grid; the gate needs that grid restricted to two
+ * impls, or to a few cells (reruns), or with an impl against a copy of itself
+ * (A/A). A thin wrapper suite does this without changing the runner: its plan
+ * filters the real plan, its setup_case and selftest map X~aa back to X. */
+static struct {
+    const pb_suite *real;
+    char a[PB_NAME_MAX], b[PB_NAME_MAX];
+    int aa;
+    const pb_cmp_cell *only;   /* reruns: just these cells */
+    size_t nonly;
+} W;
+
+static const char *real_impl(const char *impl) { return W.aa && !strcmp(impl, W.b) ? W.a : impl; }
+
+static int cell_has(const pb_cell *c, const char *impl)
+{
+    for (int j = 0; j < c->nimpls; j++)
+        if (!strcmp(c->impls[j], impl)) return 1;
+    return 0;
+}
+
+static int w_plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
+{
+    if (W.real->plan(o, g, e) < 0) return -1;
+    pb_cell *out = calloc((size_t)g->ncells + W.nonly + 1, sizeof *out);
+    if (!out) return pb_errf(e, "out of memory");
+    int n = 0;
+    for (int i = 0; i < g->ncells; i++) {
+        pb_cell c = g->cells[i];
+        if (!cell_has(&c, W.a) || !cell_has(&c, real_impl(W.b))) continue;
+        c.nimpls = 2;
+        snprintf(c.impls[0], PB_NAME_MAX, "%s", W.a);
+        snprintf(c.impls[1], PB_NAME_MAX, "%s", W.b);
+        if (!W.only) { out[n++] = c; continue; }
+        /* a rerun: the cells asked for, from the template of their (variant, op); sizes may be --sizes' own */
+        for (size_t k = 0; k < W.nonly; k++) {
+            const pb_cmp_cell *x = &W.only[k];
+            int dup = 0;
+            for (int j = 0; j < n && !dup; j++)
+                dup = out[j].size_bytes == x->size && !strcmp(out[j].variant, x->variant) && !strcmp(out[j].op, x->op);
+            if (dup || strcmp(c.variant, x->variant) || strcmp(c.op, x->op)) continue;
+            out[n] = c;
+            out[n++].size_bytes = x->size;
+        }
+    }
+    free(g->cells);
+    g->cells = out;
+    g->ncells = n;
+    if (!n) return pb_errf(e, "no cell of suite %s has both %s and %s", W.real->name, W.a, real_impl(W.b));
+    return 0;
+}
+
+/* Every case of the gate is several instances of the suite's case, set up one
+ * after the other; each sample uses one of them, picked at random. Why: the
+ * same impl set up twice in one run is not always equally fast (A/A here: the
+ * two copies 15-25 % apart at 64 B in xts, in every round of the run, though
+ * not from run to run): where a case's buffers and contexts land in memory
+ * matters. With one instance per case that is a bias of the whole run, which
+ * pairing by round cannot remove and the CI does not show; with instances
+ * picked at random per sample it becomes noise that the CI does show. */
+#define GATE_INSTANCES 4
+
+typedef struct multi_case {
+    pb_case c[GATE_INSTANCES];
+    int n;
+    pb_rng pick;
+    uint64_t errors;
+} multi_case;
+
+static void multi_body(void *p, uint64_t iters)
+{
+    multi_case *m = p;
+    pb_case *c = &m->c[pb_rng_next(&m->pick) % (uint64_t)m->n];
+    uint64_t e0 = c->error_count ? *c->error_count : 0;
+    c->body(c->ctx, iters);
+    if (c->error_count) m->errors += *c->error_count - e0;
+}
+
+static void multi_free(void *p)
+{
+    multi_case *m = p;
+    for (int i = 0; i < m->n; i++)
+        if (m->c[i].free_ctx) m->c[i].free_ctx(m->c[i].ctx);
+    free(m);
+}
+
+static int w_setup(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
+{
+    static uint64_t seed;
+    multi_case *m = calloc(1, sizeof *m);
+    if (!m) return pb_errf(e, "out of memory");
+    pb_rng_seed(&m->pick, 0x6761746521ull + seed++);
+    for (; m->n < GATE_INSTANCES; m->n++)
+        if (W.real->setup_case(cell, real_impl(impl), &m->c[m->n], e) < 0) {
+            multi_free(m);
+            return -1;
+        }
+    c->body = multi_body;
+    c->ctx = m;
+    c->free_ctx = multi_free;
+    c->error_count = &m->errors;
+    return 0;
+}
+
+static int w_selftest(const char *impl, pb_err *e)
+{
+    return W.real->selftest ? W.real->selftest(real_impl(impl), e) : 0;
+}
+
+static int check_impl(const pb_suite *s, const char *impl, pb_err *e)
+{
+    pb_plan_opts po = {0};
+    pb_grid g = {0, NULL};
+    if (s->plan(&po, &g, e) < 0) return -1;
+    int found = 0;
+    char all[512] = "";
+    for (int i = 0; i < g.ncells; i++)
+        for (int k = 0; k < g.cells[i].nimpls; k++) {
+            found |= !strcmp(g.cells[i].impls[k], impl);
+            char pat[PB_NAME_MAX + 2];
+            snprintf(pat, sizeof pat, " %s", g.cells[i].impls[k]);
+            if (!strstr(all, pat)) snprintf(all + strlen(all), sizeof all - strlen(all), "%s", pat);
+        }
+    free(g.cells);
+    return found ? 0 : pb_errf(e, "unknown impl '%s' for suite %s (impls:%s)", impl, s->name, all);
+}
+
+/* One gate in one run (or in a few, with the reruns): first = the first pass, final = after reruns. */
+typedef struct session {
+    pb_cmp_cell *first, *final;
+    size_t nfirst, nfinal;
+    int64_t runs[MAX_RERUNS + 1];
+    size_t nruns;
+    int last_rounds;
+} session;
+
+static void session_free(session *s)
+{
+    free(s->first);
+    free(s->final);
+    memset(s, 0, sizeof *s);
+}
+
+static int run_session(const gate_args *a, pb_store *st, const char *A, const char *B, int aa, double threshold,
+                       const char *metric, session *out, pb_err *e)
+{
+    memset(out, 0, sizeof *out);
+    memset(&W, 0, sizeof W);
+    W.real = a->suite;
+    W.aa = aa;
+    snprintf(W.a, sizeof W.a, "%s", A);
+    snprintf(W.b, sizeof W.b, aa ? "%s" AA_SUFFIX : "%s", aa ? A : B);
+    pb_suite wrapped = *a->suite;
+    wrapped.plan = w_plan;
+    wrapped.setup_case = w_setup;
+    wrapped.selftest = w_selftest;
+    wrapped.baseline = W.a;
+    wrapped.candidate = W.b;
+    char opts[700];
+    snprintf(opts, sizeof opts, "gate=%s %s", aa ? "aa" : "claim", a->suite_opts);
+    int rounds = a->rounds ? a->rounds : (a->quick ? 15 : 61);
+    pb_gate_data d = {0};
+    pb_cmp_cell *only = NULL;
+    size_t nonly = 0;
+    pb_run_meta m = {0};
+    const pb_gate_params gp = a->look;
+    int rc = 0;
+    for (int pass = 0; rc == 0; pass++) {
+        W.only = only;
+        W.nonly = nonly;
+        pb_runner_opts o = {.suite = &wrapped, .quick = a->quick, .rounds = rounds, .sizes = pass ? NULL : a->sizes,
+                            .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
+                            .progress = a->progress};
+        int64_t run = 0;
+        int r = pb_run(&o, &run, e);
+        if (r != 0) { rc = -1; break; }
+        out->runs[out->nruns++] = run;
+        out->last_rounds = rounds;
+        if (pass == 0 && pb_gate_run_meta(st, run, &m, e) < 0) { rc = -1; break; }
+        if (pb_gate_load_run(st, run, metric, &d, e) < 0) { rc = -1; break; }
+        free(out->final);
+        out->final = NULL;
+        if (pb_gate_cells_within(&d, W.a, W.b, &gp, &out->final, &out->nfinal, e) < 0) { rc = -1; break; }
+        for (size_t i = 0; i < out->nfinal; i++) {
+            pb_cmp_cell *c = &out->final[i];
+            c->threshold = threshold;
+            c->calibrated_mdc = pb_gate_calibrated_mdc(st, m.machine_id, "round", a->suite->name, A, c->variant,
+                                                       c->op, c->size, metric);
+        }
+        pb_gate_decide(out->final, out->nfinal, &gp);
+        if (pass == 0) {
+            out->first = malloc((out->nfinal + 1) * sizeof *out->first);
+            if (!out->first) { rc = pb_errf(e, "out of memory"); break; }
+            memcpy(out->first, out->final, out->nfinal * sizeof *out->first);
+            out->nfirst = out->nfinal;
+        }
+        free(only);
+        only = malloc((out->nfinal + 1) * sizeof *only);
+        nonly = 0;
+        if (!only) { rc = pb_errf(e, "out of memory"); break; }
+        for (size_t i = 0; i < out->nfinal; i++)
+            if (out->final[i].verdict == PB_CELL_INCONCLUSIVE) only[nonly++] = out->final[i];
+        if (!nonly || pass >= a->reruns) break;
+        rounds *= 2;
+        if (a->progress)
+            fprintf(stderr, "bench gate: %zu inconclusive cell%s: rerun %d of %d with %d rounds\n", nonly,
+                    nonly == 1 ? "" : "s", pass + 1, a->reruns, rounds);
+    }
+    free(only);
+    pb_gate_data_free(&d);
+    memset(&W, 0, sizeof W);
+    if (rc < 0) session_free(out);
+    return rc;
+}
+
+static void rounds_note(char *buf, size_t cap, const gate_args *a, const session *s, double t, int line,
+                        const pb_thresholds *th)
+{
+    int r0 = a->rounds ? a->rounds : (a->quick ? 15 : 61);
+    snprintf(buf, cap, "threshold %.3g%% (%s:%d); %d rounds%s", 100 * t, th->path, line, r0,
+             s->nruns > 1 ? ", inconclusive cells rerun" : "");
+    for (size_t i = 1; i < s->nruns; i++)
+        snprintf(buf + strlen(buf), cap - strlen(buf), " +%d", r0 << i);
+}
+
+static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
+{
+    const pb_suite *s = a->suite;
+    const char *A = a->baseline ? a->baseline : s->baseline, *B = a->candidate ? a->candidate : s->candidate;
+    if (!strcmp(A, B)) return pb_errf(e, "baseline and candidate are both '%s': for A/A use --calibrate", A);
+    if (check_impl(s, A, e) < 0 || check_impl(s, B, e) < 0) return -1;
+    double t;
+    int line;
+    if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
+    session ss;
+    if (run_session(a, st, A, B, 0, t, metric, &ss, e) < 0) return -1;
+    int status = pb_gate_exit_status(ss.final, ss.nfinal);
+    char note[512];
+    rounds_note(note, sizeof note, a, &ss, t, line, th);
+    pb_comparison c = {.command = "gate", .gate = "claim", .suite = s->name, .metric = metric, .pairing = "round",
+                       .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
+                       .exit_status = status, .runs_a = ss.runs, .nruns_a = ss.nruns};
+    int64_t id = pb_gate_store(st, &c, ss.final, ss.nfinal, e);
+    if (id < 0) { session_free(&ss); return -1; }
+    char title[256];
+    snprintf(title, sizeof title, "gate claim %s: %s (candidate) must not be slower than %s (baseline)", s->name, B, A);
+    pb_cmp_header h = {.title = title, .suite = s->name, .metric = metric, .pairing = "round (interleaved in one run)",
+                       .gate = "claim", .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
+    pb_gate_print(stdout, a->fmt, &h, ss.final, ss.nfinal);
+    session_free(&ss);
+    return status;
+}
+
+/* ---- calibration ---- */
+
+static void print_calibration(const pb_calibration *cal, int exits[4], double t, const char *pairing, double alpha)
+{
+    printf("\nA/A calibration of %s, impl %s, metric %s, paired by %s: %zu gate%s\n", cal->suite, cal->impl,
+           cal->metric, pairing, cal->repeats, cal->repeats == 1 ? "" : "s");
+    printf("%-10s  %-9s  %8s  %5s  %7s  %7s  %9s  %6s  %12s\n", "variant", "op", "bytes", "pairs", "noise", "MDC",
+           "worst A/A", "alarms", "inconclusive");
+    double sig_worst = 0, mdc_all[4096];
+    size_t nmdc = 0;
+    for (size_t i = 0; i < cal->ncells; i++) {
+        double noise[1000], mdc[1000], worst = 1;
+        size_t k = 0, alarms = 0, inc = 0, pairs = 0;
+        for (size_t r = 0; r < cal->repeats && k < 1000; r++) {
+            const pb_cmp_cell *x = &cal->first[r][i];
+            alarms += cal->final[r][i].verdict == PB_CELL_REGRESSION;
+            inc += cal->final[r][i].verdict == PB_CELL_INCONCLUSIVE;
+            if (x->verdict == PB_CELL_NODATA) continue;
+            noise[k] = x->noise;
+            mdc[k] = x->mdc;
+            pairs += x->n;
+            if (fabs(log(x->ratio)) > fabs(log(worst))) worst = x->ratio;
+            if (x->p_holm < alpha && x->ratio - 1 > sig_worst) sig_worst = x->ratio - 1;
+            k++;
+        }
+        const pb_cmp_cell *c = &cal->first[0][i];
+        double md = pb_median(mdc, k);
+        if (nmdc < 4096 && k) mdc_all[nmdc++] = md;
+        printf("%-10s  %-9s  %8llu  %5zu  %6.2f%%  %6.2f%%  %9.4f  %6zu  %12zu\n", c->variant, c->op,
+               (unsigned long long)c->size, k ? pairs / k : 0, 100 * pb_median(noise, k), 100 * md, worst, alarms,
+               inc);
+    }
+    printf("A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d; threshold %.3g%%\n",
+           cal->repeats, exits[0], exits[1], exits[3], 100 * t);
+    printf("largest significant A/A slowdown (first passes): %.1f%%: a threshold above it would not have alarmed here\n",
+           100 * sig_worst);
+    printf("MDC over the cells: median %.1f%%, largest %.1f%%: smaller regressions are found less than %.0f%% of the "
+           "time at these settings\n",
+           100 * pb_median(mdc_all, nmdc), 100 * pb_quantile(mdc_all, nmdc, 1.0), 100 * PB_GATE_DEFAULTS.power);
+}
+
+static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
+{
+    const pb_suite *s = a->suite;
+    const char *X = a->impl ? a->impl : s->baseline;
+    if (check_impl(s, X, e) < 0) return -1;
+    double t;
+    int line;
+    if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
+    size_t R = (size_t)(a->repeat ? a->repeat : 1);
+    pb_cmp_cell **first = calloc(R, sizeof *first), **final = calloc(R, sizeof *final);
+    session *ss = calloc(R, sizeof *ss);
+    int exits[4] = {0}, rc = 0;
+    int64_t first_id = 0, last_id = 0;
+    if (!first || !final || !ss) rc = pb_errf(e, "out of memory");
+    for (size_t r = 0; r < R && rc == 0; r++) {
+        if (run_session(a, st, X, X, 1, t, metric, &ss[r], e) < 0) { rc = -1; break; }
+        if (r && ss[r].nfinal != ss[0].nfinal) { rc = pb_errf(e, "the grid changed between A/A gates"); break; }
+        first[r] = ss[r].first;
+        final[r] = ss[r].final;
+        int status = pb_gate_exit_status(ss[r].final, ss[r].nfinal);
+        exits[status]++;
+        char note[512];
+        rounds_note(note, sizeof note, a, &ss[r], t, line, th);
+        pb_comparison c = {.command = "gate", .gate = "aa", .suite = s->name, .metric = metric, .pairing = "round",
+                           .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
+                           .exit_status = status, .runs_a = ss[r].runs, .nruns_a = ss[r].nruns};
+        last_id = pb_gate_store(st, &c, ss[r].final, ss[r].nfinal, e);
+        if (last_id < 0) { rc = -1; break; }
+        if (!first_id) first_id = last_id;
+        size_t k[6] = {0};
+        for (size_t i = 0; i < ss[r].nfinal; i++) k[ss[r].final[i].verdict]++;
+        fprintf(a->progress ? stderr : stdout, "A/A gate %zu/%zu (comparison %lld): exit %d: %zu pass, %zu regression, %zu inconclusive\n",
+                r + 1, R, (long long)last_id, status, k[PB_CELL_PASS], k[PB_CELL_REGRESSION], k[PB_CELL_INCONCLUSIVE]);
+    }
+    if (rc == 0) {
+        pb_calibration cal = {.suite = s->name, .metric = metric, .pairing = "round", .impl = X, .run = ss[0].runs[0],
+                              .repeats = R, .ncells = ss[0].nfinal, .first = first, .final = final,
+                              .first_comparison = first_id, .last_comparison = last_id};
+        rc = pb_gate_store_calibration(st, &cal, e);
+        if (rc == 0) print_calibration(&cal, exits, t, "round (in one run)", a->look.alpha);
+    }
+    for (size_t r = 0; ss && r < R; r++) session_free(&ss[r]);
+    free(ss);
+    free(first);
+    free(final);
+    return rc < 0 ? -1 : 0;
+}
+
+/* ---- the commit gate's decision: runs of two builds ---- */
+
+static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err *e)
+{
+    int64_t *ra = NULL, *rb = NULL;
+    size_t na = 0, nb = 0;
+    pb_gate_data d = {0};
+    pb_cmp_cell *cells = NULL;
+    size_t n = 0;
+    int rc = 0, status = PB_GATE_EXIT_ERROR;
+    if (pb_parse_run_ids(a->runs_a, &ra, &na, e) < 0 || pb_parse_run_ids(a->runs_b, &rb, &nb, e) < 0) rc = -1;
+    else if (na != nb) rc = pb_errf(e, "%zu baseline runs against %zu candidate runs: one of each per alternation", na, nb);
+    else if (na < 6)
+        rc = pb_errf(e, "%zu alternations: a gate needs at least 6 (with fewer, no signed-rank test reaches p < 0.05)", na);
+    pb_run_meta m0, mb;
+    char metric[PB_NAME_MAX];
+    if (rc == 0) rc = pb_gate_load_sessions(st, ra, rb, na, a->metric, metric, sizeof metric, &m0, &d, e);
+    if (rc == 0 && a->suite && strcmp(a->suite->name, m0.suite))
+        rc = pb_errf(e, "the runs are of suite %s, not %s", m0.suite, a->suite->name);
+    if (rc == 0) rc = pb_gate_run_meta(st, rb[0], &mb, e);
+    double t = NAN;
+    int line = 0;
+    if (rc == 0) rc = pb_thresholds_lookup(th, "commit", m0.suite, metric, &t, &line, e);
+    if (rc == 0) rc = pb_gate_cells_across(&d, ra, rb, na, a->impl, &a->look, &cells, &n, e);
+    if (rc == 0) {
+        for (size_t i = 0; i < n; i++) {
+            cells[i].threshold = t;
+            cells[i].calibrated_mdc = pb_gate_calibrated_mdc(st, m0.machine_id, "alternation", m0.suite,
+                                                             cells[i].impl_a, cells[i].variant, cells[i].op,
+                                                             cells[i].size, metric);
+        }
+        pb_gate_decide(cells, n, &a->look);
+        status = pb_gate_exit_status(cells, n);
+        /* with k pairs the smallest exact two-sided p is 2/2^k: Holm needs it below alpha/m */
+        size_t need = 6;
+        while (ldexp(2.0, -(int)need) * (double)n >= a->look.alpha && need < 60) need++;
+        char note[700];
+        snprintf(note, sizeof note, "baseline %.12s, candidate %.12s; job %s; %zu alternations; threshold %.3g%% (%s:%d)%s",
+                 m0.git_sha, mb.git_sha, m0.job_id, na, 100 * t, th->path, line,
+                 na < need ? "; too few alternations for any cell to reach significance after Holm" : "");
+        if (na < need)
+            snprintf(note + strlen(note), sizeof note - strlen(note), " (need %zu for %zu cells)", need, n);
+        const char *gate = a->calibrate ? "aa" : "commit";
+        pb_comparison c = {.command = "gate", .gate = gate, .suite = m0.suite, .metric = metric,
+                           .pairing = "alternation", .thresholds = th->path, .command_line = a->cmdline, .note = note,
+                           .gp = &a->look, .exit_status = status, .runs_a = ra, .nruns_a = na, .runs_b = rb,
+                           .nruns_b = nb, .alternating = 1};
+        int64_t id = pb_gate_store(st, &c, cells, n, e);
+        if (id < 0) rc = -1;
+        if (rc == 0 && a->calibrate) {
+            /* one A/A gate per impl (the runs hold every impl): a calibration per impl */
+            for (size_t i = 0; i < n && rc == 0;) {
+                size_t j = i;
+                while (j < n && !strcmp(cells[j].impl_a, cells[i].impl_a)) j++;
+                pb_cmp_cell *fp = &cells[i];
+                pb_calibration cal = {.suite = m0.suite, .metric = metric, .pairing = "alternation",
+                                      .impl = cells[i].impl_a, .run = ra[0], .repeats = 1, .ncells = j - i,
+                                      .first = &fp, .final = &fp, .first_comparison = id, .last_comparison = id};
+                rc = pb_gate_store_calibration(st, &cal, e);
+                i = j;
+            }
+        }
+        if (rc == 0) {
+            char title[256];
+            snprintf(title, sizeof title, "gate %s %s: build %.12s (runs %s) against build %.12s (runs %s)",
+                     a->calibrate ? "A/A calibration" : "commit", m0.suite, mb.git_sha, a->runs_b, m0.git_sha,
+                     a->runs_a);
+            pb_cmp_header h = {.title = title, .suite = m0.suite, .metric = metric,
+                               .pairing = "alternation (medians of each run, one pair per alternation)",
+                               .gate = gate, .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
+            pb_gate_print(stdout, a->fmt, &h, cells, n);
+        }
+    }
+    pb_gate_data_free(&d);
+    free(cells);
+    free(ra);
+    free(rb);
+    if (rc < 0) return -1;
+    return status;   /* an A/A session of runs (ci/perf-gate --aa) exits like the gate it calibrates */
+}
+
+int cmd_gate(int argc, char **argv)
+{
+    gate_args a = {.db = DEFAULT_DB, .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
+    size_t off = 5;
+    snprintf(a.cmdline, sizeof a.cmdline, "bench");
+    for (int i = 0; i < argc && off < sizeof a.cmdline; i++)
+        off += (size_t)snprintf(a.cmdline + off, sizeof a.cmdline - off, " %s", argv[i]);
+    if (pb_gb_init(&argc, argv) < 0) {
+        fprintf(stderr, "bench gate: bad --benchmark_ flag (see above)\n");
+        return PB_GATE_EXIT_ERROR;
+    }
+    int r = parse(argc, argv, &a);
+    if (r) return r > 0 ? 0 : PB_GATE_EXIT_ERROR;
+    /* in one run the gate reruns by itself; for runs, ci/perf-gate adds alternations and says how often it may */
+    if (a.reruns < 0) a.reruns = a.runs_a ? 0 : 2;
+    a.look = pb_gate_look_params(a.gp, a.reruns);
+    pb_err e = {{0}};
+    if (!a.runs_a && (!a.suite->plan || !a.suite->setup_case)) {
+        fprintf(stderr, "bench gate: suite %s cannot run benchmarks yet\n", a.suite->name);
+        return PB_GATE_EXIT_ERROR;
+    }
+    pb_thresholds th;
+    if (load_thresholds(&a, &th, &e) < 0) {
+        fprintf(stderr, "bench gate: %s\n", e.msg);
+        return PB_GATE_EXIT_ERROR;
+    }
+    pb_store st;
+    if (pb_gate_open(&st, a.db, a.runs_a != NULL, &e) < 0) {
+        fprintf(stderr, "bench gate: %s\n", e.msg);
+        pb_thresholds_free(&th);
+        return PB_GATE_EXIT_ERROR;
+    }
+    const char *metric = a.metric ? a.metric
+                         : a.suite && a.suite->primary_metric ? a.suite->primary_metric : "ns_per_op";
+    int rc = a.runs_a      ? gate_runs(&a, &st, &th, &e)
+             : a.calibrate ? gate_calibrate(&a, &st, &th, metric, &e)
+                           : gate_claim(&a, &st, &th, metric, &e);
+    pb_store_close(&st);
+    pb_thresholds_free(&th);
+    if (rc < 0) {
+        fprintf(stderr, "bench gate: %s\n", e.msg);
+        return PB_GATE_EXIT_ERROR;
+    }
+    return rc;
+}

@@ -1,0 +1,278 @@
+/* The gate's statistics and decisions with known answers, simulated gates with this VM's
+ * noise shape (fixed seeds: deterministic), the thresholds file and its errors, and the
+ * refusals of runs that cannot be compared. No wall-clock figure is asserted. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate.h"
+#include "sim.h"
+
+static int fails, checks;
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        checks++;                                                                                                      \
+        if (!(cond)) {                                                                                                 \
+            fails++;                                                                                                   \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                                \
+            printf(__VA_ARGS__);                                                                                       \
+            printf("\n");                                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+static void test_holm(void)
+{
+    /* sorted 0.005, 0.01, 0.03, 0.04 -> x4, x3, x2, x1 = 0.02, 0.03, 0.06, 0.04 -> monotone 0.02, 0.03, 0.06, 0.06 */
+    double p[] = {0.01, 0.04, NAN, 0.03, 0.005}, adj[5];
+    pb_holm(p, 5, adj);
+    double want[] = {0.03, 0.06, NAN, 0.06, 0.02};
+    for (int i = 0; i < 5; i++)
+        CHECK(isnan(want[i]) ? isnan(adj[i]) : fabs(adj[i] - want[i]) < 1e-12, "holm[%d] = %g, want %g", i, adj[i],
+              want[i]);
+    double big[] = {0.5, 0.9};
+    pb_holm(big, 2, adj);
+    CHECK(adj[0] == 1 && adj[1] == 1, "holm caps at 1: %g %g", adj[0], adj[1]);
+}
+
+static pb_cmp_cell judged(double ratio, double lo, double hi, double p, double t)
+{
+    pb_cmp_cell c;
+    memset(&c, 0, sizeof c);
+    c.ratio = ratio, c.ci_lo = lo, c.ci_hi = hi, c.p = p, c.threshold = t, c.n = 15, c.conf = 0.95;
+    c.verdict = PB_CELL_COMPARED;
+    pb_gate_params gp = PB_GATE_DEFAULTS;
+    pb_gate_decide(&c, 1, &gp);
+    return c;
+}
+
+static void test_verdicts(void)
+{
+    CHECK(judged(1.10, 1.06, 1.14, 0.001, 0.05).verdict == PB_CELL_REGRESSION, "significant and beyond t");
+    CHECK(judged(1.01, 0.99, 1.03, 0.3, 0.05).verdict == PB_CELL_PASS, "CI below 1 + t");
+    CHECK(judged(0.50, 0.45, 0.55, 1e-5, 0.05).verdict == PB_CELL_PASS, "faster");
+    CHECK(judged(1.02, 0.97, 1.08, 0.4, 0.05).verdict == PB_CELL_INCONCLUSIVE, "CI holds 1 and 1 + t");
+    CHECK(judged(1.03, 1.01, 1.06, 0.01, 0.05).verdict == PB_CELL_PASS, "slower, within t");
+    CHECK(judged(1.10, 1.06, 1.14, 0.001, NAN).verdict == PB_CELL_COMPARED, "no threshold: compared");
+    CHECK(judged(1.10, -INFINITY, INFINITY, 0.5, 0.05).verdict == PB_CELL_INCONCLUSIVE, "unbounded CI");
+
+    /* significant alone, not after Holm over 2 cells: beyond t -> inconclusive, not regression */
+    pb_cmp_cell two[2] = {judged(1.07, 1.01, 1.12, 0.04, 0.05), judged(1.07, 1.01, 1.12, 0.04, 0.05)};
+    two[0].verdict = two[1].verdict = PB_CELL_COMPARED;
+    pb_gate_params gp = PB_GATE_DEFAULTS;
+    pb_gate_decide(two, 2, &gp);
+    CHECK(fabs(two[0].p_holm - 0.08) < 1e-12, "p_holm %g", two[0].p_holm);
+    CHECK(two[0].verdict == PB_CELL_INCONCLUSIVE, "Holm: %s", pb_cell_verdict_name(two[0].verdict));
+    CHECK(!strcmp(pb_cmp_change(&two[0], &gp), "no difference detected"), "change %s", pb_cmp_change(&two[0], &gp));
+
+    /* exit status: a regression beats an inconclusive cell; cells without data do not count */
+    pb_cmp_cell c[3] = {judged(1.01, 0.99, 1.03, 0.3, 0.05), judged(1.02, 0.97, 1.08, 0.4, 0.05),
+                        judged(1.10, 1.06, 1.14, 0.001, 0.05)};
+    CHECK(pb_gate_exit_status(c, 1) == PB_GATE_EXIT_PASS, "pass");
+    CHECK(pb_gate_exit_status(c, 2) == PB_GATE_EXIT_INCONCLUSIVE, "inconclusive");
+    CHECK(pb_gate_exit_status(c, 3) == PB_GATE_EXIT_REGRESSION, "regression");
+    c[1].verdict = PB_CELL_NODATA;
+    CHECK(pb_gate_exit_status(c, 2) == PB_GATE_EXIT_PASS, "no data does not count");
+}
+
+static void test_cell_stats(void)
+{
+    pb_gate_params gp = PB_GATE_DEFAULTS;
+    pb_rng r;
+    pb_rng_seed(&r, 7);
+    double a[40], b[40];
+    signed char o[40];
+    for (int i = 0; i < 40; i++) {
+        double speed = (pb_rng_next(&r) % 4) ? 1.0 : 3.11 / 1.67;       /* both sides of a pair alike */
+        double j1 = 1 + 0.004 * ((double)(pb_rng_next(&r) % 1000) / 500 - 1);
+        double j2 = 1 + 0.004 * ((double)(pb_rng_next(&r) % 1000) / 500 - 1);
+        o[i] = (i % 2) ? -1 : 1;
+        a[i] = 100 * speed * j1 * (o[i] < 0 ? 1.08 : 1);             /* the second of a round is 8 % slower */
+        b[i] = 110 * speed * j2 * (o[i] > 0 ? 1.08 : 1);
+    }
+    pb_cmp_cell c;
+    memset(&c, 0, sizeof c);
+    pb_cmp_cell_stats(&c, b, a, o, 40, 1, &gp);
+    CHECK(c.verdict == PB_CELL_COMPARED && c.n == 40, "tested, n %zu", c.n);
+    CHECK(fabs(c.ratio - 1.10) < 0.01, "ratio %g", c.ratio);
+    CHECK(c.ci_lo < c.ratio && c.ratio < c.ci_hi, "CI [%g, %g]", c.ci_lo, c.ci_hi);
+    CHECK(fabs(c.order_effect - 0.08) < 0.01, "order effect %g", c.order_effect);
+    CHECK(c.mdc > 0 && c.mdc < 0.1 && c.se_log > 0, "mdc %g se %g", c.mdc, c.se_log);
+    /* the MDC grows with the number of cells (Holm's strictest level is alpha/m) */
+    pb_cmp_cell c30;
+    memset(&c30, 0, sizeof c30);
+    pb_cmp_cell_stats(&c30, b, a, o, 40, 30, &gp);
+    CHECK(c30.mdc > c.mdc, "mdc m=30 %g <= m=1 %g", c30.mdc, c.mdc);
+
+    memset(&c, 0, sizeof c);
+    pb_cmp_cell_stats(&c, b, a, NULL, 5, 1, &gp);
+    CHECK(c.verdict == PB_CELL_NODATA && strstr(c.note, "at least 6"), "5 pairs: %s / %s",
+          pb_cell_verdict_name(c.verdict), c.note);
+    memset(&c, 0, sizeof c);
+    double vb[] = {3, 3, 3}, va[] = {2, 2, 2};
+    pb_cmp_cell_untested(&c, vb, 3, va, 3);
+    CHECK(c.verdict == PB_CELL_UNTESTED && fabs(c.ratio - 1.5) < 1e-12 && isnan(c.p), "untested %g", c.ratio);
+}
+
+/* 100 simulated gates of 10 cells, 15 rounds, up to 2 reruns, threshold 3 %, this VM's noise */
+typedef struct sim_tally {
+    int exits[4], cell0_regression, other_regression;
+} sim_tally;
+
+static sim_tally simulate(uint64_t seed, const sim_noise *nm, double shift0)
+{
+    double shift[10];
+    for (int i = 0; i < 10; i++) shift[i] = 1.0;
+    shift[0] = shift0;
+    sim_gate g = {.ncells = 10, .shift = shift, .rounds = 15, .reruns = 2, .threshold = 0.03, .use_order = 1};
+    pb_rng r;
+    pb_rng_seed(&r, seed);
+    sim_tally t;
+    memset(&t, 0, sizeof t);
+    pb_cmp_cell cells[10];
+    for (int k = 0; k < 100; k++) {
+        t.exits[sim_run_gate(&r, nm, &g, cells)]++;
+        t.cell0_regression += cells[0].verdict == PB_CELL_REGRESSION;
+        for (int i = 1; i < 10; i++) t.other_regression += cells[i].verdict == PB_CELL_REGRESSION;
+    }
+    return t;
+}
+
+static void test_simulated_gates(void)
+{
+    /* the shape seen here: two speeds flipping now and then, 1-3 % jitter, preempted samples,
+     * and at times the second sample of a round slower */
+    const sim_noise quiet = {.jitter = 0.01, .flip = 0.03, .outlier = 0.02, .order = 0};
+    const sim_noise busy = {.jitter = 0.03, .flip = 0.05, .outlier = 0.05, .order = 0.03};
+    const sim_noise flipping = {.jitter = 0.01, .flip = 0.08, .outlier = 0.02, .order = 0.05};
+    const sim_noise storm = {.jitter = 0.25, .flip = 0.10, .outlier = 0.20, .order = 0};
+    struct {
+        const char *name;
+        const sim_noise *nm;
+    } shapes[] = {{"quiet", &quiet}, {"busy", &busy}, {"flipping", &flipping}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        sim_tally aa = simulate(1000 + s, shapes[s].nm, 1.0);
+        CHECK(aa.exits[PB_GATE_EXIT_REGRESSION] <= 5, "%s A/A: %d of 100 gates alarmed", shapes[s].name,
+              aa.exits[PB_GATE_EXIT_REGRESSION]);
+        sim_tally slow = simulate(2000 + s, shapes[s].nm, 1.05);
+        CHECK(slow.exits[PB_GATE_EXIT_REGRESSION] >= 95 && slow.cell0_regression >= 95,
+              "%s, one cell 5 %% slower: %d of 100 gates failed, %d found the cell", shapes[s].name,
+              slow.exits[PB_GATE_EXIT_REGRESSION], slow.cell0_regression);
+        CHECK(slow.other_regression <= 5, "%s: %d unchanged cells flagged", shapes[s].name, slow.other_regression);
+        printf("noise %-8s  A/A: %3d pass %3d alarm %3d inconclusive | 5 %% slower: %3d failed (cell found %3d)\n",
+               shapes[s].name, aa.exits[0], aa.exits[1], aa.exits[3], slow.exits[1], slow.cell0_regression);
+    }
+    /* far too noisy to tell: inconclusive, not passed, and not failed either */
+    sim_tally st = simulate(3000, &storm, 1.0);
+    CHECK(st.exits[PB_GATE_EXIT_INCONCLUSIVE] >= 90, "storm A/A: %d of 100 inconclusive", st.exits[3]);
+    CHECK(st.exits[PB_GATE_EXIT_REGRESSION] <= 5, "storm A/A: %d of 100 alarmed", st.exits[1]);
+    printf("noise storm     A/A: %3d pass %3d alarm %3d inconclusive\n", st.exits[0], st.exits[1], st.exits[3]);
+}
+
+static void expect_parse_error(const char *text, const char *want)
+{
+    pb_thresholds t;
+    pb_err e = {{0}};
+    int rc = pb_thresholds_parse(&t, "ci/thresholds", text, &e);
+    CHECK(rc < 0 && strstr(e.msg, want), "'%s': rc %d, message '%s', want '%s'", text, rc, e.msg, want);
+}
+
+static void test_thresholds(void)
+{
+    const char *text = "# gate  suite  metric  slowdown\n"
+                       "\n"
+                       "*       *      *          5%   # default\n"
+                       "claim   xts    ns_per_op  3%\n"
+                       "commit  *      ns_per_op  4.5%\n"
+                       "claim   xts    *          7%\n"
+                       "*       drbg   mb_per_s   10%\r\n";
+    pb_thresholds t;
+    pb_err e = {{0}};
+    CHECK(pb_thresholds_parse(&t, "ci/thresholds", text, &e) == 0 && t.n == 5, "parse: %s", e.msg);
+    double v;
+    int line;
+    CHECK(pb_thresholds_lookup(&t, "claim", "xts", "ns_per_op", &v, &line, &e) == 0 && fabs(v - 0.03) < 1e-12 &&
+              line == 4, "exact rule: %g line %d", v, line);
+    CHECK(pb_thresholds_lookup(&t, "claim", "xts", "mb_per_s", &v, &line, &e) == 0 && line == 6, "suite rule: %d", line);
+    CHECK(pb_thresholds_lookup(&t, "commit", "xts", "ns_per_op", &v, &line, &e) == 0 && fabs(v - 0.045) < 1e-12,
+          "gate beats suite: %g", v);
+    CHECK(pb_thresholds_lookup(&t, "claim", "drbg", "mb_per_s", &v, &line, &e) == 0 && line == 7, "crlf: %d", line);
+    CHECK(pb_thresholds_lookup(&t, "claim", "sigpool", "ns_per_op", &v, &line, &e) == 0 && line == 3, "default");
+    pb_thresholds_free(&t);
+
+    CHECK(pb_thresholds_parse(&t, "x", "claim xts ns_per_op 3%\n", &e) == 0, "parse");
+    CHECK(pb_thresholds_lookup(&t, "commit", "xts", "ns_per_op", &v, &line, &e) < 0 &&
+              strstr(e.msg, "x has no rule for the commit gate of suite xts, metric ns_per_op"),
+          "missing rule: %s", e.msg);
+    pb_thresholds_free(&t);
+
+    expect_parse_error("claim xts ns_per_op\n", "ci/thresholds:1: expected 4 fields");
+    expect_parse_error("\n\nclaim xts ns_per_op 3% extra\n", "ci/thresholds:3: expected 4 fields");
+    expect_parse_error("merge xts ns_per_op 3%\n", "ci/thresholds:1: unknown gate 'merge'");
+    expect_parse_error("claim xts ns_per_sec 3%\n", "ci/thresholds:1: unknown metric 'ns_per_sec'");
+    expect_parse_error("claim xts ns_per_op 0.03\n", "ci/thresholds:1: slowdown '0.03' is not a percentage");
+    expect_parse_error("claim xts ns_per_op 3 %\n", "ci/thresholds:1: expected 4 fields");
+    expect_parse_error("claim xts ns_per_op 0%\n", "ci/thresholds:1: slowdown 0% is out of range");
+    expect_parse_error("claim xts ns_per_op 150%\n", "ci/thresholds:1: slowdown 150% is out of range");
+    expect_parse_error("claim xts ns_per_op -3%\n", "out of range");
+    expect_parse_error("claim xts ns_per_op 3%\n# again\nclaim xts ns_per_op 4%\n",
+                       "ci/thresholds:3: a rule for 'claim xts ns_per_op' is already on line 1");
+    CHECK(pb_thresholds_load(&t, "/nonexistent/thresholds", &e) < 0 && strstr(e.msg, "cannot read thresholds file"),
+          "missing file: %s", e.msg);
+}
+
+static void test_runs(void)
+{
+    int64_t *ids;
+    size_t n;
+    pb_err e = {{0}};
+    CHECK(pb_parse_run_ids("3,5,7", &ids, &n, &e) == 0 && n == 3 && ids[2] == 7, "ids");
+    free(ids);
+    const char *bad[] = {"", "3,", ",3", "3,x", "0", "-2", "3;4", "1,,2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(pb_parse_run_ids(bad[i], &ids, &n, &e) < 0 && strstr(e.msg, "bad run id"), "'%s' accepted", bad[i]);
+
+    int64_t a[] = {1, 4, 5}, b[] = {2, 3, 6};
+    CHECK(pb_gate_check_alternation(a, b, 3, &e) == 0, "ABBAAB: %s", e.msg);
+    int64_t a2[] = {1, 2, 5}, b2[] = {3, 4, 6};
+    CHECK(pb_gate_check_alternation(a2, b2, 3, &e) < 0 && strstr(e.msg, "must alternate"), "AABB: %s", e.msg);
+    int64_t a3[] = {1, 3}, b3[] = {3, 4};
+    CHECK(pb_gate_check_alternation(a3, b3, 2, &e) < 0 && strstr(e.msg, "on both sides"), "dup: %s", e.msg);
+
+    pb_run_meta m[2];
+    memset(m, 0, sizeof m);
+    for (int i = 0; i < 2; i++) {
+        m[i].id = i + 1;
+        strcpy(m[i].suite, "xts");
+        strcpy(m[i].status, "complete");
+        strcpy(m[i].machine_id, "3d1219c7c4c5404aaa1f6d2a48adfda4");
+        strcpy(m[i].job_id, "ci-42/gate-1");
+        strcpy(m[i].options, "rounds=3");
+    }
+    CHECK(pb_gate_check_runs(m, 2, &e) == 0, "same machine and job: %s", e.msg);
+    strcpy(m[1].machine_id, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    CHECK(pb_gate_check_runs(m, 2, &e) < 0 && strstr(e.msg, "across machines are refused"), "machine: %s", e.msg);
+    strcpy(m[1].machine_id, m[0].machine_id);
+    strcpy(m[1].job_id, "ci-43/gate-1");
+    CHECK(pb_gate_check_runs(m, 2, &e) < 0 && strstr(e.msg, "across jobs are refused"), "job: %s", e.msg);
+    m[1].job_id[0] = 0;
+    CHECK(pb_gate_check_runs(m, 2, &e) < 0 && strstr(e.msg, "run 2 has no job id"), "no job: %s", e.msg);
+    strcpy(m[1].job_id, m[0].job_id);
+    strcpy(m[1].status, "incomplete");
+    CHECK(pb_gate_check_runs(m, 2, &e) < 0 && strstr(e.msg, "run 2 is incomplete"), "incomplete: %s", e.msg);
+    strcpy(m[1].status, "complete");
+    strcpy(m[1].options, "rounds=5");
+    CHECK(pb_gate_check_runs(m, 2, &e) < 0 && strstr(e.msg, "not the same procedure"), "options: %s", e.msg);
+}
+
+int main(void)
+{
+    test_holm();
+    test_verdicts();
+    test_cell_stats();
+    test_thresholds();
+    test_runs();
+    test_simulated_gates();
+    printf("%d checks, %d failed\n", checks, fails);
+    return fails != 0;
+}
