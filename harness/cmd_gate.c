@@ -408,8 +408,8 @@ static void rounds_note(char *buf, size_t cap, const gate_args *a, const session
                         const pb_thresholds *th)
 {
     int r0 = a->rounds ? a->rounds : (a->quick ? 15 : 61);
-    snprintf(buf, cap, "threshold %.3g%% (%s:%d); %d rounds%s", 100 * t, th->path, line, r0,
-             s->nruns > 1 ? ", inconclusive cells rerun" : "");
+    snprintf(buf, cap, "threshold %.3g%% (%s:%d); alpha %g over up to %d looks; %d rounds%s", 100 * t, th->path, line,
+             a->gp.alpha, 1 + a->reruns, r0, s->nruns > 1 ? ", inconclusive cells rerun" : "");
     for (size_t i = 1; i < s->nruns; i++)
         snprintf(buf + strlen(buf), cap - strlen(buf), " +%d", r0 << i);
 }
@@ -568,8 +568,10 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
         size_t need = 6;
         while (ldexp(2.0, -(int)need) * (double)n >= a->look.alpha && need < 60) need++;
         char note[700];
-        snprintf(note, sizeof note, "baseline %.12s, candidate %.12s; job %s; %zu alternations; threshold %.3g%% (%s:%d)%s",
-                 m0.git_sha, mb.git_sha, m0.job_id, na, 100 * t, th->path, line,
+        snprintf(note, sizeof note,
+                 "baseline %.12s, candidate %.12s; job %s; %zu alternations; threshold %.3g%% (%s:%d); alpha %g over "
+                 "up to %d looks%s",
+                 m0.git_sha, mb.git_sha, m0.job_id, na, 100 * t, th->path, line, a->gp.alpha, 1 + a->reruns,
                  na < need ? "; too few alternations for any cell to reach significance after Holm" : "");
         if (na < need)
             snprintf(note + strlen(note), sizeof note - strlen(note), " (need %zu for %zu cells)", need, n);

@@ -301,11 +301,10 @@ static int same_key(const pb_cmp_cell *c, const pb_gate_case *g)
     return c->size == g->size && !strcmp(c->variant, g->variant) && !strcmp(c->op, g->op);
 }
 
-/* distinct cell keys where impl_a and impl_b both have a case in some run, in the order of the data */
+/* append the distinct cell keys where impl_a and impl_b both have a case in some run, in the order of the data */
 static int collect_keys(const pb_gate_data *d, const char *impl_a, const char *impl_b, pb_cmp_cell **out, size_t *n,
                         pb_err *e)
 {
-    size_t cap = 0;
     for (size_t i = 0; i < d->n; i++) {
         const pb_gate_case *g = &d->c[i];
         if (strcmp(g->impl, impl_a)) continue;
@@ -321,12 +320,9 @@ static int collect_keys(const pb_gate_data *d, const char *impl_a, const char *i
         int has_b = 0;
         for (size_t j = 0; j < d->n && !has_b; j++) has_b = !strcmp(d->c[j].impl, impl_b) && same_key(&key, &d->c[j]);
         if (!has_b) continue;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 32;
-            pb_cmp_cell *nv = realloc(*out, cap * sizeof *nv);
-            if (!nv) return pb_errf(e, "out of memory");
-            *out = nv;
-        }
+        pb_cmp_cell *nv = realloc(*out, (*n + 1) * sizeof *nv);   /* a few hundred cells at most */
+        if (!nv) return pb_errf(e, "out of memory");
+        *out = nv;
         key.threshold = NAN;
         key.calibrated_mdc = NAN;
         snprintf(key.impl_a, sizeof key.impl_a, "%s", impl_a);
