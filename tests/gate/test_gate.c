@@ -265,6 +265,68 @@ static void test_runs(void)
     CHECK(pb_gate_check_runs(m, 2, &e) < 0 && strstr(e.msg, "not the same procedure"), "options: %s", e.msg);
 }
 
+/* a run's case with `rounds` samples of cost `base` (x 1.01 in odd rounds) */
+static void add_case(pb_gate_data *d, int64_t run, const char *impl, uint64_t size, int rounds, double base)
+{
+    d->c = realloc(d->c, (d->n + 1) * sizeof *d->c);
+    pb_gate_case *c = &d->c[d->n++];
+    memset(c, 0, sizeof *c);
+    c->run = run;
+    snprintf(c->impl, sizeof c->impl, "%s", impl);
+    snprintf(c->variant, sizeof c->variant, "256");
+    snprintf(c->op, sizeof c->op, "enc");
+    c->size = size;
+    c->ok = 1;
+    c->obs = calloc((size_t)rounds, sizeof *c->obs);
+    c->n = (size_t)rounds;
+    for (int r = 0; r < rounds; r++)
+        c->obs[r] = (pb_gate_obs){.round = r, .rep = 0, .position = r % 2, .cost = base * (r % 2 ? 1.01 : 1)};
+}
+
+static void test_pairing(void)
+{
+    pb_gate_params gp = PB_GATE_DEFAULTS;
+    pb_err e = {{0}};
+    static const char *impls[] = {"old", "new", "gcrypt"};
+    /* within runs: run 1 has 40 cells, its rerun (run 2) two of them with 30 rounds: pairs pool */
+    pb_gate_data d = {0};
+    for (uint64_t s = 1; s <= 40; s++)
+        for (int i = 0; i < 2; i++) add_case(&d, 1, impls[i], 16 * s, 15, i ? 110 : 100);
+    for (uint64_t s = 1; s <= 2; s++)
+        for (int i = 0; i < 2; i++) add_case(&d, 2, impls[i], 16 * s, 30, i ? 110 : 100);
+    pb_cmp_cell *cells;
+    size_t n;
+    CHECK(pb_gate_cells_within(&d, "old", "new", &gp, &cells, &n, &e) == 0 && n == 40, "within: %zu cells", n);
+    CHECK(n == 40 && cells[0].n == 45 && cells[2].n == 15, "pooled pairs %zu, %zu", cells[0].n, cells[2].n);
+    CHECK(n == 40 && fabs(cells[5].ratio - 1.1) < 1e-9, "ratio %g", cells[5].ratio);
+    free(cells);
+    pb_gate_data_free(&d);
+
+    /* across runs: 6 alternations of 3 impls x 40 cells; B's gcrypt 20 % slower */
+    int64_t ra[6], rb[6];
+    for (int k = 0; k < 6; k++) {
+        ra[k] = 2 * k + (k % 2 ? 2 : 1);
+        rb[k] = 2 * k + (k % 2 ? 1 : 2);
+        for (int i = 0; i < 3; i++)
+            for (uint64_t s = 1; s <= 40; s++) {
+                add_case(&d, ra[k], impls[i], 16 * s, 3, 100);
+                add_case(&d, rb[k], impls[i], 16 * s, 3, i == 2 ? 120 : 100);
+            }
+    }
+    CHECK(pb_gate_check_alternation(ra, rb, 6, &e) == 0, "alternation: %s", e.msg);
+    CHECK(pb_gate_cells_across(&d, ra, rb, 6, NULL, &gp, &cells, &n, &e) == 0 && n == 120, "across: %zu cells", n);
+    CHECK(n == 120 && !strcmp(cells[80].impl_a, "gcrypt") && !strcmp(cells[80].impl_b, "gcrypt") && cells[80].n == 6 &&
+              fabs(cells[80].ratio - 1.2) < 1e-9 && fabs(cells[0].ratio - 1) < 1e-9,
+          "across: %s n %zu ratio %g", cells[80].impl_a, cells[80].n, cells[80].ratio);
+    free(cells);
+    CHECK(pb_gate_cells_across(&d, ra, rb, 1, "new", &gp, &cells, &n, &e) == 0 && n == 40 &&
+              cells[0].verdict == PB_CELL_UNTESTED, "one run each: %zu cells, %s", n, pb_cell_verdict_name(cells[0].verdict));
+    free(cells);
+    CHECK(pb_gate_cells_across(&d, ra, rb, 6, "nosuch", &gp, &cells, &n, &e) < 0 && strstr(e.msg, "no implementation nosuch"),
+          "unknown impl: %s", e.msg);
+    pb_gate_data_free(&d);
+}
+
 int main(void)
 {
     test_holm();
@@ -272,6 +334,7 @@ int main(void)
     test_cell_stats();
     test_thresholds();
     test_runs();
+    test_pairing();
     test_simulated_gates();
     printf("%d checks, %d failed\n", checks, fails);
     return fails != 0;
