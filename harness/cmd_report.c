@@ -29,7 +29,7 @@ static int64_t latest_guest(pb_store *st, const char *suite)
 {
     sqlite3_stmt *q;
     sqlite3_prepare_v2(st->db,
-                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND target <> 'host'"
+                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND target <> 'userspace'"
                        " ORDER BY id DESC LIMIT 1", -1, &q, NULL);
     sqlite3_bind_text(q, 1, suite, -1, SQLITE_TRANSIENT);
     int64_t id = 0;
@@ -42,7 +42,7 @@ static int64_t latest_host(pb_store *st, const char *suite)
 {
     sqlite3_stmt *q;
     sqlite3_prepare_v2(st->db,
-                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND target = 'host'"
+                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND target = 'userspace'"
                        " ORDER BY id DESC LIMIT 1", -1, &q, NULL);
     sqlite3_bind_text(q, 1, suite, -1, SQLITE_TRANSIENT);
     int64_t id = 0;

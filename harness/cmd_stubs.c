@@ -16,17 +16,3 @@ int cmd_gate(int argc, char **argv)
     fprintf(stderr, "bench gate: not implemented yet\n");
     return 2;
 }
-
-int cmd_import(int argc, char **argv)
-{
-    (void)argc; (void)argv;
-    fprintf(stderr, "bench import: not implemented yet\n");
-    return 2;
-}
-
-int cmd_run_qemu(const char *suite, int argc, char **argv, const char *db, int quick)
-{
-    (void)suite; (void)argc; (void)argv; (void)db; (void)quick;
-    fprintf(stderr, "bench run: --target qemu is not implemented yet\n");
-    return 2;
-}
