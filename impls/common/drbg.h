@@ -93,11 +93,11 @@ const pb_drbg_info *pb_drbg_info_of(pb_drbg_mech mech);
 
 #define PB_DRBG_MAX_SEEDLEN 55    /* Hash_DRBG SHA-256 */
 
-struct pb_drbg_backend;
+typedef struct pb_drbg_backend pb_drbg_backend; /* drbg_backend.h */
 
 /* Caller-allocated so that a test can look at every byte after uninstantiate. */
 typedef struct pb_drbg {
-    const struct pb_drbg_backend *bk;
+    const pb_drbg_backend *bk;
     const pb_drbg_info *info;
     pb_drbg_mech mech;
     int instantiated, use_df, pr_capable;
@@ -117,7 +117,7 @@ typedef struct pb_drbg {
     } prim;
 } pb_drbg;
 
-int pb_drbg_instantiate(pb_drbg *d, const struct pb_drbg_backend *bk, const pb_drbg_config *cfg,
+int pb_drbg_instantiate(pb_drbg *d, const pb_drbg_backend *bk, const pb_drbg_config *cfg,
                         const uint8_t *nonce, size_t nonce_len, const uint8_t *pers, size_t pers_len);
 int pb_drbg_reseed(pb_drbg *d, const uint8_t *addtl, size_t addtl_len);
 /* One SP 800-90A generate request: n <= max_request, else PB_DRBG_ERR_REQUEST
@@ -132,7 +132,7 @@ void pb_drbg_uninstantiate(pb_drbg *d);
 const char *pb_drbg_strerror(int status);
 
 /* The two backends (impls/old/drbg_prim.c, impls/new/drbg_prim.c). */
-extern const struct pb_drbg_backend pb_drbg_backend_old;
-extern const struct pb_drbg_backend pb_drbg_backend_new;
+extern const pb_drbg_backend pb_drbg_backend_old;
+extern const pb_drbg_backend pb_drbg_backend_new;
 
 #endif

@@ -114,24 +114,22 @@ pb_drbg_ossl *pb_drbg_ossl_new_test(pb_drbg_mech mech, int use_df, const uint8_t
     return create(mech, use_df, entropy, entropy_len, nonce, nonce_len, pers, pers_len, why);
 }
 
-int pb_drbg_ossl_reseed(pb_drbg_ossl *o, const uint8_t *entropy, size_t entropy_len, const uint8_t *addtl,
-                        size_t addtl_len)
+int pb_drbg_ossl_feed(pb_drbg_ossl *o, const uint8_t *entropy, size_t entropy_len)
 {
-    /* EVP_RAND_reseed(ent != NULL) mixes the given entropy in and then reseeds
-     * from the parent as well; so the entropy goes to the TEST-RAND parent,
-     * and the DRBG pulls it from there like at instantiate. */
-    if (entropy) {
-        if (!o->test) return -1;
-        OSSL_PARAM params[2] = {
-            OSSL_PARAM_construct_octet_string(OSSL_RAND_PARAM_TEST_ENTROPY, (void *)entropy, entropy_len),
-            OSSL_PARAM_construct_end(),
-        };
-        if (!EVP_RAND_CTX_set_params(o->parent, params)) return -1;
-    }
+    if (!o->test) return -1;
+    OSSL_PARAM params[2] = {
+        OSSL_PARAM_construct_octet_string(OSSL_RAND_PARAM_TEST_ENTROPY, (void *)entropy, entropy_len),
+        OSSL_PARAM_construct_end(),
+    };
+    return EVP_RAND_CTX_set_params(o->parent, params) ? 0 : -1;
+}
+
+int pb_drbg_ossl_reseed(pb_drbg_ossl *o, const uint8_t *addtl, size_t addtl_len)
+{
     return EVP_RAND_reseed(o->drbg, 0, NULL, 0, addtl, addtl_len) ? 0 : -1;
 }
 
-int pb_drbg_ossl_generate(pb_drbg_ossl *o, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len)
+int pb_drbg_ossl_generate(pb_drbg_ossl *o, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len, int pr)
 {
-    return EVP_RAND_generate(o->drbg, out, n, o->strength, 0, addtl, addtl_len) ? 0 : -1;
+    return EVP_RAND_generate(o->drbg, out, n, o->strength, pr, addtl, addtl_len) ? 0 : -1;
 }

@@ -42,12 +42,15 @@ pb_drbg_ossl *pb_drbg_ossl_new(pb_drbg_mech mech, const uint8_t *pers, size_t pe
 pb_drbg_ossl *pb_drbg_ossl_new_test(pb_drbg_mech mech, int use_df, const uint8_t *entropy, size_t entropy_len,
                                     const uint8_t *nonce, size_t nonce_len, const uint8_t *pers, size_t pers_len,
                                     const char **why);
-/* Reseed with additional input; entropy != NULL (test instances only) is the
- * entropy input, else the parent supplies it. 0 or -1. */
-int pb_drbg_ossl_reseed(pb_drbg_ossl *o, const uint8_t *entropy, size_t entropy_len, const uint8_t *addtl,
-                        size_t addtl_len);
-/* One generate request (n <= 65536). 0 or -1. */
-int pb_drbg_ossl_generate(pb_drbg_ossl *o, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len);
+/* Test instances: the next entropy input the DRBG will pull from its parent
+ * (at a reseed or a prediction-resistance request). Note that
+ * EVP_RAND_reseed(entropy != NULL) would mix the given bytes in and then pull
+ * from the parent as well, so entropy always goes through the parent. 0 or -1. */
+int pb_drbg_ossl_feed(pb_drbg_ossl *o, const uint8_t *entropy, size_t entropy_len);
+/* Reseed with additional input, entropy from the parent. 0 or -1. */
+int pb_drbg_ossl_reseed(pb_drbg_ossl *o, const uint8_t *addtl, size_t addtl_len);
+/* One generate request (n <= 65536), pr = prediction resistance. 0 or -1. */
+int pb_drbg_ossl_generate(pb_drbg_ossl *o, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len, int pr);
 void pb_drbg_ossl_free(pb_drbg_ossl *o);
 
 #endif

@@ -141,7 +141,7 @@ static int sanity(const char *impl, pb_drbg_mech mech, pb_err *e)
         }
     } else {
         pb_drbg_ossl *o = pb_drbg_ossl_new(mech, NULL, 0, &why);
-        if (o && (pb_drbg_ossl_generate(o, a, sizeof a, NULL, 0) || pb_drbg_ossl_generate(o, b, sizeof b, NULL, 0)))
+        if (o && (pb_drbg_ossl_generate(o, a, sizeof a, NULL, 0, 0) || pb_drbg_ossl_generate(o, b, sizeof b, NULL, 0, 0)))
             why = "EVP_RAND_generate failed";
         pb_drbg_ossl_free(o);
     }

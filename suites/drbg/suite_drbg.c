@@ -139,7 +139,7 @@ static void body_openssl(void *ctx, uint64_t iters)
 {
     drbg_case *c = ctx;
     for (uint64_t i = 0; i < iters; i++) {
-        if (pb_drbg_ossl_generate(c->ossl, c->out, c->n, c->addtl, c->addtl_len)) c->errors++;
+        if (pb_drbg_ossl_generate(c->ossl, c->out, c->n, c->addtl, c->addtl_len, 0)) c->errors++;
         pb_sink(c->out);
     }
 }
