@@ -18,6 +18,14 @@ const char *pb_drbg_gcrypt_flags(pb_drbg_mech mech)
     }
 }
 
+/* The mechanism libgcrypt's (process-wide) DRBG was last instantiated as. */
+static int current = -1;
+
+int pb_drbg_gcrypt_current(void)
+{
+    return current;
+}
+
 int pb_drbg_gcrypt_reinit(pb_drbg_mech mech, const char **why)
 {
     const char *flags = pb_drbg_gcrypt_flags(mech);
@@ -28,8 +36,10 @@ int pb_drbg_gcrypt_reinit(pb_drbg_mech mech, const char **why)
         return *why = "libgcrypt's DRBG is not the active RNG (GCRY_RNG_TYPE_FIPS must be chosen before "
                       "gcry_check_version)", -1;
     /* GCRYCTL_DRBG_REINIT: flag string, personalization buffers, their count, NULL guard. */
+    current = -1;
     if (gcry_control(GCRYCTL_DRBG_REINIT, flags, (gcry_buffer_t *)NULL, 0, (void *)NULL))
         return *why = "GCRYCTL_DRBG_REINIT refused the flags", -1;
+    current = (int)mech;
     *why = NULL;
     return 0;
 }

@@ -25,6 +25,8 @@
 const char *pb_drbg_gcrypt_flags(pb_drbg_mech mech);
 /* Re-instantiate libgcrypt's DRBG as `mech`. 0, or -1 with a reason in why. */
 int pb_drbg_gcrypt_reinit(pb_drbg_mech mech, const char **why);
+/* The mechanism of the last successful reinit through this module, or -1. */
+int pb_drbg_gcrypt_current(void);
 /* gcry_randomize(out, n, GCRY_STRONG_RANDOM) from the current DRBG. */
 void pb_drbg_gcrypt_generate(uint8_t *out, size_t n);
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/drbg.h"
+#include "peers/drbg_peers.h"
 #include "suite.h"
 
 extern const pb_suite pb_suite_drbg;
@@ -74,6 +76,19 @@ int main(void)
 
     int n = run_grid("default");
     if (n != 20) fail("default grid", "expected 4 mechanisms x 5 sizes");
+
+    /* libgcrypt's DRBG is process-wide: a selftest between setup and body
+     * re-instantiates it as other mechanisms; the body must take it back. */
+    pb_case gc = { 0 };
+    pb_cell g128 = { .variant = "aes128", .op = "generate", .size_bytes = 32 };
+    if (S->setup_case(&g128, "gcrypt", &gc, &e)) {
+        fail("setup_case(gcrypt)", e.msg);
+    } else {
+        if (S->selftest("gcrypt", &e)) fail("selftest(gcrypt)", e.msg);
+        gc.body(gc.ctx, 1);
+        if (pb_drbg_gcrypt_current() != PB_DRBG_CTR_AES128) fail("gcrypt body", "measures the wrong mechanism");
+        gc.free_ctx(gc.ctx);
+    }
 
     expect_opt("addtl", NULL, 1);
     expect_opt("addtl", "1", -1);
