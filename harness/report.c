@@ -226,13 +226,17 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
                         }
                         fprintf(dat, "\n\n");
                     }
+                    /* one colour per impl name across all panels; the document's points take the colour of
+                     * the impl they describe */
+                    int ci = index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, x->impl);
+                    int lc = ci >= 0 ? ci + 1 : 8 + nseen;
                     if (pass == 2)
-                        fprintf(gp, "%s'%s' index %d using 1:2 with points pt %d ps 1.2 title 'document: %s'",
-                                first ? "" : ", \\\n     ", datname, block, 6 + nseen, x->impl);
+                        fprintf(gp, "%s'%s' index %d using 1:2 with points pt %d ps 1.6 lw 2 lc %d title 'document: %s'",
+                                first ? "" : ", \\\n     ", datname, block, nseen == 1 ? 6 : 8, lc, x->impl);
                     else
-                        fprintf(gp, "%s'%s' index %d using 1:2:3:4 with yerrorlines %s title '%s%s'",
-                                first ? "" : ", \\\n     ", datname, block, pass == 1 ? "dt 2" : "lw 1.5", x->impl,
-                                pass == 1 ? " (QEMU TCG, emulated)" : "");
+                        fprintf(gp, "%s'%s' index %d using 1:2:3:4 with yerrorlines %s lc %d title '%s%s'",
+                                first ? "" : ", \\\n     ", datname, block, pass == 1 ? "dt 2" : "lw 1.5", lc,
+                                x->impl, pass == 1 ? " (QEMU TCG, emulated)" : "");
                     first = 0;
                     block++;
                 }
