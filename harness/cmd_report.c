@@ -79,6 +79,7 @@ int cmd_report(int argc, char **argv)
     if (pb_store_open(&st, db, &e) < 0) { fprintf(stderr, "bench report: %s\n", e.msg); return 2; }
     const char *data_dir = getenv("PB_DATADIR") ? getenv("PB_DATADIR") : PB_SOURCE_ROOT "/data";
     int64_t run = 0;
+    int run_is_guest = 0;
     if (strcmp(run_s, "latest")) {
         char *end;
         run = strtoll(run_s, &end, 10);
@@ -105,15 +106,23 @@ int cmd_report(int argc, char **argv)
             return 2;
         }
         suite = strdup(rs);
+        run_is_guest = strcmp(target, "userspace") != 0;
     }
     int reported = 0, rc = 0;
     for (int i = 0; pb_suites[i]; i++) {
         const pb_suite *s = pb_suites[i];
         if (suite && strcmp(s->name, suite)) continue;
         pb_report_opts ro = {.out_dir = out, .data_dir = data_dir};
-        ro.run = run ? run : latest_run(&st, s->name, 0);
-        if (!ro.run) continue;
-        ro.guest_run = latest_run(&st, s->name, 1);
+        ro.run = run && !run_is_guest ? run : latest_run(&st, s->name, 0);
+        ro.guest_run = run && run_is_guest ? run : latest_run(&st, s->name, 1);
+        if (!ro.run) {
+            if (run) {
+                fprintf(stderr, "bench report: run %lld is a kernel-module run; it is drawn beside a userspace run of "
+                        "%s, and there is none yet (bench run --suite %s)\n", (long long)run, s->name, s->name);
+                rc = 2;
+            }
+            continue;
+        }
         if (ro.guest_run == ro.run) ro.guest_run = 0;
         if (pb_report_suite(&st, s, &ro, &e) < 0) {
             fprintf(stderr, "bench report: %s\n", e.msg);
