@@ -30,8 +30,7 @@ typedef struct sp_opts {
     unsigned fail_every;   /* test hook: impl new fails every n-th fast-path allocation */
 } sp_opts;
 
-extern sp_opts sp_opt;
-void sp_opts_defaults(sp_opts *o);
+extern sp_opts sp_opt;      /* set by parse_opt, read by plan and setup */
 
 /* "old"/"new" -> the pool; NULL otherwise. */
 const sigpool_ops *sp_pool_ops(const char *impl);

@@ -26,16 +26,12 @@ const char *const sp_variants[SP_NVARIANTS] = {
 
 #define SP_MAX_PAYLOAD 65000   /* header + payload must fit the 16-bit IPv4 length */
 
-#define SP_OPTS_DEFAULT { \
-    .modes = SP_MODE_SEGMENT | SP_MODE_STREAM, \
-    .payload = 1448, \
-    .algs = (1u << SP_NVARIANTS) - 1, \
-    .maclen = 12, \
-}
-
-sp_opts sp_opt = SP_OPTS_DEFAULT;
-
-void sp_opts_defaults(sp_opts *o) { *o = (sp_opts)SP_OPTS_DEFAULT; }
+sp_opts sp_opt = {
+    .modes = SP_MODE_SEGMENT | SP_MODE_STREAM,
+    .payload = 1448,
+    .algs = (1u << SP_NVARIANTS) - 1,
+    .maclen = 12,
+};
 
 int sp_variant_index(const char *name)
 {
