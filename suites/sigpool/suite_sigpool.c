@@ -163,8 +163,13 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
                 /* the kernel's own TCP-MD5/TCP-AO; its setup says "unavailable:"
                  * where the kernel lacks it (TCP-AO on this host) */
                 strcpy(c->impls[c->nimpls++], "kernel");
-                /* a stream sample must cover socket buffers many times over */
-                c->sample_seconds = o->quick ? 0.02 : 0.05;
+                /* a stream sample must cover socket buffers many times over; with the
+                 * harness's default rounds a cell then takes about 2 s (quick: 0.5 s) */
+                c->sample_seconds = o->quick ? 0.008 : 0.015;
+            } else {
+                /* a segment sample wakes N worker threads: long enough that the hand-off
+                 * (tens of µs on a loaded machine) is noise, not the measurement */
+                c->sample_seconds = o->quick ? 0.005 : 0.01;
             }
         }
     }
