@@ -42,9 +42,9 @@ static char *pb_param_suites = "xts";
 module_param_named(suites, pb_param_suites, charp, 0444);
 MODULE_PARM_DESC(suites, "Parts to run, comma-separated: xts, sigpool (default xts)");
 
-unsigned int pb_param_rounds = 10;
+unsigned int pb_param_rounds = 20;
 module_param_named(rounds, pb_param_rounds, uint, 0644);
-MODULE_PARM_DESC(rounds, "Benchmark rounds; each round has one sample per impl and cell (default 10)");
+MODULE_PARM_DESC(rounds, "Benchmark rounds; each round has one sample per impl and cell (default 20)");
 
 unsigned int pb_param_iters;
 module_param_named(iters, pb_param_iters, uint, 0644);

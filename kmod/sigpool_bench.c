@@ -383,9 +383,12 @@ static void sp_selftest(struct sp_bench *b)
 		if (fail[impl][0])
 			pb_emit("selftest impl=%s status=fail detail=%s",
 				sp_impl_names[impl], pb_token(tok, sizeof(tok), fail[impl]));
-		else
+		else if (tested[impl])
 			pb_emit("selftest impl=%s status=pass detail=sigpool:%u-algs",
 				sp_impl_names[impl], tested[impl]);
+		else	/* nothing to test: every algorithm is unavailable */
+			pb_emit("selftest impl=%s status=pass detail=sigpool:none-available",
+				sp_impl_names[impl]);
 	}
 
 	b->payload_len = saved;

@@ -16,6 +16,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
 mkdir -p /sbin && ln -s /bin/busybox /sbin/modprobe   # for request_module()
+# shellcheck source=/dev/null # written by run-qemu.sh
 . /pbk.conf
 
 stty -F /dev/ttyS1 raw -echo 2>/dev/null

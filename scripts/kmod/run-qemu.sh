@@ -16,7 +16,7 @@ pbk_usage() {
 usage: run-qemu.sh --out FILE [options]
   --out FILE          where to write the results (pbk1 lines)
   --quick             short benchmark: 2 rounds, 16 KiB per sample
-  --rounds N          benchmark rounds (module default 10)
+  --rounds N          benchmark rounds (module default 20)
   --sample-bytes N    bytes per sample (module default 262144)
   --sigpool           also run the sigpool part (per-CPU requests vs clone)
   --no-bench          self-tests only
@@ -79,8 +79,8 @@ debian_mirror() {
 	local uri
 	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
 		awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }')
-	[[ -n $uri ]] || uri=$(cat /etc/apt/sources.list 2>/dev/null |
-		awk '/^deb / && $2 ~ /\/debian\/?$/ { print $2; exit }')
+	[[ -n $uri ]] || uri=$(awk '/^deb / && $2 ~ /\/debian\/?$/ { print $2; exit }' \
+		/etc/apt/sources.list 2>/dev/null)
 	echo "${uri:-http://deb.debian.org/debian}"
 }
 
@@ -172,6 +172,7 @@ make_initramfs() {
 		local m=$1 d
 		[[ -n ${seen[$m]:-} ]] && return 0
 		seen[$m]=1
+		# shellcheck disable=SC2013 # the dependencies are words on one line
 		for d in $(awk -F': *' -v m="$m" '$1 == m { print $2 }' "$mods/modules.dep"); do
 			visit "$d"
 		done
