@@ -21,6 +21,21 @@ pbk_die() { # CODE MESSAGE...
 
 pbk_log() { printf '%s: %s\n' "$PBK_PROG" "$*" >&2; }
 
+# Help for the options pbk_parse_common handles; each script's pbk_usage
+# prints its own first line, this, then its own options.
+pbk_common_help() {
+	cat <<'EOF'
+  --out FILE          where to write the results (pbk1 lines)
+  --quick             short benchmark: 2 rounds, 16 KiB per sample
+  --rounds N          benchmark rounds (module default 20)
+  --sample-bytes N    bytes per sample (module default 262144)
+  --sigpool           also run the sigpool part (kmod-new needs Linux 6.4+)
+  --no-bench          self-tests only
+  --loop-test N       then load and unload the module N times (bench off)
+  --module-args STR   extra module parameters, e.g. 'sizes=512,4096 keys=256'
+EOF
+}
+
 # Options common to both targets. Sets PBK_OUT, PBK_ROUNDS, PBK_SAMPLE_BYTES,
 # PBK_SUITES, PBK_BENCH, PBK_LOOP, PBK_EXTRA_ARGS; leaves the rest in PBK_REST.
 pbk_parse_common() {

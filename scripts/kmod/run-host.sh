@@ -10,18 +10,9 @@ PBK_PROG=run-host.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 pbk_usage() {
-	cat <<'EOF'
-usage: run-host.sh --out FILE [options]
-  --out FILE          where to write the results (pbk1 lines)
-  --quick             short benchmark: 2 rounds, 16 KiB per sample
-  --rounds N          benchmark rounds (module default 20)
-  --sample-bytes N    bytes per sample (module default 262144)
-  --sigpool           also run the sigpool part (needs Linux 6.4+ for kmod-new)
-  --no-bench          self-tests only
-  --loop-test N       then load and unload the module N times (bench off)
-  --module-args STR   extra module parameters, e.g. 'sizes=512,4096 keys=256'
-  --kdir DIR          kernel build tree (default /lib/modules/$(uname -r)/build)
-EOF
+	echo 'usage: run-host.sh --out FILE [options]'
+	pbk_common_help
+	echo "  --kdir DIR          kernel build tree (default /lib/modules/\$(uname -r)/build)"
 }
 
 pbk_parse_common "$@"

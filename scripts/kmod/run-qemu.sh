@@ -12,16 +12,9 @@ PBK_PROG=run-qemu.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 pbk_usage() {
+	echo 'usage: run-qemu.sh --out FILE [options]'
+	pbk_common_help
 	cat <<'EOF'
-usage: run-qemu.sh --out FILE [options]
-  --out FILE          where to write the results (pbk1 lines)
-  --quick             short benchmark: 2 rounds, 16 KiB per sample
-  --rounds N          benchmark rounds (module default 20)
-  --sample-bytes N    bytes per sample (module default 262144)
-  --sigpool           also run the sigpool part (per-CPU requests vs clone)
-  --no-bench          self-tests only
-  --loop-test N       then load and unload the module N times (bench off)
-  --module-args STR   extra module parameters, e.g. 'sizes=512,4096 keys=256'
   --kernel K          bookworm (default: Debian 12's kernel, as linux-headers-amd64)
                       or bpo (bookworm-backports, 6.12)
   --timeout S         limit for the guest run in seconds (default 1200)
