@@ -338,8 +338,8 @@ static void run_header(FILE *md, pb_store *st, int64_t run, const char *label)
                        "SELECT started_at, git_sha, compiler, cflags, cpu_model, cpu_flags, kernel, clock_source,"
                        " governor, boost, tick_source, counter_source, command_line, options, target,"
                        " COALESCE(guest_kernel,''), libs,"
-                       " (SELECT printf('%d of %d', sum(s.speed='fast'), count(*)) FROM samples s JOIN cases c"
-                       "   ON c.id = s.case_id WHERE c.run_id = runs.id)"
+                       " (SELECT CASE WHEN count(s.speed) > 0 THEN printf('%d of %d', sum(s.speed='fast'), count(*)) END"
+                       "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id)"
                        " FROM runs WHERE id = ?1",
                        -1, &q, NULL);
     sqlite3_bind_int64(q, 1, run);
