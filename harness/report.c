@@ -194,7 +194,7 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
     int nrows = a->no > 1 ? a->nv : (a->nv + cols - 1) / cols;
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, out);
     fprintf(gp, "set datafile missing '?'\nset logscale x 2\nset logscale y\nset grid\n"
-                "set key left top font ',8' spacing 0.9\nset format x '%%.0s%%cB'\n"
+                "set key outside right top font ',7' spacing 0.9\nset format x '%%.0s%%cB'\n"
                 "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines) vs the document (points)\"\n",
             nrows, cols, s->name, metric_label(s->primary_metric ? s->primary_metric : "ns_per_op"));
     int block = 0;
@@ -236,7 +236,7 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
                     else
                         fprintf(gp, "%s'%s' index %d using 1:2:3:4 with yerrorlines %s lc %d title '%s%s'",
                                 first ? "" : ", \\\n     ", datname, block, pass == 1 ? "dt 2" : "lw 1.5", lc,
-                                x->impl, pass == 1 ? " (QEMU TCG, emulated)" : "");
+                                x->impl, pass == 1 ? " (TCG)" : "");
                     first = 0;
                     block++;
                 }
@@ -462,7 +462,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
     int panels = by_size ? a.nv * (a.no > 1 ? a.no : 1) : a.no;
     int h = by_size ? (a.no > 1 ? a.nv : (a.nv + 1) / 2) * 330 + 60 : a.no * 380 + 60;
-    int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 560 : 1100;
+    int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 700 : 1100;
     (void)panels;
     char tpng[128], tsvg[128];
     snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',9'", w, h);
