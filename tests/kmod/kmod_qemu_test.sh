@@ -48,4 +48,15 @@ else
 	has '^pbk1 sample suite=sigpool impl=kmod-new variant=md5 op=segment '
 fi
 
+# parse and store: the same file through `bench import`, as `bench run --target qemu` does
+if [[ -n ${PB_BENCH:-} ]]; then
+	db=$(mktemp -d)/kmod.db
+	"$PB_BENCH" import "$out" --db "$db" --target qemu-tcg >/dev/null || fail "bench import refused the results"
+	n=$(sqlite3 "$db" "SELECT count(*) FROM summary WHERE suite = 'xts' AND metric = 'ns_per_op' AND impl LIKE 'kmod-%'")
+	[[ $n -eq 120 ]] || fail "summary holds $n xts kmod rows, want 120 (4 impls x 30 cells)"
+	r=$(sqlite3 "$db" "SELECT count(*) FROM ratios WHERE suite = 'xts' AND baseline = 'kmod-old' AND candidate = 'kmod-new' AND metric = 'ns_per_op'")
+	[[ $r -eq 30 ]] || fail "$r kmod-new/kmod-old ratios stored, want 30"
+	rm -rf "$(dirname "$db")"
+fi
+
 echo "OK: $(grep -c '^pbk1 sample ' "$out") samples in $out"
