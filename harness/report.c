@@ -359,6 +359,40 @@ static void run_header(FILE *md, pb_store *st, int64_t run, const char *label)
     sqlite3_finalize(q);
 }
 
+/* Was this impl's case set up as unavailable (e.g. no TCP-AO in the host kernel)? */
+static int unavailable(pb_store *st, int64_t run, const char *impl, const char *variant, const char *op)
+{
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(st->db,
+                       "SELECT 1 FROM cases WHERE run_id=?1 AND impl=?2 AND variant=?3 AND op=?4 AND status='unavailable'",
+                       -1, &q, NULL);
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, impl, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 3, variant, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 4, op, -1, SQLITE_TRANSIENT);
+    int r = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    return r;
+}
+
+static void unavailable_notes(FILE *md, pb_store *st, int64_t run)
+{
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(st->db,
+                       "SELECT impl, group_concat(variant || ' ' || op, ', '), min(reason) FROM cases"
+                       " WHERE run_id=?1 AND status='unavailable' GROUP BY impl, reason",
+                       -1, &q, NULL);
+    sqlite3_bind_int64(q, 1, run);
+    int first = 1;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (first) fprintf(md, "Unavailable here (reported, not counted as zero):\n\n");
+        first = 0;
+        fprintf(md, "- %s (%s): %s\n", sqlite3_column_text(q, 0), sqlite3_column_text(q, 1), sqlite3_column_text(q, 2));
+    }
+    if (!first) fprintf(md, "\n");
+    sqlite3_finalize(q);
+}
+
 static const char *claim_name(pb_claim c)
 {
     switch (c) {
@@ -405,7 +439,8 @@ static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, 
                 for (int k = 0; k < a.ni; k++) {
                     if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
                     const row *x = find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
-                    if (x) fprintf(md, " %.4g |", x->median); else fprintf(md, " - |");
+                    if (x) fprintf(md, " %.4g |", x->median);
+                    else fprintf(md, " %s |", unavailable(st, run, a.impl[k], a.v[vi], a.o[oi]) ? "unavailable" : "-");
                 }
                 ratio r, rt;
                 int have = get_ratio(st, run, metric, base, cand, a.v[vi], a.o[oi], a.sizes[si], &r);
@@ -509,6 +544,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     else
         fprintf(md, "No cell contradicts the document's claim on this machine (%d cells; see the verdicts for "
                     "inconclusive ones).\n\n", cells);
+    unavailable_notes(md, st, o->run);
     if (o->guest_run) {
         fprintf(md, "## Kernel-module variant\n\n");
         run_header(md, st, o->guest_run, "Kernel module");
@@ -517,6 +553,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         int d2 = 0, c2 = 0;
         write_table(md, st, s, o->guest_run, &m, &doc, 1, &d2, &c2);
         fprintf(md, "\n");
+        unavailable_notes(md, st, o->guest_run);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
     fclose(md);
