@@ -253,7 +253,7 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
 {
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, out);
     fprintf(gp, "set datafile missing '?'\nset style data histogram\nset style histogram clustered gap 1\n"
-                "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset xtics rotate by -30\n"
+                "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset yrange [0:*]\nset xtics rotate by -30\n"
                 "set key outside right top font ',8'\n"
                 "set multiplot layout %d,1 title \"%s: %s\\nmeasured here vs the document\"\n",
             a->no, s->name, metric_label(s->primary_metric ? s->primary_metric : "ns_per_op"));
