@@ -25,26 +25,15 @@ static void usage(FILE *f)
         "(PB_DATADIR overrides the folder).\n");
 }
 
-static int64_t latest_guest(pb_store *st, const char *suite)
+/* The newest complete run of a suite: userspace (guest = 0) or a kernel-module run (guest = 1). */
+static int64_t latest_run(pb_store *st, const char *suite, int guest)
 {
     sqlite3_stmt *q;
     sqlite3_prepare_v2(st->db,
-                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND target <> 'host'"
+                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND (target = 'userspace') <> ?2"
                        " ORDER BY id DESC LIMIT 1", -1, &q, NULL);
     sqlite3_bind_text(q, 1, suite, -1, SQLITE_TRANSIENT);
-    int64_t id = 0;
-    if (sqlite3_step(q) == SQLITE_ROW) id = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-    return id;
-}
-
-static int64_t latest_host(pb_store *st, const char *suite)
-{
-    sqlite3_stmt *q;
-    sqlite3_prepare_v2(st->db,
-                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND target = 'host'"
-                       " ORDER BY id DESC LIMIT 1", -1, &q, NULL);
-    sqlite3_bind_text(q, 1, suite, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(q, 2, guest);
     int64_t id = 0;
     if (sqlite3_step(q) == SQLITE_ROW) id = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
@@ -90,6 +79,7 @@ int cmd_report(int argc, char **argv)
     if (pb_store_open(&st, db, &e) < 0) { fprintf(stderr, "bench report: %s\n", e.msg); return 2; }
     const char *data_dir = getenv("PB_DATADIR") ? getenv("PB_DATADIR") : PB_SOURCE_ROOT "/data";
     int64_t run = 0;
+    int run_is_guest = 0;
     if (strcmp(run_s, "latest")) {
         char *end;
         run = strtoll(run_s, &end, 10);
@@ -116,15 +106,23 @@ int cmd_report(int argc, char **argv)
             return 2;
         }
         suite = strdup(rs);
+        run_is_guest = strcmp(target, "userspace") != 0;
     }
     int reported = 0, rc = 0;
     for (int i = 0; pb_suites[i]; i++) {
         const pb_suite *s = pb_suites[i];
         if (suite && strcmp(s->name, suite)) continue;
         pb_report_opts ro = {.out_dir = out, .data_dir = data_dir};
-        ro.run = run ? run : latest_host(&st, s->name);
-        if (!ro.run) continue;
-        ro.guest_run = latest_guest(&st, s->name);
+        ro.run = run && !run_is_guest ? run : latest_run(&st, s->name, 0);
+        ro.guest_run = run && run_is_guest ? run : latest_run(&st, s->name, 1);
+        if (!ro.run) {
+            if (run) {
+                fprintf(stderr, "bench report: run %lld is a kernel-module run; it is drawn beside a userspace run of "
+                        "%s, and there is none yet (bench run --suite %s)\n", (long long)run, s->name, s->name);
+                rc = 2;
+            }
+            continue;
+        }
         if (ro.guest_run == ro.run) ro.guest_run = 0;
         if (pb_report_suite(&st, s, &ro, &e) < 0) {
             fprintf(stderr, "bench report: %s\n", e.msg);

@@ -27,8 +27,11 @@ static void usage(FILE *f, const pb_suite *s)
         "  --counters LIST     hardware events by libpfm4 name (default cycles,instructions;\n"
         "                      '' for none). Unavailable ones fall back to the TSC, visibly.\n"
         "  --db PATH           SQLite database (default " DEFAULT_DB ")\n"
-        "  --target host|qemu  host: this process (default). qemu: the kernel-module variant\n"
-        "                      in a QEMU guest (xts suite; see docs/kmod.md)\n"
+        "  --target T          userspace (default): the implementations in this process.\n"
+        "                      qemu: the kernel-module variant in a QEMU guest (TCG);\n"
+        "                      host: the kernel-module variant on this machine's kernel\n"
+        "                      (root, module support and /lib/modules/$(uname -r)/build needed).\n"
+        "                      See docs/kmod.md.\n"
         "  --quiet             no progress on stderr\n"
         "  --benchmark_*       passed to Google Benchmark (e.g. --benchmark_repetitions=3)\n");
     if (s) {
@@ -40,7 +43,7 @@ static void usage(FILE *f, const pb_suite *s)
     }
 }
 
-int cmd_run_qemu(const char *suite, int argc, char **argv, const char *db, int quick);
+int cmd_run_kmod(const char *suite, const char *target, const char *db, int quick, int rounds, const char *cmdline);
 
 int cmd_run(int argc, char **argv)
 {
@@ -72,7 +75,7 @@ int cmd_run(int argc, char **argv)
     if (!s) { fprintf(stderr, "bench run: --suite is required (see bench run --help)\n"); return 2; }
 
     pb_runner_opts o = {.suite = s, .db_path = DEFAULT_DB, .progress = 1, .command_line = cmdline};
-    const char *target = "host";
+    const char *target = "userspace";
     char suite_opts[512] = "";
     size_t so = 0;
     for (int i = 1; i < argc; i++) {
@@ -141,10 +144,10 @@ int cmd_run(int argc, char **argv)
         }
     }
     o.options_text = suite_opts;
-    if (strcmp(target, "host")) {
-        if (!strcmp(target, "qemu") || !strcmp(target, "kmod-host"))
-            return cmd_run_qemu(s->name, argc, argv, o.db_path, o.quick);
-        fprintf(stderr, "bench run: unknown --target '%s' (host or qemu)\n", target);
+    if (strcmp(target, "userspace")) {
+        if (!strcmp(target, "qemu") || !strcmp(target, "host"))
+            return cmd_run_kmod(s->name, target, o.db_path, o.quick, o.rounds, cmdline);
+        fprintf(stderr, "bench run: unknown --target '%s' (userspace, qemu or host)\n", target);
         return 2;
     }
     int64_t run = 0;

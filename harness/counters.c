@@ -77,7 +77,9 @@ static int open_hw(pb_hw_event *ev, pb_err *e)
                  strerror(errno));
         ev->fd = -1;
     } else {
-        snprintf(ev->status, sizeof ev->status, "perf:%s (%s)", ev->name, fstr ? fstr : "");
+        char name[sizeof ev->name];
+        memcpy(name, ev->name, sizeof name);
+        snprintf(ev->status, sizeof ev->status, "perf:%s (%s)", name, fstr ? fstr : "");
         ev->fd = (int)fd;
         ioctl(ev->fd, PERF_EVENT_IOC_ENABLE, 0);
     }

@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/gcrypt_init.h"
 #include "pb_config.h"
 #include "pb_vcs.h"
 
@@ -68,6 +69,9 @@ void pb_provenance_collect(pb_provenance *p)
     snprintf(p->compiler, sizeof p->compiler, "%s", PB_COMPILER);
     snprintf(p->cflags, sizeof p->cflags, "%s", PB_CFLAGS);
     snprintf(p->buildtype, sizeof p->buildtype, "%s", PB_BUILDTYPE);
+    /* through the one initialisation: asking libgcrypt its version initialises it, and
+     * its DRBG (a drbg peer) needs the FIPS RNG type chosen before that */
+    pb_gcrypt_init();
     snprintf(p->libs, sizeof p->libs, "libgcrypt %s; %s; sqlite %s", gcry_check_version(NULL),
              OpenSSL_version(OPENSSL_VERSION), sqlite3_libversion());
     cpuinfo(p);

@@ -194,7 +194,7 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
     int nrows = a->no > 1 ? a->nv : (a->nv + cols - 1) / cols;
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, out);
     fprintf(gp, "set datafile missing '?'\nset logscale x 2\nset logscale y\nset grid\n"
-                "set key left top font ',8' spacing 0.9\nset format x '%%.0s%%cB'\n"
+                "set key outside right top font ',7' spacing 0.9\nset format x '%%.0s%%cB'\n"
                 "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines) vs the document (points)\"\n",
             nrows, cols, s->name, metric_label(s->primary_metric ? s->primary_metric : "ns_per_op"));
     int block = 0;
@@ -226,13 +226,17 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
                         }
                         fprintf(dat, "\n\n");
                     }
+                    /* one colour per impl name across all panels; the document's points take the colour of
+                     * the impl they describe */
+                    int ci = index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, x->impl);
+                    int lc = ci >= 0 ? ci + 1 : 8 + nseen;
                     if (pass == 2)
-                        fprintf(gp, "%s'%s' index %d using 1:2 with points pt %d ps 1.2 title 'document: %s'",
-                                first ? "" : ", \\\n     ", datname, block, 6 + nseen, x->impl);
+                        fprintf(gp, "%s'%s' index %d using 1:2 with points pt %d ps 1.6 lw 2 lc %d title 'document: %s'",
+                                first ? "" : ", \\\n     ", datname, block, nseen == 1 ? 6 : 8, lc, x->impl);
                     else
-                        fprintf(gp, "%s'%s' index %d using 1:2:3:4 with yerrorlines %s title '%s%s'",
-                                first ? "" : ", \\\n     ", datname, block, pass == 1 ? "dt 2" : "lw 1.5", x->impl,
-                                pass == 1 ? " (QEMU TCG, emulated)" : "");
+                        fprintf(gp, "%s'%s' index %d using 1:2:3:4 with yerrorlines %s lc %d title '%s%s'",
+                                first ? "" : ", \\\n     ", datname, block, pass == 1 ? "dt 2" : "lw 1.5", lc,
+                                x->impl, pass == 1 ? " (TCG)" : "");
                     first = 0;
                     block++;
                 }
@@ -249,7 +253,7 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
 {
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, out);
     fprintf(gp, "set datafile missing '?'\nset style data histogram\nset style histogram clustered gap 1\n"
-                "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset xtics rotate by -30\n"
+                "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset yrange [0:*]\nset xtics rotate by -30\n"
                 "set key outside right top font ',8'\n"
                 "set multiplot layout %d,1 title \"%s: %s\\nmeasured here vs the document\"\n",
             a->no, s->name, metric_label(s->primary_metric ? s->primary_metric : "ns_per_op"));
@@ -334,8 +338,8 @@ static void run_header(FILE *md, pb_store *st, int64_t run, const char *label)
                        "SELECT started_at, git_sha, compiler, cflags, cpu_model, cpu_flags, kernel, clock_source,"
                        " governor, boost, tick_source, counter_source, command_line, options, target,"
                        " COALESCE(guest_kernel,''), libs,"
-                       " (SELECT printf('%d of %d', sum(s.speed='fast'), count(*)) FROM samples s JOIN cases c"
-                       "   ON c.id = s.case_id WHERE c.run_id = runs.id)"
+                       " (SELECT CASE WHEN count(s.speed) > 0 THEN printf('%d of %d', sum(s.speed='fast'), count(*)) END"
+                       "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id)"
                        " FROM runs WHERE id = ?1",
                        -1, &q, NULL);
     sqlite3_bind_int64(q, 1, run);
@@ -352,6 +356,40 @@ static void run_header(FILE *md, pb_store *st, int64_t run, const char *label)
             fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", sqlite3_column_text(q, 17));
         fprintf(md, "\n");
     }
+    sqlite3_finalize(q);
+}
+
+/* Was this impl's case set up as unavailable (e.g. no TCP-AO in the host kernel)? */
+static int unavailable(pb_store *st, int64_t run, const char *impl, const char *variant, const char *op)
+{
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(st->db,
+                       "SELECT 1 FROM cases WHERE run_id=?1 AND impl=?2 AND variant=?3 AND op=?4 AND status='unavailable'",
+                       -1, &q, NULL);
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, impl, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 3, variant, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 4, op, -1, SQLITE_TRANSIENT);
+    int r = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    return r;
+}
+
+static void unavailable_notes(FILE *md, pb_store *st, int64_t run)
+{
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(st->db,
+                       "SELECT impl, group_concat(variant || ' ' || op, ', '), min(reason) FROM cases"
+                       " WHERE run_id=?1 AND status='unavailable' GROUP BY impl, reason",
+                       -1, &q, NULL);
+    sqlite3_bind_int64(q, 1, run);
+    int first = 1;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (first) fprintf(md, "Unavailable here (reported, not counted as zero):\n\n");
+        first = 0;
+        fprintf(md, "- %s (%s): %s\n", sqlite3_column_text(q, 0), sqlite3_column_text(q, 1), sqlite3_column_text(q, 2));
+    }
+    if (!first) fprintf(md, "\n");
     sqlite3_finalize(q);
 }
 
@@ -401,7 +439,8 @@ static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, 
                 for (int k = 0; k < a.ni; k++) {
                     if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
                     const row *x = find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
-                    if (x) fprintf(md, " %.4g |", x->median); else fprintf(md, " - |");
+                    if (x) fprintf(md, " %.4g |", x->median);
+                    else fprintf(md, " %s |", unavailable(st, run, a.impl[k], a.v[vi], a.o[oi]) ? "unavailable" : "-");
                 }
                 ratio r, rt;
                 int have = get_ratio(st, run, metric, base, cand, a.v[vi], a.o[oi], a.sizes[si], &r);
@@ -458,7 +497,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
     int panels = by_size ? a.nv * (a.no > 1 ? a.no : 1) : a.no;
     int h = by_size ? (a.no > 1 ? a.nv : (a.nv + 1) / 2) * 330 + 60 : a.no * 380 + 60;
-    int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 560 : 1100;
+    int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 700 : 1100;
     (void)panels;
     char tpng[128], tsvg[128];
     snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',9'", w, h);
@@ -505,6 +544,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     else
         fprintf(md, "No cell contradicts the document's claim on this machine (%d cells; see the verdicts for "
                     "inconclusive ones).\n\n", cells);
+    unavailable_notes(md, st, o->run);
     if (o->guest_run) {
         fprintf(md, "## Kernel-module variant\n\n");
         run_header(md, st, o->guest_run, "Kernel module");
@@ -513,6 +553,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         int d2 = 0, c2 = 0;
         write_table(md, st, s, o->guest_run, &m, &doc, 1, &d2, &c2);
         fprintf(md, "\n");
+        unavailable_notes(md, st, o->guest_run);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
     fclose(md);

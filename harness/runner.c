@@ -380,7 +380,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rounds, sample_s, o->quick,
              o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->options_text ? o->options_text : "");
     pb_run_info ri = {
-        .suite = s->name, .target = "host", .command_line = o->command_line, .options = opts,
+        .suite = s->name, .target = "userspace", .command_line = o->command_line, .options = opts,
         .tick_source = g_counters.tick_source, .counter_source = counter_desc, .tsc_hz = g_counters.tsc_hz,
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
         .primary_metric = s->primary_metric ? s->primary_metric : "ns_per_op",

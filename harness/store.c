@@ -20,7 +20,7 @@ static const char *SCHEMA =
     "  status_reason TEXT,\n"
     "  started_at TEXT NOT NULL,\n"
     "  ended_at TEXT,\n"
-    "  target TEXT NOT NULL DEFAULT 'host',\n"
+    "  target TEXT NOT NULL DEFAULT 'userspace',\n"
     "  command_line TEXT, options TEXT,\n"
     "  metrics INTEGER NOT NULL DEFAULT 0, baseline TEXT, candidate TEXT, primary_metric TEXT,\n"
     "  git_sha TEXT, git_dirty INTEGER, version TEXT, compiler TEXT, cflags TEXT, buildtype TEXT, libs TEXT,\n"
@@ -165,7 +165,7 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "insert run");
     bind_text(st, 1, ri->suite);
-    bind_text(st, 2, ri->target ? ri->target : "host");
+    bind_text(st, 2, ri->target ? ri->target : "userspace");
     bind_text(st, 3, ri->command_line);
     bind_text(st, 4, ri->options);
     sqlite3_bind_int64(st, 5, ri->metrics);
@@ -320,7 +320,7 @@ static double metric_value(unsigned bit, const raw *r, double size)
 static const char *metric_source(unsigned bit, const char *target, const char *tick_source,
                                  const char *counter_source)
 {
-    int guest = target && strcmp(target, "host") != 0;
+    int guest = target && strcmp(target, "userspace") != 0;
     switch (bit) {
     case PB_M_NS_PER_OP:
     case PB_M_MB_PER_S:
@@ -399,7 +399,7 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
     char baseline[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
     snprintf(baseline, sizeof baseline, "%s", (const char *)sqlite3_column_text(st, 1) ?: "old");
     snprintf(primary, sizeof primary, "%s", (const char *)sqlite3_column_text(st, 2) ?: "ns_per_op");
-    snprintf(target, sizeof target, "%s", (const char *)sqlite3_column_text(st, 3) ?: "host");
+    snprintf(target, sizeof target, "%s", (const char *)sqlite3_column_text(st, 3) ?: "userspace");
     snprintf(tick, sizeof tick, "%s", (const char *)sqlite3_column_text(st, 4) ?: "tsc");
     snprintf(counter, sizeof counter, "%s", (const char *)sqlite3_column_text(st, 5) ?: "");
     snprintf(suite, sizeof suite, "%s", (const char *)sqlite3_column_text(st, 6) ?: "");

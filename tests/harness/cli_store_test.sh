@@ -119,6 +119,35 @@ for sig in INT KILL; do
     expect 2 "is incomplete, not complete" "$BENCH" report --db "$D" --run 1 --out "$T/p"
 done
 
+# ---- bench import: kernel-module results (pbk1 lines, with console noise) ----
+K=$T/kmod.txt
+{
+    echo "[    1.234] unrelated kernel log line"
+    echo "pbk1 meta kernel=6.1.0-99-amd64"
+    echo "pbk1 meta target=qemu-tcg"
+    echo "pbk1 selftest impl=kmod-old status=pass detail=4-vectors"
+    for r in 0 1 2 3 4 5; do
+        echo "pbk1 sample suite=xts impl=kmod-old variant=256 op=enc size=4096 round=$r iters=8 ns=$((16000 + r * 10)) cycles=$((40000 + r))"
+        echo "pbk1 sample suite=xts impl=kmod-new variant=256 op=enc size=4096 round=$r iters=8 ns=$((8000 + r * 7)) cycles=$((20000 + r))"
+    done
+    echo "pbk1 unavailable suite=sigpool impl=kmod-new variant=md5 reason=crypto_clone_ahash-needs-6.4"
+    echo "pbk1 end"
+} > "$K"
+KDB=$T/k.db
+expect 0 "imported run" "$BENCH" import "$K" --db "$KDB"
+is "import: runs per suite" "$(q "$KDB" "SELECT group_concat(suite || ':' || status || ':' || target) FROM runs")" "xts:complete:qemu-tcg,sigpool:complete:qemu-tcg"
+is "import: guest kernel" "$(q "$KDB" "SELECT DISTINCT guest_kernel FROM runs")" "6.1.0-99-amd64"
+is "import: summary rows" "$(q "$KDB" "SELECT count(*) FROM summary WHERE impl LIKE 'kmod-%' AND metric = 'ns_per_op' AND n = 6")" "2"
+is "import: ratio new/old" "$(q "$KDB" "SELECT round(estimate, 2) FROM ratios WHERE baseline = 'kmod-old' AND candidate = 'kmod-new' AND metric = 'ns_per_op'")" "0.5"
+is "import: unavailable kept" "$(q "$KDB" "SELECT status || ':' || reason FROM cases WHERE suite = 'sigpool'")" "unavailable:crypto_clone_ahash-needs-6.4"
+grep -v "pbk1 end" "$K" > "$T/trunc.txt"
+expect 2 "truncated" "$BENCH" import "$T/trunc.txt" --db "$T/k2.db"
+sed 's/iters=8 ns=16000/iters=x ns=16000/' "$K" > "$T/bad.txt"
+expect 2 "bad.txt:5: sample field iters=" "$BENCH" import "$T/bad.txt" --db "$T/k2.db"
+is "rejected imports store nothing" "$(q "$T/k2.db" "SELECT count(*) FROM runs")" "0"
+expect 2 "cannot open" "$BENCH" import "$T/none.txt" --db "$T/k2.db"
+expect 2 "--target" "$BENCH" run --suite drbg --target qemu --db "$T/k2.db"
+
 # ---- report ----
 expect 0 "synthetic: run" "$BENCH" report --db "$DB" --run 2 --out "$T/plots"
 for f in synthetic.png synthetic.svg synthetic.md; do [[ -s "$T/plots/$f" ]] && ok || bad "report did not write $f"; done

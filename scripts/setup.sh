@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install what is missing (Debian 12 packages), then configure and build patchbench in build/.
+# Safe to re-run: it installs nothing that is already there and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKGS=(
+  gcc g++ make pkg-config git meson ninja-build
+  libbenchmark-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
+  # the kernel-module variant: build against Debian's headers, boot in QEMU (docs/kmod.md)
+  linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod xz-utils dwarves
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=
+  [[ $(id -u) -eq 0 ]] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ ! -f build/build.ninja ]]; then
+  meson setup build >/dev/null
+fi
+ninja -C build >/dev/null
+echo "setup: built build/harness/bench" >&2

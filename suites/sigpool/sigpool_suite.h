@@ -1,0 +1,78 @@
+/* sigpool_suite.h — internals of the sigpool suite shared by its files:
+ * options, the flow (one signed direction of a connection), the ops
+ * (segment, stream), known answers. */
+#ifndef PB_SIGPOOL_SUITE_H
+#define PB_SIGPOOL_SUITE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/sigpool.h"
+#include "common/tcp_ao.h"
+#include "common/tcp_md5.h"
+#include "common/tcp_seg.h"
+#include "suite.h"
+
+/* The document's rows, in its order, plus hmac(sha256). "md5" is TCP-MD5;
+ * every other variant is TCP-AO with that MAC algorithm. */
+#define SP_NVARIANTS 10
+extern const char *const sp_variants[SP_NVARIANTS];
+
+enum { SP_MODE_SEGMENT = 1, SP_MODE_STREAM = 2 };
+
+typedef struct sp_opts {
+    unsigned modes;        /* SP_MODE_* */
+    uint64_t payload;      /* bytes per segment */
+    int threads;           /* segment op workers; 0 = online CPUs */
+    uint32_t algs;         /* bit i = sp_variants[i] */
+    int ipv6;
+    unsigned maclen;       /* TCP-AO MAC bytes */
+    unsigned fail_every;   /* test hook: impl new fails every n-th fast-path allocation */
+} sp_opts;
+
+extern sp_opts sp_opt;      /* set by parse_opt, read by plan and setup */
+
+/* "old"/"new" -> the pool; NULL otherwise. */
+const sigpool_ops *sp_pool_ops(const char *impl);
+/* Index in sp_variants, or -1. */
+int sp_variant_index(const char *name);
+/* Create the pool for a variant ("md5" -> the md5 pool). 0 or -1 + e. */
+int sp_pool_create(const sigpool_ops *ops, const char *variant, sigpool **out, pb_err *e);
+
+/* One direction of a connection: segments signed by the sender and
+ * verified by the receiver through the same pool. */
+typedef struct sp_flow {
+    sigpool *pool;
+    int md5;                       /* TCP-MD5, else TCP-AO */
+    tcp_addrs addrs;               /* src = sender */
+    tcp_hdr_spec hdr;
+    size_t hdrlen, payload;
+    uint8_t key[TCP_AO_MAX_MKT];   /* TCP-MD5 key, or the TCP-AO MKT key */
+    size_t keylen;
+    uint8_t tk[SP_MAX_DIGEST];     /* TCP-AO: sender's Send_other = receiver's Receive_other */
+    size_t tklen;
+} sp_flow;
+
+/* Keys come from `seed`; TCP-AO traffic keys through the pool (KDF). */
+int sp_flow_init(sp_flow *f, sigpool *pool, const tcp_addrs *a, uint16_t sport, uint16_t dport,
+                 uint32_t isn_s, uint32_t isn_r, size_t payload, uint64_t seed, pb_err *e);
+static inline size_t sp_flow_reclen(const sp_flow *f) { return f->hdrlen + f->payload; }
+/* Header template + payload from rng into rec (sp_flow_reclen bytes). */
+void sp_flow_fill(const sp_flow *f, uint8_t *rec, pb_rng *rng);
+/* Set the sequence number and sign. 0 or the pool's error (MAC zeroed). */
+int sp_flow_sign(const sp_flow *f, uint8_t *rec, uint32_t seq, uint32_t sne);
+/* 0 if the signature verifies; nonzero otherwise (mismatch or pool error). */
+int sp_flow_verify(const sp_flow *f, const uint8_t *rec, uint32_t sne);
+
+/* Addresses of the segment op (10.0.0.1 -> 10.0.0.2 or fd00::1 -> fd00::2). */
+void sp_test_addrs(tcp_addrs *a, int ipv6);
+
+int sp_segment_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *c, pb_err *e);
+int sp_stream_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *c, pb_err *e);
+int sp_kernel_setup(const pb_cell *cell, pb_case *c, pb_err *e);
+
+int sp_selftest(const char *impl, pb_err *e);
+int sp_kat_accepts(const char *path);
+int sp_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log, pb_err *e);
+
+#endif
