@@ -29,6 +29,7 @@ cat >"$TH" <<'EOF'
 claim   synthetic  *  15%
 commit  synthetic  *  15%
 claim   xts        *  10%
+claim   drbg       *  10%
 EOF
 G=(--quick --quiet --thresholds "$TH")
 
@@ -56,7 +57,7 @@ expect 2 "cannot read thresholds file $T/missing" "$BENCH" gate --suite syntheti
 printf 'claim xts * 5%%\n' >"$T/norule"
 expect 2 "has no rule for the claim gate of suite synthetic" "$BENCH" gate --suite synthetic "${G[@]:0:2}" --thresholds "$T/norule" --db "$T/e.db"
 expect 2 "no database at $T/none.db" "$BENCH" compare --db "$T/none.db"
-# a suite that is only a placeholder yet (drbg and sigpool, until they are merged) is refused visibly
+# a suite that is still a placeholder (registered, no plan yet), if there is one, is refused visibly
 for s in $("$BENCH" list | awk '/\(not implemented yet\)/ { print $1 }'); do
     expect 2 "suite $s cannot run benchmarks yet" "$BENCH" gate --suite "$s" "${G[@]}" --db "$T/e.db"
 done
@@ -76,8 +77,10 @@ is "comparisons linked to their runs" \
    "$(q "$DB" "SELECT count(*) FROM comparison_runs cr JOIN runs r ON r.id = cr.run_id WHERE cr.side = 'both' AND r.status = 'complete'")" \
    "$(q "$DB" "SELECT count(*) FROM runs")"
 
-# ---- the issue's own check, on xts until drbg is merged: old as candidate against new as baseline fails ----
-# (the drbg version goes here once drbg can run: bench gate --suite drbg --baseline new --candidate old)
+# ---- old as candidate against new as baseline fails: drbg (new is about 2x faster with sha256 at 4 KiB),
+# and xts at 4096 B (about 2x too) ----
+expect 1 "verdict: regression" "$BENCH" gate --suite drbg --baseline new --candidate old "${G[@]}" --db "$DB" \
+    --mech=sha256 --sizes 4096
 expect 1 "verdict: regression" "$BENCH" gate --suite xts --baseline new --candidate old "${G[@]}" --db "$DB" \
     --sizes 4096 --keys=256
 
@@ -95,7 +98,8 @@ expect 0 "| variant | op | bytes |" "$BENCH" gate --suite synthetic "${G[@]}" --
 
 # ---- compare: impls of one run ----
 expect 0 "compare synthetic run 1: new (B) against old (A)" "$BENCH" compare --db "$DB" --run 1
-expect 0 "slower" "$BENCH" compare --db "$DB" --run 2
+R13=$(q "$DB" "SELECT min(run_id) FROM comparison_runs WHERE comparison_id = 2")   # the 1.3x gate's first run
+expect 0 "slower" "$BENCH" compare --db "$DB" --run "$R13"
 expect 2 "run 1 has no impl 'zzz' (it has: old,new)" "$BENCH" compare --db "$DB" --run 1 old zzz
 expect 2 "--run wants a run id or 'latest'" "$BENCH" compare --db "$DB" --run x
 out=$("$BENCH" compare --db "$DB" --run 1 --format json)
