@@ -88,11 +88,13 @@ static int suite_opt(gate_args *a, const char *name, const char *val, char **arg
 {
     const pb_suite *s = a->suite;
     pb_err e = {{0}};
-    int r = s && s->parse_opt ? s->parse_opt(name, val, &e) : 0;
-    if (r == 0 && !val && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) && s && s->parse_opt) {
+    int r = 0;
+    if (!val && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) && s && s->parse_opt) {
+        /* "--keys 256": the next word is this option's value if the suite takes it */
         r = s->parse_opt(name, argv[*i + 1], &e);
         if (r == 1) val = argv[++*i];
     }
+    if (r == 0 && s && s->parse_opt) r = s->parse_opt(name, val, &e);
     if (r < 0) { fprintf(stderr, "bench gate: %s\n", e.msg); return -1; }
     if (r == 0) {
         if (s) fprintf(stderr, "bench gate: unknown option '--%s' for suite %s (see bench gate --help)\n", name, s->name);

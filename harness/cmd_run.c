@@ -127,11 +127,13 @@ int cmd_run(int argc, char **argv)
         } else {
             /* a suite option: --name or --name=value or --name value */
             pb_err e = {{0}};
-            int r = s->parse_opt ? s->parse_opt(name, val, &e) : 0;
-            if (r == 0 && !val && i + 1 < argc && strncmp(argv[i + 1], "--", 2) && s->parse_opt) {
+            int r = 0;
+            if (!val && i + 1 < argc && strncmp(argv[i + 1], "--", 2) && s->parse_opt) {
+                /* "--keys 256": the next word is this option's value if the suite takes it */
                 r = s->parse_opt(name, argv[i + 1], &e);
                 if (r == 1) val = argv[++i];
             }
+            if (r == 0 && s->parse_opt) r = s->parse_opt(name, val, &e);
             if (r < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
             if (r == 0) {
                 fprintf(stderr, "bench run: unknown option '--%s' for suite %s (see bench run --suite %s --help)\n",

@@ -34,6 +34,7 @@ expect 2 "unknown option '--frob' for suite synthetic" "$BENCH" run --suite synt
 expect 2 "bad size '12x'" "$BENCH" run --suite synthetic --sizes 12x --db "$T/e.db"
 expect 2 "unknown impl 'zzz' for suite synthetic" "$BENCH" run --suite synthetic --impl zzz --db "$T/e.db"
 expect 2 "--shift wants a factor" "$BENCH" run --suite synthetic --shift 99
+expect 0 "" "$BENCH" run --suite synthetic --shift 1.0 --quick --quiet --rounds 2 --db "$T/s.db"
 expect 2 "bad --benchmark_ flag" "$BENCH" run --suite synthetic --benchmark_frob=1
 expect 2 "unknown --target" "$BENCH" run --suite synthetic --target mars
 expect 0 "--shift F" "$BENCH" run --suite synthetic --help
