@@ -294,8 +294,7 @@ int cmd_run_kmod(const char *suite, const char *target, const char *db, int quic
     close(fd);
     char cmd[4096], extra[64] = "";
     if (rounds > 0) snprintf(extra, sizeof extra, " --rounds %d", rounds);
-    snprintf(cmd, sizeof cmd, "'%s' --out '%s'%s%s%s", script, out, quick ? " --quick" : "", extra,
-             !strcmp(suite, "sigpool") ? " --sigpool" : "");
+    snprintf(cmd, sizeof cmd, "'%s' --out '%s' --suites %s%s%s", script, out, suite, quick ? " --quick" : "", extra);
     fprintf(stderr, "bench run: %s\n", cmd);
     int st = system(cmd);
     if (st != 0) {

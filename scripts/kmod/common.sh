@@ -30,6 +30,7 @@ pbk_common_help() {
   --rounds N          benchmark rounds (module default 20)
   --sample-bytes N    bytes per sample (module default 262144)
   --sigpool           also run the sigpool part (kmod-new needs Linux 6.4+)
+  --suites LIST       the parts to run: xts, sigpool or xts,sigpool (default xts)
   --no-bench          self-tests only
   --loop-test N       then load and unload the module N times (bench off)
   --module-args STR   extra module parameters, e.g. 'sizes=512,4096 keys=256'
@@ -48,6 +49,10 @@ pbk_parse_common() {
 		--rounds) PBK_ROUNDS=${2:?--rounds needs a number}; shift ;;
 		--sample-bytes) PBK_SAMPLE_BYTES=${2:?--sample-bytes needs a number}; shift ;;
 		--sigpool) PBK_SUITES=xts,sigpool ;;
+		--suites)
+			PBK_SUITES=${2:?--suites needs a list}
+			[[ $PBK_SUITES =~ ^(xts|sigpool)(,(xts|sigpool))?$ ]] || pbk_die 2 "--suites takes xts, sigpool or xts,sigpool, not '$PBK_SUITES'"
+			shift ;;
 		--no-bench) PBK_BENCH=0 ;;
 		--loop-test) PBK_LOOP=${2:?--loop-test needs a count}; shift ;;
 		--module-args) PBK_EXTRA_ARGS=${2?--module-args needs a string}; shift ;;
