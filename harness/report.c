@@ -434,8 +434,10 @@ static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, 
                 const row *c = find(&sub, cand, a.v[vi], a.o[oi], a.sizes[si]);
                 if (!b && !c) continue;
                 fprintf(md, "| %s | %s | %lld |", a.v[vi], a.o[oi], (long long)a.sizes[si]);
-                if (b) fprintf(md, " %.4g |", b->median); else fprintf(md, " - |");
-                if (c) fprintf(md, " %.4g |", c->median); else fprintf(md, " - |");
+                if (b) fprintf(md, " %.4g |", b->median);
+                else fprintf(md, " %s |", unavailable(st, run, base, a.v[vi], a.o[oi]) ? "unavailable" : "-");
+                if (c) fprintf(md, " %.4g |", c->median);
+                else fprintf(md, " %s |", unavailable(st, run, cand, a.v[vi], a.o[oi]) ? "unavailable" : "-");
                 for (int k = 0; k < a.ni; k++) {
                     if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
                     const row *x = find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
@@ -477,7 +479,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
     rows m = {0}, doc = {0};
     if (load_measured(st, o->run, metric, 0, &m, e) < 0) return -1;
-    if (o->guest_run && load_measured(st, o->guest_run, "ns_per_op", 1, &m, e) < 0) return -1;
+    if (o->guest_run && load_measured(st, o->guest_run, metric, 1, &m, e) < 0) return -1;
     if (!m.n) {
         free(m.v);
         return pb_errf(e, "run %lld has no complete %s results for metric %s", (long long)o->run, s->name, metric);
