@@ -364,7 +364,7 @@ static int unavailable(pb_store *st, int64_t run, const char *impl, const char *
 {
     sqlite3_stmt *q;
     sqlite3_prepare_v2(st->db,
-                       "SELECT 1 FROM cases WHERE run_id=?1 AND impl=?2 AND variant=?3 AND op=?4 AND status='unavailable'",
+                       "SELECT 1 FROM cases WHERE run_id=?1 AND impl=?2 AND variant=?3 AND (op=?4 OR op='-') AND status='unavailable'",
                        -1, &q, NULL);
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_text(q, 2, impl, -1, SQLITE_TRANSIENT);
