@@ -269,7 +269,11 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
             FILE *d = fopen(datname, "w");
             if (!d) continue;
             fprintf(d, "variant");
-            for (int k = 0; k < a->ni; k++) fprintf(d, " \"%s\"", a->impl[k]);
+            for (int k = 0; k < a->ni; k++) {
+                int guest = 0;
+                for (int i = 0; i < m->n; i++) guest |= m->v[i].guest && !strcmp(m->v[i].impl, a->impl[k]);
+                fprintf(d, " \"%s%s\"", a->impl[k], guest ? " (QEMU TCG, emulated)" : "");
+            }
             for (int k = 0; k < nd; k++) fprintf(d, " \"document %s\"", dimpl[k]);
             fprintf(d, "\n");
             for (int vi = 0; vi < a->nv; vi++) {
