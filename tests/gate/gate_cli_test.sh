@@ -2,27 +2,9 @@
 # bench gate and bench compare for real: exit codes, refusals, what the store keeps, the ci/ scripts.
 # The synthetic suite has a known ratio (--shift), so these verdicts are not left to luck: A/A passes,
 # 1.3x fails, against thresholds far from both (15 %). No wall-clock figure is asserted.
-set -u
 BENCH=$1
 SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect CODE PATTERN cmd...: exit status CODE and PATTERN in stdout+stderr
-expect() {
-    local code=$1 pat=$2
-    shift 2
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [[ $rc -ne $code ]]; then bad "'$*' exited $rc, want $code: $out"; return 1; fi
-    if [[ -n $pat && $out != *"$pat"* ]]; then bad "'$*' output lacks '$pat': $out"; return 1; fi
-    ok
-}
-q() { sqlite3 "$1" "$2"; }
-is() { if [[ "$2" == "$3" ]]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
+source "$(dirname "$0")/../lib.sh"
 
 TH=$T/thresholds
 cat >"$TH" <<'EOF'
@@ -152,5 +134,4 @@ is "perf-gate --aa stores a calibration" "$(q "$T/p.db" "SELECT count(*) > 0 FRO
 expect 2 "give the baseline revision" "$SRC/ci/perf-gate" --bench "$BENCH"
 expect 2 "is not a revision" "$SRC/ci/perf-gate" --bench "$BENCH" no-such-revision-xyz
 
-echo "$pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish

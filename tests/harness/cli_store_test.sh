@@ -1,28 +1,8 @@
 #!/usr/bin/env bash
 # The bench CLI's errors, the store's contents, and what a failed, refused or killed run leaves behind.
 # Uses the synthetic suite (known ratio, no crypto) so that it tests the harness alone.
-set -u
 BENCH=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect CODE PATTERN cmd...: exit status CODE and PATTERN in stdout+stderr
-expect() {
-    local code=$1 pat=$2
-    shift 2
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [[ $rc -ne $code ]]; then bad "'$*' exited $rc, want $code: $out"; return 1; fi
-    if [[ -n $pat && $out != *"$pat"* ]]; then bad "'$*' output lacks '$pat': $out"; return 1; fi
-    ok
-}
-q() { sqlite3 "$1" "$2"; }
-is() { # is WHAT GOT WANT
-    if [[ "$2" == "$3" ]]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
+source "$(dirname "$0")/../lib.sh"
 
 # ---- CLI errors: clear message, non-zero exit ----
 expect 2 "unknown command 'frob'" "$BENCH" frob
@@ -158,5 +138,4 @@ mkdir -p "$T/emptybin"
 expect 1 "gnuplot not found" env PATH="$T/emptybin" "$BENCH" report --db "$DB" --out "$T/plots2"
 expect 2 "no complete run of suite xts" "$BENCH" report --db "$DB" --suite xts --out "$T/plots3"
 
-echo "$pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish

@@ -1,0 +1,28 @@
+# tests/lib.sh — helpers shared by the shell tests (source it; it sets -u).
+# Gives: $T (a temp folder removed on exit), ok, bad, expect CODE PATTERN cmd..., q DB SQL,
+# is WHAT GOT WANT, and finish (prints 'N passed, M failed' and returns non-zero on failure).
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect CODE PATTERN cmd...: exit status CODE and PATTERN in stdout+stderr
+expect() {
+    local code=$1 pat=$2
+    shift 2
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [[ $rc -ne $code ]]; then bad "'$*' exited $rc, want $code: $out"; return 1; fi
+    if [[ -n $pat && $out != *"$pat"* ]]; then bad "'$*' output lacks '$pat': $out"; return 1; fi
+    ok
+}
+q() { sqlite3 "$1" "$2"; }
+is() { # is WHAT GOT WANT
+    if [[ "$2" == "$3" ]]; then ok; else bad "$1: got '$2', want '$3'"; fi
+}
+finish() {
+    echo "$pass passed, $fail failed"
+    [[ $fail -eq 0 ]]
+}
