@@ -38,8 +38,10 @@ typedef struct pb_drbg_backend {
     int (*hmac_setkey)(pb_drbg *d, const uint8_t *key);
     int (*hmac)(pb_drbg *d, uint8_t *out, const pb_drbg_part *parts, int nparts);
 
-    /* CTR_DRBG derivation function (BCC): one AES block under the df key.
-     * in and out may be the same 16 bytes. */
+    /* CTR_DRBG derivation function: one AES block under the key last given
+     * to block_setkey. The DRBG calls block_setkey at the start of every BCC
+     * run and once more for the df's output key (libgcrypt's drbg_ctr_bcc and
+     * drbg_ctr_df). in and out may be the same 16 bytes. */
     int (*block_setkey)(pb_drbg *d, const uint8_t *key);
     int (*block_encrypt)(pb_drbg *d, uint8_t out[16], const uint8_t in[16]);
 

@@ -11,15 +11,15 @@
 #define BLOCK 16
 #define MAX_SEEDLEN 48
 
-/* BCC (§10.3.3) over a stream of input pieces: chain = E(K, chain ^ block). */
-typedef struct bcc {
+/* BCC's chaining over a stream of input pieces: chain = E(K, chain ^ block). */
+typedef struct bcc_state {
     pb_drbg *d;
     uint8_t chain[BLOCK], buf[BLOCK];
     size_t fill;
     int err;
-} bcc;
+} bcc_state;
 
-static void bcc_feed(bcc *b, const uint8_t *p, size_t n)
+static void bcc_feed(bcc_state *b, const uint8_t *p, size_t n)
 {
     while (n && !b->err) {
         size_t k = BLOCK - b->fill < n ? BLOCK - b->fill : n;
@@ -35,33 +35,44 @@ static void bcc_feed(bcc *b, const uint8_t *p, size_t n)
     }
 }
 
+/* BCC(key, IV_i || S) (§10.3.3), S = L || N || input || 0x80 || 0^*, into out.
+ * Keys the block cipher at every call, as libgcrypt's drbg_ctr_bcc does since
+ * 20886fdc ("drbg_ctr_bcc: Set the key"): the new backend expands the df key
+ * once per BCC run, two or three times per df. Before the patch every block
+ * keyed its own handle; the old backend still does, its setkey only remembers. */
+static int bcc(pb_drbg *d, uint8_t out[BLOCK], const uint8_t *key, uint32_t i, const uint8_t ln[8],
+               const pb_drbg_part *in, int nin)
+{
+    static const uint8_t zeros[BLOCK], pad80 = 0x80;
+    if (d->bk->block_setkey(d, key)) return -1;
+    bcc_state b = { .d = d };
+    uint8_t iv[BLOCK] = { (uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i };
+    bcc_feed(&b, iv, BLOCK);
+    bcc_feed(&b, ln, 8);
+    for (int k = 0; k < nin; k++) bcc_feed(&b, in[k].p, in[k].n);
+    bcc_feed(&b, &pad80, 1);
+    if (b.fill) bcc_feed(&b, zeros, BLOCK - b.fill);
+    memcpy(out, b.chain, BLOCK);
+    int err = b.err;
+    explicit_bzero(&b, sizeof b);
+    return err ? -1 : 0;
+}
+
 /* Block_Cipher_df (§10.3.2): out = n bytes (n <= 64) derived from the
  * concatenation of the input parts. */
 static int block_cipher_df(pb_drbg *d, uint8_t *out, size_t n, const pb_drbg_part *in, int nin)
 {
     static const uint8_t df_key[32] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
                                         16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
-    static const uint8_t zeros[BLOCK], pad80 = 0x80;
     size_t keylen = d->info->keylen, L = 0;
     for (int i = 0; i < nin; i++) L += in[i].n;
-    /* S = L || N || input || 0x80 || 0^*, with L and N 32-bit big-endian */
+    /* L and N, 32-bit big-endian */
     uint8_t ln[8] = { (uint8_t)(L >> 24), (uint8_t)(L >> 16), (uint8_t)(L >> 8), (uint8_t)L,
                       (uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n };
     uint8_t temp[MAX_SEEDLEN];
-    if (d->bk->block_setkey(d, df_key)) return -1;
-    bcc b = { .d = d };
-    for (uint32_t i = 0; i * BLOCK < keylen + BLOCK; i++) {
-        /* temp ||= BCC(K, IV_i || S), IV_i = i (32-bit BE) || 0^96 */
-        memset(b.chain, 0, BLOCK);
-        uint8_t iv[BLOCK] = { (uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i };
-        bcc_feed(&b, iv, BLOCK);
-        bcc_feed(&b, ln, sizeof ln);
-        for (int k = 0; k < nin; k++) bcc_feed(&b, in[k].p, in[k].n);
-        bcc_feed(&b, &pad80, 1);
-        if (b.fill) bcc_feed(&b, zeros, BLOCK - b.fill);
-        if (b.err) return -1;
-        memcpy(temp + i * BLOCK, b.chain, BLOCK);
-    }
+    /* temp ||= BCC(K, IV_i || S) until keylen + 16 bytes */
+    for (uint32_t i = 0; i * BLOCK < keylen + BLOCK; i++)
+        if (bcc(d, temp + i * BLOCK, df_key, i, ln, in, nin)) return -1;
     /* K' = leftmost keylen bytes of temp, X = the next block; out = E(K',X) || E(K',E(K',X)) ... */
     if (d->bk->block_setkey(d, temp)) return -1;
     uint8_t *x = temp + keylen;
@@ -70,7 +81,6 @@ static int block_cipher_df(pb_drbg *d, uint8_t *out, size_t n, const pb_drbg_par
         memcpy(out + done, x, n - done < BLOCK ? n - done : BLOCK);
     }
     explicit_bzero(temp, sizeof temp);
-    explicit_bzero(&b, sizeof b);
     return 0;
 }
 
@@ -122,25 +132,35 @@ static int ctr_reseed(pb_drbg *d, const pb_drbg_part seed[2])
     return rc;
 }
 
-/* §10.2.1.5: additional input (derived once, used before and after),
- * output = E(K,V+1) || E(K,V+2) ..., then Update. */
+/* The additional input as seedlen bytes of provided data: df(addtl), or
+ * without a df addtl zero-padded. */
+static int provided_from_addtl(pb_drbg *d, uint8_t add[MAX_SEEDLEN], const uint8_t *addtl, size_t addtl_len)
+{
+    if (!d->use_df) {
+        memset(add, 0, MAX_SEEDLEN);
+        memcpy(add, addtl, addtl_len);
+        return 0;
+    }
+    pb_drbg_part in = { addtl, addtl_len };
+    return block_cipher_df(d, add, d->info->seedlen, &in, 1);
+}
+
+/* §10.2.1.5: with additional input Update(df(addtl)) first; output =
+ * E(K,V+1) || E(K,V+2) ...; then Update(df(addtl)) again. The df runs twice,
+ * as in libgcrypt at 20886fdc: its drbg_ctr_update derives whenever it is
+ * handed addtl, and drbg_ctr_generate hands it addtl both times, so the
+ * df_data kept by "reseed code 2" for reuse is derived again (the patch left
+ * that path as it was). SP 800-90A allows keeping the first result; this
+ * models the code being measured. */
 static int ctr_generate(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len)
 {
     uint8_t add[MAX_SEEDLEN];
-    const uint8_t *provided = NULL;
-    if (addtl_len) {
-        pb_drbg_part in = { addtl, addtl_len };
-        if (d->use_df) {
-            if (block_cipher_df(d, add, d->info->seedlen, &in, 1)) return -1;
-        } else {
-            memset(add, 0, sizeof add);
-            memcpy(add, addtl, addtl_len);
-        }
-        if (ctr_update(d, add)) return -1;
-        provided = add;
-    }
-    if (d->bk->ctr(d, out, NULL, n)) return -1;
-    int rc = ctr_update(d, provided);
+    int rc = 0;
+    if (addtl_len) rc = provided_from_addtl(d, add, addtl, addtl_len);
+    if (!rc && addtl_len) rc = ctr_update(d, add);
+    if (!rc) rc = d->bk->ctr(d, out, NULL, n);
+    if (!rc && addtl_len) rc = provided_from_addtl(d, add, addtl, addtl_len);
+    if (!rc) rc = ctr_update(d, addtl_len ? add : NULL);
     explicit_bzero(add, sizeof add);
     return rc;
 }
