@@ -543,7 +543,7 @@ static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, 
     for (int k = 0; k < a.ni; k++)
         if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) fprintf(md, "---|");
     for (int p = 0; p < np; p++) fprintf(md, "---|");
-    fprintf(md, "---|---|---|---|%s\n", np ? "---|" : "");
+    fprintf(md, "---|---|---|---|---|%s\n", np ? "---|" : ""); /* measured, document, measured/document, claim, verdict */
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
             for (int si = 0; si < a.ns; si++) {
