@@ -59,10 +59,13 @@ static void count_verdict(pb_verdict_counts *n, const char *v)
 
 void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len)
 {
-    int k = snprintf(buf, len, "%d cells: %s %d; %s %d; %s %d; %s %d", c->cells, V_HOLDS, c->holds, V_SIZE,
-                     c->size_differs, V_NOT, c->does_not_hold, V_INCONCLUSIVE, c->inconclusive);
-    if (c->no_claim && k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NONE, c->no_claim);
-    if (c->no_data && k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NODATA, c->no_data);
+    int k = snprintf(buf, len, "%d cell%s: %s %d; %s %d; %s %d; %s %d", c->cells, c->cells == 1 ? "" : "s",
+                     V_HOLDS, c->holds, V_SIZE, c->size_differs, V_NOT, c->does_not_hold, V_INCONCLUSIVE,
+                     c->inconclusive);
+    if (c->no_claim && k > 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NONE, c->no_claim);
+    if (c->no_data && k > 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NODATA, c->no_data);
     if (k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; %s %d", CODEGEN_MARK, c->codegen);
 }
 
@@ -497,7 +500,8 @@ static int find_profiles(const axes *a, const char *base, const char *cand, char
         if (strncmp(im, cand, nc) || im[nc] != '@' || !im[nc + 1]) continue;
         char b[2 * PB_NAME_MAX];
         snprintf(b, sizeof b, "%s@%s", base, im + nc + 1);
-        if (index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, b) >= 0) snprintf(prof[np++], PB_NAME_MAX, "%s", im + nc + 1);
+        if (index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, b) >= 0)
+            snprintf(prof[np++], PB_NAME_MAX, "%s", im + nc + 1);
     }
     return np;
 }
@@ -543,7 +547,8 @@ static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, 
     for (int k = 0; k < a.ni; k++)
         if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) fprintf(md, "---|");
     for (int p = 0; p < np; p++) fprintf(md, "---|");
-    fprintf(md, "---|---|---|---|---|%s\n", np ? "---|" : ""); /* measured, document, measured/document, claim, verdict */
+    /* measured, document, measured/document, claim, verdict */
+    fprintf(md, "---|---|---|---|---|%s\n", np ? "---|" : "");
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
             for (int si = 0; si < a.ns; si++) {

@@ -33,7 +33,7 @@ typedef struct pb_verdict_counts {
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e);
 
-/* "N cells: claim holds a; direction holds, size differs b; claim does not hold c;
+/* "N cell(s): claim holds a; direction holds, size differs b; claim does not hold c;
  * inconclusive here d[; no claim e][; no data f]; depends on code generation g" */
 void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len);
 

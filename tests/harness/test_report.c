@@ -125,6 +125,18 @@ static void check_row(const char *md, const char *variant, int size, const char 
     CHECK(marked == codegen, "%s %d: code-generation mark %d, want %d: %s", variant, size, marked, codegen, row);
 }
 
+/* Removes what this test wrote under dir (and nothing else). */
+static void cleanup(const char *dir)
+{
+    static const char *files[] = {"plots/fake.md", "plots/fake.png", "plots/fake.svg", "plots/fake.gp",
+                                  "plots/fake.dat", "plots/fake.gnuplot.log", "data/verdict.tsv",
+                                  "data/fake_doc.tsv", "t.db", "t.db-wal", "t.db-shm", "t.db-journal", NULL};
+    static const char *dirs[] = {"plots", "data", "", NULL};
+    char path[512];
+    for (int i = 0; files[i]; i++) { snprintf(path, sizeof path, "%s/%s", dir, files[i]); unlink(path); }
+    for (int i = 0; dirs[i]; i++) { snprintf(path, sizeof path, "%s/%s", dir, dirs[i]); rmdir(path); }
+}
+
 int main(void)
 {
     char dir[] = "/tmp/pb_report_XXXXXX";
@@ -157,7 +169,8 @@ int main(void)
     sqlite3_stmt *q;
     sqlite3_prepare_v2(st.db,
                        "SELECT sum(baseline = 'old@native' AND candidate = 'new@native'),"
-                       " sum(baseline = 'old' AND candidate = 'new@native'), sum(baseline = 'old@native' AND candidate = 'old'),"
+                       " sum(baseline = 'old' AND candidate = 'new@native'),"
+                       " sum(baseline = 'old@native' AND candidate = 'old'),"
                        " sum(baseline = 'old' AND candidate = 'new') FROM ratios WHERE metric = 'ns_per_op'",
                        -1, &q, NULL);
     if (sqlite3_step(q) == SQLITE_ROW) {
@@ -172,7 +185,7 @@ int main(void)
     pb_verdict_counts host, guest;
     if (pb_report_suite(&st, &FAKE, &o, &host, &guest, &e) < 0) {
         pb_store_close(&st);
-        if (strstr(e.msg, "gnuplot not found")) { printf("SKIP: %s\n", e.msg); return 77; }
+        if (strstr(e.msg, "gnuplot not found")) { printf("SKIP: %s\n", e.msg); cleanup(dir); return 77; }
         printf("report: %s\n", e.msg);
         return 1;
     }
@@ -224,17 +237,8 @@ int main(void)
           "summary line missing or wrong");
     CHECK(strstr(md, "disagrees with the document in 2 of 9 cells") != NULL, "disagreement line");
 
-    if (!fails && !getenv("PB_KEEP")) { /* the files stay for a look when something failed (or PB_KEEP=1) */
-        const char *names[] = {"fake.md", "fake.png", "fake.svg", "fake.gp", "fake.dat", "fake.gnuplot.log", NULL};
-        for (int i = 0; names[i]; i++) { snprintf(path, sizeof path, "%s/%s", out, names[i]); unlink(path); }
-        rmdir(out);
-        snprintf(path, sizeof path, "%s/verdict.tsv", data); unlink(path);
-        snprintf(path, sizeof path, "%s/fake_doc.tsv", data); unlink(path);
-        rmdir(data);
-        unlink(db);
-        rmdir(dir);
-    } else
-        printf("files kept in %s\n", dir);
+    if (!fails && !getenv("PB_KEEP")) cleanup(dir); /* the files stay for a look when something failed */
+    else printf("files kept in %s\n", dir);
     printf("%d checks, %d failed\n", checks, fails);
     return fails ? 1 : 0;
 }

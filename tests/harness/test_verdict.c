@@ -118,14 +118,19 @@ int main(void)
     rmdir(dir);
 
     char line[512];
-    pb_verdict_counts n = {.cells = 9, .holds = 4, .size_differs = 2, .does_not_hold = 2, .inconclusive = 1, .codegen = 2};
+    pb_verdict_counts n = {.cells = 9, .holds = 4, .size_differs = 2, .does_not_hold = 2, .inconclusive = 1,
+                           .codegen = 2};
     pb_verdict_summary(&n, line, sizeof line);
     CHECK(!strcmp(line, "9 cells: claim holds 4; direction holds, size differs 2; claim does not hold 2; "
                         "inconclusive here 1; depends on code generation 2"), "summary '%s'", line);
     pb_verdict_counts m = {.cells = 3, .holds = 1, .no_claim = 1, .no_data = 1};
     pb_verdict_summary(&m, line, sizeof line);
     CHECK(!strcmp(line, "3 cells: claim holds 1; direction holds, size differs 0; claim does not hold 0; "
-                        "inconclusive here 0; no claim 1; no data 1; depends on code generation 0"), "summary '%s'", line);
+                        "inconclusive here 0; no claim 1; no data 1; depends on code generation 0"),
+          "summary '%s'", line);
+    pb_verdict_counts one = {.cells = 1, .inconclusive = 1};
+    pb_verdict_summary(&one, line, sizeof line);
+    CHECK(!strncmp(line, "1 cell: claim holds 0;", 22), "summary '%s'", line);
     char small[20];
     pb_verdict_summary(&n, small, sizeof small);
     CHECK(strlen(small) == sizeof small - 1, "truncated summary '%s'", small);
