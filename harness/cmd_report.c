@@ -15,7 +15,11 @@ static void usage(FILE *f)
         "\n"
         "Draw, with gnuplot, <suite>.png and <suite>.svg (measured medians beside the document's\n"
         "numbers) and write <suite>.md (per cell: baseline, candidate and peers, the paired ratio with\n"
-        "its 95 %% CI, the document's ratio, and a verdict).\n"
+        "its 95 %% CI, the document's ratio, and a verdict that checks the size of the claim as well as\n"
+        "its direction; data/verdict.tsv sets the tolerance). Where a run holds <candidate>@P and\n"
+        "<baseline>@P (the same sources built with code-generation profile P), their ratio stands beside\n"
+        "the faithful one and cells where the two differ by more than the threshold are marked\n"
+        "'depends on code generation'. Prints one summary line per suite: cells per verdict.\n"
         "  --run ID|latest  the run to report (default: the latest complete run of each suite)\n"
         "  --suite NAME     only this suite\n"
         "  --out DIR        output folder (default plots)\n"
@@ -124,13 +128,21 @@ int cmd_report(int argc, char **argv)
             continue;
         }
         if (ro.guest_run == ro.run) ro.guest_run = 0;
-        if (pb_report_suite(&st, s, &ro, &e) < 0) {
+        pb_verdict_counts host_n, guest_n;
+        if (pb_report_suite(&st, s, &ro, &host_n, &guest_n, &e) < 0) {
             fprintf(stderr, "bench report: %s\n", e.msg);
             rc = 1;
             continue;
         }
         printf("%s: run %lld%s -> %s/%s.png, %s/%s.svg, %s/%s.md\n", s->name, (long long)ro.run,
                ro.guest_run ? " (+ kernel-module run)" : "", out, s->name, out, s->name, out, s->name);
+        char line[512];
+        pb_verdict_summary(&host_n, line, sizeof line);
+        printf("%s summary: %s\n", s->name, line);
+        if (ro.guest_run) {
+            pb_verdict_summary(&guest_n, line, sizeof line);
+            printf("%s kernel-module summary: %s\n", s->name, line);
+        }
         reported++;
     }
     pb_store_close(&st);

@@ -382,6 +382,22 @@ typedef struct case_row {
     size_t n;
 } case_row;
 
+/* "" if impl is the baseline itself, P if it is `baseline@P`, NULL otherwise. */
+static const char *profile_of_baseline(const char *impl, const char *baseline)
+{
+    size_t n = strlen(baseline);
+    if (strncmp(impl, baseline, n)) return NULL;
+    if (!impl[n]) return "";
+    return impl[n] == '@' && impl[n + 1] ? impl + n + 1 : NULL;
+}
+
+/* Is impl named `X@profile` (X not empty)? */
+static int has_profile(const char *impl, const char *profile)
+{
+    const char *at = strrchr(impl, '@');
+    return at && at != impl && !strcmp(at + 1, profile);
+}
+
 static int finalize_body(pb_store *s, int64_t run, pb_err *e)
 {
     sqlite3_stmt *st;
@@ -506,13 +522,17 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
         free(fast);
     }
 
-    /* paired ratios of every impl against the baseline of the same cell, paired by (round, repetition) */
+    /* paired ratios, paired by (round, repetition), within one cell: every impl against the run's
+     * baseline, and every `X@P` against `baseline@P` (the same sources built with code-generation
+     * profile P), so that a report can set the profile's ratio beside the faithful one. */
     for (size_t i = 0; i < ncases && rc == 0; i++) {
         case_row *b = &cs[i];
-        if (strcmp(b->impl, baseline)) continue;
+        const char *profile = profile_of_baseline(b->impl, baseline);
+        if (!profile) continue;
         for (size_t j = 0; j < ncases && rc == 0; j++) {
             case_row *c = &cs[j];
             if (j == i || strcmp(c->variant, b->variant) || strcmp(c->op, b->op) || c->size != b->size) continue;
+            if (*profile && !has_profile(c->impl, profile)) continue;
             size_t cap2 = c->n < b->n ? c->n : b->n, np = 0;
             double *cv = malloc((cap2 ? cap2 : 1) * sizeof *cv), *bv = malloc((cap2 ? cap2 : 1) * sizeof *bv);
             for (size_t x = 0, y = 0; cv && bv && x < c->n && y < b->n;) {

@@ -62,7 +62,9 @@ int64_t pb_store_add_case(pb_store *s, int64_t run, const char *suite, const cha
 int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *smp, pb_err *e);
 
 /* Derive per-sample metrics, per-case statistics and paired ratios of every
- * impl against the run's baseline; mark the run complete. One transaction. */
+ * impl against the run's baseline (and of every `X@P` against `baseline@P`, a
+ * code-generation profile P of the same sources); mark the run complete. One
+ * transaction. */
 int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e);
 
 /* The newest complete run (of `suite`, or any if NULL); 0 if none. */

@@ -1,0 +1,140 @@
+/* pb_verdict against a table of synthetic CIs (every verdict, every claim kind, CIs that touch the
+ * band, NaN, no document number), the verdict settings file, and the summary line. No timing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+
+static int fails, checks;
+#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static const char HOLDS[] = "claim holds", SIZE[] = "direction holds, size differs", NOT[] = "claim does not hold",
+                  INC[] = "inconclusive here";
+
+typedef struct vcase {
+    pb_claim claim;
+    double doc, tol, lo, hi;
+    const char *want;
+    const char *why;
+} vcase;
+
+/* t = 0.25 makes the band edges exact in binary: d = 0.5 gives [0.4, 0.625], d = 1 gives [0.8, 1.25]. */
+static const vcase CASES[] = {
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.45, 0.55, HOLDS, "CI around the document's ratio"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.30, 0.40, HOLDS, "CI touching the band's lower edge d/(1+t)"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.625, 0.70, HOLDS, "CI touching the band's upper edge d*(1+t)"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.30, 0.39, SIZE, "a gain larger than the document's"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.63, 0.90, SIZE, "a gain smaller than the document's"},
+    {PB_CLAIM_FASTER, 0.85, 0.10, 0.44, 0.47, SIZE, "issue 9: 0.45 measured against 0.85"},
+    {PB_CLAIM_FASTER, 0.125, 0.10, 0.12, 0.13, HOLDS, "8x claim, matched"},
+    {PB_CLAIM_FASTER, 0.125, 0.10, 0.20, 0.25, SIZE, "8x claim, 4-5x measured"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.90, 1.00, INC, "CI reaching 1: direction not shown"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.50, 1.10, INC, "CI across 1"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.995, 1.20, NOT, "not even a 1 % gain"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 1.10, 1.30, NOT, "slower"},
+    {PB_CLAIM_FASTER, NAN, 0.25, 0.20, 0.30, HOLDS, "no document number: direction only"},
+    {PB_CLAIM_FASTER, NAN, 0.25, 1.00, 1.10, NOT, "no document number, slower"},
+    {PB_CLAIM_FASTER, NAN, 0.25, 0.80, 1.20, INC, "no document number, CI across 1"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, NAN, 0.50, INC, "NaN lower bound"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.40, NAN, INC, "NaN upper bound"},
+    {PB_CLAIM_FASTER, 0.5, 0.25, 0.60, 0.50, INC, "inverted CI"},
+    {PB_CLAIM_FASTER, 0.5, NAN, 0.45, 0.55, INC, "NaN tolerance"},
+    {PB_CLAIM_FASTER, 0.5, 0.0, 0.45, 0.55, INC, "zero tolerance"},
+    {PB_CLAIM_EQUAL, 1.0, 0.25, 0.90, 1.10, HOLDS, "equal, inside"},
+    {PB_CLAIM_EQUAL, 1.0, 0.25, 0.80, 1.25, HOLDS, "equal, CI exactly the band"},
+    {PB_CLAIM_EQUAL, 0.5, 0.25, 0.95, 1.05, HOLDS, "equal ignores the document's noise ratio"},
+    {PB_CLAIM_EQUAL, NAN, 0.25, 0.95, 1.05, HOLDS, "equal without a document number"},
+    {PB_CLAIM_EQUAL, 1.0, 0.25, 0.79, 1.00, INC, "equal, CI leaving the band"},
+    {PB_CLAIM_EQUAL, 1.0, 0.25, 0.50, 0.80, INC, "equal, CI touching the band from below"},
+    {PB_CLAIM_EQUAL, 1.0, 0.25, 0.50, 0.79, NOT, "equal, faster beyond the band"},
+    {PB_CLAIM_EQUAL, 1.0, 0.25, 1.30, 1.50, NOT, "equal, slower beyond the band"},
+    {PB_CLAIM_EQUAL, 1.0, 0.25, NAN, NAN, INC, "equal, NaN"},
+    {PB_CLAIM_NOT_SLOWER, 1.0, 0.25, 0.90, 1.20, HOLDS, "comparable"},
+    {PB_CLAIM_NOT_SLOWER, 1.0, 0.25, 1.00, 1.25, HOLDS, "CI touching 1+t"},
+    {PB_CLAIM_NOT_SLOWER, 1.0, 0.25, 0.50, 0.70, SIZE, "'comparable' but much faster"},
+    {PB_CLAIM_NOT_SLOWER, NAN, 0.25, 0.50, 0.70, HOLDS, "not slower, no document number"},
+    {PB_CLAIM_NOT_SLOWER, 1.0, 0.25, 1.20, 1.30, INC, "CI across 1+t"},
+    {PB_CLAIM_NOT_SLOWER, 1.0, 0.25, 1.30, 1.40, NOT, "slower beyond the tolerance"},
+    {PB_CLAIM_NONE, 0.5, 0.25, 0.45, 0.55, "no claim", "no claim"},
+    {PB_CLAIM_NONE, NAN, 0.25, NAN, NAN, "no claim", "no claim, no data"},
+};
+
+static char dir[] = "/tmp/pb_verdict_XXXXXX";
+
+static void write_cfg(const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/verdict.tsv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) { perror(path); exit(1); }
+    fputs(text, f);
+    fclose(f);
+}
+
+static void check_cfg_error(const char *text, const char *want)
+{
+    write_cfg(text);
+    pb_verdict_cfg c;
+    pb_err e = {{0}};
+    int rc = pb_verdict_cfg_load(dir, "xts", &c, &e);
+    CHECK(rc < 0 && strstr(e.msg, want), "cfg '%s': rc %d, message '%s', want '%s'", text, rc, e.msg, want);
+}
+
+int main(void)
+{
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const vcase *c = &CASES[i];
+        const char *got = pb_verdict(c->claim, c->doc, c->tol, c->lo, c->hi);
+        CHECK(!strcmp(got, c->want), "%s: doc %g t %g CI [%g, %g]: got '%s', want '%s'", c->why, c->doc, c->tol,
+              c->lo, c->hi, got, c->want);
+    }
+
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    pb_verdict_cfg c;
+    pb_err e = {{0}};
+    CHECK(pb_verdict_cfg_load(dir, "xts", &c, &e) == 0 && c.tolerance == 0.10 && c.codegen_threshold == 0.10 &&
+              strstr(c.source, "built-in defaults"),
+          "missing file: defaults, said so ('%s')", c.source);
+    /* a suite's own line wins over '*' in either order; other suites keep the default */
+    write_cfg("# comment\n\ntolerance\txts\t0.3\ntolerance\t*\t0.2\ncodegen_threshold\t*\t0.15\n"
+              "codegen_threshold\tdrbg\t0.05\n");
+    CHECK(pb_verdict_cfg_load(dir, "xts", &c, &e) == 0 && c.tolerance == 0.3 && c.codegen_threshold == 0.15,
+          "xts override: %g %g (%s)", c.tolerance, c.codegen_threshold, e.msg);
+    CHECK(pb_verdict_cfg_load(dir, "drbg", &c, &e) == 0 && c.tolerance == 0.2 && c.codegen_threshold == 0.05,
+          "drbg: %g %g (%s)", c.tolerance, c.codegen_threshold, e.msg);
+    CHECK(strstr(c.source, "verdict.tsv") != NULL, "source '%s'", c.source);
+    check_cfg_error("tolerance\t*\n", "verdict.tsv:1: expected 3 tab-separated fields");
+    check_cfg_error("# x\ntolerance\t*\t0.1x\n", "verdict.tsv:2: expected 3");
+    check_cfg_error("tolerance\t*\t1.5\n", "verdict.tsv:1: tolerance wants a fraction between 0 and 1");
+    check_cfg_error("tolerance\t*\tnan\n", "wants a fraction");
+    check_cfg_error("tolerance\tsigpool\t0\n", "verdict.tsv:1: tolerance wants a fraction");
+    check_cfg_error("tolerence\tdrbg\t0.1\n", "verdict.tsv:1: unknown setting 'tolerence'");
+    char path[256];
+    snprintf(path, sizeof path, "%s/verdict.tsv", dir);
+    unlink(path);
+    rmdir(dir);
+
+    char line[512];
+    pb_verdict_counts n = {.cells = 9, .holds = 4, .size_differs = 2, .does_not_hold = 2, .inconclusive = 1,
+                           .codegen = 2};
+    pb_verdict_summary(&n, line, sizeof line);
+    CHECK(!strcmp(line, "9 cells: claim holds 4; direction holds, size differs 2; claim does not hold 2; "
+                        "inconclusive here 1; depends on code generation 2"), "summary '%s'", line);
+    pb_verdict_counts m = {.cells = 3, .holds = 1, .no_claim = 1, .no_data = 1};
+    pb_verdict_summary(&m, line, sizeof line);
+    CHECK(!strcmp(line, "3 cells: claim holds 1; direction holds, size differs 0; claim does not hold 0; "
+                        "inconclusive here 0; no claim 1; no data 1; depends on code generation 0"),
+          "summary '%s'", line);
+    pb_verdict_counts one = {.cells = 1, .inconclusive = 1};
+    pb_verdict_summary(&one, line, sizeof line);
+    CHECK(!strncmp(line, "1 cell: claim holds 0;", 22), "summary '%s'", line);
+    char small[20];
+    pb_verdict_summary(&n, small, sizeof small);
+    CHECK(strlen(small) == sizeof small - 1, "truncated summary '%s'", small);
+
+    printf("%d checks, %d failed\n", checks, fails);
+    return fails ? 1 : 0;
+}
