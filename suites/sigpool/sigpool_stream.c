@@ -279,7 +279,8 @@ size_t sp_stream_mss(size_t data, int md5, unsigned maclen, int timestamps)
  * clamped MSS. Out of TCP_MAXSEG's range: leave the default. */
 static void clamp_mss(int fd, const kernel_sig *k)
 {
-    size_t mss = sp_stream_mss(k->payload, strcmp(k->alg, "md5") == 0, sp_opt.maclen, sp_opt.tcp_timestamps);
+    int md5 = strcmp(k->alg, "md5") == 0;
+    size_t mss = sp_stream_mss(k->payload, md5, sp_opt.maclen, sp_stream_timestamps(md5, sp_opt.tcp_timestamps));
     if (mss < 88 || mss > 32767) return;
     int v = (int)mss;
     setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof v);
@@ -404,8 +405,8 @@ int sp_stream_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, pb
     const uint32_t isn_s = 0xfff00000u, isn_r = 0x2468ace0u;
     if (sp_pool_create(ops, cell->variant, &c->pool, e) || open_pair(sp_opt.ipv6, &none, &c->sfd, &c->rfd, e) ||
         pair_addrs(c->sfd, &a, &sport, &dport, e) ||
-        sp_flow_init(&c->flow, c->pool, &a, sport, dport, isn_s, isn_r, cell->size_bytes, sp_opt.tcp_timestamps,
-                     0x5eed, e))
+        sp_flow_init(&c->flow, c->pool, &a, sport, dport, isn_s, isn_r, cell->size_bytes,
+                     sp_stream_timestamps(strcmp(cell->variant, "md5") == 0, sp_opt.tcp_timestamps), 0x5eed, e))
         goto fail;
     c->reclen = sp_flow_reclen(&c->flow);
     c->snd_seq = c->rcv_next = isn_s + 1;

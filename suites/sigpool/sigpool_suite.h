@@ -71,16 +71,20 @@ void sp_test_addrs(tcp_addrs *a, int ipv6);
 
 /* The stream op's segment shape. A segment's room for options and data
  * (the MSS) is fixed, so the bytes that carry data are the MSS minus the
- * options: with net.ipv4.tcp_timestamps on, every segment also carries the
- * 12-byte timestamp option (NOP NOP kind 8 len 10) and 12 bytes less data.
+ * options. A connection that uses timestamps carries the 12-byte option
+ * (NOP NOP kind 8 len 10) on every segment, so 12 bytes less data.
  * --payload is the data a segment carries without timestamps. */
 #define SP_TCP_TS_OPTION 12
 #define SP_TCP_TIMESTAMPS_SYSCTL "/proc/sys/net/ipv4/tcp_timestamps"
 /* net.ipv4.tcp_timestamps from `path`: 1 on (any nonzero value: 1, 2),
  * 0 off, -1 unreadable or not a number. */
 int sp_read_tcp_timestamps(const char *path);
-/* Data bytes per stream segment for --payload; 0 if the timestamp option
- * leaves none. */
+/* Does a connection use timestamps? Linux (tcp_syn_options, 6.7) never
+ * offers them on a TCP-MD5 connection (no room next to the MD5 option in a
+ * SYN); TCP-AO and plain connections offer them when the sysctl is on. */
+static inline int sp_stream_timestamps(int md5, int sysctl_on) { return !md5 && sysctl_on; }
+/* Data bytes per stream segment for --payload, `timestamps` as
+ * sp_stream_timestamps() says; 0 if the timestamp option leaves none. */
 size_t sp_stream_data_bytes(size_t payload, int timestamps);
 /* MSS to clamp the host kernel's connection to so that each segment carries
  * `data` bytes: data + the signature option (TCP-MD5 20, TCP-AO 4 + maclen

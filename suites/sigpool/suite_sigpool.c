@@ -147,17 +147,16 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
     static const struct { unsigned mode; const char *op; } ops[] = {
         {SP_MODE_SEGMENT, "segment"}, {SP_MODE_STREAM, "stream"},
     };
-    size_t stream_bytes = sp_opt.payload;
     if (sp_opt.modes & SP_MODE_STREAM) {
         int ts = sp_read_tcp_timestamps(SP_TCP_TIMESTAMPS_SYSCTL);
         if (ts < 0) fprintf(stderr, "sigpool: cannot read " SP_TCP_TIMESTAMPS_SYSCTL "; stream op assumes "
                                     "timestamps on (Linux's default)\n");
         sp_opt.tcp_timestamps = ts != 0;
-        stream_bytes = sp_stream_data_bytes(sp_opt.payload, sp_opt.tcp_timestamps);
-        if (!stream_bytes)
-            return pb_errf(e, "--payload %llu: no data left in a stream segment after the %d-byte timestamp "
-                              "option (net.ipv4.tcp_timestamps is on)", (unsigned long long)sp_opt.payload,
-                           SP_TCP_TS_OPTION);
+        /* every variant but md5 (bit 0) is TCP-AO */
+        if (!sp_stream_data_bytes(sp_opt.payload, sp_opt.tcp_timestamps) && (sp_opt.algs & ~1u))
+            return pb_errf(e, "--payload %llu: no data left in a TCP-AO stream segment after the %d-byte "
+                              "timestamp option (net.ipv4.tcp_timestamps is on)",
+                           (unsigned long long)sp_opt.payload, SP_TCP_TS_OPTION);
     }
     g->ncells = 0;
     g->cells = calloc(2 * SP_NVARIANTS, sizeof *g->cells);
@@ -171,7 +170,10 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
             snprintf(c->op, sizeof c->op, "%s", ops[k].op);
             /* stream cells store the data bytes their segments carry: the
              * stored size says which timestamp setting the run used */
-            c->size_bytes = ops[k].mode == SP_MODE_STREAM ? stream_bytes : sp_opt.payload;
+            int md5 = strcmp(sp_variants[i], "md5") == 0;
+            c->size_bytes = ops[k].mode == SP_MODE_STREAM
+                                ? sp_stream_data_bytes(sp_opt.payload, sp_stream_timestamps(md5, sp_opt.tcp_timestamps))
+                                : sp_opt.payload;
             strcpy(c->impls[c->nimpls++], "old");
             strcpy(c->impls[c->nimpls++], "new");
             if (ops[k].mode == SP_MODE_STREAM) {
@@ -229,8 +231,8 @@ const pb_suite pb_suite_sigpool = {
     .primary_metric = "gbit_per_s",
     .options_help =
         "  --mode segment|stream|both  ops to run (default both)\n"
-        "  --payload N       payload bytes per segment, 1..65000 (default 1448); stream op: 12 less\n"
-        "                    when net.ipv4.tcp_timestamps is on (the timestamp option takes them)\n"
+        "  --payload N       payload bytes per segment, 1..65000 (default 1448); stream op, TCP-AO:\n"
+        "                    12 less when net.ipv4.tcp_timestamps is on (the timestamp option)\n"
         "  --threads N       segment op: signing threads (default: online CPUs)\n"
         "  --algs a,b,...    algorithms: md5 (TCP-MD5), hmac(sha1), hmac(sha512), hmac(sha384),\n"
         "                    hmac(sha224), hmac(sha3-512), hmac(md5), hmac(rmd160), cmac(aes128),\n"
@@ -267,10 +269,12 @@ const pb_suite pb_suite_sigpool = {
         "`segment`: N threads sign and verify in memory; one op = one segment signed and verified. "
         "`stream`: a sender signs and writes 128 KiB batches into a loopback TCP connection, a receiver "
         "thread verifies every segment (failures are counted, not timed away). A stream segment carries "
-        "`--payload` bytes of data less the 12-byte timestamp option when `net.ipv4.tcp_timestamps` is on "
-        "(read at the start of the run; the stored size of the stream cells is the data per segment, e.g. "
-        "1436 for 1448), and its header carries the timestamp option only then; `kernel`'s MSS is clamped "
-        "to data + signature option + timestamps. Samples are fixed by the suite, whatever --sample-ms says: "
+        "the data of an MSS less its options: for TCP-AO `--payload` less the 12-byte timestamp option when "
+        "`net.ipv4.tcp_timestamps` is on (read at the start of the run; the stored size of the stream cells "
+        "is the data per segment, e.g. 1436 for 1448), with the option in the header only then; for TCP-MD5 "
+        "`--payload` whatever the sysctl, because Linux never uses timestamps on a TCP-MD5 connection "
+        "(`tcp_syn_options`). `kernel`'s MSS is clamped to data + signature option + timestamps. "
+        "Samples are fixed by the suite, whatever --sample-ms says: "
         "`stream` 15 ms (8 ms with --quick), `segment` 10 ms (5 ms), rounds as the harness runs them. "
         "`kernel` is the host kernel's TCP-MD5 (`setsockopt(TCP_MD5SIG)`, MSS clamped so every segment "
         "carries the same payload) on a plain byte stream: it includes the whole TCP/IP stack per segment, "

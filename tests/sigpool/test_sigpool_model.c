@@ -6,9 +6,10 @@
  *     the keyed state (one handle per use); the per-CPU pool opens,
  *     references and allocates nothing on the fast path. Digests agree with
  *     each other and with libgcrypt's one-shot hash.
- *   - the timestamp option: net.ipv4.tcp_timestamps parsed from a file, the
- *     data bytes per stream segment and the MSS clamp for both settings,
- *     and headers with and without the option (same wire length). */
+ *   - the timestamp option: net.ipv4.tcp_timestamps parsed from a file,
+ *     which connections use it (TCP-AO with the sysctl on, never TCP-MD5),
+ *     the data bytes per stream segment and the MSS clamp for both
+ *     settings, and headers with and without the option (same wire length). */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,10 @@ static void check_timestamps(void)
     assert(sysctl_from("") == -1);
     assert(sp_read_tcp_timestamps("/nonexistent/tcp_timestamps") == -1);
 
+    /* Linux: never on TCP-MD5, on TCP-AO as the sysctl says */
+    assert(sp_stream_timestamps(1, 1) == 0 && sp_stream_timestamps(1, 0) == 0);
+    assert(sp_stream_timestamps(0, 1) == 1 && sp_stream_timestamps(0, 0) == 0);
+
     assert(sp_stream_data_bytes(1448, 1) == 1436);
     assert(sp_stream_data_bytes(1448, 0) == 1448);
     assert(sp_stream_data_bytes(13, 1) == 1);
@@ -118,8 +123,8 @@ static void check_timestamps(void)
     assert(sp_stream_data_bytes(12, 0) == 12);
 
     /* MSS = data + signature option + timestamps: the same wire budget either way */
+    assert(sp_stream_mss(1448, 1, 12, 0) == 1468);    /* TCP-MD5, as Linux runs it */
     assert(sp_stream_mss(1436, 1, 12, 1) == 1468);
-    assert(sp_stream_mss(1448, 1, 12, 0) == 1468);
     assert(sp_stream_mss(1436, 0, 12, 1) == 1464);    /* AO: 4 + 12 */
     assert(sp_stream_mss(1448, 0, 10, 0) == 1464);    /* AO: 4 + 10, rounded to 16 */
 
