@@ -6,18 +6,18 @@
 #include <string.h>
 
 const sp_alg sp_algs[] = {
-    {"md5", SP_HASH, GCRY_MD_MD5, 16},
-    {"rmd160", SP_HASH, GCRY_MD_RMD160, 20},
-    {"hmac(sha1)", SP_HMAC, GCRY_MD_SHA1, 20},
-    {"hmac(sha224)", SP_HMAC, GCRY_MD_SHA224, 28},
-    {"hmac(sha256)", SP_HMAC, GCRY_MD_SHA256, 32},
-    {"hmac(sha384)", SP_HMAC, GCRY_MD_SHA384, 48},
-    {"hmac(sha512)", SP_HMAC, GCRY_MD_SHA512, 64},
-    {"hmac(sha3-512)", SP_HMAC, GCRY_MD_SHA3_512, 64},
-    {"hmac(md5)", SP_HMAC, GCRY_MD_MD5, 16},
-    {"hmac(rmd160)", SP_HMAC, GCRY_MD_RMD160, 20},
-    {"cmac(aes128)", SP_CMAC, GCRY_MAC_CMAC_AES, 16},
-    {NULL, 0, 0, 0},
+    {"md5", SP_HASH, GCRY_MD_MD5, 16, 176},
+    {"rmd160", SP_HASH, GCRY_MD_RMD160, 20, 184},
+    {"hmac(sha1)", SP_HMAC, GCRY_MD_SHA1, 20, 192},
+    {"hmac(sha224)", SP_HMAC, GCRY_MD_SHA224, 28, 200},
+    {"hmac(sha256)", SP_HMAC, GCRY_MD_SHA256, 32, 200},
+    {"hmac(sha384)", SP_HMAC, GCRY_MD_SHA384, 48, 304},
+    {"hmac(sha512)", SP_HMAC, GCRY_MD_SHA512, 64, 304},
+    {"hmac(sha3-512)", SP_HMAC, GCRY_MD_SHA3_512, 64, 456},
+    {"hmac(md5)", SP_HMAC, GCRY_MD_MD5, 16, 184},
+    {"hmac(rmd160)", SP_HMAC, GCRY_MD_RMD160, 20, 192},
+    {"cmac(aes128)", SP_CMAC, GCRY_MAC_CMAC_AES, 16, 128},
+    {NULL, 0, 0, 0, 0},
 };
 
 const sp_alg *sp_alg_find(const char *name)
@@ -26,6 +26,10 @@ const sp_alg *sp_alg_find(const char *name)
         if (strcmp(a->name, name) == 0) return a;
     return NULL;
 }
+
+static _Thread_local sp_stats stats;
+
+const sp_stats *sp_stats_this_thread(void) { return &stats; }
 
 static sp_tfm *tfm_new(const sp_alg *alg)
 {
@@ -40,11 +44,28 @@ static void tfm_destroy(sp_tfm *t)
 {
     if (t->md) gcry_md_close(t->md);     /* libgcrypt wipes its contexts */
     if (t->mac) gcry_mac_close(t->mac);
+    for (unsigned i = 0; t->cpu_md && i < t->ncpu; i++)
+        if (t->cpu_md[i]) gcry_md_close(t->cpu_md[i]);
+    free(t->cpu_md);
     explicit_bzero(t, sizeof *t);
     free(t);
 }
 
-sp_tfm *sp_tfm_alloc(const sp_alg *alg)
+/* Keyless: one handle per CPU slot, for the requests allocated on it. */
+static gcry_error_t open_cpu_handles(sp_tfm *t, unsigned ncpu)
+{
+    t->cpu_md = calloc(ncpu ? ncpu : 1, sizeof *t->cpu_md);
+    if (!t->cpu_md) return gcry_error_from_errno(ENOMEM);
+    t->ncpu = ncpu;
+    for (unsigned i = 0; i < ncpu; i++) {
+        gcry_error_t err = gcry_md_open(&t->cpu_md[i], t->alg->gcry_algo, 0);
+        if (err) return err;
+        stats.handle_opens++;
+    }
+    return 0;
+}
+
+sp_tfm *sp_tfm_alloc(const sp_alg *alg, unsigned ncpu)
 {
     sp_tfm *t = tfm_new(alg);
     if (!t) return NULL;
@@ -53,6 +74,9 @@ sp_tfm *sp_tfm_alloc(const sp_alg *alg)
         err = gcry_md_open(&t->md, alg->gcry_algo, GCRY_MD_FLAG_HMAC);
     else if (alg->kind == SP_CMAC)
         err = gcry_mac_open(&t->mac, alg->gcry_algo, 0, NULL);
+    else
+        err = open_cpu_handles(t, ncpu);
+    if (!err && alg->kind != SP_HASH) stats.handle_opens++;
     if (err) {
         tfm_destroy(t);
         return NULL;
@@ -64,6 +88,7 @@ sp_tfm *sp_tfm_clone(sp_tfm *t)
 {
     if (!sp_alg_needs_key(t->alg)) {
         atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
+        stats.tfm_refs++;
         return t;
     }
     sp_tfm *c = tfm_new(t->alg);
@@ -83,6 +108,7 @@ sp_tfm *sp_tfm_clone(sp_tfm *t)
         tfm_destroy(c);
         return NULL;
     }
+    stats.handle_opens++;
     c->has_key = t->has_key;
     return c;
 }
@@ -94,24 +120,24 @@ void sp_tfm_free(sp_tfm *t)
     if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) == 1) tfm_destroy(t);
 }
 
-sp_req *sp_req_alloc(sp_tfm *t)
+sp_req *sp_req_alloc(sp_tfm *t, unsigned cpu)
 {
-    sp_req *r = malloc(sizeof *r);
+    if (!sp_alg_needs_key(t->alg) && cpu >= t->ncpu) return NULL;
+    size_t size = t->alg->req_bytes > sizeof(sp_req) ? t->alg->req_bytes : sizeof(sp_req);
+    sp_req *r = malloc(size);    /* the kernel's ahash_request_alloc: kmalloc, not zeroed */
     if (!r) return NULL;
+    stats.req_allocs++;
     r->tfm = t;
-    r->own = NULL;
-    if (!sp_alg_needs_key(t->alg) && gcry_md_open(&r->own, t->alg->gcry_algo, 0)) {
-        free(r);
-        return NULL;
-    }
+    r->cpu_md = sp_alg_needs_key(t->alg) ? NULL : t->cpu_md[cpu];
+    r->size = size;
     return r;
 }
 
 void sp_req_free(sp_req *r)
 {
     if (!r) return;
-    if (r->own) gcry_md_close(r->own);
-    explicit_bzero(r, sizeof *r);
+    stats.req_frees++;
+    explicit_bzero(r, r->size);    /* kfree_sensitive wipes the request */
     free(r);
 }
 
@@ -147,7 +173,7 @@ int sp_init(sp_req *r)
     sp_tfm *t = r->tfm;
     switch (t->alg->kind) {
     case SP_HASH:
-        gcry_md_reset(r->own);
+        gcry_md_reset(r->cpu_md);
         return 0;
     case SP_HMAC:
         if (!t->has_key) return -ENOKEY;
@@ -165,7 +191,7 @@ void sp_update(sp_req *r, const void *data, size_t len)
 {
     sp_tfm *t = r->tfm;
     switch (t->alg->kind) {
-    case SP_HASH: gcry_md_write(r->own, data, len); break;
+    case SP_HASH: gcry_md_write(r->cpu_md, data, len); break;
     case SP_HMAC: gcry_md_write(t->md, data, len); break;
     case SP_CMAC: gcry_mac_write(t->mac, data, len); break;
     }
@@ -178,7 +204,7 @@ int sp_final(sp_req *r, uint8_t *out)
     size_t n = t->alg->digest_len;
     switch (t->alg->kind) {
     case SP_HASH:
-        d = gcry_md_read(r->own, 0);
+        d = gcry_md_read(r->cpu_md, 0);
         break;
     case SP_HMAC:
         if (!t->has_key) return -ENOKEY;

@@ -63,13 +63,17 @@ size_t tcp_build_hdr(uint8_t th[TCP_MAX_HDR], const tcp_hdr_spec *s)
         memset(opt + n, 0, s->maclen);
         n += s->maclen;
     }
-    while (n % 4 != 2) opt[n++] = TCPOPT_NOP;   /* timestamps end on a word */
-    if (n + 10 > 40) return 0;
-    opt[n++] = TCPOPT_TIMESTAMP;
-    opt[n++] = 10;
-    tcp_put32(opt + n, s->tsval);
-    tcp_put32(opt + n + 4, s->tsecr);
-    n += 8;
+    if (s->no_timestamps) {
+        while (n % 4) opt[n++] = TCPOPT_NOP;
+    } else {
+        while (n % 4 != 2) opt[n++] = TCPOPT_NOP;   /* timestamps end on a word */
+        if (n + 10 > 40) return 0;
+        opt[n++] = TCPOPT_TIMESTAMP;
+        opt[n++] = 10;
+        tcp_put32(opt + n, s->tsval);
+        tcp_put32(opt + n + 4, s->tsecr);
+        n += 8;
+    }
 
     size_t hl = TCP_BASE_HDR + n;
     memset(th, 0, TCP_BASE_HDR);

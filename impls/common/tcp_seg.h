@@ -73,11 +73,13 @@ typedef struct tcp_hdr_spec {
     uint8_t keyid, rnextkeyid;   /* TCP-AO */
     unsigned maclen;             /* TCP-AO: 4..TCP_AO_MAX_MAC, default 12 */
     uint32_t tsval, tsecr;
+    int no_timestamps;           /* omit the timestamp option (net.ipv4.tcp_timestamps = 0) */
 } tcp_hdr_spec;
 
 /* Writes a TCP header: base header, the signature option first (as the
  * kernel orders them; MD5: NOP NOP kind 19 len 18; AO: kind 29 len
- * 4+maclen), then NOP NOP timestamps; padded with NOPs to 4 bytes.
+ * 4+maclen), then NOP NOP timestamps (unless no_timestamps); padded with
+ * NOPs to 4 bytes.
  * Signature field and checksum are zero. Returns the header length, or 0
  * if the options do not fit into 40 bytes. */
 size_t tcp_build_hdr(uint8_t th[TCP_MAX_HDR], const tcp_hdr_spec *s);

@@ -41,7 +41,7 @@ static int pool_create(const char *name, size_t scratch_size, sigpool **out)
     p->base.ops = &sigpool_new;
     p->base.alg = alg;
     if (sp_cpus_init(&p->cpus, scratch_size)) goto nomem;
-    p->tfm = sp_tfm_alloc(alg);
+    p->tfm = sp_tfm_alloc(alg, p->cpus.n);
     if (!p->tfm) goto nomem;
     /* like tcp_sigpool_alloc_ahash(): refuse an algorithm that cannot clone */
     sp_tfm *test = sp_tfm_clone(p->tfm);
@@ -79,7 +79,7 @@ static int pool_start(sigpool *sp, sigpool_handle *h)
 
     sp_tfm *tfm = clone_tfm(p);
     if (!tfm) goto nomem;
-    sp_req *req = alloc_fails(p) ? NULL : sp_req_alloc(tfm);
+    sp_req *req = alloc_fails(p) ? NULL : sp_req_alloc(tfm, cpu->id);
     if (!req) {
         sp_tfm_free(tfm);
         goto nomem;

@@ -47,11 +47,11 @@ static int pool_create(const char *name, size_t scratch_size, sigpool **out)
     if (!p->tfm || !p->req) goto nomem;
     for (unsigned i = 0; i < p->cpus.n; i++) {
         if (i == 0 || sp_alg_needs_key(alg))
-            p->tfm[i] = sp_tfm_alloc(alg);
+            p->tfm[i] = sp_tfm_alloc(alg, p->cpus.n);
         else
             p->tfm[i] = sp_tfm_clone(p->tfm[0]);    /* keyless: a reference */
         if (!p->tfm[i]) goto nomem;
-        p->req[i] = sp_req_alloc(p->tfm[i]);
+        p->req[i] = sp_req_alloc(p->tfm[i], i);
         if (!p->req[i]) goto nomem;
     }
     *out = &p->base;

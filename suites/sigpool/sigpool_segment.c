@@ -149,8 +149,10 @@ int sp_segment_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, p
         /* one connection per thread; the first ISN puts a wrap of the
          * sequence space (SNE + 1) a few hundred segments ahead */
         uint32_t isn = 0xfff00000u + (uint32_t)i * 0x1000u;
+        /* in memory: the payload as given, headers always with the timestamp
+         * option (only the stream op follows the host's TCP options) */
         if (sp_flow_init(&w->flow, c->pool, &a, (uint16_t)(40000 + i), 179, isn, 0x12345678u * (uint32_t)(i + 1),
-                         cell->size_bytes, 0x5167u + (uint64_t)i, e))
+                         cell->size_bytes, 1, 0x5167u + (uint64_t)i, e))
             goto fail;
         w->rec = malloc(sp_flow_reclen(&w->flow));
         if (!w->rec) goto nomem;

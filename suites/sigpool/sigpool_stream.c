@@ -246,13 +246,41 @@ static int set_kernel_key(int fd, int ipv6, const kernel_sig *k, pb_err *e)
     return 0;
 }
 
-/* MSS so that every segment carries k->payload bytes: the kernel subtracts
- * the signature option (MD5: 20 bytes, timestamps off; AO: measured
- * nowhere here). Out of TCP_MAXSEG's range: leave the default. */
+int sp_read_tcp_timestamps(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char buf[32];
+    int on = -1;
+    if (fgets(buf, sizeof buf, f)) {
+        char *end;
+        errno = 0;
+        long v = strtol(buf, &end, 10);
+        if (!errno && end != buf && (*end == '\n' || *end == 0)) on = v != 0;
+    }
+    fclose(f);
+    return on;
+}
+
+size_t sp_stream_data_bytes(size_t payload, int timestamps)
+{
+    if (!timestamps) return payload;
+    return payload > SP_TCP_TS_OPTION ? payload - SP_TCP_TS_OPTION : 0;
+}
+
+size_t sp_stream_mss(size_t data, int md5, unsigned maclen, int timestamps)
+{
+    size_t sig = md5 ? 20 : (TCP_AO_HDR + maclen + 3) & ~(size_t)3;
+    return data + sig + (timestamps ? SP_TCP_TS_OPTION : 0);
+}
+
+/* MSS so that every segment carries k->payload bytes: Linux takes the
+ * options it sends on every segment (signature, timestamps) out of the
+ * clamped MSS. Out of TCP_MAXSEG's range: leave the default. */
 static void clamp_mss(int fd, const kernel_sig *k)
 {
-    size_t opt = strcmp(k->alg, "md5") == 0 ? 20 : ((TCP_AO_HDR + sp_opt.maclen + 3) & ~3u) + 12;
-    size_t mss = k->payload + opt;
+    int md5 = strcmp(k->alg, "md5") == 0;
+    size_t mss = sp_stream_mss(k->payload, md5, sp_opt.maclen, sp_stream_timestamps(md5, sp_opt.tcp_timestamps));
     if (mss < 88 || mss > 32767) return;
     int v = (int)mss;
     setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof v);
@@ -377,7 +405,8 @@ int sp_stream_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, pb
     const uint32_t isn_s = 0xfff00000u, isn_r = 0x2468ace0u;
     if (sp_pool_create(ops, cell->variant, &c->pool, e) || open_pair(sp_opt.ipv6, &none, &c->sfd, &c->rfd, e) ||
         pair_addrs(c->sfd, &a, &sport, &dport, e) ||
-        sp_flow_init(&c->flow, c->pool, &a, sport, dport, isn_s, isn_r, cell->size_bytes, 0x5eed, e))
+        sp_flow_init(&c->flow, c->pool, &a, sport, dport, isn_s, isn_r, cell->size_bytes,
+                     sp_stream_timestamps(strcmp(cell->variant, "md5") == 0, sp_opt.tcp_timestamps), 0x5eed, e))
         goto fail;
     c->reclen = sp_flow_reclen(&c->flow);
     c->snd_seq = c->rcv_next = isn_s + 1;

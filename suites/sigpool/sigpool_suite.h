@@ -28,6 +28,7 @@ typedef struct sp_opts {
     int ipv6;
     unsigned maclen;       /* TCP-AO MAC bytes */
     unsigned fail_every;   /* test hook: impl new fails every n-th fast-path allocation */
+    int tcp_timestamps;    /* stream op: net.ipv4.tcp_timestamps (1 on, 0 off); plan() reads it */
 } sp_opts;
 
 extern sp_opts sp_opt;      /* set by parse_opt, read by plan and setup */
@@ -53,9 +54,10 @@ typedef struct sp_flow {
     size_t tklen;
 } sp_flow;
 
-/* Keys come from `seed`; TCP-AO traffic keys through the pool (KDF). */
+/* Keys come from `seed`; TCP-AO traffic keys through the pool (KDF).
+ * `timestamps`: headers carry the timestamp option (0: they do not). */
 int sp_flow_init(sp_flow *f, sigpool *pool, const tcp_addrs *a, uint16_t sport, uint16_t dport,
-                 uint32_t isn_s, uint32_t isn_r, size_t payload, uint64_t seed, pb_err *e);
+                 uint32_t isn_s, uint32_t isn_r, size_t payload, int timestamps, uint64_t seed, pb_err *e);
 static inline size_t sp_flow_reclen(const sp_flow *f) { return f->hdrlen + f->payload; }
 /* Header template + payload from rng into rec (sp_flow_reclen bytes). */
 void sp_flow_fill(const sp_flow *f, uint8_t *rec, pb_rng *rng);
@@ -66,6 +68,28 @@ int sp_flow_verify(const sp_flow *f, const uint8_t *rec, uint32_t sne);
 
 /* Addresses of the segment op (10.0.0.1 -> 10.0.0.2 or fd00::1 -> fd00::2). */
 void sp_test_addrs(tcp_addrs *a, int ipv6);
+
+/* The stream op's segment shape. A segment's room for options and data
+ * (the MSS) is fixed, so the bytes that carry data are the MSS minus the
+ * options. A connection that uses timestamps carries the 12-byte option
+ * (NOP NOP kind 8 len 10) on every segment, so 12 bytes less data.
+ * --payload is the data a segment carries without timestamps. */
+#define SP_TCP_TS_OPTION 12
+#define SP_TCP_TIMESTAMPS_SYSCTL "/proc/sys/net/ipv4/tcp_timestamps"
+/* net.ipv4.tcp_timestamps from `path`: 1 on (any nonzero value: 1, 2),
+ * 0 off, -1 unreadable or not a number. */
+int sp_read_tcp_timestamps(const char *path);
+/* Does a connection use timestamps? Linux (tcp_syn_options, 6.7) never
+ * offers them on a TCP-MD5 connection (no room next to the MD5 option in a
+ * SYN); TCP-AO and plain connections offer them when the sysctl is on. */
+static inline int sp_stream_timestamps(int md5, int sysctl_on) { return !md5 && sysctl_on; }
+/* Data bytes per stream segment for --payload, `timestamps` as
+ * sp_stream_timestamps() says; 0 if the timestamp option leaves none. */
+size_t sp_stream_data_bytes(size_t payload, int timestamps);
+/* MSS to clamp the host kernel's connection to so that each segment carries
+ * `data` bytes: data + the signature option (TCP-MD5 20, TCP-AO 4 + maclen
+ * rounded to 4) + the timestamp option when on. */
+size_t sp_stream_mss(size_t data, int md5, unsigned maclen, int timestamps);
 
 int sp_segment_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *c, pb_err *e);
 int sp_stream_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *c, pb_err *e);

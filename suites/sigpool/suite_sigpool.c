@@ -31,6 +31,7 @@ sp_opts sp_opt = {
     .payload = 1448,
     .algs = (1u << SP_NVARIANTS) - 1,
     .maclen = 12,
+    .tcp_timestamps = 1,
 };
 
 int sp_variant_index(const char *name)
@@ -146,6 +147,17 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
     static const struct { unsigned mode; const char *op; } ops[] = {
         {SP_MODE_SEGMENT, "segment"}, {SP_MODE_STREAM, "stream"},
     };
+    if (sp_opt.modes & SP_MODE_STREAM) {
+        int ts = sp_read_tcp_timestamps(SP_TCP_TIMESTAMPS_SYSCTL);
+        if (ts < 0) fprintf(stderr, "sigpool: cannot read " SP_TCP_TIMESTAMPS_SYSCTL "; stream op assumes "
+                                    "timestamps on (Linux's default)\n");
+        sp_opt.tcp_timestamps = ts != 0;
+        /* every variant but md5 (bit 0) is TCP-AO */
+        if (!sp_stream_data_bytes(sp_opt.payload, sp_opt.tcp_timestamps) && (sp_opt.algs & ~1u))
+            return pb_errf(e, "--payload %llu: no data left in a TCP-AO stream segment after the %d-byte "
+                              "timestamp option (net.ipv4.tcp_timestamps is on)",
+                           (unsigned long long)sp_opt.payload, SP_TCP_TS_OPTION);
+    }
     g->ncells = 0;
     g->cells = calloc(2 * SP_NVARIANTS, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "sigpool: out of memory");
@@ -156,19 +168,26 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
             pb_cell *c = &g->cells[g->ncells++];
             snprintf(c->variant, sizeof c->variant, "%s", sp_variants[i]);
             snprintf(c->op, sizeof c->op, "%s", ops[k].op);
-            c->size_bytes = sp_opt.payload;
+            /* stream cells store the data bytes their segments carry: the
+             * stored size says which timestamp setting the run used */
+            int md5 = strcmp(sp_variants[i], "md5") == 0;
+            c->size_bytes = ops[k].mode == SP_MODE_STREAM
+                                ? sp_stream_data_bytes(sp_opt.payload, sp_stream_timestamps(md5, sp_opt.tcp_timestamps))
+                                : sp_opt.payload;
             strcpy(c->impls[c->nimpls++], "old");
             strcpy(c->impls[c->nimpls++], "new");
             if (ops[k].mode == SP_MODE_STREAM) {
                 /* the kernel's own TCP-MD5/TCP-AO; its setup says "unavailable:"
                  * where the kernel lacks it (TCP-AO on this host) */
                 strcpy(c->impls[c->nimpls++], "kernel");
-                /* a stream sample must cover socket buffers many times over; with the
-                 * harness's default rounds a cell then takes about 2 s (quick: 0.5 s) */
+                /* a stream sample must cover socket buffers many times over: 15 ms
+                 * (quick 8 ms), whatever --sample-ms says; with the harness's rounds
+                 * (61, quick 15) and 3 impls a cell takes about 2.7 s (quick 0.4 s) */
                 c->sample_seconds = o->quick ? 0.008 : 0.015;
             } else {
-                /* a segment sample wakes N worker threads: long enough that the hand-off
-                 * (tens of µs on a loaded machine) is noise, not the measurement */
+                /* a segment sample wakes N worker threads: 10 ms (quick 5 ms), whatever
+                 * --sample-ms says, long enough that the hand-off (tens of µs on a
+                 * loaded machine) is noise, not the measurement */
                 c->sample_seconds = o->quick ? 0.005 : 0.01;
             }
         }
@@ -212,7 +231,8 @@ const pb_suite pb_suite_sigpool = {
     .primary_metric = "gbit_per_s",
     .options_help =
         "  --mode segment|stream|both  ops to run (default both)\n"
-        "  --payload N       payload bytes per segment, 1..65000 (default 1448)\n"
+        "  --payload N       payload bytes per segment, 1..65000 (default 1448); stream op, TCP-AO:\n"
+        "                    12 less when net.ipv4.tcp_timestamps is on (the timestamp option)\n"
         "  --threads N       segment op: signing threads (default: online CPUs)\n"
         "  --algs a,b,...    algorithms: md5 (TCP-MD5), hmac(sha1), hmac(sha512), hmac(sha384),\n"
         "                    hmac(sha224), hmac(sha3-512), hmac(md5), hmac(rmd160), cmac(aes128),\n"
@@ -234,6 +254,11 @@ const pb_suite pb_suite_sigpool = {
         "Both pools sign exactly what Linux signs: TCP-MD5 (RFC 2385) for `md5`, TCP-AO (RFC 5925/5926, "
         "12-byte MAC, traffic keys from the RFC 5926 KDF, `setkey(traffic key)` on every segment as in "
         "Linux 6.7) for every other algorithm; libgcrypt computes the hashes. "
+        "A request is an allocation of the kernel's request size (176 B for md5; wiped when freed); the "
+        "running hash is kept in a libgcrypt handle it borrows (keyless: its CPU's, opened with the "
+        "transform; keyed: its transform's), so `new`'s md5 clone costs what the kernel's does: a "
+        "reference and one request allocation, no libgcrypt handle; a keyed clone copies the keyed "
+        "libgcrypt state as `crypto_clone_ahash` copies the keyed tfm. "
         "`old` is the per-CPU-requests backend of the v6 posting, forced for every algorithm (for md5 it is "
         "the v6.6 `tcp_md5sig_pool`); `new` is clone-tfm as merged. "
         "The document could not clone `cmac(aes128)` (its clone-tfm cell says \"not supported yet\"); here "
@@ -243,8 +268,14 @@ const pb_suite pb_suite_sigpool = {
         "identical in both pools; segment-op threads are pinned one per CPU. "
         "`segment`: N threads sign and verify in memory; one op = one segment signed and verified. "
         "`stream`: a sender signs and writes 128 KiB batches into a loopback TCP connection, a receiver "
-        "thread verifies every segment (failures are counted, not timed away); samples of 50 ms (20 ms with "
-        "--quick), rounds as the harness runs them. "
+        "thread verifies every segment (failures are counted, not timed away). A stream segment carries "
+        "the data of an MSS less its options: for TCP-AO `--payload` less the 12-byte timestamp option when "
+        "`net.ipv4.tcp_timestamps` is on (read at the start of the run; the stored size of the stream cells "
+        "is the data per segment, e.g. 1436 for 1448), with the option in the header only then; for TCP-MD5 "
+        "`--payload` whatever the sysctl, because Linux never uses timestamps on a TCP-MD5 connection "
+        "(`tcp_syn_options`). `kernel`'s MSS is clamped to data + signature option + timestamps. "
+        "Samples are fixed by the suite, whatever --sample-ms says: "
+        "`stream` 15 ms (8 ms with --quick), `segment` 10 ms (5 ms), rounds as the harness runs them. "
         "`kernel` is the host kernel's TCP-MD5 (`setsockopt(TCP_MD5SIG)`, MSS clamped so every segment "
         "carries the same payload) on a plain byte stream: it includes the whole TCP/IP stack per segment, "
         "so it is a reference, not a third pool. The host kernel has no TCP-AO: those cells are unavailable. "
