@@ -51,17 +51,22 @@ int xts_ecb_decrypt(xts_ecb_request *subreq);
  * an skcipher walk, kernel_fpu_begin/end and indirect calls; here it is one
  * EVP_CipherUpdate, which costs far less. Since that per-call cost is what
  * the old template's chunking pays and the patch removed, xts_ecb_encrypt/
- * decrypt can add it: an empty loop of `spins` iterations before each child
- * request, paid by every implementation that calls the child (old, new,
- * old-nomem; not the peers, which have no child). 0 (the default) is off.
- * The suite calibrates spins against time and sets it (suite_xts.c:
- * --child-call-cost, --child-call-ns, data/xts_child_call.tsv); it is
+ * decrypt can add it: an empty loop of `spins` iterations between two
+ * lfence (so that out-of-order execution cannot hide it) before every
+ * `every`-th child request; every > 1 spreads a cost smaller than the
+ * fences' own over several calls, so that the mean per call is right.
+ * Every implementation that calls the child pays it (old, new, old-nomem;
+ * not the peers, which have no child). spins 0 (the default) is off. The
+ * suite calibrates spins and every against time and sets them (suite_xts.c:
+ * --child-call-cost, --child-call-ns, data/xts_child_call.tsv); the state is
  * process-wide, for the single-threaded harness. Integer-only, so this file
  * builds with any code-generation profile. */
-void xts_child_cost_set_spins(uint64_t spins);
+void xts_child_cost_set(uint64_t spins, unsigned every);   /* every 0 = 1 */
 uint64_t xts_child_cost_spins(void);
-/* Child requests that paid the modelled cost since the process started
- * (counted only while it is on): a test can check it is once per call. */
+unsigned xts_child_cost_every(void);
+/* Child requests charged the modelled cost since the process started
+ * (counted while it is on, whether this call spun or a later one will): a
+ * test can check it is once per call. */
 uint64_t xts_child_cost_events(void);
 
 static inline void xts_ecb_request_set_crypt(xts_ecb_request *subreq, xts_ecb *tfm,

@@ -268,8 +268,8 @@ static void test_once_per_call(void)
         { "old", 4096 }, { "new", 0 }, { "old-nomem", 128 },
     };
     static const size_t lens[] = { 4096, 16384 };
-    for (uint64_t spins = 0; spins <= 1; spins++) {
-        xts_child_cost_set_spins(spins);
+    for (uint64_t spins = 0; spins <= 2; spins++)  /* off; every 3rd call; every call */ {
+        xts_child_cost_set(spins, spins == 1 ? 3 : 1);
         for (size_t i = 0; i < 3; i++)
             for (size_t l = 0; l < 2; l++)
                 for (int enc = 0; enc <= 1; enc++) {
@@ -283,7 +283,7 @@ static void test_once_per_call(void)
                           (unsigned long long)events, (unsigned long long)calls);
                 }
     }
-    xts_child_cost_set_spins(0);
+    xts_child_cost_set(0, 1);
 }
 
 static int opt(const char *name, const char *value, pb_err *e)
@@ -344,7 +344,7 @@ static void test_suite(const char *datadir, const char *tmpdir)
     setenv("PB_DATADIR", datadir, 1);
     CHECK(plan(&e) == 0 && xts_child_cost_spins() >= 1, "the project's default: %s", e.msg);
     eff = pb_suite_xts.effective_options();
-    CHECK(eff && strstr(eff, "default, data/xts_child_call.tsv") && strstr(eff, "spins per child call"),
+    CHECK(eff && strstr(eff, "default, data/xts_child_call.tsv") && strstr(eff, "spins per"),
           "effective: %s", eff);
     remove(path);
     setenv("PB_DATADIR", tmpdir, 1);
@@ -360,7 +360,7 @@ static void test_suite(const char *datadir, const char *tmpdir)
     CHECK(plan(&e) == 0 && xts_child_cost_spins() >= 1, "--child-call-cost 50: %s", e.msg);
     eff = pb_suite_xts.effective_options();
     CHECK(eff && strstr(eff, "child_call_cost=50.0B") && strstr(eff, "(--child-call-cost"), "effective: %s", eff);
-    xts_child_cost_set_spins(0);
+    xts_child_cost_set(0, 1);
 }
 
 int main(int argc, char **argv)
