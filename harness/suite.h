@@ -125,6 +125,11 @@ typedef struct pb_suite {
      * (NaN when the document has no number for it). */
     pb_claim (*claim)(const pb_cell *cell, double doc_ratio);
 
+    /* Optional: the suite's effective settings after plan(), one line of text (e.g. a default
+     * read from data/ and what it came to on this machine), which the runner appends to the
+     * run's options so that every stored run says what it ran with. May be NULL or return NULL. */
+    const char *(*effective_options)(void);
+
     /* Report layout: how cells map to plot panels and the x axis.
      *   "size"    : x = size_bytes (log2), one panel per (variant, op), lines per impl
      *   "variant" : x = variant (grouped bars), one panel per op

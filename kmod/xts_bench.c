@@ -18,6 +18,15 @@
  * and get_cycles(); asynchronous results are waited for (crypto_wait_req),
  * as tcrypt does. Requests carry CRYPTO_TFM_REQ_MAY_BACKLOG only, as in
  * tcrypt, so the old template allocates with GFP_ATOMIC.
+ *
+ * The child alone (impl kmod-child-ecb): in every round and at every key
+ * size, the ecb(aes) driver the templates use, keyed with one AES key of
+ * half the XTS key, timed the same way on 16-byte and 4096-byte encryptions.
+ * Those two sizes give the per-byte cost b and the per-call cost
+ * c = t(16) - 16 b of one child request (walk, FPU save/restore, indirect
+ * calls), which the old template pays once per chunk and the new one once
+ * per request; the userspace model of that cost is calibrated from them
+ * (scripts/kmod/child-call-cost.sh, data/xts_child_call.tsv).
  */
 #include <linux/kernel.h>
 #include <linux/scatterlist.h>
@@ -42,6 +51,11 @@ struct xts_impl {
 	char alg[CRYPTO_MAX_ALG_NAME];
 	bool ok;		/* self-test passed */
 };
+
+/* The child alone; .alg is the resolved ecb(aes) driver, .ok whether there is one. */
+static struct xts_impl xts_child = { .impl = "kmod-child-ecb" };
+static const unsigned int xts_child_sizes[] = { 16, 4096 };
+#define XTS_CHILD_NSIZES ARRAY_SIZE(xts_child_sizes)
 
 static struct xts_impl xts_impls[XTS_NIMPL] = {
 	[XTS_OLD] = { .impl = "kmod-old", .tmpl = "xts_buffered" },
@@ -171,6 +185,7 @@ static int xts_sample(struct xts_slot *s, bool enc, u8 *data, unsigned int size,
 
 struct xts_bench {
 	struct xts_slot slot[PB_MAX_KEYS][XTS_NIMPL];
+	struct xts_slot child[PB_MAX_KEYS];	/* the child alone, one AES key */
 	unsigned int sizes[PB_MAX_SIZES], nsizes;
 	u8 *data;
 };
@@ -204,19 +219,19 @@ static int xts_bench_setup(struct xts_bench *b)
 		b->sizes[b->nsizes++] = sz;
 		maxsize = max(maxsize, sz);
 	}
-	b->data = kmalloc(max(maxsize, 16u), GFP_KERNEL);
+	maxsize = max(maxsize, xts_child_sizes[XTS_CHILD_NSIZES - 1]);
+	b->data = kmalloc(maxsize, GFP_KERNEL);
 	if (!b->data)
 		return -ENOMEM;
-	memset(b->data, 0x5a, max(maxsize, 16u));
+	memset(b->data, 0x5a, maxsize);
 
 	for (i = 0; i < sizeof(key); i++)
 		key[i] = (u8)(i * 29 + 1);
 	for (k = 0; k < pb_param_nkeys; k++) {
 		unsigned int bits = pb_param_keys[k];
+		int err;
 
 		for (i = 0; i < XTS_NIMPL; i++) {
-			int err;
-
 			if (!xts_impls[i].ok) {
 				xts_unavailable(i, bits, "selftest-failed", 0);
 				continue;
@@ -230,8 +245,38 @@ static int xts_bench_setup(struct xts_bench *b)
 			if (err)
 				xts_unavailable(i, bits, "setup-error", err);
 		}
+		if (!xts_child.ok || (bits != 256 && bits != 384 && bits != 512))
+			continue;
+		err = xts_slot_init(&b->child[k], &xts_child, key, bits / 16);
+		if (err)
+			pb_emit("unavailable suite=xts impl=%s variant=%u reason=setup-error-error%d",
+				xts_child.impl, bits, err);
 	}
 	return 0;
+}
+
+/* One round of the child alone at key index @k, its two sizes in an order rotated by @r. */
+static void xts_child_round(struct xts_bench *b, unsigned int r, unsigned int k)
+{
+	struct xts_slot *s = &b->child[k];
+	unsigned int z;
+
+	for (z = 0; z < XTS_CHILD_NSIZES && s->req; z++) {
+		unsigned int size = xts_child_sizes[(r + z) % XTS_CHILD_NSIZES];
+		unsigned int iters = pb_iters_for(size);
+		u64 ns, cyc;
+		int err = xts_sample(s, true, b->data, size, iters, &ns, &cyc);
+
+		if (err) {
+			pb_emit("unavailable suite=xts impl=%s variant=%u reason=crypt-error-error%d",
+				xts_child.impl, pb_param_keys[k], err);
+			xts_slot_free(s);
+			return;
+		}
+		pb_emit("sample suite=xts impl=%s variant=%u op=enc size=%u round=%u iters=%u ns=%llu cycles=%llu",
+			xts_child.impl, pb_param_keys[k], size, r, iters, ns, cyc);
+		pb_pause();
+	}
 }
 
 static void xts_bench_run(struct xts_bench *b)
@@ -239,7 +284,13 @@ static void xts_bench_run(struct xts_bench *b)
 	unsigned int r, k, op, z, j;
 
 	/* Warm-up: a few requests per slot and size, not recorded. */
-	for (k = 0; k < pb_param_nkeys; k++)
+	for (k = 0; k < pb_param_nkeys; k++) {
+		for (z = 0; z < XTS_CHILD_NSIZES && b->child[k].req; z++) {
+			u64 ns, cyc;
+
+			xts_sample(&b->child[k], true, b->data, xts_child_sizes[z],
+				   min(pb_iters_for(xts_child_sizes[z]), 4u), &ns, &cyc);
+		}
 		for (j = 0; j < XTS_NIMPL; j++)
 			for (z = 0; z < b->nsizes && b->slot[k][j].req; z++) {
 				u64 ns, cyc;
@@ -248,9 +299,11 @@ static void xts_bench_run(struct xts_bench *b)
 					   min(pb_iters_for(b->sizes[z]), 4u), &ns, &cyc);
 				pb_pause();
 			}
+	}
 
 	for (r = 0; r < pb_param_rounds; r++)
-		for (k = 0; k < pb_param_nkeys; k++)
+		for (k = 0; k < pb_param_nkeys; k++) {
+			xts_child_round(b, r, k);
 			for (op = 0; op < 2; op++)
 				for (z = 0; z < b->nsizes; z++)
 					for (j = 0; j < XTS_NIMPL; j++) {
@@ -277,6 +330,7 @@ static void xts_bench_run(struct xts_bench *b)
 							ns, cyc);
 						pb_pause();
 					}
+		}
 }
 
 void pb_xts_part(bool bench)
@@ -293,7 +347,9 @@ void pb_xts_part(bool bench)
 		strscpy(child, "ecb(aes)", sizeof(child));
 	} else {
 		pb_emit("meta child_driver=%s", pb_token(tok, sizeof(tok), child));
+		strscpy(xts_child.alg, child, sizeof(xts_child.alg));
 	}
+	xts_child.ok = !err;
 	if (xts_resolve("xts(aes)", builtin, sizeof(builtin)))
 		strscpy(builtin, "none", sizeof(builtin));
 	pb_emit("meta driver_builtin=%s", pb_token(tok, sizeof(tok), builtin));
@@ -313,9 +369,11 @@ void pb_xts_part(bool bench)
 	}
 	if (!b)
 		return;
-	for (k = 0; k < PB_MAX_KEYS; k++)
+	for (k = 0; k < PB_MAX_KEYS; k++) {
 		for (i = 0; i < XTS_NIMPL; i++)
 			xts_slot_free(&b->slot[k][i]);
+		xts_slot_free(&b->child[k]);
+	}
 	kfree(b->data);
 	kfree(b);
 }

@@ -7,7 +7,13 @@
  *     new (old-nomem really takes the 128-byte fallback: 32 child calls for
  *     4 KiB), and the sizes the old template asks its allocator for;
  *   - the suite's own errors: --keys, setup_case, bench kat --impl, claim();
- *   - data/xts_doc.tsv holds the document's whole grid for old and new.
+ *   - data/xts_doc.tsv holds the document's whole grid for old and new;
+ *   - the modelled child-call cost (xts_aes.h, --child-call-cost/-ns,
+ *     data/xts_child_call.tsv), by counting events, never timing them: paid
+ *     exactly once per child call by old, new and old-nomem at 4 and 16 KiB,
+ *     none at all when 0; bad values refused naming the option, both options
+ *     refused together, the default read from the data file (malformed:
+ *     FILE:LINE), and effective_options() says what was applied.
  *
  * usage: xts_behaviour PATH/TO/xts_doc.tsv */
 #include <errno.h>
@@ -15,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/xts.h"
+#include "common/xts_aes.h"
 #include "suite.h"
 
 extern const pb_suite pb_suite_xts;
@@ -233,6 +241,128 @@ static void test_doc_table(const char *path)
         CHECK(seen[i / 30][i / 10 % 3][i / 2 % 5][i % 2] == 1, "%s: grid point %d missing or repeated", path, i);
 }
 
+/* ---- the modelled child-call cost ---- */
+
+/* One request of impl over len bytes: child calls made and modelled-cost events paid. */
+static void one_request(const char *impl, size_t len, int enc, uint64_t *calls, uint64_t *events)
+{
+    int err;
+    xts_tfm *tfm = xts_alloc_tfm(impl, &err);
+    CHECK(tfm, "%s: alloc_tfm: %d", impl, err);
+    if (!tfm) return;
+    xts_request *req = xts_request_alloc(tfm);
+    CHECK(req && xts_setkey(tfm, key, 32) == 0, "%s: set-up", impl);
+    xts_request_set_crypt(req, src, dst, len, iv);
+    memset(&tfm->stats, 0, sizeof tfm->stats);
+    const uint64_t e0 = xts_child_cost_events();
+    CHECK((enc ? xts_encrypt(req) : xts_decrypt(req)) == 0, "%s: %zu bytes", impl, len);
+    *calls = tfm->stats.child_calls;
+    *events = xts_child_cost_events() - e0;
+    xts_request_free(req);
+    xts_free_tfm(tfm);
+}
+
+static void test_once_per_call(void)
+{
+    static const struct { const char *impl; size_t chunk; } impls[] = {
+        { "old", 4096 }, { "new", 0 }, { "old-nomem", 128 },
+    };
+    static const size_t lens[] = { 4096, 16384 };
+    for (uint64_t spins = 0; spins <= 2; spins++)  /* off; every 3rd call; every call */ {
+        xts_child_cost_set(spins, spins == 1 ? 3 : 1);
+        for (size_t i = 0; i < 3; i++)
+            for (size_t l = 0; l < 2; l++)
+                for (int enc = 0; enc <= 1; enc++) {
+                    uint64_t calls = 0, events = 0;
+                    one_request(impls[i].impl, lens[l], enc, &calls, &events);
+                    const uint64_t want = impls[i].chunk ? lens[l] / impls[i].chunk : 1;
+                    CHECK(calls == want, "%s %zu B: %llu child calls, want %llu", impls[i].impl, lens[l],
+                          (unsigned long long)calls, (unsigned long long)want);
+                    CHECK(events == (spins ? calls : 0), "%s %zu B %s, spins %llu: %llu events for %llu calls",
+                          impls[i].impl, lens[l], enc ? "enc" : "dec", (unsigned long long)spins,
+                          (unsigned long long)events, (unsigned long long)calls);
+                }
+    }
+    xts_child_cost_set(0, 1);
+}
+
+static int opt(const char *name, const char *value, pb_err *e)
+{
+    memset(e, 0, sizeof *e);
+    return pb_suite_xts.parse_opt(name, value, e);
+}
+
+static int plan(pb_err *e)
+{
+    pb_plan_opts o = { .quick = 1 };
+    pb_grid g = { 0, NULL };
+    memset(e, 0, sizeof *e);
+    int rc = pb_suite_xts.plan(&o, &g, e);
+    free(g.cells);
+    return rc;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f, "cannot write %s", path);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_suite(const char *datadir, const char *tmpdir)
+{
+    pb_err e;
+    char path[1024];
+    const char *eff;
+
+    /* bad values: refused, the option named */
+    static const char *const bad[] = { "-1", "abc", "", "1e9", "nan", "5x" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(opt("--child-call-cost", bad[i], &e) == -1 && strstr(e.msg, "--child-call-cost"),
+              "--child-call-cost '%s': %s", bad[i], e.msg);
+        CHECK(opt("--child-call-ns", bad[i], &e) == -1 && strstr(e.msg, "--child-call-ns"),
+              "--child-call-ns '%s': %s", bad[i], e.msg);
+    }
+    CHECK(opt("--child-call-cost", NULL, &e) == -1 && strstr(e.msg, "needs a value"), "no value: %s", e.msg);
+
+    /* the default comes from DATADIR/xts_child_call.tsv */
+    snprintf(path, sizeof path, "%s/xts_child_call.tsv", tmpdir);
+    setenv("PB_DATADIR", tmpdir, 1);
+    write_file(path, "# comment\n\nabc\tsource\n");
+    CHECK(plan(&e) == -1 && strstr(e.msg, "xts_child_call.tsv:3: expected 'BYTES<TAB>source'"), "malformed: %s",
+          e.msg);
+    write_file(path, "12\n");
+    CHECK(plan(&e) == -1 && strstr(e.msg, "xts_child_call.tsv:1:"), "no source: %s", e.msg);
+    write_file(path, "# only comments\n");
+    CHECK(plan(&e) == -1 && strstr(e.msg, "no data line"), "empty: %s", e.msg);
+    write_file(path, "0\ta test file that turns the model off\n");
+    CHECK(plan(&e) == 0 && xts_child_cost_spins() == 0, "0 in the file: %s", e.msg);
+    eff = pb_suite_xts.effective_options();
+    CHECK(eff && strstr(eff, "child_call_cost=off") && strstr(eff, "says 0"), "effective: %s", eff);
+    setenv("PB_DATADIR", datadir, 1);
+    CHECK(plan(&e) == 0 && xts_child_cost_spins() >= 1, "the project's default: %s", e.msg);
+    eff = pb_suite_xts.effective_options();
+    CHECK(eff && strstr(eff, "default, data/xts_child_call.tsv") && strstr(eff, "spins per"),
+          "effective: %s", eff);
+    remove(path);
+    setenv("PB_DATADIR", tmpdir, 1);
+    CHECK(plan(&e) == -1 && strstr(e.msg, "cannot open"), "missing file: %s", e.msg);
+
+    /* an option overrides the file (which is then not read); 0 is off */
+    CHECK(opt("child-call-cost", "0", &e) == 1, "--child-call-cost 0: %s", e.msg);
+    CHECK(plan(&e) == 0 && xts_child_cost_spins() == 0, "--child-call-cost 0 leaves it on: %s", e.msg);
+    eff = pb_suite_xts.effective_options();
+    CHECK(eff && strstr(eff, "off (--child-call-cost 0)"), "effective: %s", eff);
+    CHECK(opt("child-call-ns", "10", &e) == -1 && strstr(e.msg, "not both"), "both options: %s", e.msg);
+    CHECK(opt("child-call-cost", "50", &e) == 1, "--child-call-cost 50: %s", e.msg);
+    CHECK(plan(&e) == 0 && xts_child_cost_spins() >= 1, "--child-call-cost 50: %s", e.msg);
+    eff = pb_suite_xts.effective_options();
+    CHECK(eff && strstr(eff, "child_call_cost=50.0B") && strstr(eff, "(--child-call-cost"), "effective: %s", eff);
+    xts_child_cost_set(0, 1);
+}
+
 int main(int argc, char **argv)
 {
     for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 7 + 1);
@@ -240,8 +370,21 @@ int main(int argc, char **argv)
     test_paths();
     test_alloc_sizes();
     test_suite_errors();
-    if (argc > 1) test_doc_table(argv[1]);
-    else CHECK(0, "usage: xts_behaviour PATH/TO/xts_doc.tsv");
+    if (argc > 1) {
+        test_doc_table(argv[1]);
+        /* last: it leaves suite options set. DATADIR = the folder of xts_doc.tsv. */
+        char datadir[1024], tmpdir[] = "/tmp/xts_behaviour-XXXXXX";
+        snprintf(datadir, sizeof datadir, "%s", argv[1]);
+        char *slash = strrchr(datadir, '/');
+        if (slash) *slash = 0;
+        else snprintf(datadir, sizeof datadir, ".");
+        test_once_per_call();
+        CHECK(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+        test_suite(datadir, tmpdir);
+        rmdir(tmpdir);
+    } else {
+        CHECK(0, "usage: xts_behaviour PATH/TO/xts_doc.tsv");
+    }
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
