@@ -1,7 +1,9 @@
 /* suite_drbg.c — libgcrypt "random: Add performance improvements for the DRBG"
  * (20886fdc, 2016) re-run: SP 800-90A DRBG generate throughput, old (a
  * libgcrypt handle per primitive call) vs new (persistent handles, CTR mode),
- * with libgcrypt's and OpenSSL's own DRBGs beside them.
+ * with libgcrypt's and OpenSSL's own DRBGs beside them, and old@native,
+ * new@native: the same sources built native instead of with libgcrypt's flags
+ * (docs/build-profiles.md).
  *
  * Grid: variant aes256 / aes128 (CTR_DRBG with df) / sha256 (Hash_DRBG) /
  * hmac-sha256 (HMAC_DRBG) x request size 4096, 1024, 128, 32, 16 bytes;

@@ -10,6 +10,8 @@
  *            one op = one segment through the connection. The `kernel` impl
  *            is the host kernel's own TCP-MD5 (TCP-AO where built in) on a
  *            plain byte stream.
+ * Impls old@native, new@native: the same pools built native instead of with
+ * the kernel's flags (the code-generation cross-check, docs/build-profiles.md).
  * Options, metrics, cells: see options_help and plan() below. */
 #include <errno.h>
 #include <stdlib.h>
