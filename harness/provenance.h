@@ -7,7 +7,7 @@ typedef struct pb_provenance {
     int git_dirty;         /* uncommitted changes at build time */
     char version[32];
     char compiler[96];
-    char cflags[256];
+    char cflags[2048];     /* per build profile: which code, which flags (docs/build-profiles.md) */
     char buildtype[32];
     char libs[256];        /* libgcrypt / OpenSSL / libbenchmark / sqlite / libpfm versions */
     char cpu_model[128];

@@ -135,4 +135,21 @@ const char *pb_drbg_strerror(int status);
 extern const pb_drbg_backend pb_drbg_backend_old;
 extern const pb_drbg_backend pb_drbg_backend_new;
 
+/* One build of the state machines and both backends (docs/build-profiles.md):
+ * the libgcrypt profile, behind impls "old" and "new", and the same sources
+ * built native for the code-generation cross-check, behind "old@native" and
+ * "new@native" (symbols renamed by impls/native_names.h). An instance is
+ * driven only through the build that instantiated it. */
+typedef struct pb_drbg_build {
+    int (*instantiate)(pb_drbg *d, const pb_drbg_backend *bk, const pb_drbg_config *cfg,
+                       const uint8_t *nonce, size_t nonce_len, const uint8_t *pers, size_t pers_len);
+    int (*reseed)(pb_drbg *d, const uint8_t *addtl, size_t addtl_len);
+    int (*generate)(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len, int pr);
+    int (*generate_long)(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len, int pr);
+    void (*uninstantiate)(pb_drbg *d);
+    const pb_drbg_backend *bk_old, *bk_new;
+} pb_drbg_build;
+extern const pb_drbg_build pb_drbg_build_faithful;   /* libgcrypt profile */
+extern const pb_drbg_build pb_drbg_build_native;
+
 #endif

@@ -69,6 +69,9 @@ struct sigpool_ops {
 
 extern const sigpool_ops sigpool_old;   /* per-CPU requests */
 extern const sigpool_ops sigpool_new;   /* clone-tfm */
+/* The same two pools built with the native profile (impls/native_names.h),
+ * for the code-generation cross-check: impls "old@native", "new@native". */
+extern const sigpool_ops sigpool_old_native, sigpool_new_native;
 
 static inline int sigpool_start(sigpool *p, sigpool_handle *h) { return p->ops->start(p, h); }
 static inline void sigpool_end(sigpool *p, sigpool_handle *h) { p->ops->end(p, h); }

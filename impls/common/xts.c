@@ -9,6 +9,8 @@
 #include <string.h>
 
 extern const xts_alg xts_old_alg, xts_new_alg, xts_openssl_alg, xts_gcrypt_alg;
+/* the same two templates built with the native profile (impls/native_names.h) */
+extern const xts_alg xts_old_alg_native, xts_new_alg_native;
 
 static void *libc_kmalloc(size_t n)
 {
@@ -43,6 +45,9 @@ static const struct xts_impl {
     { "old-nomem", &xts_old_alg, &xts_allocator_failing },
     { "openssl", &xts_openssl_alg, &xts_allocator_libc },
     { "gcrypt", &xts_gcrypt_alg, &xts_allocator_libc },
+    /* the code-generation cross-check: the same sources, built native */
+    { "old@native", &xts_old_alg_native, &xts_allocator_libc },
+    { "new@native", &xts_new_alg_native, &xts_allocator_libc },
 };
 
 #define NIMPLS (sizeof impls / sizeof impls[0])

@@ -95,7 +95,8 @@ struct xts_request {
 };
 
 /* The implementations, by name: "old", "new", "old-nomem" (= old with
- * xts_allocator_failing), "openssl", "gcrypt". i = 0, 1, ...; NULL past the end. */
+ * xts_allocator_failing), "openssl", "gcrypt", "old@native", "new@native" (the
+ * templates built with the native profile). i = 0, 1, ...; NULL past the end. */
 const char *xts_impl_name(int i);
 /* The xts_alg behind a name (old-nomem: the old one), or NULL. */
 const xts_alg *xts_impl_alg(const char *impl);

@@ -28,7 +28,30 @@ static long queue_entropy(void *arg, uint8_t *buf, size_t min_len, size_t max_le
     return (long)b->n;
 }
 
-static int run_ours(const drbg_vec *v, const pb_drbg_backend *bk, uint8_t *out, const char **why)
+static const struct {
+    const char *impl;
+    const pb_drbg_build *build;
+    int is_new;
+} builds[] = {
+    { "old", &pb_drbg_build_faithful, 0 },
+    { "new", &pb_drbg_build_faithful, 1 },
+    { "old@native", &pb_drbg_build_native, 0 },
+    { "new@native", &pb_drbg_build_native, 1 },
+};
+#define NBUILDS (sizeof builds / sizeof builds[0])
+
+const pb_drbg_build *drbg_build_of(const char *impl, const pb_drbg_backend **bk)
+{
+    for (size_t i = 0; i < NBUILDS; i++)
+        if (!strcmp(impl, builds[i].impl)) {
+            *bk = builds[i].is_new ? builds[i].build->bk_new : builds[i].build->bk_old;
+            return builds[i].build;
+        }
+    return NULL;
+}
+
+static int run_ours(const drbg_vec *v, const pb_drbg_build *b, const pb_drbg_backend *bk, uint8_t *out,
+                    const char **why)
 {
     entropy_queue q = { .items = { &v->entropy } , .n = 1 };
     if (v->reseed) q.items[q.n++] = &v->entropy_reseed;
@@ -43,11 +66,11 @@ static int run_ours(const drbg_vec *v, const pb_drbg_backend *bk, uint8_t *out, 
     cfg.entropy = queue_entropy;
     cfg.entropy_arg = &q;
     pb_drbg d;
-    int rc = pb_drbg_instantiate(&d, bk, &cfg, v->nonce.p, v->nonce.n, v->pers.p, v->pers.n);
-    if (!rc && v->reseed) rc = pb_drbg_reseed(&d, v->addtl_reseed.p, v->addtl_reseed.n);
+    int rc = b->instantiate(&d, bk, &cfg, v->nonce.p, v->nonce.n, v->pers.p, v->pers.n);
+    if (!rc && v->reseed) rc = b->reseed(&d, v->addtl_reseed.p, v->addtl_reseed.n);
     for (int i = 0; i < 2 && !rc; i++)
-        rc = pb_drbg_generate(&d, out, v->expected.n, v->addtl[i].p, v->addtl[i].n, v->pr);
-    pb_drbg_uninstantiate(&d);
+        rc = b->generate(&d, out, v->expected.n, v->addtl[i].p, v->addtl[i].n, v->pr);
+    b->uninstantiate(&d);
     if (rc) *why = pb_drbg_strerror(rc);
     return rc ? -1 : 0;
 }
@@ -81,8 +104,9 @@ int drbg_vec_run(const drbg_vec *v, const char *impl, const char **why)
     uint8_t *out = malloc(v->expected.n ? v->expected.n : 1);
     if (!out) return *why = "out of memory", 0;
     int rc;
-    if (!strcmp(impl, "old")) rc = run_ours(v, &pb_drbg_backend_old, out, why);
-    else if (!strcmp(impl, "new")) rc = run_ours(v, &pb_drbg_backend_new, out, why);
+    const pb_drbg_backend *bk;
+    const pb_drbg_build *b = drbg_build_of(impl, &bk);
+    if (b) rc = run_ours(v, b, bk, out, why);
     else if (!strcmp(impl, "openssl")) {
         rc = run_openssl(v, out, why);
     } else rc = (*why = "unknown implementation", -1);
@@ -212,18 +236,19 @@ static int parse_record(const pb_rsp *f, const pb_rsp_rec *rec, drbg_vec *v, rec
     return 0;
 }
 
-static const char *const our_impls[] = { "old", "new" };
+static const char *const our_impls[] = { "old", "new", "old@native", "new@native" };
 
 int drbg_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log, pb_err *e)
 {
     static int said_gcrypt;
-    static const char *const known[] = { "old", "new", "gcrypt", "openssl" };
+    static const char *const known[] = { "old", "new", "old@native", "new@native", "gcrypt", "openssl" };
     int known_impl = !impl;
-    for (int i = 0; i < 4 && impl; i++) known_impl |= !strcmp(impl, known[i]);
-    if (!known_impl) return pb_errf(e, "%s: the drbg suite has no implementation '%s' (old, new, gcrypt, openssl)",
-                                    path, impl);
+    for (size_t i = 0; i < sizeof known / sizeof known[0] && impl; i++) known_impl |= !strcmp(impl, known[i]);
+    if (!known_impl)
+        return pb_errf(e, "%s: the drbg suite has no implementation '%s' (old, new, old@native, new@native, gcrypt, openssl)",
+                       path, impl);
     const char *const *impls = impl ? &impl : our_impls;
-    int nimpls = impl ? 1 : 2;
+    int nimpls = impl ? 1 : (int)(sizeof our_impls / sizeof our_impls[0]);
 
     pb_rsp *f = pb_rsp_open(path, e);
     if (!f) return -1;

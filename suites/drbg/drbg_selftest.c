@@ -152,7 +152,8 @@ static int sanity(const char *impl, pb_drbg_mech mech, pb_err *e)
 
 int drbg_selftest(const char *impl, pb_err *e)
 {
-    int kat = !strcmp(impl, "old") || !strcmp(impl, "new") || !strcmp(impl, "openssl");
+    const pb_drbg_backend *bk;
+    int kat = drbg_build_of(impl, &bk) || !strcmp(impl, "openssl");
     if (!kat && strcmp(impl, "gcrypt")) return pb_errf(e, "drbg selftest: unknown implementation '%s'", impl);
     for (size_t i = 0; kat && i < sizeof vectors / sizeof vectors[0]; i++) {
         const char *why;

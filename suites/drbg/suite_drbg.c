@@ -1,7 +1,9 @@
 /* suite_drbg.c — libgcrypt "random: Add performance improvements for the DRBG"
  * (20886fdc, 2016) re-run: SP 800-90A DRBG generate throughput, old (a
  * libgcrypt handle per primitive call) vs new (persistent handles, CTR mode),
- * with libgcrypt's and OpenSSL's own DRBGs beside them.
+ * with libgcrypt's and OpenSSL's own DRBGs beside them, and old@native,
+ * new@native: the same sources built native instead of with libgcrypt's flags
+ * (docs/build-profiles.md).
  *
  * Grid: variant aes256 / aes128 (CTR_DRBG with df) / sha256 (Hash_DRBG) /
  * hmac-sha256 (HMAC_DRBG) x request size 4096, 1024, 128, 32, 16 bytes;
@@ -87,6 +89,8 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
             c->size_bytes = sizes[s];
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "old");
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new");
+            snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "old@native");
+            snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new@native");
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
             if (!opt.addtl) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "gcrypt");
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "openssl");
@@ -98,7 +102,8 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
 /* ---------------------------------------------------------------- cases */
 
 typedef struct drbg_case {
-    pb_drbg d;                    /* old / new */
+    pb_drbg d;                    /* old / new / old@native / new@native */
+    const pb_drbg_build *build;   /* the build that instantiated d */
     pb_drbg_ossl *ossl;           /* openssl */
     pb_drbg_mech mech;
     size_t n;
@@ -113,7 +118,7 @@ static void body_ours(void *ctx, uint64_t iters)
 {
     drbg_case *c = ctx;
     for (uint64_t i = 0; i < iters; i++) {
-        if (pb_drbg_generate(&c->d, c->out, c->n, c->addtl, c->addtl_len, 0)) c->errors++;
+        if (c->build->generate(&c->d, c->out, c->n, c->addtl, c->addtl_len, 0)) c->errors++;
         pb_sink(c->out);
     }
 }
@@ -146,7 +151,7 @@ static void free_case(void *ctx)
 {
     drbg_case *c = ctx;
     if (!c) return;
-    pb_drbg_uninstantiate(&c->d);
+    if (c->build) c->build->uninstantiate(&c->d);
     pb_drbg_ossl_free(c->ossl);
     free(c->out);
     free(c);
@@ -178,15 +183,16 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *pc, pb_err
     pc->free_ctx = free_case;
     pc->error_count = &c->errors;
     const char *why = NULL;
-    if (!strcmp(impl, "old") || !strcmp(impl, "new")) {
+    const pb_drbg_backend *bk;
+    const pb_drbg_build *build = drbg_build_of(impl, &bk);
+    if (build) {
         /* Instantiate once: entropy from getrandom, a nonce of half the strength. */
         pb_drbg_config cfg;
         pb_drbg_config_init(&cfg, c->mech);
         uint8_t nonce[16];
         if (pb_drbg_entropy_getrandom(NULL, nonce, sizeof nonce, sizeof nonce) < 0) why = "getrandom failed";
-        int rc = why ? 0 : pb_drbg_instantiate(&c->d, !strcmp(impl, "old") ? &pb_drbg_backend_old
-                                                                           : &pb_drbg_backend_new,
-                                               &cfg, nonce, sizeof nonce, NULL, 0);
+        c->build = build;
+        int rc = why ? 0 : build->instantiate(&c->d, bk, &cfg, nonce, sizeof nonce, NULL, 0);
         if (rc) why = pb_drbg_strerror(rc);
         pc->body = body_ours;
     } else if (!strcmp(impl, "gcrypt")) {
@@ -197,7 +203,7 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *pc, pb_err
         c->ossl = pb_drbg_ossl_new(c->mech, NULL, 0, &why);
         pc->body = body_openssl;
     } else {
-        why = "unknown implementation (old, new, gcrypt, openssl)";
+        why = "unknown implementation (old, new, old@native, new@native, gcrypt, openssl)";
     }
     if (why) {
         free_case(c);

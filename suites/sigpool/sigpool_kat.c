@@ -432,21 +432,24 @@ static int check(const sigpool_ops *ops, const kat_vec *v, char *why, size_t cap
 
 /* --- bench kat ----------------------------------------------------------- */
 
+/* Without --impl: every build of both pools (the kernel profile and native). */
 static int kat_impls(const char *impl, const sigpool_ops **ops, pb_err *e)
 {
     if (!impl) {
         ops[0] = &sigpool_old;
         ops[1] = &sigpool_new;
-        return 2;
+        ops[2] = &sigpool_old_native;
+        ops[3] = &sigpool_new_native;
+        return 4;
     }
     if (!(ops[0] = sp_pool_ops(impl)))
-        return pb_errf(e, "sigpool: unknown impl '%s' for known answers (old, new)", impl);
+        return pb_errf(e, "sigpool: unknown impl '%s' for known answers (old, new, old@native, new@native)", impl);
     return 1;
 }
 
 int sp_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log, pb_err *e)
 {
-    const sigpool_ops *ops[2];
+    const sigpool_ops *ops[4];
     int nops = kat_impls(impl, ops, e);
     if (nops < 0) return -1;
     if (pb_gcrypt_init() < 0) return pb_errf(e, "sigpool: libgcrypt is too old");
@@ -478,7 +481,7 @@ int sp_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log,
             } else {
                 r->failed++;
                 const char *count = pb_rsp_get(&rec, "COUNT", 0);
-                fprintf(log, "%s:%d: %s %s COUNT=%s: %s\n", path, rec.line, ops[i]->name, v.alg->name,
+                fprintf(log, "%s:%d: %s %s COUNT=%s: %s\n", path, rec.line, sp_pool_impl(ops[i]), v.alg->name,
                         count ? count : "?", why);
             }
         }

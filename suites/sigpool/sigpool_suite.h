@@ -33,8 +33,10 @@ typedef struct sp_opts {
 
 extern sp_opts sp_opt;      /* set by parse_opt, read by plan and setup */
 
-/* "old"/"new" -> the pool; NULL otherwise. */
+/* "old", "new", "old@native", "new@native" -> the pool; NULL otherwise. */
 const sigpool_ops *sp_pool_ops(const char *impl);
+/* The impl name of a pool: ops->name ("old") plus the build ("old@native"). */
+const char *sp_pool_impl(const sigpool_ops *ops);
 /* Index in sp_variants, or -1. */
 int sp_variant_index(const char *name);
 /* Create the pool for a variant ("md5" -> the md5 pool). 0 or -1 + e. */

@@ -10,6 +10,8 @@
  *            one op = one segment through the connection. The `kernel` impl
  *            is the host kernel's own TCP-MD5 (TCP-AO where built in) on a
  *            plain byte stream.
+ * Impls old@native, new@native: the same pools built native instead of with
+ * the kernel's flags (the code-generation cross-check, docs/build-profiles.md).
  * Options, metrics, cells: see options_help and plan() below. */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,18 +43,36 @@ int sp_variant_index(const char *name)
     return -1;
 }
 
+static const struct {
+    const char *impl;
+    const sigpool_ops *ops;
+} pools[] = {
+    { "old", &sigpool_old },
+    { "new", &sigpool_new },
+    { "old@native", &sigpool_old_native },
+    { "new@native", &sigpool_new_native },
+};
+#define NPOOLS (sizeof pools / sizeof pools[0])
+
 const sigpool_ops *sp_pool_ops(const char *impl)
 {
-    if (strcmp(impl, "old") == 0) return &sigpool_old;
-    if (strcmp(impl, "new") == 0) return &sigpool_new;
+    for (size_t i = 0; i < NPOOLS; i++)
+        if (strcmp(impl, pools[i].impl) == 0) return pools[i].ops;
     return NULL;
+}
+
+const char *sp_pool_impl(const sigpool_ops *ops)
+{
+    for (size_t i = 0; i < NPOOLS; i++)
+        if (ops == pools[i].ops) return pools[i].impl;
+    return ops->name;
 }
 
 int sp_pool_create(const sigpool_ops *ops, const char *variant, sigpool **out, pb_err *e)
 {
     if (pb_gcrypt_init() < 0) return pb_errf(e, "sigpool: libgcrypt is too old");
     int err = ops->create(variant, TCP_SIGPOOL_SCRATCH, out);
-    if (err) return pb_errf(e, "sigpool: %s pool for %s: %s", ops->name, variant, strerror(-err));
+    if (err) return pb_errf(e, "sigpool: %s pool for %s: %s", sp_pool_impl(ops), variant, strerror(-err));
     return 0;
 }
 
@@ -176,6 +196,8 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
                                 : sp_opt.payload;
             strcpy(c->impls[c->nimpls++], "old");
             strcpy(c->impls[c->nimpls++], "new");
+            strcpy(c->impls[c->nimpls++], "old@native");
+            strcpy(c->impls[c->nimpls++], "new@native");
             if (ops[k].mode == SP_MODE_STREAM) {
                 /* the kernel's own TCP-MD5/TCP-AO; its setup says "unavailable:"
                  * where the kernel lacks it (TCP-AO on this host) */

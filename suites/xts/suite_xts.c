@@ -2,8 +2,10 @@
  * buffer" (78105c7e769b) re-run old-vs-new in userspace.
  *
  * Grid (the document's): key sizes 256/384/512 bits x data 64 B .. 32 KiB x
- * enc/dec; impls old, new, old-nomem (old with kmalloc forced to fail) and
- * the peers openssl (no 2 x 192) and gcrypt.
+ * enc/dec; impls old, new, old-nomem (old with kmalloc forced to fail), the
+ * peers openssl (no 2 x 192) and gcrypt, and old@native, new@native (the same
+ * templates built -O3 -march=x86-64-v2: the code-generation cross-check,
+ * docs/build-profiles.md).
  *
  * A timed case owns one keyed transform, one request and a src and a dst
  * buffer of size_bytes; body() performs `iters` requests src -> dst. The IV

@@ -7,6 +7,7 @@
  * EVP_RAND, seeded with the same bytes through a TEST-RAND parent, runs the
  * same sequence as an independent third opinion (not with the short reseed
  * interval, whose automatic reseeds OpenSSL counts differently).
+ * Both builds (libgcrypt profile and native) run the whole sequence.
  * Deterministic: fixed seeds. */
 #include <assert.h>
 #include <stdio.h>
@@ -58,6 +59,9 @@ static void check_same(const char *what, const uint8_t *a, const uint8_t *b, siz
     }
 }
 
+/* The build under test: the libgcrypt profile, then the native one. */
+static const pb_drbg_build *B;
+
 static void run(pb_drbg_mech mech, int use_df, uint64_t reseed_interval, uint64_t seed)
 {
     const pb_drbg_info *info = pb_drbg_info_of(mech);
@@ -86,9 +90,9 @@ static void run(pb_drbg_mech mech, int use_df, uint64_t reseed_interval, uint64_
 
     pb_drbg d_old, d_new;
     cfg.entropy_arg = &tape_old;
-    assert(pb_drbg_instantiate(&d_old, &pb_drbg_backend_old, &cfg, nonce, nonce_len, pers, pers_len) == 0);
+    assert(B->instantiate(&d_old, B->bk_old, &cfg, nonce, nonce_len, pers, pers_len) == 0);
     cfg.entropy_arg = &tape_new;
-    assert(pb_drbg_instantiate(&d_new, &pb_drbg_backend_new, &cfg, nonce, nonce_len, pers, pers_len) == 0);
+    assert(B->instantiate(&d_new, B->bk_new, &cfg, nonce, nonce_len, pers, pers_len) == 0);
     pb_drbg_ossl *o = NULL;
     if (with_ossl) {
         const char *why;
@@ -108,8 +112,8 @@ static void run(pb_drbg_mech mech, int use_df, uint64_t reseed_interval, uint64_
         size_t alen = pick_input(&ops, addtl, max_in);
         if (kind < 10) { /* explicit reseed */
             reseeds++;
-            assert(pb_drbg_reseed(&d_old, addtl, alen) == 0);
-            assert(pb_drbg_reseed(&d_new, addtl, alen) == 0);
+            assert(B->reseed(&d_old, addtl, alen) == 0);
+            assert(B->reseed(&d_new, addtl, alen) == 0);
             if (o) {
                 pb_rng_bytes(&tape_ossl, ent, entlen);
                 if (pb_drbg_ossl_feed(o, ent, entlen) || pb_drbg_ossl_reseed(o, addtl, alen)) {
@@ -125,8 +129,8 @@ static void run(pb_drbg_mech mech, int use_df, uint64_t reseed_interval, uint64_
         longs += n > PB_DRBG_MAX_REQUEST;
         memset(a, 0xaa, n);
         memset(b, 0x55, n);
-        assert(pb_drbg_generate_long(&d_old, a, n, addtl, alen, pr) == 0);
-        assert(pb_drbg_generate_long(&d_new, b, n, addtl, alen, pr) == 0);
+        assert(B->generate_long(&d_old, a, n, addtl, alen, pr) == 0);
+        assert(B->generate_long(&d_new, b, n, addtl, alen, pr) == 0);
         check_same("old and new output", a, b, n, ctx, step);
         if (o) {
             int rc = 0;
@@ -157,8 +161,8 @@ static void run(pb_drbg_mech mech, int use_df, uint64_t reseed_interval, uint64_
     }
     printf("ok %s: %d steps (%d reseeds, %d prediction-resistance requests, %d sliced)%s\n", ctx, STEPS, reseeds,
            prs, longs, o ? ", OpenSSL agrees" : "");
-    pb_drbg_uninstantiate(&d_old);
-    pb_drbg_uninstantiate(&d_new);
+    B->uninstantiate(&d_old);
+    B->uninstantiate(&d_new);
     pb_drbg_ossl_free(o);
     free(a);
     free(b);
@@ -171,11 +175,15 @@ int main(void)
         { PB_DRBG_CTR_AES128, 1 }, { PB_DRBG_CTR_AES128, 0 }, { PB_DRBG_CTR_AES256, 1 },
         { PB_DRBG_CTR_AES256, 0 }, { PB_DRBG_HASH_SHA256, 1 }, { PB_DRBG_HMAC_SHA256, 1 },
     };
-    for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
-        for (uint64_t seed = 1; seed <= 2; seed++) {
-            run(configs[i].mech, configs[i].use_df, PB_DRBG_MAX_RESEED_INTERVAL, seed * 1000 + i);
-            run(configs[i].mech, configs[i].use_df, 5, seed * 1000 + i + 100);
-        }
+    static const pb_drbg_build *const builds[] = { &pb_drbg_build_faithful, &pb_drbg_build_native };
+    for (size_t b = 0; b < 2; b++) {
+        B = builds[b];
+        for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
+            for (uint64_t seed = 1; seed <= 2; seed++) {
+                run(configs[i].mech, configs[i].use_df, PB_DRBG_MAX_RESEED_INTERVAL, seed * 1000 + i);
+                run(configs[i].mech, configs[i].use_df, 5, seed * 1000 + i + 100);
+            }
+    }
     if (failures) fprintf(stderr, "%d failures\n", failures);
     return failures ? 1 : 0;
 }

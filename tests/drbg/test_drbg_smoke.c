@@ -66,8 +66,8 @@ static void expect_opt(const char *name, const char *value, int want)
 
 int main(void)
 {
-    static const char *const impls[] = { "old", "new", "gcrypt", "openssl" };
-    for (int i = 0; i < 4; i++) {
+    static const char *const impls[] = { "old", "new", "old@native", "new@native", "gcrypt", "openssl" };
+    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++) {
         pb_err e = { { 0 } };
         if (S->selftest(impls[i], &e)) fail(impls[i], e.msg);
     }

@@ -178,7 +178,13 @@ static void test_suite_errors(void)
     CHECK(s->parse_opt("keys", "512,384,256", &e) == 1, "--keys all");
     CHECK(s->plan(&o, &g, &e) == 0 && g.ncells == 30, "default grid has %d cells", g.ncells);
     for (int i = 0; i < g.ncells; i++) {
-        int want = strcmp(g.cells[i].variant, "384") == 0 ? 4 : 5;
+        /* old, new, old-nomem, openssl (no 2 x 192), gcrypt, old@native, new@native */
+        int want = strcmp(g.cells[i].variant, "384") == 0 ? 6 : 7;
+        int native = 0;
+        for (int k = 0; k < g.cells[i].nimpls; k++)
+            native += !strcmp(g.cells[i].impls[k], "old@native") || !strcmp(g.cells[i].impls[k], "new@native");
+        CHECK(native == 2, "cell %s/%s/%llu plans %d of old@native, new@native", g.cells[i].variant,
+              g.cells[i].op, (unsigned long long)g.cells[i].size_bytes, native);
         CHECK(g.cells[i].nimpls == want, "cell %s/%s/%llu has %d impls", g.cells[i].variant, g.cells[i].op,
               (unsigned long long)g.cells[i].size_bytes, g.cells[i].nimpls);
     }
