@@ -31,6 +31,7 @@
 #define sp_cpus_fini sp_cpus_fini_native
 #define sp_bh_disable sp_bh_disable_native
 #define sp_bh_enable sp_bh_enable_native
+#define sp_stats_this_thread sp_stats_this_thread_native
 
 /* drbg: the state machines and both primitive backends */
 #define pb_drbg_info_of pb_drbg_info_of_native
