@@ -9,7 +9,6 @@
 #include "store.h"
 #include "suite.h"
 
-
 static void usage(FILE *f, const pb_suite *s)
 {
     fprintf(f,

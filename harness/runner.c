@@ -104,6 +104,8 @@ int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
 {
     int n = 0;
     char buf[512];
+    /* a cut copy would turn the last size into another one (4096 -> 40) */
+    if (strlen(list) >= sizeof buf) return pb_errf(e, "--sizes is too long (at most %zu characters)", sizeof buf - 1);
     snprintf(buf, sizeof buf, "%s", list);
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         char *end;
@@ -143,6 +145,7 @@ static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
 {
     if (o->impls) {
         char buf[512];
+        if (strlen(o->impls) >= sizeof buf) return pb_errf(e, "--impl is too long (at most %zu characters)", sizeof buf - 1);
         snprintf(buf, sizeof buf, "%s", o->impls);
         for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             int found = 0;

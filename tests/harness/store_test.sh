@@ -2,7 +2,7 @@
 # store_test.sh BENCH FIXTURES SECTION — the versioned store and `bench run`'s refusals.
 # Fixed data only: the version-1 databases come from checked-in SQL dumps (FIXTURES/*.sql), the
 # runs are the synthetic suite's (their numbers are never asserted, only their status and count).
-BENCH=$1 FIX=$2 SECTION=$3
+BENCH=$(realpath "$1") FIX=$(realpath "$2") SECTION=$3
 source "$(dirname "$0")/../lib.sh"
 export PB_JOB_ID=store-test
 unset PB_DB
@@ -143,6 +143,7 @@ run-refuses-bad-options-before-measuring)
     expect 2 "bad size '18014398509481985k'" "$BENCH" "${QUICK[@]}" --db "$D" --sizes 18014398509481985k
     expect 2 "bad size '18446744073709551617'" "$BENCH" "${QUICK[@]}" --db "$D" --sizes 18446744073709551617
     expect 2 "bad size '+64'" "$BENCH" "${QUICK[@]}" --db "$D" --sizes +64
+    expect 2 "--sizes is too long" "$BENCH" "${QUICK[@]}" --db "$D" --sizes "$(printf '64,%.0s' $(seq 200))4096"
     expect 2 "--quick takes no value" "$BENCH" run --suite synthetic --quick=no --db "$D"
     expect 2 "--quiet takes no value" "$BENCH" "${QUICK[@]}" --quiet=no --db "$D"
     expect 2 "--db: an empty path" "$BENCH" "${QUICK[@]}" --db ''
