@@ -107,11 +107,17 @@ store-read-only-commands-create-nothing)
     PB_DB=$T/env/e.db expect 0 "run 1 complete" "$BENCH" "${QUICK[@]}"
     PB_DB=$T/env/e.db expect 0 "synthetic complete" "$BENCH" list --runs
     [[ -e results ]] && bad "PB_DB was not used" || ok
-    # a read-only folder: list reads it, and nothing is created in it (as root the folder stays
-    # writable, so the check that nothing appears is the one that holds there)
+    # a read-only folder: list reads it, and nothing is created in it. Root may write anywhere, so
+    # as root the reader is `nobody` (where runuser exists); otherwise only "nothing created" holds.
     mkdir ro && cp env/e.db ro/e.db
     chmod 555 ro
-    expect 0 "synthetic complete" "$BENCH" list --runs --db ro/e.db
+    chmod 644 ro/e.db
+    as=()
+    if [[ $(id -u) == 0 ]] && command -v runuser > /dev/null && runuser -u nobody -- true 2> /dev/null; then
+        chmod 755 "$T"
+        as=(runuser -u nobody --)
+    fi
+    expect 0 "synthetic complete" "${as[@]}" "$BENCH" list --runs --db "$T/ro/e.db"
     is "nothing created beside a database read" "$(ls ro)" "e.db"
     chmod 755 ro
     # a corrupt file: list fails instead of printing a short list
@@ -124,14 +130,15 @@ store-read-only-commands-create-nothing)
     pages=$(q "$D" "PRAGMA page_count")
     root=$(q "$D" "SELECT rootpage FROM sqlite_master WHERE name = 'runs'")
     psize=$(q "$D" "PRAGMA page_size")
-    # overwrite every page of the runs table except its root (and page 1) with garbage
-    for p in $(q "$D" "SELECT pageno FROM dbstat WHERE name = 'runs' AND pageno <> $root LIMIT 20" 2>/dev/null); do
-        dd if=/dev/urandom of="$D" bs="$psize" seek=$((p - 1)) count=1 conv=notrunc status=none
+    # zero 20 leaf pages of the runs table (page type 0 is invalid): the schema and the root page
+    # stay readable, so the listing starts and then meets the damage
+    for p in $(q "$D" "SELECT pageno FROM dbstat WHERE name = 'runs' AND pageno <> $root LIMIT 20"); do
+        dd if=/dev/zero of="$D" bs="$psize" seek=$((p - 1)) count=1 conv=notrunc status=none
     done
     [[ $pages -gt 20 ]] || bad "corrupt-file test: database too small ($pages pages)"
     out=$("$BENCH" list --runs --db "$D" 2>&1)
     rc=$?
-    [[ $rc -ne 0 && $out == *"malformed"* || $rc -ne 0 && $out == *"corrupt"* || $rc -ne 0 && $out == *"reading runs"* ]] && ok ||
+    [[ $rc -eq 1 && $out == *"reading runs: database disk image is malformed"* ]] && ok ||
         bad "list on a corrupt file exited $rc: $(tail -2 <<< "$out")"
     ;;
 
