@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "gate.h"
 
-#define DEFAULT_DB "results/bench.db"
 
 static void usage(FILE *f)
 {
@@ -32,7 +31,7 @@ static void usage(FILE *f)
         "  --metric M       metric (default the run's primary metric); throughputs become costs\n"
         "  --alpha A        family-wise error rate (default 0.05)\n"
         "  --format F       text (default), md or json\n"
-        "  --db PATH        SQLite database (default " DEFAULT_DB ")\n"
+        "  --db PATH        SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
         "\n"
         "Exit status 0, or 2 for bad input. The comparison is stored (table comparisons).\n");
 }
@@ -204,7 +203,7 @@ static int compare_runs(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
 
 int cmd_compare(int argc, char **argv)
 {
-    compare_args a = {.db = DEFAULT_DB, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
+    compare_args a = {.db = pb_default_db(), .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
     int r = parse(argc, argv, &a);
     if (r) return r > 0 ? 0 : 2;
     char cmdline[2048] = "bench";

@@ -13,7 +13,6 @@
 #include "pb_config.h"
 #include "runner.h"
 
-#define DEFAULT_DB "results/gate.db"
 #define AA_SUFFIX "~aa"     /* the A/A copy of impl X is called X~aa */
 #define MAX_RERUNS 6
 
@@ -53,7 +52,7 @@ static void usage(FILE *f, const pb_suite *s)
         "  --thresholds FILE    default ci/thresholds (here, else in the source tree)\n"
         "  --alpha A            family-wise error rate over the cells (default 0.05)\n"
         "  --format F           text (default), md or json\n"
-        "  --db PATH            SQLite database (default " DEFAULT_DB ")\n"
+        "  --db PATH            SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
         "  --quiet              no progress on stderr\n"
         "\n"
         "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
@@ -618,7 +617,7 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
 
 int cmd_gate(int argc, char **argv)
 {
-    gate_args a = {.db = DEFAULT_DB, .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
+    gate_args a = {.db = pb_default_db(), .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
     size_t off = 5;
     snprintf(a.cmdline, sizeof a.cmdline, "bench");
     for (int i = 0; i < argc && off < sizeof a.cmdline; i++)

@@ -236,7 +236,7 @@ int pb_import_file(pb_store *st, const char *path, const char *target_override, 
 
 int cmd_import(int argc, char **argv)
 {
-    const char *db = "results/bench.db", *target = NULL, *file = NULL;
+    const char *db = pb_default_db(), *target = NULL, *file = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

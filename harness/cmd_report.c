@@ -23,7 +23,7 @@ static void usage(FILE *f)
         "  --run ID|latest  the run to report (default: the latest complete run of each suite)\n"
         "  --suite NAME     only this suite\n"
         "  --out DIR        output folder (default plots)\n"
-        "  --db PATH        database (default results/bench.db)\n"
+        "  --db PATH        database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
         "The latest complete kernel-module run (target qemu-tcg/host-kmod/import) of the same suite is\n"
         "drawn beside the userspace rows. The document tables are read from data/<suite>_doc.tsv\n"
         "(PB_DATADIR overrides the folder).\n");
@@ -46,7 +46,7 @@ static int64_t latest_run(pb_store *st, const char *suite, int guest)
 
 int cmd_report(int argc, char **argv)
 {
-    const char *db = "results/bench.db", *out = "plots", *run_s = "latest", *suite = NULL;
+    const char *db = pb_default_db(), *out = "plots", *run_s = "latest", *suite = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **dst = NULL;
@@ -75,15 +75,16 @@ int cmd_report(int argc, char **argv)
             return 2;
         }
     }
-    FILE *probe = fopen(db, "r");
-    if (!probe) { fprintf(stderr, "bench report: no database at %s (run bench run first, or --db)\n", db); return 2; }
-    fclose(probe);
     pb_store st;
     pb_err e = {{0}};
-    if (pb_store_open(&st, db, &e) < 0) { fprintf(stderr, "bench report: %s\n", e.msg); return 2; }
+    if (pb_store_open_readonly(&st, db, &e) < 0) {
+        fprintf(stderr, "bench report: %s (run bench run first, or --db)\n", e.msg);
+        return 2;
+    }
     const char *data_dir = getenv("PB_DATADIR") ? getenv("PB_DATADIR") : PB_SOURCE_ROOT "/data";
     int64_t run = 0;
     int run_is_guest = 0;
+    char run_suite[64] = "";
     if (strcmp(run_s, "latest")) {
         char *end;
         run = strtoll(run_s, &end, 10);
@@ -109,7 +110,8 @@ int cmd_report(int argc, char **argv)
             pb_store_close(&st);
             return 2;
         }
-        suite = strdup(rs);
+        snprintf(run_suite, sizeof run_suite, "%s", rs);
+        suite = run_suite;
         run_is_guest = strcmp(target, "userspace") != 0;
     }
     int reported = 0, rc = 0;

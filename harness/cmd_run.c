@@ -6,9 +6,8 @@
 #include "cli.h"
 #include "gbshim.h"
 #include "runner.h"
+#include "store.h"
 #include "suite.h"
-
-#define DEFAULT_DB "results/bench.db"
 
 static void usage(FILE *f, const pb_suite *s)
 {
@@ -26,7 +25,7 @@ static void usage(FILE *f, const pb_suite *s)
         "  --sample-ms X       target length of one sample in ms (default 2, quick 0.5)\n"
         "  --counters LIST     hardware events by libpfm4 name (default cycles,instructions;\n"
         "                      '' for none). Unavailable ones fall back to the TSC, visibly.\n"
-        "  --db PATH           SQLite database (default " DEFAULT_DB ")\n"
+        "  --db PATH           SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
         "  --target T          userspace (default): the implementations in this process.\n"
         "                      qemu: the kernel-module variant in a QEMU guest (TCG);\n"
         "                      host: the kernel-module variant on this machine's kernel\n"
@@ -74,7 +73,7 @@ int cmd_run(int argc, char **argv)
     if (help) { usage(stdout, s); return 0; }
     if (!s) { fprintf(stderr, "bench run: --suite is required (see bench run --help)\n"); return 2; }
 
-    pb_runner_opts o = {.suite = s, .db_path = DEFAULT_DB, .progress = 1, .command_line = cmdline};
+    pb_runner_opts o = {.suite = s, .db_path = pb_default_db(), .progress = 1, .command_line = cmdline};
     const char *target = "userspace";
     char suite_opts[512] = "";
     size_t so = 0;
@@ -100,6 +99,13 @@ int cmd_run(int argc, char **argv)
             if (i + 1 >= argc) { fprintf(stderr, "bench run: --%s needs a value\n", name); return 2; }
             val = argv[++i];
         }
+        static const char *flags[] = {"quick", "quiet", NULL};
+        for (int k = 0; flags[k]; k++)
+            if (!strcmp(name, flags[k]) && val) {
+                /* "--quick=no" must not turn the option on */
+                fprintf(stderr, "bench run: --%s takes no value (got '%s')\n", name, val);
+                return 2;
+            }
         if (!strcmp(name, "suite")) continue;
         else if (!strcmp(name, "impl")) o.impls = val;
         else if (!strcmp(name, "sizes")) o.sizes = val;
@@ -146,6 +152,8 @@ int cmd_run(int argc, char **argv)
         }
     }
     o.options_text = suite_opts;
+    pb_err pe = {{0}};
+    if (pb_store_check_path(o.db_path, &pe) < 0) { fprintf(stderr, "bench run: %s\n", pe.msg); return 2; }
     if (strcmp(target, "userspace")) {
         if (!strcmp(target, "qemu") || !strcmp(target, "host"))
             return cmd_run_kmod(s->name, target, o.db_path, o.quick, o.rounds, cmdline);

@@ -170,9 +170,8 @@ void pb_thresholds_free(pb_thresholds *t);
 
 /* ---- the store (gate_store.c) ---- */
 
-/* The gate's own tables (CREATE TABLE IF NOT EXISTS); call after pb_store_open. */
-int pb_gate_schema(pb_store *s, pb_err *e);
-/* pb_store_open + pb_gate_schema; must_exist: refuse (rather than create) a missing file. */
+/* pb_store_open (whose schema includes the gate's tables, pb_gate_tables_sql); must_exist:
+ * refuse (rather than create) a missing file. */
 int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e);
 
 /* Costs of one case of one run: observations by (round, repetition). */

@@ -7,8 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The gate's own tables; the lead's schema (store.c) is not touched. */
-static const char *GATE_SCHEMA =
+/* The gate's own tables at the current schema version; store.c creates them with its own and
+ * migrates them (its MIGRATIONS list) with the rest of the file. */
+const char *const pb_gate_tables_sql =
     "CREATE TABLE IF NOT EXISTS comparisons (\n"
     "  id INTEGER PRIMARY KEY,\n"
     "  created_at TEXT NOT NULL,\n"
@@ -61,17 +62,10 @@ static const char *GATE_SCHEMA =
     ");\n"
     "CREATE INDEX IF NOT EXISTS calibrations_cell ON calibrations(machine_id, suite, variant, op, size_bytes);\n";
 
-int pb_gate_schema(pb_store *s, pb_err *e) { return pb_store_exec(s, GATE_SCHEMA, e); }
-
 int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e)
 {
     if (must_exist && access(path, F_OK) != 0) return pb_errf(e, "no database at %s", path);
-    if (pb_store_open(s, path, e) < 0) return -1;
-    if (pb_gate_schema(s, e) < 0) {
-        pb_store_close(s);
-        return -1;
-    }
-    return 0;
+    return pb_store_open(s, path, e);
 }
 
 static int sqlerr(pb_store *s, pb_err *e, const char *what)

@@ -3,7 +3,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <string>
 #include <vector>
@@ -85,6 +89,16 @@ class CallbackReporter : public benchmark::BenchmarkReporter {
     void *user_;
 };
 
+constexpr int kMaxRepetitions = 100000;
+
+bool repetitions_ok(const char *v)
+{
+    char *end;
+    errno = 0;
+    long n = std::strtol(v, &end, 10);
+    return *v >= '0' && *v <= '9' && !*end && errno == 0 && n >= 1 && n <= kMaxRepetitions;
+}
+
 } // namespace
 
 extern "C" int pb_gb_init(int *argc, char **argv)
@@ -93,6 +107,12 @@ extern "C" int pb_gb_init(int *argc, char **argv)
     std::vector<char *> gb_args{argv[0]};
     int out = 1;
     for (int i = 1; i < *argc; i++) {
+        if (std::strncmp(argv[i], "--benchmark_repetitions=", 24) == 0 && !repetitions_ok(argv[i] + 24)) {
+            // GB takes 0 (no sample at all) and aborts on a negative count: refuse both here
+            std::fprintf(stderr, "bench: --benchmark_repetitions wants a whole number from 1 to %d, got '%s'\n",
+                         kMaxRepetitions, argv[i] + 24);
+            return -1;
+        }
         if (std::strncmp(argv[i], "--benchmark_", 12) == 0)
             gb_args.push_back(argv[i]);
         else
@@ -102,7 +122,12 @@ extern "C" int pb_gb_init(int *argc, char **argv)
     *argc = out;
     int gb_argc = static_cast<int>(gb_args.size());
     gb_args.push_back(nullptr);
-    benchmark::Initialize(&gb_argc, gb_args.data());
+    try {
+        benchmark::Initialize(&gb_argc, gb_args.data());
+    } catch (const std::exception &x) {
+        std::fprintf(stderr, "bench: Google Benchmark refused its flags: %s\n", x.what());
+        return -1;
+    }
     if (gb_argc > 1) {
         // GB leaves what it could not parse: a misspelt --benchmark_ flag.
         benchmark::ReportUnrecognizedArguments(gb_argc, gb_args.data());
@@ -112,7 +137,7 @@ extern "C" int pb_gb_init(int *argc, char **argv)
 }
 
 extern "C" int pb_gb_register(const char *name, pb_gb_fn fn, void *arg, uint64_t iterations)
-{
+try {
     std::string n(name);
     if (registry().count(n)) return -1;
     registry()[n] = Registered{fn, arg};
@@ -124,12 +149,24 @@ extern "C" int pb_gb_register(const char *name, pb_gb_fn fn, void *arg, uint64_t
     b->UseRealTime();
     if (iterations) b->Iterations(static_cast<benchmark::IterationCount>(iterations));
     return 0;
+} catch (const std::exception &x) {
+    // no C++ exception may cross into C: it would end the process without a word or a stored status
+    std::fprintf(stderr, "bench: cannot register %s: %s\n", name, x.what());
+    return -1;
 }
 
 extern "C" int pb_gb_run(pb_gb_result_cb cb, pb_gb_context_cb ctx_cb, void *user)
 {
     CallbackReporter rep(cb, ctx_cb, user);
-    benchmark::RunSpecifiedBenchmarks(&rep);
+    try {
+        benchmark::RunSpecifiedBenchmarks(&rep);
+    } catch (const std::exception &x) {
+        std::fprintf(stderr, "bench: Google Benchmark failed: %s\n", x.what());
+        return -1;
+    } catch (...) {
+        std::fprintf(stderr, "bench: Google Benchmark failed (unknown exception)\n");
+        return -1;
+    }
     return rep.delivered;
 }
 

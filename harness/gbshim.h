@@ -56,7 +56,8 @@ typedef void (*pb_gb_context_cb)(const pb_gb_context *c, void *user);
 
 /* Take Google Benchmark's own flags (--benchmark_*) out of argv and hand them
  * to it; other arguments stay in argv, in order. Returns -1 (and prints GB's
- * message) for a malformed --benchmark_ flag. Call before registering. */
+ * message) for a malformed --benchmark_ flag, or a --benchmark_repetitions
+ * that is not a whole number from 1 to 100000. Call before registering. */
 int pb_gb_init(int *argc, char **argv);
 
 /* Register one benchmark. iterations > 0 fixes the iteration count (no GB
@@ -65,7 +66,8 @@ int pb_gb_register(const char *name, pb_gb_fn fn, void *arg, uint64_t iterations
 
 /* Run everything registered (in registration order unless GB's own
  * --benchmark_enable_random_interleaving is given); results go to cb.
- * Returns the number of results delivered. */
+ * Returns the number of results delivered, or -1 if Google Benchmark threw
+ * (the shim catches every C++ exception; none reaches C). */
 int pb_gb_run(pb_gb_result_cb cb, pb_gb_context_cb ctx_cb, void *user);
 
 void pb_gb_clear(void);

@@ -16,6 +16,7 @@ static const struct {
     {"import", cmd_import, "import results saved from the kernel module (debugfs lines)"},
     {"compare", cmd_compare, "compare two implementations, runs or revisions (ratio, CI, test)"},
     {"gate", cmd_gate, "performance-regression gate for CI"},
+    {"migrate", cmd_migrate, "bring a database to this bench's schema version"},
 };
 
 static void usage(FILE *f)

@@ -104,13 +104,20 @@ int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
 {
     int n = 0;
     char buf[512];
+    /* a cut copy would turn the last size into another one (4096 -> 40) */
+    if (strlen(list) >= sizeof buf) return pb_errf(e, "--sizes is too long (at most %zu characters)", sizeof buf - 1);
     snprintf(buf, sizeof buf, "%s", list);
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         char *end;
         errno = 0;
         unsigned long long v = strtoull(t, &end, 10);
-        if (*end == 'k' || *end == 'K') { v *= 1024; end++; }
-        if (errno || end == t || *end || v == 0 || v > (1ull << 30) || t[0] == '-')
+        /* check the range before scaling: 18014398509481985k would wrap to 1 KiB */
+        if (!errno && (*end == 'k' || *end == 'K')) {
+            if (v > (1ull << 30) / 1024) v = 0;
+            else v *= 1024;
+            end++;
+        }
+        if (errno || end == t || *end || v == 0 || v > (1ull << 30) || t[0] < '0' || t[0] > '9')
             return pb_errf(e, "bad size '%s' in --sizes (want positive byte counts like 64,512,4k)", t);
         if (n == cap) return pb_errf(e, "too many sizes in --sizes (at most %d)", cap);
         out[n++] = v;
@@ -138,6 +145,7 @@ static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
 {
     if (o->impls) {
         char buf[512];
+        if (strlen(o->impls) >= sizeof buf) return pb_errf(e, "--impl is too long (at most %zu characters)", sizeof buf - 1);
         snprintf(buf, sizeof buf, "%s", o->impls);
         for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             int found = 0;
@@ -191,6 +199,9 @@ static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
         if (g->cells[i].nimpls > 0) g->cells[k++] = g->cells[i];
     g->ncells = k;
     if (!k) return pb_errf(e, "no cell of suite %s matches the filters", o->suite->name);
+    /* every size before anything is measured: a bad one must not leave a half-measured failed run */
+    for (int i = 0; i < g->ncells && o->suite->check_size; i++)
+        if (o->suite->check_size(g->cells[i].size_bytes, e) < 0) return -1;
     return 0;
 }
 
@@ -333,7 +344,9 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
                     break;
                 }
             }
-        if (rc == 0) pb_gb_run(result_cb, NULL, NULL);
+        if (rc == 0 && pb_gb_run(result_cb, NULL, NULL) < 0)
+            rc = pb_errf(e, "Google Benchmark failed in cell %s/%s/%llu (see above)", cell->variant, cell->op,
+                         (unsigned long long)cell->size_bytes);
         pb_gb_clear();
     }
     if (rc == 0 && !g_signal) {

@@ -86,20 +86,22 @@ static double *signed_rank_cdf(size_t n)
     return f;
 }
 
-/* Largest k such that P(T+ <= k-1) <= alpha/2, i.e. the CI is [W(k), W(M+1-k)] (1-based). */
+/* Largest k such that P(T+ <= k-1) <= alpha/2, i.e. the CI is [W(k), W(M+1-k)] (1-based).
+ * CI_RANK_OOM when the exact distribution cannot be allocated: falling back to the normal
+ * approximation there would give another answer for the same data. */
+#define CI_RANK_OOM ((size_t)-1)
 static size_t ci_rank(size_t n, double conf, double *achieved)
 {
     size_t M = n * (n + 1) / 2;
     double alpha = 1 - conf;
     if (n <= EXACT_MAX_N) {
         double *cdf = signed_rank_cdf(n);
-        if (cdf) {
-            size_t k = 0; /* number of Walsh averages cut from each end */
-            while (k + 1 <= M && cdf[k] <= alpha / 2) k++;
-            *achieved = k ? 1 - 2 * cdf[k - 1] : 1;
-            free(cdf);
-            return k;
-        }
+        if (!cdf) return CI_RANK_OOM;
+        size_t k = 0; /* number of Walsh averages cut from each end */
+        while (k + 1 <= M && cdf[k] <= alpha / 2) k++;
+        *achieved = k ? 1 - 2 * cdf[k - 1] : 1;
+        free(cdf);
+        return k;
     }
     double z = pb_norm_quantile(1 - alpha / 2);
     double sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24.0);
@@ -113,7 +115,7 @@ int pb_hl_ci(const double *d, size_t n, double conf, double *est, double *lo, do
     if (n < 2) return -1;
     size_t M = n * (n + 1) / 2;
     double *w = malloc(M * sizeof *w);
-    if (!w) return -1;
+    if (!w) return -2;
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         for (size_t j = i; j < n; j++) w[m++] = (d[i] + d[j]) / 2;
@@ -121,6 +123,10 @@ int pb_hl_ci(const double *d, size_t n, double conf, double *est, double *lo, do
     *est = quantile_sorted(w, M, 0.5);
     double ach = conf;
     size_t k = ci_rank(n, conf, &ach);
+    if (k == CI_RANK_OOM) {
+        free(w);
+        return -2;
+    }
     if (k == 0) {       /* too few pairs for this confidence: the CI is unbounded */
         *lo = -INFINITY;
         *hi = INFINITY;
@@ -146,6 +152,7 @@ double pb_signed_rank_p(const double *d, size_t n)
     if (m == 0) { free(a); free(sign); return 1.0; }
     size_t *idx = malloc(m * sizeof *idx);
     double *rank = malloc(m * sizeof *rank);
+    if (!idx || !rank) { free(a); free(sign); free(idx); free(rank); return NAN; }
     for (size_t i = 0; i < m; i++) idx[i] = i;
     /* insertion-free sort of indices by |d| */
     for (size_t i = 1; i < m; i++) {
@@ -170,12 +177,11 @@ double pb_signed_rank_p(const double *d, size_t n)
     double p;
     if (!ties && m <= EXACT_MAX_N) {
         double *cdf = signed_rank_cdf(m);
-        size_t M = m * (m + 1) / 2;
+        if (!cdf) { free(a); free(sign); free(idx); free(rank); return NAN; }
         size_t t = (size_t)llround(tplus);
         double lower = cdf[t];
         double upper = 1 - (t ? cdf[t - 1] : 0);
         p = 2 * (lower < upper ? lower : upper);
-        (void)M;
         free(cdf);
     } else {
         double mean = (double)m * (m + 1) / 4;
@@ -194,14 +200,15 @@ int pb_paired_ratio(const double *cand, const double *base, size_t n, double con
 {
     memset(out, 0, sizeof *out);
     double *d = malloc((n ? n : 1) * sizeof *d);
-    if (!d) return -1;
+    if (!d) return -2;
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (cand[i] > 0 && base[i] > 0 && isfinite(cand[i]) && isfinite(base[i])) d[m++] = log(cand[i] / base[i]);
     int rc = -1;
     if (m >= 2) {
         double est, lo, hi, ach;
-        if (pb_hl_ci(d, m, conf, &est, &lo, &hi, &ach) == 0) {
+        rc = pb_hl_ci(d, m, conf, &est, &lo, &hi, &ach);
+        if (rc == 0) {
             out->n = m;
             out->estimate = exp(est);
             out->ci_lo = exp(lo);
@@ -209,7 +216,7 @@ int pb_paired_ratio(const double *cand, const double *base, size_t n, double con
             out->conf = ach;
             out->p_value = pb_signed_rank_p(d, m);
             out->median_ratio = exp(pb_median(d, m));
-            rc = 0;
+            if (isnan(out->p_value) || isnan(out->median_ratio)) rc = -2; /* out of memory inside */
         }
     }
     free(d);

@@ -26,6 +26,8 @@ typedef struct pb_paired {
 /* Ratio candidate/baseline from pairs (cand[i], base[i]), both > 0. conf e.g. 0.95.
  * Returns -1 when fewer than 2 valid pairs. */
 int pb_paired_ratio(const double *cand, const double *base, size_t n, double conf, pb_paired *out);
+/* (Both return 0, -1 for fewer than 2 usable pairs, -2 when out of memory: never a
+ * different answer. pb_quantile/pb_median/pb_signed_rank_p give NaN when out of memory.) */
 
 /* One-sample versions on values d[i] (e.g. log ratios): HL estimate and CI for the
  * centre of symmetry, and the two-sided signed-rank p-value for centre == 0. */

@@ -6,13 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "stats.h"
 #include "suite.h"
 
-/* Schema version 1; see docs/schema.md for the meaning of every column. */
+/* The current layout of every core table (version PB_SCHEMA_VERSION); see docs/schema.md for the
+ * meaning of every column. A new database gets this and the gate's tables; an older one is brought
+ * here by MIGRATIONS below, never by editing this text alone. */
 static const char *SCHEMA =
-    "PRAGMA foreign_keys = ON;\n"
     "CREATE TABLE IF NOT EXISTS runs (\n"
     "  id INTEGER PRIMARY KEY,\n"
     "  suite TEXT NOT NULL,\n"
@@ -85,6 +87,21 @@ static int sqlerr(pb_store *s, pb_err *e, const char *what)
     return pb_errf(e, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
+const char *pb_default_db(void)
+{
+    const char *env = getenv("PB_DB");
+    return env && *env ? env : PB_DEFAULT_DB_PATH;
+}
+
+int pb_store_check_path(const char *path, pb_err *e)
+{
+    /* '' is a private temporary database and ':memory:' one in memory: both would throw the
+     * results away when the process ends, while the command said it stored them. */
+    if (!path || !*path) return pb_errf(e, "--db: an empty path is not a database file");
+    if (!strcmp(path, ":memory:")) return pb_errf(e, "--db: ':memory:' would discard the results; name a file");
+    return 0;
+}
+
 static int mkdir_parent(const char *path, pb_err *e)
 {
     char dir[1024];
@@ -113,29 +130,221 @@ int pb_store_exec(pb_store *s, const char *sql, pb_err *e)
     return 0;
 }
 
+/* One integer from a query (PRAGMA user_version, a count); -1 on error. */
+static int64_t query_int(pb_store *s, const char *sql, pb_err *e)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "read schema");
+    int64_t v = -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) return sqlerr(s, e, "read schema");
+    return v;
+}
+
+static int has_column(pb_store *s, const char *table, const char *column, pb_err *e)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'", table, column);
+    return (int)query_int(s, sql, e);
+}
+
+/* ---- migrations: MIGRATIONS[i] takes a database from version i + 1 to i + 2 ----
+ *
+ * Version 1 is every database written before the store was versioned (user_version 0 with a
+ * `runs` table). Its `runs` came in three shapes: the first (target default 'host', where 'host'
+ * meant the implementations in the bench process), then + machine_id and job_id, then target
+ * 'userspace'. The gate's tables may be absent (a bench.db) or present (a gate.db). */
+static int migrate_1_to_2(pb_store *s, pb_err *e)
+{
+    static const char *added[] = {"guest_kernel", "machine_id", "job_id"};
+    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+        int have = has_column(s, "runs", added[i], e);
+        if (have < 0) return -1;
+        if (have) continue;
+        char sql[128];
+        snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s TEXT", added[i]);
+        if (pb_store_exec(s, sql, e) < 0) return -1;
+    }
+    /* 'host' was the userspace target before kernel-module runs existed; left as it is, report
+     * and import would take those runs for kernel-module ones. Every insert names its target, so
+     * the old column default is never used again. */
+    if (pb_store_exec(s, "UPDATE runs SET target = 'userspace' WHERE target = 'host'", e) < 0) return -1;
+    /* tables, indexes and views of version 2 that a version-1 file may lack */
+    if (pb_store_exec(s, SCHEMA, e) < 0) return -1;
+    return pb_store_exec(s, pb_gate_tables_sql, e);
+}
+
+static const struct {
+    const char *what;
+    int (*apply)(pb_store *, pb_err *);
+} MIGRATIONS[] = {
+    {"1 -> 2: runs gain guest_kernel/machine_id/job_id, target 'host' becomes 'userspace', gate tables",
+     migrate_1_to_2},
+};
+_Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
+
+/* The schema version of an open database: PRAGMA user_version, 1 for an unversioned file that
+ * has our tables, 0 for an empty file; -1 + e for a file that is not ours. */
+static int schema_version(pb_store *s, pb_err *e)
+{
+    int64_t uv = query_int(s, "PRAGMA user_version", e);
+    if (uv < 0) return -1;
+    if (uv > 0) return (int)uv;
+    int64_t tables = query_int(s, "SELECT count(*) FROM sqlite_master", e);
+    if (tables < 0) return -1;
+    if (tables == 0) return 0;
+    int64_t runs = query_int(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", e);
+    if (runs < 0) return -1;
+    if (runs == 0) return pb_errf(e, "%s is an SQLite file but not a patchbench database (no runs table)", s->path);
+    return 1;
+}
+
+/* Before anything writes (even the switch to WAL changes the file header): refuse a file that is
+ * not ours or is newer than this bench, and leave it exactly as it was. */
+static int check_ours(pb_store *s, pb_err *e)
+{
+    int v = schema_version(s, e);
+    if (v < 0) return -1;
+    if (v > PB_SCHEMA_VERSION)
+        return pb_errf(e, "%s has schema version %d, newer than this bench's %d: use a newer bench", s->path, v,
+                       PB_SCHEMA_VERSION);
+    return 0;
+}
+
+/* Brings the file to PB_SCHEMA_VERSION in one IMMEDIATE transaction: concurrent openers wait for
+ * each other (busy timeout), and the second one finds the work done. */
+static int ensure_schema(pb_store *s, pb_err *e)
+{
+    if (pb_store_begin(s, e) < 0) return -1;
+    int v = schema_version(s, e);
+    if (v < 0 || (v > PB_SCHEMA_VERSION && check_ours(s, e) < 0)) goto fail;
+    if (v == 0) {
+        if (pb_store_exec(s, SCHEMA, e) < 0 || pb_store_exec(s, pb_gate_tables_sql, e) < 0) goto fail;
+    } else {
+        for (int k = v; k < PB_SCHEMA_VERSION; k++)
+            if (MIGRATIONS[k - 1].apply(s, e) < 0) {
+                char why[PB_ERR_MAX];
+                snprintf(why, sizeof why, "%s", e->msg);
+                pb_errf(e, "%s: migration %s failed, database left unchanged: %s", s->path, MIGRATIONS[k - 1].what,
+                        why);
+                goto fail;
+            }
+    }
+    if (v != PB_SCHEMA_VERSION) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", PB_SCHEMA_VERSION);
+        if (pb_store_exec(s, sql, e) < 0) goto fail;
+    }
+    return pb_store_commit(s, e);
+fail:
+    pb_store_rollback(s);
+    return -1;
+}
+
+/* PRAGMA journal_mode = WAL takes an exclusive lock and answers SQLITE_BUSY at once, without the
+ * busy handler, while another process sets up the same new file: retry until the busy timeout. */
+static int set_wal(pb_store *s, pb_err *e)
+{
+    for (int waited_ms = 0;; waited_ms += 10) {
+        sqlite3_stmt *st;
+        int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(st);
+            sqlite3_finalize(st);
+            if (rc == SQLITE_ROW) return pb_store_exec(s, "PRAGMA synchronous = NORMAL", e);
+        }
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited_ms >= PB_BUSY_TIMEOUT_MS)
+            return sqlerr(s, e, "set WAL journal");
+        sqlite3_sleep(10);
+    }
+}
+
+static int open_failed(pb_store *s, const char *path, pb_err *e)
+{
+    if (strstr(e->msg, "not a database") || strstr(e->msg, "malformed"))
+        pb_errf(e, "%s is not a patchbench database (or is corrupt)", path);
+    pb_store_close(s);
+    return -1;
+}
+
 int pb_store_open(pb_store *s, const char *path, pb_err *e)
 {
     memset(s, 0, sizeof *s);
+    if (pb_store_check_path(path, e) < 0) return -1;
     snprintf(s->path, sizeof s->path, "%s", path);
     if (mkdir_parent(path, e) < 0) return -1;
     if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
         pb_errf(e, "cannot open database %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        sqlite3_close(s->db);
-        s->db = NULL;
-        return -1;
-    }
-    sqlite3_busy_timeout(s->db, 5000);
-    /* WAL: readers (report, gate) never block a running benchmark, and a killed
-     * writer leaves the last committed state intact. */
-    if (pb_store_exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;", e) < 0 ||
-        pb_store_exec(s, SCHEMA, e) < 0) {
-        if (strstr(e->msg, "not a database") || strstr(e->msg, "malformed"))
-            pb_errf(e, "%s is not a patchbench database (or is corrupt)", path);
         pb_store_close(s);
         return -1;
     }
+    /* the busy timeout first: everything after it may meet another writer */
+    sqlite3_busy_timeout(s->db, PB_BUSY_TIMEOUT_MS);
+    /* WAL: readers (report, gate) never block a running benchmark, and a killed
+     * writer leaves the last committed state intact. */
+    if (pb_store_exec(s, "PRAGMA foreign_keys = ON", e) < 0 || check_ours(s, e) < 0 || set_wal(s, e) < 0 ||
+        ensure_schema(s, e) < 0)
+        return open_failed(s, path, e);
     return 0;
 }
+
+int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
+{
+    memset(s, 0, sizeof *s);
+    if (!path || !*path) return pb_errf(e, "--db: an empty path is not a database file");
+    snprintf(s->path, sizeof s->path, "%s", path);
+    struct stat sb;
+    if (stat(path, &sb) != 0) return pb_errf(e, "no database at %s: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode)) return pb_errf(e, "%s is not a database file", path);
+    /* A read-only SQLite connection to a WAL file creates its -wal and -shm and, unable to
+     * checkpoint, leaves them behind. So:
+     *  - a -wal exists (a writer is at work, or was killed): read it read-only, creating nothing new;
+     *  - none, in a folder we can write: a read-write connection with query_only, which cannot
+     *    change the database and, as the last one out, removes the -wal and -shm it made;
+     *  - none, in a folder we cannot write (no writer can be at work there either): immutable. */
+    char dir[1024], wal[1100];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *(slash == dir ? slash + 1 : slash) = 0; else snprintf(dir, sizeof dir, ".");
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    int rc;
+    if (access(wal, F_OK) == 0) {
+        rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL);
+    } else if (access(dir, W_OK) == 0 && access(path, W_OK) == 0) {
+        rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE, NULL);
+        if (rc == SQLITE_OK && sqlite3_exec(s->db, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK)
+            rc = SQLITE_ERROR;
+    } else {
+        if (strpbrk(path, "?#%"))
+            return pb_errf(e, "%s: a read-only folder and '?', '#' or '%%' in the name: cannot open it", path);
+        char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+        if (!uri) return pb_errf(e, "out of memory");
+        rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+        sqlite3_free(uri);
+    }
+    if (rc != SQLITE_OK) {
+        pb_errf(e, "cannot open database %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        pb_store_close(s);
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, PB_BUSY_TIMEOUT_MS);
+    int v = schema_version(s, e);
+    if (v < 0) return open_failed(s, path, e);
+    if (v == 0) {
+        pb_errf(e, "%s is empty, not a patchbench database", path);
+        return open_failed(s, path, e);
+    }
+    if (v != PB_SCHEMA_VERSION) {
+        pb_errf(e, "%s has schema version %d, this bench reads version %d: %s", path, v, PB_SCHEMA_VERSION,
+                v < PB_SCHEMA_VERSION ? "migrate it with `bench migrate --db PATH` (one transaction)"
+                                      : "use a newer bench");
+        return open_failed(s, path, e);
+    }
+    return 0;
+}
+
 
 void pb_store_close(pb_store *s)
 {
@@ -449,6 +658,21 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
     if (!cs) return pb_errf(e, "out of memory");
     int rc = 0;
     for (size_t i = 0; i < ncases && rc == 0; i++) rc = load_raw(s, cs[i].id, &cs[i].r, &cs[i].n, e);
+    /* a run is complete only with samples, in every measured case: otherwise it would hide the
+     * earlier runs ("latest complete") with nothing to show */
+    if (rc == 0 && ncases == 0) {
+        /* a run whose every case is unavailable (with its reason) says something; one with no case
+         * at all says nothing */
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM cases WHERE run_id = %lld", (long long)run);
+        int64_t all = query_int(s, sql, e);
+        if (all < 0) rc = -1;
+        else if (all == 0) rc = pb_errf(e, "run %lld has no case: nothing measured, not complete", (long long)run);
+    }
+    for (size_t i = 0; i < ncases && rc == 0; i++)
+        if (cs[i].n == 0)
+            rc = pb_errf(e, "run %lld: case %s/%s/%s/%lld has no sample: not complete", (long long)run, cs[i].impl,
+                         cs[i].variant, cs[i].op, (long long)cs[i].size);
 
     /* the run's fastest probe defines the "fast" core state */
     double min_probe = INFINITY;
@@ -488,6 +712,7 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
             if (sqlite3_step(upd_speed) != SQLITE_DONE) rc = sqlerr(s, e, "update speed");
         }
         double *vals = malloc((c->n ? c->n : 1) * sizeof *vals), *fast = malloc((c->n ? c->n : 1) * sizeof *fast);
+        if (rc == 0 && (!vals || !fast)) rc = pb_errf(e, "out of memory deriving statistics");
         for (size_t m = 0; m < NMETRICS && rc == 0 && vals && fast; m++) {
             if (!(metrics & METRICS[m].bit)) continue;
             size_t k = 0, kf = 0;
@@ -503,19 +728,26 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
                 if (sqlite3_step(ins_m) != SQLITE_DONE) { rc = sqlerr(s, e, "insert sample metric"); break; }
             }
             if (rc || k == 0) continue;
+            double med = pb_median(vals, k), p10 = pb_quantile(vals, k, 0.10), p90 = pb_quantile(vals, k, 0.90),
+                   lo = pb_quantile(vals, k, 0.0), hi = pb_quantile(vals, k, 1.0),
+                   med_fast = kf ? pb_median(fast, kf) : 0;
+            if (isnan(med) || isnan(p10) || isnan(p90) || isnan(lo) || isnan(hi) || isnan(med_fast)) {
+                rc = pb_errf(e, "out of memory deriving statistics");
+                break;
+            }
             sqlite3_reset(ins_s);
             sqlite3_bind_int64(ins_s, 1, c->id);
             sqlite3_bind_text(ins_s, 2, METRICS[m].name, -1, SQLITE_STATIC);
             sqlite3_bind_text(ins_s, 3, METRICS[m].unit, -1, SQLITE_STATIC);
             sqlite3_bind_text(ins_s, 4, metric_source(METRICS[m].bit, target, tick, counter), -1, SQLITE_TRANSIENT);
             sqlite3_bind_int64(ins_s, 5, (int64_t)k);
-            sqlite3_bind_double(ins_s, 6, pb_median(vals, k));
-            sqlite3_bind_double(ins_s, 7, pb_quantile(vals, k, 0.10));
-            sqlite3_bind_double(ins_s, 8, pb_quantile(vals, k, 0.90));
-            sqlite3_bind_double(ins_s, 9, pb_quantile(vals, k, 0.0));
-            sqlite3_bind_double(ins_s, 10, pb_quantile(vals, k, 1.0));
+            sqlite3_bind_double(ins_s, 6, med);
+            sqlite3_bind_double(ins_s, 7, p10);
+            sqlite3_bind_double(ins_s, 8, p90);
+            sqlite3_bind_double(ins_s, 9, lo);
+            sqlite3_bind_double(ins_s, 10, hi);
             sqlite3_bind_int64(ins_s, 11, (int64_t)kf);
-            if (kf) sqlite3_bind_double(ins_s, 12, pb_median(fast, kf)); else sqlite3_bind_null(ins_s, 12);
+            if (kf) sqlite3_bind_double(ins_s, 12, med_fast); else sqlite3_bind_null(ins_s, 12);
             if (sqlite3_step(ins_s) != SQLITE_DONE) rc = sqlerr(s, e, "insert stats");
         }
         free(vals);
@@ -535,6 +767,7 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
             if (*profile && !has_profile(c->impl, profile)) continue;
             size_t cap2 = c->n < b->n ? c->n : b->n, np = 0;
             double *cv = malloc((cap2 ? cap2 : 1) * sizeof *cv), *bv = malloc((cap2 ? cap2 : 1) * sizeof *bv);
+            if (!cv || !bv) rc = pb_errf(e, "out of memory pairing samples");
             for (size_t x = 0, y = 0; cv && bv && x < c->n && y < b->n;) {
                 raw *cr = &c->r[x], *br = &b->r[y];
                 if (cr->round == br->round && cr->rep == br->rep) {
@@ -545,7 +778,9 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
                 else y++;
             }
             pb_paired pr;
-            if (cv && bv && pb_paired_ratio(cv, bv, np, 0.95, &pr) == 0) {
+            int prc = rc == 0 ? pb_paired_ratio(cv, bv, np, 0.95, &pr) : -1;
+            if (prc == -2) rc = pb_errf(e, "out of memory computing ratios");
+            if (prc == 0) {
                 /* time ratio, and the primary metric's own ratio when it is a throughput */
                 for (int pass = 0; pass < 2 && rc == 0; pass++) {
                     const char *metric = pass == 0 ? "ns_per_op" : primary;

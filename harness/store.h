@@ -1,4 +1,4 @@
-/* store.h — the SQLite results store (default results/bench.db).
+/* store.h — the SQLite results store (default PB_DEFAULT_DB_PATH, or $PB_DB).
  *
  * Schema: docs/schema.md. Discipline:
  *  - a run row is inserted with status 'incomplete' before anything is
@@ -33,8 +33,28 @@ typedef struct pb_sample {
     uint64_t errors;           /* operations that took a counted error path */
 } pb_sample;
 
-/* Opens (creating the file, its folder and the schema as needed). */
+/* The one default database path; the environment variable PB_DB overrides it. */
+#define PB_DEFAULT_DB_PATH "results/bench.db"
+const char *pb_default_db(void);
+
+/* Schema version written to PRAGMA user_version; docs/schema.md lists every version. */
+#define PB_SCHEMA_VERSION 2
+/* How long an open, a migration or a write waits for another process's lock. */
+#define PB_BUSY_TIMEOUT_MS 30000
+
+/* The gate's tables (gate_store.c), part of every database's schema. */
+extern const char *const pb_gate_tables_sql;
+
+/* -1 + e (naming --db) for '' and ':memory:', which would throw stored results away. */
+int pb_store_check_path(const char *path, pb_err *e);
+
+/* For commands that store: opens read-write, creating the file, its folder and the schema as
+ * needed, and migrates an older database to PB_SCHEMA_VERSION in one transaction (or refuses it
+ * and leaves it unchanged). Refuses '' and ':memory:'. */
 int pb_store_open(pb_store *s, const char *path, pb_err *e);
+/* For commands that only read: creates nothing (no folder, no file, no schema); a missing file,
+ * a file that is not ours or a schema of another version is an error. */
+int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e);
 void pb_store_close(pb_store *s);
 
 int pb_store_exec(pb_store *s, const char *sql, pb_err *e);

@@ -108,6 +108,10 @@ typedef struct pb_suite {
     /* Build the whole grid (the harness filters by --impl and --sizes). */
     int (*plan)(const pb_plan_opts *o, pb_grid *g, pb_err *e);
 
+    /* Can a cell of this size be built? -1 + e if not. Optional; `bench run` asks it for every
+     * cell (after --sizes) before it opens the database or measures anything. */
+    int (*check_size)(uint64_t size_bytes, pb_err *e);
+
     /* Build one timed case; the harness frees it with c->free_ctx. */
     int (*setup_case)(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e);
 

@@ -157,14 +157,19 @@ static void free_case(void *ctx)
     free(c);
 }
 
+static int check_size(uint64_t size, pb_err *e)
+{
+    if (size < 1 || size > PB_DRBG_MAX_REQUEST)
+        return pb_errf(e, "drbg: request size %llu outside 1..%u bytes", (unsigned long long)size, PB_DRBG_MAX_REQUEST);
+    return 0;
+}
+
 static int setup_case(const pb_cell *cell, const char *impl, pb_case *pc, pb_err *e)
 {
     int v = variant_index(cell->variant);
     if (v < 0) return pb_errf(e, "drbg: unknown variant '%s'", cell->variant);
     if (strcmp(cell->op, "generate")) return pb_errf(e, "drbg: unknown op '%s' (only generate)", cell->op);
-    if (cell->size_bytes < 1 || cell->size_bytes > PB_DRBG_MAX_REQUEST)
-        return pb_errf(e, "drbg: request size %llu outside 1..%u bytes", (unsigned long long)cell->size_bytes,
-                       PB_DRBG_MAX_REQUEST);
+    if (check_size(cell->size_bytes, e) < 0) return -1;
     drbg_case *c = calloc(1, sizeof *c);
     if (!c) return pb_errf(e, "out of memory");
     c->mech = variants[v].mech;
@@ -238,6 +243,7 @@ const pb_suite pb_suite_drbg = {
                 "gcrypt cannot be seeded with given entropy and is skipped.",
     .parse_opt = parse_opt,
     .plan = plan,
+    .check_size = check_size,
     .setup_case = setup_case,
     .selftest = drbg_selftest,
     .kat_accepts = drbg_kat_accepts,

@@ -217,14 +217,19 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
     return 0;
 }
 
+static int check_size(uint64_t size, pb_err *e)
+{
+    if (size < 1 || size > SP_MAX_PAYLOAD)
+        return pb_errf(e, "sigpool: payload %llu outside 1..%d", (unsigned long long)size, SP_MAX_PAYLOAD);
+    return 0;
+}
+
 static int setup_case(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
 {
     memset(c, 0, sizeof *c);
     if (sp_variant_index(cell->variant) < 0)
         return pb_errf(e, "sigpool: unknown variant '%s'", cell->variant);
-    if (cell->size_bytes < 1 || cell->size_bytes > SP_MAX_PAYLOAD)
-        return pb_errf(e, "sigpool: payload %llu outside 1..%d", (unsigned long long)cell->size_bytes,
-                       SP_MAX_PAYLOAD);
+    if (check_size(cell->size_bytes, e) < 0) return -1;
     int stream = strcmp(cell->op, "stream") == 0;
     if (!stream && strcmp(cell->op, "segment") != 0)
         return pb_errf(e, "sigpool: unknown op '%s' (segment, stream)", cell->op);
@@ -266,6 +271,7 @@ const pb_suite pb_suite_sigpool = {
                 "RFC 5926 KDF, RFC 9235 TCP-AO packets, TCP-MD5 packets (old, new)",
     .parse_opt = parse_opt,
     .plan = plan,
+    .check_size = check_size,
     .setup_case = setup_case,
     .selftest = sp_selftest,
     .kat_accepts = sp_kat_accepts,

@@ -317,6 +317,14 @@ static uint8_t *alloc_buffer(size_t n)
     return aligned_alloc(4096, (n + 4095) & ~(size_t)4095);
 }
 
+static int check_size(uint64_t len, pb_err *e)
+{
+    if (len < XTS_BLOCK_SIZE || len % XTS_BLOCK_SIZE)
+        return pb_errf(e, "xts: size %llu is not a multiple of 16 bytes (2018 XTS has no ciphertext stealing)",
+                       (unsigned long long)len);
+    return 0;
+}
+
 static int setup_case(const pb_cell *cell, const char *impl, pb_case *out, pb_err *e)
 {
     char *end;
@@ -330,8 +338,7 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *out, pb_er
         return pb_errf(e, "xts: unknown variant '%s' (key sizes in bits: 256, 384, 512)", cell->variant);
     if (!enc && strcmp(cell->op, "dec") != 0)
         return pb_errf(e, "xts: unknown op '%s' (enc or dec)", cell->op);
-    if (len < XTS_BLOCK_SIZE || len % XTS_BLOCK_SIZE)
-        return pb_errf(e, "xts: size %zu is not a multiple of 16 bytes (2018 XTS has no ciphertext stealing)", len);
+    if (check_size(len, e) < 0) return -1;
 
     xts_case *c = calloc(1, sizeof *c);
     if (!c) return pb_errf(e, "xts: out of memory");
@@ -406,6 +413,7 @@ const pb_suite pb_suite_xts = {
         "2 x 192-bit keys and K1 == K2 (it refuses both).",
     .parse_opt = parse_opt,
     .plan = plan,
+    .check_size = check_size,
     .setup_case = setup_case,
     .selftest = xts_suite_selftest,
     .kat_accepts = xts_suite_kat_accepts,

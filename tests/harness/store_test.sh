@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# store_test.sh BENCH FIXTURES SECTION — the versioned store and `bench run`'s refusals.
+# Fixed data only: the version-1 databases come from checked-in SQL dumps (FIXTURES/*.sql), the
+# runs are the synthetic suite's (their numbers are never asserted, only their status and count).
+BENCH=$(realpath "$1") FIX=$(realpath "$2") SECTION=$3
+source "$(dirname "$0")/../lib.sh"
+export PB_JOB_ID=store-test
+unset PB_DB
+QUICK=(run --suite synthetic --quick --quiet --rounds 2)
+
+# load FIXTURE.sql into a new database file
+load() { sqlite3 "$2" < "$FIX/$1.sql" || bad "cannot load fixture $1"; }
+
+case $SECTION in
+store-migrates-v1-databases)
+    for f in store-v1-branch-start store-v1-first; do
+        D=$T/$f.db
+        load $f "$D"
+        is "$f: unversioned" "$(q "$D" "PRAGMA user_version")" "0"
+        before=$(sha256sum "$D")
+        # a command that only reads refuses an old database and leaves it as it was
+        expect 2 "schema version 1" "$BENCH" list --runs --db "$D"
+        expect 2 "bench migrate" "$BENCH" report --db "$D" --out "$T/p"
+        is "$f: a refused read leaves the file unchanged" "$(sha256sum "$D")" "$before"
+        expect 0 "schema version 2" "$BENCH" migrate --db "$D"
+        is "$f: user_version" "$(q "$D" "PRAGMA user_version")" "2"
+        is "$f: old 'host' runs are userspace runs" "$(q "$D" "SELECT group_concat(target) FROM runs WHERE id IN (1, 2)")" \
+           "userspace,userspace"
+        is "$f: every column of version 2" \
+           "$(q "$D" "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('guest_kernel', 'machine_id', 'job_id')")" "3"
+        is "$f: the gate's tables" \
+           "$(q "$D" "SELECT count(*) FROM sqlite_master WHERE name IN ('comparisons', 'comparison_runs', 'comparison_cells', 'calibrations')")" "4"
+        is "$f: samples, stats and ratios kept" \
+           "$(q "$D" "SELECT (SELECT count(*) FROM samples) || ',' || (SELECT count(*) FROM stats) || ',' || (SELECT count(*) FROM ratios)")" "6,2,1"
+        is "$f: the old run is in summary" "$(q "$D" "SELECT count(*) FROM summary WHERE run_id = 1")" "2"
+        is "$f: the integrity check" "$(q "$D" "PRAGMA integrity_check")" "ok"
+        expect 0 "userspace" "$BENCH" list --runs --db "$D"
+        # a second migrate finds nothing to do
+        expect 0 "schema version 2" "$BENCH" migrate --db "$D"
+    done
+    is "a kernel-module run stays one" "$(q "$T/store-v1-branch-start.db" "SELECT target FROM runs WHERE id = 3")" "qemu-tcg"
+    # a command that stores migrates by itself: the first schema had no machine_id column
+    D=$T/run-on-old.db
+    load store-v1-first "$D"
+    expect 0 "run 3 complete" "$BENCH" "${QUICK[@]}" --db "$D"
+    is "run on a version-1 file: migrated" "$(q "$D" "PRAGMA user_version")" "2"
+    is "run on a version-1 file: its run" "$(q "$D" "SELECT status || ':' || target || ':' || (machine_id IS NOT NULL) FROM runs WHERE id = 3")" \
+       "complete:userspace:1"
+    # a file from a newer bench is refused by every command and left alone
+    D=$T/newer.db
+    load store-v1-branch-start "$D"
+    sqlite3 "$D" "PRAGMA user_version = 99"
+    before=$(sha256sum "$D")
+    expect 1 "newer than this bench" "$BENCH" "${QUICK[@]}" --db "$D"
+    expect 2 "use a newer bench" "$BENCH" list --runs --db "$D"
+    is "a newer file is left unchanged" "$(sha256sum "$D")" "$before"
+    # a migration that fails half-way (a trigger refuses the rewrite of 'host', after the new
+    # columns were added) leaves the file as it was: one transaction
+    D=$T/broken.db
+    load store-v1-first "$D"
+    sqlite3 "$D" "CREATE TRIGGER frozen BEFORE UPDATE ON runs BEGIN SELECT RAISE(ABORT, 'frozen'); END;"
+    expect 1 "left unchanged" "$BENCH" migrate --db "$D"
+    is "a failed migration adds no column" "$(q "$D" "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'machine_id'")" "0"
+    is "a failed migration keeps version and rows" "$(q "$D" "PRAGMA user_version")$(q "$D" "SELECT group_concat(target) FROM runs")" \
+       "0host,host"
+    # a runs view is not our runs table
+    D=$T/view.db
+    sqlite3 "$D" "CREATE TABLE r0 (id INTEGER PRIMARY KEY, suite TEXT, target TEXT); CREATE VIEW runs AS SELECT * FROM r0;"
+    expect 2 "not a patchbench database" "$BENCH" list --runs --db "$D"
+    # an SQLite file of someone else's
+    D=$T/other.db
+    sqlite3 "$D" "CREATE TABLE t (x); INSERT INTO t VALUES (1);"
+    before=$(sha256sum "$D")
+    expect 1 "not a patchbench database" "$BENCH" "${QUICK[@]}" --db "$D"
+    is "someone else's file is left unchanged" "$(sha256sum "$D")" "$before"
+    ;;
+
+store-concurrent-writers-all-complete)
+    # 6 writers at once on a NEW file (they race to create it, set WAL and create the schema) and
+    # on a version-1 file (they race to migrate it): every run completes. Three times each.
+    N=6
+    for kind in new1 old1 new2 old2 new3 old3; do
+        D=$T/$kind.db
+        [[ $kind == old* ]] && load store-v1-branch-start "$D"
+        pids=()
+        for i in $(seq $N); do
+            "$BENCH" "${QUICK[@]}" --db "$D" > "$T/$kind.$i.out" 2>&1 &
+            pids+=($!)
+        done
+        for i in $(seq $N); do
+            if wait "${pids[$((i - 1))]}"; then ok; else bad "$kind file: writer $i failed: $(cat "$T/$kind.$i.out")"; fi
+        done
+        is "$kind file: $N complete runs" "$(q "$D" "SELECT count(*) FROM runs WHERE suite = 'synthetic' AND status = 'complete' AND job_id = 'store-test'")" "$N"
+        is "$kind file: user_version" "$(q "$D" "PRAGMA user_version")" "2"
+    done
+    ;;
+
+store-read-only-commands-create-nothing)
+    cd "$T" || exit 1
+    expect 2 "no database at" "$BENCH" list --runs --db new/dir/x.db
+    expect 2 "no database at" "$BENCH" report --db new/dir/x.db --out "$T/p"
+    expect 2 "no database at" "$BENCH" migrate --db new/dir/x.db
+    [[ -e new ]] && bad "a read-only command created a folder" || ok
+    expect 2 "no database at" "$BENCH" list --runs
+    [[ -e results ]] && bad "a read-only command created the default folder" || ok
+    # PB_DB: the default database of every command
+    PB_DB=$T/env/e.db expect 0 "run 1 complete" "$BENCH" "${QUICK[@]}"
+    PB_DB=$T/env/e.db expect 0 "synthetic complete" "$BENCH" list --runs
+    [[ -e results ]] && bad "PB_DB was not used" || ok
+    # a read-only folder: list reads it, and nothing is created in it. Root may write anywhere, so
+    # as root the reader is `nobody` (where runuser exists); otherwise only "nothing created" holds.
+    mkdir ro && cp env/e.db ro/e.db
+    chmod 555 ro
+    chmod 644 ro/e.db
+    as=()
+    if [[ $(id -u) == 0 ]] && command -v runuser > /dev/null && runuser -u nobody -- true 2> /dev/null; then
+        chmod 755 "$T"
+        as=(runuser -u nobody --)
+    fi
+    expect 0 "synthetic complete" "${as[@]}" "$BENCH" list --runs --db "$T/ro/e.db"
+    is "nothing created beside a database read" "$(ls ro)" "e.db"
+    chmod 755 ro
+    # a corrupt file: list fails instead of printing a short list
+    D=$T/corrupt.db
+    sqlite3 "$D" "CREATE TABLE x (y)" && rm "$D"
+    "$BENCH" "${QUICK[@]}" --db "$D" > /dev/null 2>&1 || bad "run for the corrupt-file test failed"
+    sqlite3 "$D" "PRAGMA journal_mode = DELETE; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+        INSERT INTO runs (suite, status, started_at, target, command_line) SELECT 'synthetic', 'failed', 'x', 'userspace',
+        printf('%0200d', i) FROM n;" > /dev/null
+    pages=$(q "$D" "PRAGMA page_count")
+    root=$(q "$D" "SELECT rootpage FROM sqlite_master WHERE name = 'runs'")
+    psize=$(q "$D" "PRAGMA page_size")
+    # zero 20 leaf pages of the runs table (page type 0 is invalid): the schema and the root page
+    # stay readable, so the listing starts and then meets the damage
+    for p in $(q "$D" "SELECT pageno FROM dbstat WHERE name = 'runs' AND pageno <> $root LIMIT 20"); do
+        dd if=/dev/zero of="$D" bs="$psize" seek=$((p - 1)) count=1 conv=notrunc status=none
+    done
+    [[ $pages -gt 20 ]] || bad "corrupt-file test: database too small ($pages pages)"
+    out=$("$BENCH" list --runs --db "$D" 2>&1)
+    rc=$?
+    [[ $rc -eq 1 && $out == *"reading runs: database disk image is malformed"* ]] && ok ||
+        bad "list on a corrupt file exited $rc: $(tail -2 <<< "$out")"
+    ;;
+
+run-refuses-bad-options-before-measuring)
+    D=$T/r.db
+    expect 2 "--benchmark_repetitions wants a whole number" "$BENCH" "${QUICK[@]}" --db "$D" --benchmark_repetitions=0
+    expect 2 "--benchmark_repetitions wants a whole number" "$BENCH" "${QUICK[@]}" --db "$D" --benchmark_repetitions=-5
+    expect 2 "--benchmark_repetitions wants a whole number" "$BENCH" "${QUICK[@]}" --db "$D" --benchmark_repetitions=1x
+    expect 2 "bad size '18014398509481985k'" "$BENCH" "${QUICK[@]}" --db "$D" --sizes 18014398509481985k
+    expect 2 "bad size '18446744073709551617'" "$BENCH" "${QUICK[@]}" --db "$D" --sizes 18446744073709551617
+    expect 2 "bad size '+64'" "$BENCH" "${QUICK[@]}" --db "$D" --sizes +64
+    expect 2 "--sizes is too long" "$BENCH" "${QUICK[@]}" --db "$D" --sizes "$(printf '64,%.0s' $(seq 200))4096"
+    expect 2 "--quick takes no value" "$BENCH" run --suite synthetic --quick=no --db "$D"
+    expect 2 "--quiet takes no value" "$BENCH" "${QUICK[@]}" --quiet=no --db "$D"
+    expect 2 "--db: an empty path" "$BENCH" "${QUICK[@]}" --db ''
+    expect 2 "--db: ':memory:'" "$BENCH" "${QUICK[@]}" --db :memory:
+    expect 2 "--db: an empty path" "$BENCH" import /dev/null --db ''
+    expect 2 "--db: ':memory:'" "$BENCH" migrate --db :memory:
+    expect 2 "not a multiple of 16" "$BENCH" run --suite xts --quick --quiet --sizes 4096,17 --db "$D"
+    expect 2 "outside 1.." "$BENCH" run --suite drbg --quick --quiet --sizes 1048576 --db "$D"
+    [[ -e $D ]] && bad "a refused command line created the database: $(q "$D" "SELECT group_concat(status) FROM runs")" || ok
+    # and the valid forms still run
+    expect 0 "run 1 complete" "$BENCH" "${QUICK[@]}" --db "$D" --benchmark_repetitions=2 --sizes 64,1k
+    is "2 repetitions stored" "$(q "$D" "SELECT group_concat(DISTINCT repetition) FROM samples")" "0,1"
+    ;;
+
+*) bad "unknown section $SECTION" ;;
+esac
+finish
