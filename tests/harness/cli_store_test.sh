@@ -79,8 +79,9 @@ is "unavailable case stored with reason" "$(q "$DB" "SELECT count(*) FROM cases 
 # ---- interrupted runs are never counted ----
 for sig in INT KILL; do
     D=$T/$sig.db
-    # a cell takes at least 500 x 2 x 2 ms = 2 s (more when busy): the signal comes in the second cell
-    "$BENCH" run --suite synthetic --db "$D" --rounds 500 --sample-ms 2 --quiet >"$T/out" 2>&1 &
+    # a cell takes at least 500 x 2 x 2 ms = 2 s (more when busy), four cells: the signal comes
+    # 0.5 s after the first cell is stored, with at least 5.5 s of the run still to go
+    "$BENCH" run --suite synthetic --db "$D" --rounds 500 --sample-ms 2 --sizes 1000,2000,3000,4000 --quiet >"$T/out" 2>&1 &
     pid=$!
     # wait for the first stored sample (at most 60 s on a busy machine; usually well under one)
     for _ in $(seq 300); do
