@@ -45,15 +45,15 @@ typedef struct case_state {
 /* Iterations of a case with a seeded time source: the body does no timed work, so any count will do. */
 #define SEEDED_ITERS 1000
 
-/* A seeded case: its time, and ticks and probes consistent with it (a core at 3 GHz, no
- * hardware counters), so that every derived metric is a function of the seed too. */
+/* A seeded case: its time, and ticks and probes consistent with it (TSC and core both at 3 GHz,
+ * whatever this machine has; no hardware counters), so that every derived metric is a function
+ * of the seed too. */
 static void seeded_sample(raw_sample *rs, const case_state *cs, int round, int rep, uint64_t iters)
 {
     double ns = cs->c.seeded_ns(cs->c.ctx, round, rep, iters);
-    double hz = g_counters.tsc_ok && g_counters.tsc_hz > 0 ? g_counters.tsc_hz : 3e9;
     rs->seeded_ns = ns > 0 ? ns : 1;
-    rs->tsc = rs->seeded_ns * hz * 1e-9;
-    rs->pb = rs->pa = 1000.0 * hz / 3e9;
+    rs->tsc = rs->seeded_ns * 3.0;
+    rs->pb = rs->pa = 1000.0;
     rs->cycles = rs->insns = -1;
 }
 

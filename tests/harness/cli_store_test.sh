@@ -61,6 +61,12 @@ is "every sample classified by core speed" "$(q "$DB" "SELECT count(*) FROM samp
 expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --shift 1.5 --seed 1
 est=$(q "$DB" "SELECT round(estimate, 2) FROM ratios WHERE run_id = 2 AND size_bytes = 10000")
 awk -v e="$est" 'BEGIN { exit !(e > 1.35 && e < 1.65) }' && ok || bad "shift 1.5 measured as $est"
+# same seed, same samples and metrics, whatever else the machine is doing
+for d in seed-a seed-b; do "$BENCH" run --suite synthetic --quick --quiet --shift 1.5 --seed 1 --db "$T/$d.db" >/dev/null; done
+all_values() { q "$1" "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT * FROM sample_metrics ORDER BY sample_id, metric)"; }
+v=$(all_values "$T/seed-a.db")
+[[ -n $v ]] && ok || bad "seeded run stored no metrics"
+is "a seeded run repeats exactly" "$(all_values "$T/seed-b.db")" "$v"
 
 # Google Benchmark flags pass through: repetitions become stored samples
 expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --rounds 3 --benchmark_repetitions=2
