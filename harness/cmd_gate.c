@@ -268,6 +268,13 @@ static void multi_body(void *p, uint64_t iters)
     if (c->error_count) m->errors += *c->error_count - e0;
 }
 
+/* a seeded time source (tests) is a property of the case, not of an instance: ask the first */
+static double multi_seeded_ns(void *p, int round, int repetition, uint64_t iters)
+{
+    multi_case *m = p;
+    return m->c[0].seeded_ns(m->c[0].ctx, round, repetition, iters);
+}
+
 static void multi_free(void *p)
 {
     multi_case *m = p;
@@ -291,6 +298,7 @@ static int w_setup(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
     c->ctx = m;
     c->free_ctx = multi_free;
     c->error_count = &m->errors;
+    if (m->c[0].seeded_ns) c->seeded_ns = multi_seeded_ns;
     return 0;
 }
 

@@ -1,7 +1,9 @@
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,18 +265,117 @@ static const char *metric_label(const char *m)
     return m;
 }
 
-static int gnuplot_available(void)
+int pb_gp_quote(char *out, size_t cap, const char *in, pb_err *e)
 {
-    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+    size_t k = 0;
+    /* gnuplot 5.4 misreads a doubled quote right after the opening one or after another doubled
+     * quote ('''x', 'a''''b'): such text could end the string early, so it is refused */
+    if (in[0] == '\'' || strstr(in, "''"))
+        return pb_errf(e, "refusing '%.200s' in a plot: a leading or repeated single quote", in);
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+        if (*p == '`') return pb_errf(e, "refusing '%.200s' in a plot: a backquote would run a command in gnuplot", in);
+        if (*p == '"') return pb_errf(e, "refusing '%.200s' in a plot: it holds a double quote", in);
+        if (*p < 0x20 || *p == 0x7f)
+            return pb_errf(e, "refusing a name in a plot: it holds control character 0x%02x", (unsigned)*p);
+        size_t need = *p == '\'' ? 2 : 1;
+        if (k + need + 1 > cap) return pb_errf(e, "refusing '%.200s' in a plot: too long", in);
+        if (*p == '\'') out[k++] = '\'';
+        out[k++] = (char)*p;
+    }
+    if (cap == 0) return pb_errf(e, "no room to quote '%.200s'", in);
+    out[k] = 0;
+    return 0;
+}
+
+/* Quote one name or path for a gnuplot string (see pb_gp_quote); on refusal an empty string and
+ * *bad set, so that the script writers stay simple and the caller refuses the whole report. */
+typedef struct gpq {
+    char buf[4][2200];
+    int next;
+    pb_err err;
+    int bad;
+} gpq;
+
+static const char *q(gpq *g, const char *in)
+{
+    char *b = g->buf[g->next++ % 4];
+    if (pb_gp_quote(b, sizeof g->buf[0], in, g->bad ? &(pb_err){{0}} : &g->err) < 0) {
+        g->bad = 1;
+        b[0] = 0;
+    }
+    return b;
+}
+
+/* gnuplot's path, found on PATH without a shell; 0 if it is not there */
+static int find_gnuplot(char *path, size_t cap)
+{
+    const char *env = getenv("PATH");
+    if (!env || !*env) return 0;
+    for (const char *p = env;;) {
+        const char *c = strchr(p, ':');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        /* an empty entry means the current folder, as for execvp */
+        int n = len ? snprintf(path, cap, "%.*s/gnuplot", (int)len, p) : snprintf(path, cap, "./gnuplot");
+        struct stat sb;
+        if (n > 0 && (size_t)n < cap && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0)
+            return 1;
+        if (!c) return 0;
+        p = c + 1;
+    }
+}
+
+/* Run `gnuplot SCRIPT` with stdin from /dev/null and stderr into LOG; no shell, the script's
+ * path is one argument. 0 if gnuplot exited 0. */
+static int run_gnuplot(const char *gnuplot, const char *script, const char *log, pb_err *e)
+{
+    char arg[1200];
+    /* a relative path that starts with '-' must not read as an option */
+    snprintf(arg, sizeof arg, "%s%s", script[0] == '/' ? "" : "./", script);
+    char *argv[] = {"gnuplot", arg, NULL};
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa)) return pb_errf(e, "cannot start gnuplot: out of memory");
+    int rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    extern char **environ;
+    if (!rc) rc = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc) return pb_errf(e, "cannot start %s: %s", gnuplot, strerror(rc));
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return pb_errf(e, "waiting for gnuplot: %s", strerror(errno));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    if (WIFEXITED(status))
+        return pb_errf(e, "gnuplot failed on %s (exit %d); see %s", script, WEXITSTATUS(status), log);
+    return pb_errf(e, "gnuplot failed on %s (signal %d); see %s", script, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+                   log);
+}
+
+/* a report that failed leaves no plot or table behind that could pass for a whole one */
+static void remove_outputs(const char *png, const char *svg, const char *md)
+{
+    unlink(png);
+    unlink(svg);
+    unlink(md);
+}
+
+/* fclose that reports any earlier failed write too (stdio keeps the error flag) */
+static int close_checked(FILE *f, const char *name, pb_err *e)
+{
+    int failed = ferror(f);
+    int err = errno;
+    if (fclose(f) != 0) { failed = 1; err = errno; }
+    return failed ? pb_errf(e, "cannot write %s: %s", name, strerror(err)) : 0;
 }
 
 /* Plot for plot_x == "size": one panel per (variant, op), x = size (log2). */
 static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const rows *m,
-                            const rows *doc, const axes *a, const char *term, const char *out, int write_data)
+                            const rows *doc, const axes *a, const char *term, const char *out, int write_data,
+                            gpq *g)
 {
     int cols = a->no > 1 ? a->no : (a->nv >= 4 ? 2 : 1);
     int nrows = a->no > 1 ? a->nv : (a->nv + cols - 1) / cols;
-    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, out);
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, q(g, out));
     fprintf(gp, "set datafile missing '?'\nset logscale x 2\nset logscale y\nset grid\n"
                 "set key outside right top font ',7' spacing 0.9\nset format x '%%.0s%%cB'\n"
                 "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines) vs the document (points)\"\n",
@@ -282,8 +383,8 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
     int block = 0;
     for (int vi = 0; vi < a->nv; vi++)
         for (int oi = 0; oi < a->no; oi++) {
-            fprintf(gp, "set title '%s %s'\nset xlabel 'bytes per operation'\nset ylabel '%s'\nplot ", a->v[vi],
-                    a->o[oi], s->primary_metric ? s->primary_metric : "ns_per_op");
+            fprintf(gp, "set title '%s %s'\nset xlabel 'bytes per operation'\nset ylabel '%s'\nplot ", q(g, a->v[vi]),
+                    q(g, a->o[oi]), s->primary_metric ? s->primary_metric : "ns_per_op");
             int first = 1;
             for (int pass = 0; pass < 3; pass++) {
                 /* pass 0: host impls; 1: guest (kmod) impls; 2: document */
@@ -314,11 +415,11 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
                     int lc = ci >= 0 ? ci + 1 : 8 + nseen;
                     if (pass == 2)
                         fprintf(gp, "%s'%s' index %d using 1:2 with points pt %d ps 1.6 lw 2 lc %d title 'document: %s'",
-                                first ? "" : ", \\\n     ", datname, block, nseen == 1 ? 6 : 8, lc, x->impl);
+                                first ? "" : ", \\\n     ", q(g, datname), block, nseen == 1 ? 6 : 8, lc, q(g, x->impl));
                     else
                         fprintf(gp, "%s'%s' index %d using 1:2:3:4 with yerrorlines %s lc %d title '%s%s'",
-                                first ? "" : ", \\\n     ", datname, block, pass == 1 ? "dt 2" : "lw 1.5", lc,
-                                x->impl, pass == 1 ? " (TCG)" : "");
+                                first ? "" : ", \\\n     ", q(g, datname), block, pass == 1 ? "dt 2" : "lw 1.5", lc,
+                                q(g, x->impl), pass == 1 ? " (TCG)" : "");
                     first = 0;
                     block++;
                 }
@@ -331,9 +432,9 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
 
 /* Plot for plot_x == "variant": one panel per op, grouped bars per variant. */
 static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, const rows *m, const rows *doc,
-                               const axes *a, const char *term, const char *out, int write_data)
+                               const axes *a, const char *term, const char *out, int write_data, gpq *g)
 {
-    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, out);
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, q(g, out));
     fprintf(gp, "set datafile missing '?'\nset style data histogram\nset style histogram clustered gap 1\n"
                 "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset yrange [0:*]\nset xtics rotate by -30\n"
                 "set key outside right top font ',8'\n"
@@ -349,7 +450,11 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
             if (!strcmp(doc->v[i].op, a->o[oi])) add_unique(dimpl, &nd, doc->v[i].impl);
         if (write_data) {
             FILE *d = fopen(datname, "w");
-            if (!d) continue;
+            if (!d) {
+                if (!g->bad) pb_errf(&g->err, "cannot write %s: %s", datname, strerror(errno));
+                g->bad = 1;
+                continue;
+            }
             fprintf(d, "variant");
             for (int k = 0; k < a->ni; k++) {
                 int guest = 0;
@@ -370,13 +475,13 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
                 }
                 fprintf(d, "\n");
             }
-            fclose(d);
+            if (close_checked(d, datname, g->bad ? &(pb_err){{0}} : &g->err) < 0) g->bad = 1;
         }
-        fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", a->o[oi],
+        fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", q(g, a->o[oi]),
                 s->primary_metric ? s->primary_metric : "ns_per_op");
         int ncol = a->ni + nd;
         for (int k = 0; k < ncol; k++)
-            fprintf(gp, "%s'%s' using %d%s title columnheader(%d)%s", k ? ", " : "", datname, k + 2,
+            fprintf(gp, "%s'%s' using %d%s title columnheader(%d)%s", k ? ", " : "", q(g, datname), k + 2,
                     k == 0 ? ":xtic(1)" : "", k + 2, k >= a->ni ? " fs pattern 4" : "");
         if (!ncol) fprintf(gp, "NaN notitle");
         fprintf(gp, "\n");
@@ -660,7 +765,8 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     memset(guest, 0, sizeof *guest);
     pb_verdict_cfg cfg;
     if (pb_verdict_cfg_load(o->data_dir, s->name, &cfg, e) < 0) return -1;
-    if (!gnuplot_available())
+    char gnuplot[1100];
+    if (!find_gnuplot(gnuplot, sizeof gnuplot))
         return pb_errf(e, "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox)");
     if (mkdir(o->out_dir, 0755) && errno != EEXIST)
         return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
@@ -672,6 +778,18 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         return pb_errf(e, "run %lld has no complete %s results for metric %s", (long long)o->run, s->name, metric);
     }
     if (load_doc(o->data_dir, s->name, metric, &doc, e) < 0) { free(m.v); return -1; }
+    /* names come from imported files of other machines: every one must be safe as gnuplot text
+     * and as a data-file field before anything is written */
+    gpq g = {.next = 0, .bad = 0};
+    for (int pass = 0; pass < 2 && !g.bad; pass++) {
+        const rows *r = pass ? &doc : &m;
+        for (int i = 0; i < r->n && !g.bad; i++) {
+            q(&g, r->v[i].impl);
+            q(&g, r->v[i].variant);
+            q(&g, r->v[i].op);
+        }
+    }
+    if (g.bad) { free(m.v); free(doc.v); return pb_errf(e, "%s", g.err.msg); }
     axes a;
     collect_axes(&m, &a);
 
@@ -694,25 +812,29 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     if (by_size) {
         dat = fopen(datname, "w");
         if (!dat) { fclose(gp); free(m.v); free(doc.v); return pb_errf(e, "cannot write %s", datname); }
-        write_size_plot(gp, dat, datname, s, &m, &doc, &a, tpng, png, 1);
-        write_size_plot(gp, dat, datname, s, &m, &doc, &a, tsvg, svg, 0);
-        fclose(dat);
+        write_size_plot(gp, dat, datname, s, &m, &doc, &a, tpng, png, 1, &g);
+        write_size_plot(gp, dat, datname, s, &m, &doc, &a, tsvg, svg, 0, &g);
+        if (close_checked(dat, datname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     } else {
-        write_variant_plot(gp, o->out_dir, s, &m, &doc, &a, tpng, png, 1);
-        write_variant_plot(gp, o->out_dir, s, &m, &doc, &a, tsvg, svg, 0);
+        write_variant_plot(gp, o->out_dir, s, &m, &doc, &a, tpng, png, 1, &g);
+        write_variant_plot(gp, o->out_dir, s, &m, &doc, &a, tsvg, svg, 0, &g);
     }
-    fclose(gp);
-    char cmd[2300];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/%s.gnuplot.log'", gpname, o->out_dir, s->name);
-    int rc = system(cmd);
-    if (rc != 0) {
+    if (close_checked(gp, gpname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
+    char log[1200];
+    snprintf(log, sizeof log, "%s/%s.gnuplot.log", o->out_dir, s->name);
+    if (g.bad || run_gnuplot(gnuplot, gpname, log, e) < 0) {
+        if (g.bad) pb_errf(e, "%s", g.err.msg);
+        remove_outputs(png, svg, mdname);
         free(m.v); free(doc.v);
-        return pb_errf(e, "gnuplot failed on %s (exit %d); see %s/%s.gnuplot.log", gpname,
-                       WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, o->out_dir, s->name);
+        return -1;
     }
 
     FILE *md = fopen(mdname, "w");
-    if (!md) { free(m.v); free(doc.v); return pb_errf(e, "cannot write %s: %s", mdname, strerror(errno)); }
+    if (!md) {
+        remove_outputs(png, svg, mdname);
+        free(m.v); free(doc.v);
+        return pb_errf(e, "cannot write %s: %s", mdname, strerror(errno));
+    }
     fprintf(md, "# %s — %s\n\n", s->name, s->title ? s->title : "");
     fprintf(md, "![%s](%s.png)\n\n", s->name, s->name);
     run_header(md, st, o->run, "Measured");
@@ -732,8 +854,11 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         unavailable_notes(md, st, o->guest_run);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
-    fclose(md);
     free(m.v);
     free(doc.v);
+    if (close_checked(md, mdname, e) < 0) {
+        remove_outputs(png, svg, mdname);
+        return -1;
+    }
     return 0;
 }

@@ -69,4 +69,13 @@ int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg 
  * A NaN or inverted CI, or a NaN/non-positive tolerance, is "inconclusive here". */
 const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi);
 
+/* The one way text reaches a gnuplot script: `in` as the inside of a single-quoted gnuplot
+ * string, written to out (cap bytes; the quotes themselves are not added). A single quote is
+ * doubled (gnuplot's escape); a backquote (gnuplot runs `...` as a shell command), a double
+ * quote (names are also data-file column headers), control characters, a leading single quote
+ * and two single quotes in a row (gnuplot 5.4 misparses those once doubled) are refused, not
+ * mangled: -1 with the reason in e. Also -1 if out is too small. 0 on success. */
+int pb_gp_quote(char *out, size_t cap, const char *in, pb_err *e);
+
+
 #endif

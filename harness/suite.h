@@ -51,6 +51,11 @@ typedef struct pb_case {
     /* Set by the body (optional): operations that failed on an error path the
      * suite counts (e.g. injected allocation failures, MAC mismatches). */
     uint64_t *error_count;
+    /* Test-only (the synthetic suite's --seed): when set, a sample's time is not read from the
+     * clock but is what this returns for `iters` ops in (round, repetition); the harness runs
+     * the body a fixed number of times without calibrating. Every figure of such a run, and so
+     * every verdict drawn from it, is a function of the seed, never of the machine's load. */
+    double (*seeded_ns)(void *ctx, int round, int repetition, uint64_t iters);
 } pb_case;
 
 /* One cell of the grid: every listed impl runs the same op on the same input shape. */

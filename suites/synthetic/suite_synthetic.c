@@ -5,7 +5,20 @@
  * work is a pure dependency chain, the true time ratio new/old is --shift on
  * any core speed, which makes the runner's pairing and the gate's statistics
  * checkable on real, noisy hardware. Options --fail-selftest IMPL and
- * --unavailable IMPL exercise the harness's refusal and unavailable paths. */
+ * --unavailable IMPL exercise the harness's refusal and unavailable paths.
+ *
+ * --seed N replaces the clock by a seeded generator (for `meson test`, whose
+ * answers must not depend on the machine's load): a sample of `old` takes
+ * size_bytes/3.11 ns per op (one add per cycle at 3.11 GHz), `new` --shift
+ * times that, each multiplied by
+ *   - the round's core speed, shared by both impls of a round as on this VM:
+ *     1.0, or 3.11/1.67 (the slow state) with probability 0.3;
+ *   - its own noise: lognormal with sigma 0.02, and with probability 0.05 a
+ *     preemption that adds an exponential tail of mean 0.5.
+ * So the true ratio new/old is exactly --shift, the pairing matters, and the
+ * noise has the shape the gate was built for. Same seed, same samples. */
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,11 +26,43 @@
 
 static double g_shift = 1.0;
 static char g_fail[PB_NAME_MAX], g_unavail[PB_NAME_MAX];
+static int g_seeded;
+static uint64_t g_seed;
 
 typedef struct spin_ctx {
     uint64_t steps;
     uint64_t acc;
+    /* seeded time source */
+    uint64_t cell_key, impl_key;
+    double ns_per_op;
 } spin_ctx;
+
+/* splitmix64: a well-mixed 64-bit hash, the same on every platform */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* uniform in (0, 1) from a key */
+static double uniform(uint64_t key)
+{
+    return ((double)(mix(key) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+static double seeded_ns(void *p, int round, int repetition, uint64_t iters)
+{
+    const spin_ctx *c = p;
+    uint64_t round_key = mix(c->cell_key ^ mix((uint64_t)round));
+    double speed = uniform(round_key) < 0.3 ? 3.11 / 1.67 : 1.0;
+    uint64_t k = mix(round_key ^ c->impl_key) ^ mix((uint64_t)repetition + 0x5bd1e995u);
+    double gauss = sqrt(-2 * log(uniform(k + 1))) * cos(2 * M_PI * uniform(k + 2));
+    double noise = exp(0.02 * gauss);
+    if (uniform(k + 3) < 0.05) noise += -0.5 * log(uniform(k + 4));
+    return c->ns_per_op * speed * noise * (double)iters;
+}
 
 static void spin_body(void *p, uint64_t iters)
 {
@@ -36,6 +81,17 @@ static int parse_opt(const char *name, const char *value, pb_err *e)
         double v = strtod(value, &end);
         if (*end || !(v >= 0.1 && v <= 10)) return pb_errf(e, "--shift wants a factor from 0.1 to 10, got '%s'", value);
         g_shift = v;
+        return 1;
+    }
+    if (!strcmp(name, "seed")) {
+        if (!value) return 0;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(value, &end, 10);
+        if (errno || end == value || *end || value[0] == '-')
+            return pb_errf(e, "--seed wants a whole number from 0 to 2^64-1, got '%s'", value);
+        g_seed = v;
+        g_seeded = 1;
         return 1;
     }
     if (!strcmp(name, "fail-selftest") || !strcmp(name, "unavailable")) {
@@ -75,6 +131,16 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *c, pb_err 
     c->body = spin_body;
     c->ctx = s;
     c->free_ctx = free;
+    if (g_seeded) {
+        s->steps = 0; /* the time comes from the seed: the body has nothing to do */
+        s->cell_key = mix(g_seed ^ mix(cell->size_bytes));
+        /* every case set up gets its own noise, also the second copy of an impl in an A/A gate;
+         * the order of set-ups is fixed, so this is as repeatable as the seed */
+        static uint64_t cases_set_up;
+        s->impl_key = mix(++cases_set_up);
+        s->ns_per_op = (double)cell->size_bytes / 3.11 * f;
+        c->seeded_ns = seeded_ns;
+    }
     return 0;
 }
 
@@ -95,11 +161,15 @@ const pb_suite pb_suite_synthetic = {
     .title = "harness self-check: dependent-add chains with a known ratio (--shift)",
     .baseline = "old",
     .candidate = "new",
-    .metrics = PB_M_NS_PER_OP | PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE | PB_M_CYCLES_PER_BYTE,
+    /* mb_per_s (a step counted as a byte): a higher-is-better metric, so that the gate's cost
+     * inversion is tested on a known ratio too */
+    .metrics = PB_M_NS_PER_OP | PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE | PB_M_CYCLES_PER_BYTE | PB_M_MB_PER_S,
     .primary_metric = "ns_per_op",
     .options_help = "  --shift F            new does F times the work of old (default 1.0, an A/A pair)\n"
                     "  --fail-selftest IMPL make IMPL fail its self-test (tests the refusal)\n"
-                    "  --unavailable IMPL   make IMPL's set-up report 'unavailable'\n",
+                    "  --unavailable IMPL   make IMPL's set-up report 'unavailable'\n"
+                    "  --seed N             do not time: draw each sample from a generator seeded with N\n"
+                    "                       (true ratio exactly --shift; for tests, whose answers must be fixed)\n",
     .parse_opt = parse_opt,
     .plan = plan,
     .setup_case = setup_case,

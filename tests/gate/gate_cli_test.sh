@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # bench gate and bench compare for real: exit codes, refusals, what the store keeps, the ci/ scripts.
-# The synthetic suite has a known ratio (--shift), so these verdicts are not left to luck: A/A passes,
-# 1.3x fails, against thresholds far from both (15 %). No wall-clock figure is asserted.
+# Every verdict and exit status asserted here comes from fixed data: the synthetic suite with --seed
+# (no clock: samples drawn from a seeded generator whose true ratio is --shift, with this VM's noise
+# shape), or stored samples rewritten with known values. Live timings (xts, drbg, ci/perf-gate) only
+# check that the procedure runs and stores its rows, never which verdict it reached: a busy machine
+# cannot fail this test.
 BENCH=$1
 SRC=$2
 source "$(dirname "$0")/../lib.sh"
@@ -14,6 +17,7 @@ claim   xts        *  10%
 claim   drbg       *  10%
 EOF
 G=(--quick --quiet --thresholds "$TH")
+SEED=(--seed 1)
 
 # ---- bad input: a clear message and exit 2 ----
 expect 2 "--suite is required" "$BENCH" gate
@@ -46,8 +50,8 @@ done
 
 # ---- claim gate on the synthetic suite: A/A passes, a 30 % slowdown fails ----
 DB=$T/g.db
-expect 0 "verdict: pass" "$BENCH" gate --suite synthetic "${G[@]}" --db "$DB" --shift 1.0
-expect 1 "verdict: regression" "$BENCH" gate --suite synthetic "${G[@]}" --db "$DB" --shift 1.3
+expect 0 "verdict: pass" "$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$DB" --shift 1.0
+expect 1 "verdict: regression" "$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$DB" --shift 1.3
 is "stored verdicts" "$(q "$DB" "SELECT group_concat(verdict || ':' || exit_status, ',') FROM comparisons ORDER BY id")" \
    "pass:0,regression:1"
 is "cells of the regression" "$(q "$DB" "SELECT group_concat(verdict, ',') FROM comparison_cells WHERE comparison_id = 2")" \
@@ -59,25 +63,35 @@ is "comparisons linked to their runs" \
    "$(q "$DB" "SELECT count(*) FROM comparison_runs cr JOIN runs r ON r.id = cr.run_id WHERE cr.side = 'both' AND r.status = 'complete'")" \
    "$(q "$DB" "SELECT count(*) FROM runs")"
 
-# ---- old as candidate against new as baseline fails: drbg (new is about 2x faster with sha256 at 4 KiB),
-# and xts at 4096 B with old on its 128-byte fallback (old-nomem, about 2x new; plain old is only
-# ~1.4x new once built as the kernel builds it, docs/build-profiles.md) ----
-expect 1 "verdict: regression" "$BENCH" gate --suite drbg --baseline new --candidate old "${G[@]}" --db "$DB" \
-    --mech=sha256 --sizes 4096
-expect 1 "verdict: regression" "$BENCH" gate --suite xts --baseline new --candidate old-nomem "${G[@]}" --db "$DB" \
-    --sizes 4096 --keys=256
+# ---- a higher-is-better metric is inverted into a cost: 1.3x the work is 1/1.3 the MB/s, a regression ----
+expect 1 "cost = 1/mb_per_s" "$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$T/m.db" --shift 1.3 \
+    --metric mb_per_s
+is "mb_per_s cells" "$(q "$T/m.db" "SELECT group_concat(verdict, ',') FROM comparison_cells")" "regression,regression"
+
+# ---- real suites, timed for real: the gate runs them and stores its cells; which verdict the clock
+# gave is not asserted (a gate is an error only with exit 2) ----
+real_gate() {
+    local db=$1
+    shift
+    "$BENCH" gate "${G[@]}" --rounds 6 --db "$db" "$@" >"$T/out" 2>&1
+    local rc=$?
+    [[ $rc -eq 0 || $rc -eq 1 || $rc -eq 3 ]] && ok || bad "gate $* exited $rc: $(cat "$T/out")"
+    is "gate $* stored its cells" "$(q "$db" "SELECT count(*) > 0 AND min(n_pairs) >= 6 FROM comparison_cells")" "1"
+}
+real_gate "$T/d.db" --suite drbg --baseline new --candidate old --mech=sha256 --sizes 4096
+real_gate "$T/x.db" --suite xts --baseline new --candidate old --sizes 4096 --keys=256
 
 # ---- calibration: A/A in one run, stored, then shown beside later gates ----
-expect 0 "A/A gates: 2; exit 0 (pass): 2" "$BENCH" gate --calibrate --suite synthetic --repeat 2 "${G[@]}" --db "$DB"
+expect 0 "A/A gates: 2; exit 0 (pass): 2" "$BENCH" gate --calibrate --suite synthetic --repeat 2 "${G[@]}" "${SEED[@]}" --db "$DB"
 is "calibration per cell" "$(q "$DB" "SELECT count(*) FROM calibrations WHERE repeats = 2 AND impl = 'old' AND mdc > 0 AND pairing = 'round'")" "2"
 is "A/A gates stored" "$(q "$DB" "SELECT count(*) FROM comparisons WHERE gate = 'aa'")" "2"
-expect 0 "MDC (A/A)" "$BENCH" gate --suite synthetic "${G[@]}" --db "$DB"
-out=$("$BENCH" gate --suite synthetic "${G[@]}" --db "$DB" --format json)
+expect 0 "MDC (A/A)" "$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$DB"
+out=$("$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$DB" --format json)
 [[ $out == *'"verdict": "pass"'* && $out == *'"calibrated_mdc": 0.'* ]] && ok || bad "json: $out"
 if command -v python3 >/dev/null; then
     python3 -c 'import json, sys; json.load(sys.stdin)' <<<"$out" && ok || bad "gate json does not parse"
 fi
-expect 0 "| variant | op | bytes |" "$BENCH" gate --suite synthetic "${G[@]}" --db "$DB" --format md
+expect 0 "| variant | op | bytes |" "$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$DB" --format md
 
 # ---- compare: impls of one run ----
 expect 0 "compare synthetic run 1: new (B) against old (A)" "$BENCH" compare --db "$DB" --run 1
@@ -92,17 +106,21 @@ is "compare stored" "$(q "$DB" "SELECT count(*) FROM comparisons WHERE command =
 # ---- runs of two "builds", alternating in one job: compare --runs and the commit gate ----
 S=$T/s.db
 A=() B=()
-run() { "$BENCH" run --suite synthetic --quick --rounds 3 --quiet --db "$S" | sed -n 's/^run \([0-9]*\) complete.*/\1/p'; }
+# seeded runs (one procedure, so one seed: every run the same samples), then each run scaled by
+# a known factor within +-1 %, as runs of two builds differ from run to run
+run() { "$BENCH" run --suite synthetic --quick --rounds 3 --quiet --seed 1 --db "$S" | sed -n 's/^run \([0-9]*\) complete.*/\1/p'; }
 for k in $(seq 10); do
     if ((k % 2)); then A+=("$(PB_JOB_ID=job-1 run)"); B+=("$(PB_JOB_ID=job-1 run)")
     else B+=("$(PB_JOB_ID=job-1 run)"); A+=("$(PB_JOB_ID=job-1 run)"); fi
 done
+q "$S" "UPDATE sample_metrics SET value = value * (1 + ((SELECT c.run_id FROM samples s JOIN cases c ON c.id = s.case_id
+        WHERE s.id = sample_id) * 7 % 11 - 5) / 500.0)"
 RA=$(IFS=,; echo "${A[*]}") RB=$(IFS=,; echo "${B[*]}")
 expect 0 "paired by alternation" "$BENCH" compare --db "$S" --runs "$RA" "$RB"
 expect 0 "one run each: ratio of medians, no test" "$BENCH" compare --db "$S" --runs "${A[0]}" "${B[0]}"
 "$BENCH" gate --db "$S" --thresholds "$TH" --baseline-runs "$RA" --candidate-runs "$RB" >"$T/out" 2>&1
 rc=$?
-[[ $rc -eq 0 || $rc -eq 3 ]] && ok || bad "A/A commit gate exited $rc: $(cat "$T/out")"
+is "A/A commit gate exit status" "$rc" "0"
 is "commit gate stored" "$(q "$S" "SELECT gate || ':' || pairing FROM comparisons ORDER BY id DESC LIMIT 1")" "commit:alternation"
 is "alternations linked" "$(q "$S" "SELECT count(*) FROM comparison_runs WHERE comparison_id = 3 AND alternation BETWEEN 1 AND 10")" "20"
 # a candidate build whose new is 1.5x slower in every run: the commit gate fails for new, not for old
@@ -124,11 +142,13 @@ q "$S" "UPDATE runs SET job_id = NULL WHERE id = ${B[9]}"
 expect 2 "has no job id (PB_JOB_ID was not set)" "$BENCH" gate --db "$S" --thresholds "$TH" --baseline-runs "$RA" --candidate-runs "$RB"
 
 # ---- the ci/ scripts ----
-expect 0 "claim gate: passed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c.db" --thresholds "$TH"
+expect 0 "claim gate: passed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c.db" --thresholds "$TH" \
+    -- --seed 1
 "$SRC/ci/perf-gate" --aa --bench "$BENCH" --suites synthetic --alternations 6 --max-alternations 12 --rounds 3 \
     --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
 rc=$?
-[[ ($rc -eq 0 || $rc -eq 3) && $(cat "$T/out") == *"perf gate: "* ]] && ok || bad "perf-gate --aa exited $rc: $(cat "$T/out")"
+# live timing (ci/perf-gate runs bench without suite options): the procedure is checked, not its verdict
+[[ ($rc -eq 0 || $rc -eq 1 || $rc -eq 3) && $(cat "$T/out") == *"perf gate: "* ]] && ok || bad "perf-gate --aa exited $rc: $(cat "$T/out")"
 is "perf-gate: one job, both sides alternating" \
    "$(q "$T/p.db" "SELECT count(DISTINCT job_id) || ':' || (count(*) % 2) FROM runs")" "1:0"
 is "perf-gate --aa stores a calibration" "$(q "$T/p.db" "SELECT count(*) > 0 FROM calibrations WHERE pairing = 'alternation'")" "1"

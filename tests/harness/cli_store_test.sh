@@ -57,10 +57,16 @@ else
 fi
 is "every sample classified by core speed" "$(q "$DB" "SELECT count(*) FROM samples WHERE speed IN ('fast','slow','mixed')")" "60"
 
-# a known shift is measured: new does 1.5x the work of old
-expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --shift 1.5
+# a known shift is found: new takes 1.5x the time of old (seeded samples, not the clock: a fixed answer)
+expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --shift 1.5 --seed 1
 est=$(q "$DB" "SELECT round(estimate, 2) FROM ratios WHERE run_id = 2 AND size_bytes = 10000")
 awk -v e="$est" 'BEGIN { exit !(e > 1.35 && e < 1.65) }' && ok || bad "shift 1.5 measured as $est"
+# same seed, same samples and metrics, whatever else the machine is doing
+for d in seed-a seed-b; do "$BENCH" run --suite synthetic --quick --quiet --shift 1.5 --seed 1 --db "$T/$d.db" >/dev/null; done
+all_values() { q "$1" "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT * FROM sample_metrics ORDER BY sample_id, metric)"; }
+v=$(all_values "$T/seed-a.db")
+[[ -n $v ]] && ok || bad "seeded run stored no metrics"
+is "a seeded run repeats exactly" "$(all_values "$T/seed-b.db")" "$v"
 
 # Google Benchmark flags pass through: repetitions become stored samples
 expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --rounds 3 --benchmark_repetitions=2
@@ -79,9 +85,12 @@ is "unavailable case stored with reason" "$(q "$DB" "SELECT count(*) FROM cases 
 # ---- interrupted runs are never counted ----
 for sig in INT KILL; do
     D=$T/$sig.db
-    "$BENCH" run --suite synthetic --db "$D" --rounds 5000 --sample-ms 2 --quiet >"$T/out" 2>&1 &
+    # a cell takes at least 500 x 2 x 2 ms = 2 s (more when busy), four cells: the signal comes
+    # 0.5 s after the first cell is stored, with at least 5.5 s of the run still to go
+    "$BENCH" run --suite synthetic --db "$D" --rounds 500 --sample-ms 2 --sizes 1000,2000,3000,4000 --quiet >"$T/out" 2>&1 &
     pid=$!
-    for _ in $(seq 50); do
+    # wait for the first stored sample (at most 60 s on a busy machine; usually well under one)
+    for _ in $(seq 300); do
         [[ $(sqlite3 "$D" "SELECT count(*) FROM samples" 2>/dev/null) -gt 0 ]] && break
         sleep 0.2
     done

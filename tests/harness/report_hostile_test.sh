@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# bench report with names and paths made to run commands: results come from other machines, so impl,
+# variant and op names are untrusted text. Nothing may run: no shell is ever started, gnuplot gets
+# names only through pb_gp_quote (quotes doubled; backquotes, double quotes, control characters
+# refused). Also: a failing gnuplot or a failed write leaves no plot or table behind and exits 1.
+# Fixed data only: one seeded synthetic run, names rewritten with sqlite3.
+BENCH=$1
+source "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+
+"$BENCH" run --suite synthetic --quick --quiet --rounds 6 --seed 1 --db clean.db >/dev/null || { echo "FAIL: seeded run"; exit 1; }
+
+# no file named X anywhere under $T (the hostile commands all try to create one)
+nothing_ran() {
+    [[ -z $(find "$T" -name X -print -quit) ]] && ok || bad "$1: a command ran (X exists)"
+}
+# hostile DB COLUMN NAME: a copy of the clean store with every 'old' case's COLUMN set to NAME
+hostile() {
+    cp clean.db "$1"
+    q "$1" "UPDATE cases SET $2 = CAST(x'$(printf '%s' "$3" | od -An -tx1 | tr -d ' \n')' AS TEXT) WHERE impl = 'old'"
+}
+no_outputs() { # no_outputs DIR WHAT
+    local f
+    for f in png svg md; do [[ ! -e "$1/synthetic.$f" ]] && ok || bad "$2: left $1/synthetic.$f behind"; done
+}
+
+# ---- names that would break out of gnuplot's quotes and run a command: refused, nothing written ----
+n=0
+for name in "kmod-old'\`touch\${IFS}X\`'" '`touch X`' $'old\n!touch X' "old\"; system('touch X'); \"" \
+            'system("touch X")' "''; system 'touch X'; '" "x'';system 'touch X';''"; do
+    n=$((n + 1))
+    for col in impl variant op; do
+        hostile "h$n$col.db" "$col" "$name"
+        expect 1 "refusing" "$BENCH" report --db "h$n$col.db" --run 1 --out "out$n$col"
+        nothing_ran "$col $name"
+        no_outputs "out$n$col" "$col $name"
+    done
+done
+
+# ---- names that are only text to gnuplot: drawn as they are, nothing runs ----
+n=0
+for name in "o'ld" 'old$(touch X)' "it's \\' \\" '@X touch X' "a'; system 'touch X'; b'" 'old;!touch X'; do
+    n=$((n + 1))
+    hostile "t$n.db" impl "$name"
+    expect 0 "synthetic: run 1" "$BENCH" report --db "t$n.db" --run 1 --out "text$n"
+    nothing_ran "impl $name"
+    [[ -s text$n/synthetic.png && -s text$n/synthetic.svg && -s text$n/synthetic.md ]] && ok || bad "impl $name: outputs missing"
+done
+
+# ---- a hostile --out: the path is one argument to gnuplot's script, quoted in it ----
+out="z'\$(touch X)'"
+expect 0 "synthetic: run 1" "$BENCH" report --db clean.db --run 1 --out "$out"
+nothing_ran "--out $out"
+for f in png svg md; do [[ -s "$out/synthetic.$f" ]] && ok || bad "--out $out: no $f"; done
+out="z\`touch X\`"
+expect 1 "backquote" "$BENCH" report --db clean.db --run 1 --out "$out"
+nothing_ran "--out $out"
+no_outputs "$out" "--out $out"
+expect 0 "synthetic: run 1" "$BENCH" report --db clean.db --run 1 --out "-x"
+[[ -s -x/synthetic.png ]] && ok || bad "--out -x: no png (the script path read as an option?)"
+
+# ---- gnuplot fails after writing part of a plot: exit 1, nothing left that looks finished ----
+mkdir -p fakebin
+cat >fakebin/gnuplot <<'SH'
+#!/bin/sh
+echo "partial" >"$(dirname "$1")/synthetic.png"
+echo "fake gnuplot: failing on purpose" >&2
+exit 3
+SH
+chmod +x fakebin/gnuplot
+expect 1 "gnuplot failed on" env PATH="$T/fakebin" "$BENCH" report --db clean.db --run 1 --out failed
+no_outputs failed "gnuplot exit 3"
+grep -q "failing on purpose" failed/synthetic.gnuplot.log && ok || bad "gnuplot's stderr not in its log"
+
+# ---- a write that fails (a full disk: /dev/full): exit 1, outputs removed ----
+for f in md gp; do
+    mkdir -p "full$f"
+    ln -s /dev/full "full$f/synthetic.$f"
+    expect 1 "cannot write full$f/synthetic.$f" "$BENCH" report --db clean.db --run 1 --out "full$f"
+    no_outputs "full$f" "full $f"
+done
+
+finish
