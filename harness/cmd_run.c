@@ -8,6 +8,7 @@
 #include "runner.h"
 #include "store.h"
 #include "suite.h"
+#include "valgrind.h"
 
 static void usage(FILE *f, const pb_suite *s)
 {
@@ -31,6 +32,9 @@ static void usage(FILE *f, const pb_suite *s)
         "                      host: the kernel-module variant on this machine's kernel\n"
         "                      (root, module support and /lib/modules/$(uname -r)/build needed).\n"
         "                      See docs/kmod.md.\n"
+        "  --measure M         time (default): wall time, interleaved as above;\n"
+        "                      valgrind: instruction, cache and branch counts per op under callgrind\n"
+        "                      (deterministic; see docs/gate.md and harness/valgrind.h)\n"
         "  --quiet             no progress on stderr\n"
         "  --benchmark_*       passed to Google Benchmark (e.g. --benchmark_repetitions=3)\n");
     if (s) {
@@ -43,6 +47,37 @@ static void usage(FILE *f, const pb_suite *s)
 }
 
 int cmd_run_kmod(const char *suite, const char *target, const char *db, int quick, int rounds, const char *cmdline);
+
+/* --measure valgrind: counts from a child under callgrind, stored as a run of target "valgrind" */
+static int cmd_run_valgrind(const pb_runner_opts *o, const char *cmdline)
+{
+    if (strchr(o->options_text, '\t')) {
+        fprintf(stderr, "bench run: --measure valgrind: a suite option holds a tab\n");
+        return 2;
+    }
+    pb_vg_opts vo = {.suite = o->suite, .impls = o->impls, .sizes = o->sizes, .quick = o->quick, .reps = 1,
+                     .progress = o->progress, .suite_opts = o->options_text};
+    pb_err e = {{0}};
+    pb_grid g;
+    /* bad filters and sizes are refused here, before valgrind starts or the database opens */
+    if (pb_runner_grid(o, &g, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
+    free(g.cells);
+    pb_vg_result r;
+    if (pb_vg_measure(&vo, &r, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 1; }
+    pb_store st;
+    if (pb_store_open(&st, o->db_path, &e) < 0) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        pb_vg_result_free(&r);
+        return 1;
+    }
+    int64_t run = pb_vg_store(&st, &vo, &r, cmdline, &e);
+    pb_store_close(&st);
+    if (run < 0) { fprintf(stderr, "bench run: %s\n", e.msg); pb_vg_result_free(&r); return 1; }
+    pb_vg_print(stdout, o->suite, &r);
+    pb_vg_result_free(&r);
+    printf("run %lld complete (suite %s, measure valgrind) in %s\n", (long long)run, o->suite->name, o->db_path);
+    return 0;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -74,7 +109,8 @@ int cmd_run(int argc, char **argv)
     if (!s) { fprintf(stderr, "bench run: --suite is required (see bench run --help)\n"); return 2; }
 
     pb_runner_opts o = {.suite = s, .db_path = pb_default_db(), .progress = 1, .command_line = cmdline};
-    const char *target = "userspace";
+    const char *target = "userspace", *measure = "time", *vg_child = NULL;
+    int vg_reps = 1;
     char suite_opts[512] = "";
     size_t so = 0;
     for (int i = 1; i < argc; i++) {
@@ -92,7 +128,7 @@ int cmd_run(int argc, char **argv)
         name[nl] = 0;
         if (eq) val = eq + 1;
         static const char *with_value[] = {"suite", "impl", "sizes", "rounds", "sample-ms", "counters", "db",
-                                           "target", NULL};
+                                           "target", "measure", "vg-child", "vg-reps", NULL};
         int wants = 0;
         for (int k = 0; with_value[k]; k++) wants |= !strcmp(name, with_value[k]);
         if (wants && !val) {
@@ -114,6 +150,9 @@ int cmd_run(int argc, char **argv)
         else if (!strcmp(name, "counters")) o.counters = val;
         else if (!strcmp(name, "db")) o.db_path = val;
         else if (!strcmp(name, "target")) target = val;
+        else if (!strcmp(name, "measure")) measure = val;
+        else if (!strcmp(name, "vg-child")) vg_child = val;   /* bench's own: see harness/valgrind.h */
+        else if (!strcmp(name, "vg-reps")) vg_reps = atoi(val);
         else if (!strcmp(name, "rounds")) {
             char *end;
             long v = strtol(val, &end, 10);
@@ -152,6 +191,16 @@ int cmd_run(int argc, char **argv)
         }
     }
     o.options_text = suite_opts;
+    if (vg_child) {
+        pb_err ve = {{0}};
+        if (pb_vg_child(&o, vg_child, vg_reps, &ve) < 0) { fprintf(stderr, "bench run: %s\n", ve.msg); return 2; }
+        return 0;
+    }
+    if (strcmp(measure, "time") && strcmp(measure, "valgrind")) {
+        fprintf(stderr, "bench run: unknown --measure '%s' (time or valgrind)\n", measure);
+        return 2;
+    }
+    if (!strcmp(measure, "valgrind")) return cmd_run_valgrind(&o, cmdline);
     pb_err pe = {{0}};
     if (pb_store_check_path(o.db_path, &pe) < 0) { fprintf(stderr, "bench run: %s\n", pe.msg); return 2; }
     if (strcmp(target, "userspace")) {

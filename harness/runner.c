@@ -222,6 +222,16 @@ static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
     return 0;
 }
 
+int pb_runner_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
+{
+    pb_plan_opts po = {.quick = o->quick};
+    g->ncells = 0;
+    g->cells = NULL;
+    if (o->suite->plan(&po, g, e) < 0) return -1;
+    if (filter_grid(o, g, e) < 0) { free(g->cells); g->cells = NULL; return -1; }
+    return 0;
+}
+
 /* Shortest of three timings of body(k): a preempted or slow-phase timing would
  * otherwise give one case far fewer iterations than its peers. */
 static double time_body(case_state *cs, uint64_t k)

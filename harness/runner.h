@@ -35,6 +35,10 @@ typedef struct pb_runner_opts {
  * SIGINT/SIGTERM (run marked incomplete). */
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e);
 
+/* The suite's grid after --impl and --sizes, every size checked (what pb_run measures); the
+ * caller frees g->cells. -1 + e on a filter that matches nothing or a bad size. */
+int pb_runner_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e);
+
 /* Parse "64,512,4k,32K" into sizes; -1 + e on a bad entry. */
 int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e);
 

@@ -1,0 +1,538 @@
+/* valgrind.c — see valgrind.h */
+#include "valgrind.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gcrypt.h>
+#include <math.h>
+#include <openssl/crypto.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "pb_valgrind.h"
+
+#include "callgrind_parse.h"
+#include "common/gcrypt_init.h"
+
+extern char **environ;
+
+static const char *const VG_CACHE[] = {"--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"};
+
+/* ---- figures ---- */
+
+double pb_vg_model_cycles(const pb_vg_counts *k)
+{
+    double acc = (double)k->ir + (double)k->dr + (double)k->dw;
+    double l1m = (double)k->i1mr + (double)k->d1mr + (double)k->d1mw;
+    double llm = (double)k->ilmr + (double)k->dlmr + (double)k->dlmw;
+    double l1_hits = acc - l1m, ll_hits = l1m - llm;
+    return l1_hits + 5 * ll_hits + 35 * llm + 15 * ((double)k->bcm + (double)k->bim);
+}
+
+void pb_vg_metrics_of(const pb_vg_case *c, int rep, pb_vg_metrics *m)
+{
+    const pb_vg_counts *k = &c->rep[rep];
+    double n = (double)c->iters;
+    m->insns_per_op = (double)k->ir / n;
+    m->insns_per_byte = c->size ? (double)k->ir / n / (double)c->size : NAN;
+    m->l1_miss_per_op = ((double)k->i1mr + (double)k->d1mr + (double)k->d1mw) / n;
+    m->ll_miss_per_op = ((double)k->ilmr + (double)k->dlmr + (double)k->dlmw) / n;
+    m->branch_miss_per_op = ((double)k->bcm + (double)k->bim) / n;
+    m->model_cycles_per_op = pb_vg_model_cycles(k) / n;
+}
+
+double pb_vg_spread(const pb_vg_case *c)
+{
+    double lo = INFINITY, hi = 0;
+    for (int r = 0; r < c->reps; r++) {
+        lo = fmin(lo, (double)c->rep[r].ir);
+        hi = fmax(hi, (double)c->rep[r].ir);
+    }
+    return c->reps > 1 && lo > 0 ? hi / lo - 1 : 0;
+}
+
+static const struct {
+    const char *name, *unit;
+} VG_METRICS[] = {
+    {"insns_per_op", "insns/op"},
+    {"insns_per_byte", "insns/B"},
+    {"l1_miss_per_op", "L1 misses/op"},
+    {"ll_miss_per_op", "LL misses/op"},
+    {"branch_miss_per_op", "mispredicts/op"},
+    {"model_cycles_per_op", "cycles/op (model, not measured)"},
+};
+#define NVG (sizeof VG_METRICS / sizeof VG_METRICS[0])
+
+int pb_vg_metric_known(const char *metric)
+{
+    for (size_t i = 0; i < NVG; i++)
+        if (!strcmp(metric, VG_METRICS[i].name)) return 1;
+    return 0;
+}
+
+double pb_vg_metric_value(const pb_vg_metrics *m, const char *metric)
+{
+    const double v[NVG] = {m->insns_per_op, m->insns_per_byte, m->l1_miss_per_op, m->ll_miss_per_op,
+                           m->branch_miss_per_op, m->model_cycles_per_op};
+    for (size_t i = 0; i < NVG; i++)
+        if (!strcmp(metric, VG_METRICS[i].name)) return v[i];
+    return NAN;
+}
+
+void pb_vg_cpu_features(char *buf, size_t cap)
+{
+    __builtin_cpu_init();
+    buf[0] = 0;
+#define F(x) if (__builtin_cpu_supports(x)) snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s", *buf ? " " : "", x);
+    F("sse4.2") F("aes") F("pclmul") F("avx") F("avx2") F("bmi2") F("vaes") F("vpclmulqdq") F("avx512f") F("avx512vl")
+    F("sha")
+#undef F
+}
+
+/* ---- the child ---- */
+
+/* tabs and newlines out of a reason, so that cases.tsv stays one record a line */
+static void clean(char *s)
+{
+    for (; *s; s++)
+        if (*s == '\t' || *s == '\n' || *s == '\r') *s = ' ';
+}
+
+int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
+{
+    if (!RUNNING_ON_VALGRIND)
+        return pb_errf(e, "--vg-child is bench's own (bench run --measure valgrind starts it under valgrind)");
+    if (reps < 1 || reps > 4) return pb_errf(e, "--vg-reps wants 1 to 4");
+    const pb_suite *s = o->suite;
+    pb_grid g;
+    if (pb_runner_grid(o, &g, e) < 0) return -1;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/codepath.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) { free(g.cells); return pb_errf(e, "%s: %s", path, strerror(errno)); }
+    char feat[256];
+    pb_vg_cpu_features(feat, sizeof feat);
+    pb_gcrypt_init();
+    char *hwf = gcry_get_config(0, "hwflist");
+    if (hwf) clean(hwf);
+    const char *eff = s->effective_options ? s->effective_options() : NULL;
+    fprintf(f, "cpuid under valgrind: %s; libgcrypt %s %s; %s%s%s\n", feat, gcry_check_version(NULL),
+            hwf ? hwf : "hwflist: ?", OpenSSL_version(OPENSSL_VERSION), eff && *eff ? "; " : "", eff ? eff : "");
+    gcry_free(hwf);
+    if (fclose(f) != 0) { free(g.cells); return pb_errf(e, "%s: write error", path); }
+
+    snprintf(path, sizeof path, "%s/cases.tsv", dir);
+    f = fopen(path, "w");
+    if (!f) { free(g.cells); return pb_errf(e, "%s: %s", path, strerror(errno)); }
+    char tested[PB_MAX_IMPLS * 4][PB_NAME_MAX];
+    char why[PB_MAX_IMPLS * 4][PB_ERR_MAX];
+    int ntested = 0, dump = 0, rc = 0;
+    CALLGRIND_START_INSTRUMENTATION;
+    for (int i = 0; i < g.ncells && rc == 0; i++) {
+        const pb_cell *cell = &g.cells[i];
+        if (o->progress)
+            fprintf(stderr, "bench: valgrind [%d/%d] %s %s %s %llu B\n", i + 1, g.ncells, s->name, cell->variant,
+                    cell->op, (unsigned long long)cell->size_bytes);
+        for (int k = 0; k < cell->nimpls && rc == 0; k++) {
+            const char *impl = cell->impls[k];
+            int t = 0;
+            while (t < ntested && strcmp(tested[t], impl)) t++;
+            if (t == ntested && t < (int)(sizeof tested / sizeof tested[0])) {
+                pb_err se = {{0}};
+                snprintf(tested[t], PB_NAME_MAX, "%s", impl);
+                why[t][0] = 0;
+                if (s->selftest && s->selftest(impl, &se) != 0)
+                    snprintf(why[t], PB_ERR_MAX, "self-test failed: %s", se.msg[0] ? se.msg : "(no reason)");
+                ntested++;
+            }
+            pb_err ce = {{0}};
+            pb_case c = {0};
+            if (t < ntested && why[t][0]) snprintf(ce.msg, sizeof ce.msg, "%s", why[t]);
+            else if (s->setup_case(cell, impl, &c, &ce) < 0) {
+                if (!ce.msg[0]) snprintf(ce.msg, sizeof ce.msg, "set-up failed");
+            } else ce.msg[0] = 0;
+            if (ce.msg[0]) {
+                clean(ce.msg);
+                fprintf(f, "unavailable\t%s\t%s\t%s\t%llu\t%s\n", impl, cell->variant, cell->op,
+                        (unsigned long long)cell->size_bytes, ce.msg);
+                continue;
+            }
+            for (int r = 0; r < reps; r++) {
+                c.body(c.ctx, 1);   /* warm caches and lazy state: not counted */
+                CALLGRIND_ZERO_STATS;
+                c.body(c.ctx, PB_VG_ITERS);
+                char name[64];
+                snprintf(name, sizeof name, "pbcase %d", dump);
+                CALLGRIND_DUMP_STATS_AT(name);
+                fprintf(f, "case\t%d\t%s\t%s\t%s\t%llu\t%d\t%d\n", dump, impl, cell->variant, cell->op,
+                        (unsigned long long)cell->size_bytes, PB_VG_ITERS, r);
+                dump++;
+            }
+            if (c.free_ctx) c.free_ctx(c.ctx);
+        }
+    }
+    CALLGRIND_STOP_INSTRUMENTATION;
+    free(g.cells);
+    if (fclose(f) != 0 && rc == 0) rc = pb_errf(e, "%s: write error", path);
+    return rc;
+}
+
+/* ---- the parent ---- */
+
+void pb_vg_result_free(pb_vg_result *r)
+{
+    free(r->c);
+    memset(r, 0, sizeof *r);
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d)))
+            if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) unlinkat(dirfd(d), de->d_name, 0);
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* spawn argv (argv[0] looked up in PATH), stdout to out_path if given; exit status or -1 + e */
+static int spawn_wait(char *const *argv, const char *out_path, pb_err *e)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (out_path) posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err == ENOENT)
+        return pb_errf(e, "%s not found in PATH (Debian package valgrind; scripts/setup.sh installs it)", argv[0]);
+    if (err) return pb_errf(e, "cannot start %s: %s", argv[0], strerror(err));
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return pb_errf(e, "waiting for %s: %s", argv[0], strerror(errno));
+    if (WIFSIGNALED(st)) return pb_errf(e, "%s was killed by signal %d", argv[0], WTERMSIG(st));
+    return WEXITSTATUS(st);
+}
+
+static int read_line_file(const char *path, char *buf, size_t cap, pb_err *e)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return pb_errf(e, "%s: %s", path, strerror(errno));
+    if (!fgets(buf, (int)cap, f)) buf[0] = 0;
+    fclose(f);
+    buf[strcspn(buf, "\n")] = 0;
+    return 0;
+}
+
+static int counts_of(const pb_cg_counts *k, const char *path, pb_vg_counts *out, pb_err *e)
+{
+    static const char *const need[] = {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
+                                       "Bc", "Bcm", "Bi", "Bim"};
+    uint64_t v[13];
+    for (int i = 0; i < 13; i++)
+        if (pb_cg_event(k, need[i], &v[i]) < 0)
+            return pb_errf(e, "%s: no event %s (cache and branch simulation were asked for)", path, need[i]);
+    *out = (pb_vg_counts){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12]};
+    return 0;
+}
+
+/* cases.tsv, written by the child: every line checked, errors as FILE:LINE */
+static int read_cases(const char *dir, pb_vg_result *r, pb_err *e)
+{
+    char path[1024], line[1024];
+    snprintf(path, sizeof path, "%s/cases.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return pb_errf(e, "%s: %s (the valgrind child wrote no case list)", path, strerror(errno));
+    size_t cap = 0;
+    int ln = 0, rc = 0, want_dump = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        ln++;
+        if (!strchr(line, '\n')) { rc = pb_errf(e, "%s:%d: line too long", path, ln); break; }
+        line[strcspn(line, "\n")] = 0;
+        char *fld[9];
+        int nf = 0;
+        for (char *p = line; nf < 9;) {
+            fld[nf++] = p;
+            char *t = strchr(p, '\t');
+            if (!t) break;
+            *t = 0;
+            p = t + 1;
+        }
+        int is_case = !strcmp(fld[0], "case");
+        if (!(is_case && nf == 8) && !(!strcmp(fld[0], "unavailable") && nf == 6)) {
+            rc = pb_errf(e, "%s:%d: not a case or unavailable record", path, ln);
+            break;
+        }
+        const char **names = (const char **)(fld + (is_case ? 2 : 1));
+        char *end;
+        unsigned long long size = strtoull(names[3], &end, 10);
+        if (*end || !size) { rc = pb_errf(e, "%s:%d: bad size '%s'", path, ln, names[3]); break; }
+        for (int i = 0; i < 3; i++)
+            if (!*names[i] || strlen(names[i]) >= PB_NAME_MAX) rc = pb_errf(e, "%s:%d: bad name '%s'", path, ln, names[i]);
+        if (rc) break;
+        /* the case this line is about: the previous one when it is a further repetition */
+        pb_vg_case *c = r->n ? &r->c[r->n - 1] : NULL;
+        int rep = is_case ? atoi(fld[7]) : 0;
+        int same = c && !strcmp(c->impl, names[0]) && !strcmp(c->variant, names[1]) && !strcmp(c->op, names[2]) &&
+                   c->size == size;
+        if (!(is_case && rep > 0)) {
+            if (r->n == cap) {
+                pb_vg_case *nc = realloc(r->c, (cap = cap ? 2 * cap : 64) * sizeof *nc);
+                if (!nc) { rc = pb_errf(e, "out of memory"); break; }
+                r->c = nc;
+            }
+            c = &r->c[r->n++];
+            memset(c, 0, sizeof *c);
+            snprintf(c->impl, PB_NAME_MAX, "%s", names[0]);
+            snprintf(c->variant, PB_NAME_MAX, "%s", names[1]);
+            snprintf(c->op, PB_NAME_MAX, "%s", names[2]);
+            c->size = size;
+        } else if (!same || rep != c->reps || rep >= 4) {
+            rc = pb_errf(e, "%s:%d: repetition %d out of order", path, ln, rep);
+            break;
+        }
+        if (!is_case) {
+            snprintf(c->reason, sizeof c->reason, "%s", fld[5]);
+            continue;
+        }
+        if (atoi(fld[1]) != want_dump) { rc = pb_errf(e, "%s:%d: dump %s, expected %d", path, ln, fld[1], want_dump); break; }
+        c->ok = 1;
+        c->iters = strtoull(fld[6], &end, 10);
+        if (*end || !c->iters) { rc = pb_errf(e, "%s:%d: bad op count '%s'", path, ln, fld[6]); break; }
+        /* callgrind numbers the dumps of DUMP_STATS_AT from 1 */
+        char dump[1100], trig[64];
+        snprintf(dump, sizeof dump, "%s/cg.out.%d", dir, want_dump + 1);
+        pb_cg_counts k;
+        if (pb_cg_parse_file(dump, &k, e) < 0) { rc = -1; break; }
+        snprintf(trig, sizeof trig, "Client Request: pbcase %d", want_dump);
+        if (strcmp(k.trigger, trig)) { rc = pb_errf(e, "%s: trigger '%s', expected '%s'", dump, k.trigger, trig); break; }
+        if (counts_of(&k, dump, &c->rep[rep], e) < 0) { rc = -1; break; }
+        c->reps = rep + 1;
+        want_dump++;
+    }
+    if (rc == 0 && ferror(f)) rc = pb_errf(e, "%s: read error", path);
+    fclose(f);
+    if (rc == 0 && r->n == 0) rc = pb_errf(e, "%s: no case measured", path);
+    return rc;
+}
+
+int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
+{
+    memset(r, 0, sizeof *r);
+    char exe[1024];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return pb_errf(e, "cannot find this program (/proc/self/exe): %s", strerror(errno));
+    exe[n] = 0;
+    const char *tmp = getenv("TMPDIR");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/pb-valgrind-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) return pb_errf(e, "cannot make a folder %s: %s", dir, strerror(errno));
+
+    char version[128] = "valgrind", vpath[600];
+    snprintf(vpath, sizeof vpath, "%s/version.txt", dir);
+    char *vargv[] = {"valgrind", "--version", NULL};
+    int rc = spawn_wait(vargv, vpath, e);
+    if (rc == 0) rc = read_line_file(vpath, version, sizeof version, e);
+    else if (rc > 0) rc = pb_errf(e, "valgrind --version exited %d", rc);
+
+    char out_opt[600], reps[16], sopts[512];
+    snprintf(out_opt, sizeof out_opt, "--callgrind-out-file=%s/cg.out", dir);
+    snprintf(reps, sizeof reps, "%d", o->reps > 0 ? o->reps : 1);
+    snprintf(sopts, sizeof sopts, "%s", o->suite_opts ? o->suite_opts : "");
+    char *argv[96];
+    int a = 0;
+    const char *fixed[] = {"valgrind", "-q", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
+                           "--branch-sim=yes", "--dump-instr=no", VG_CACHE[0], VG_CACHE[1], VG_CACHE[2], out_opt,
+                           exe, "run", "--suite", o->suite->name, "--vg-child", dir, "--vg-reps", reps};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) argv[a++] = (char *)fixed[i];
+    if (o->impls) { argv[a++] = "--impl"; argv[a++] = (char *)o->impls; }
+    if (o->sizes) { argv[a++] = "--sizes"; argv[a++] = (char *)o->sizes; }
+    if (o->quick) argv[a++] = "--quick";
+    if (!o->progress) argv[a++] = "--quiet";
+    for (char *save = NULL, *t = strtok_r(sopts, " ", &save); t && a < 94; t = strtok_r(NULL, " ", &save))
+        argv[a++] = t;
+    argv[a] = NULL;
+    if (rc == 0) {
+        uint64_t t0 = pb_now_ns();
+        rc = spawn_wait(argv, NULL, e);
+        if (rc > 0) rc = pb_errf(e, "the valgrind child (bench run --vg-child) exited %d (see above)", rc);
+        if (rc == 0 && o->progress)
+            fprintf(stderr, "bench: valgrind child done in %.1f s\n", (double)(pb_now_ns() - t0) * 1e-9);
+    }
+    char cpath[600];
+    snprintf(cpath, sizeof cpath, "%s/codepath.txt", dir);
+    if (rc == 0) rc = read_line_file(cpath, r->codepath, sizeof r->codepath, e);
+    if (rc == 0) rc = read_cases(dir, r, e);
+    remove_dir(dir);
+    if (rc < 0) { pb_vg_result_free(r); return -1; }
+
+    char feat[256], under[256] = "", missing[256] = "";
+    pb_vg_cpu_features(feat, sizeof feat);
+    snprintf(r->native, sizeof r->native, "cpuid natively: %s", feat);
+    const char *u = strstr(r->codepath, "valgrind: ");
+    if (u) snprintf(under, sizeof under, "%.*s", (int)strcspn(u + 10, ";"), u + 10);
+    char fb[256];
+    snprintf(fb, sizeof fb, "%s", feat);
+    for (char *save = NULL, *t = strtok_r(fb, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        char pat[40];
+        snprintf(pat, sizeof pat, " %s ", t);
+        char ub[260];
+        snprintf(ub, sizeof ub, " %s ", under);
+        if (!strstr(ub, pat)) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", t);
+    }
+    if (*missing)
+        snprintf(r->not_comparable, sizeof r->not_comparable,
+                 "not comparable with wall-time rows: Valgrind hides%s, so code that dispatches on CPUID at run "
+                 "time (OpenSSL, libgcrypt) may run another path here; code built for a fixed ISA runs the same "
+                 "instructions", missing);
+    else
+        snprintf(r->not_comparable, sizeof r->not_comparable,
+                 "CPUID under Valgrind shows every feature this machine has that dispatch keys on");
+    snprintf(r->settings, sizeof r->settings,
+             "%s callgrind, cache-sim I1 %s D1 %s LL %s (fixed, not the host's), branch-sim; %d ops per case after "
+             "1 warm-up op, %s repetition(s)",
+             version, VG_CACHE[0] + 5, VG_CACHE[1] + 5, VG_CACHE[2] + 5, PB_VG_ITERS, reps);
+    return 0;
+}
+
+/* ---- the store ---- */
+
+static int insert_stat(pb_store *st, int64_t cid, const char *metric, const char *unit, const pb_vg_case *c,
+                       pb_err *e)
+{
+    double v[4], lo = INFINITY, hi = -INFINITY;
+    for (int r = 0; r < c->reps; r++) {
+        pb_vg_metrics m;
+        pb_vg_metrics_of(c, r, &m);
+        v[r] = pb_vg_metric_value(&m, metric);
+        lo = fmin(lo, v[r]);
+        hi = fmax(hi, v[r]);
+    }
+    if (!isfinite(v[0])) return 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db,
+                           "INSERT INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max)"
+                           " VALUES (?1, ?2, ?3, 'valgrind', ?4, ?5, ?6, ?7, ?6, ?7)",
+                           -1, &s, NULL) != SQLITE_OK)
+        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
+    sqlite3_bind_int64(s, 1, cid);
+    sqlite3_bind_text(s, 2, metric, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, unit, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 4, c->reps);
+    sqlite3_bind_double(s, 5, v[0]);   /* repetitions agree (PB_VG_TOLERANCE), the first stands for them */
+    sqlite3_bind_double(s, 6, lo);
+    sqlite3_bind_double(s, 7, hi);
+    int ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    return ok ? 0 : pb_errf(e, "%s: insert stats: %s", st->path, sqlite3_errmsg(st->db));
+}
+
+static int insert_ratio(pb_store *st, int64_t run, const char *suite, const pb_vg_case *b, const pb_vg_case *c,
+                        pb_err *e)
+{
+    pb_vg_metrics mb, mc;
+    pb_vg_metrics_of(b, 0, &mb);
+    pb_vg_metrics_of(c, 0, &mc);
+    double ratio = mc.insns_per_op / mb.insns_per_op;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db,
+                           "INSERT INTO ratios (run_id, suite, variant, op, size_bytes, metric, baseline, candidate,"
+                           " n_pairs, estimate, median_ratio, method)"
+                           " VALUES (?1,?2,?3,?4,?5,'insns_per_op',?6,?7,1,?8,?8,"
+                           " 'valgrind count ratio (deterministic: no CI)')",
+                           -1, &s, NULL) != SQLITE_OK)
+        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_text(s, 2, suite, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, c->variant, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 4, c->op, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 5, (int64_t)c->size);
+    sqlite3_bind_text(s, 6, b->impl, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 7, c->impl, -1, SQLITE_STATIC);
+    sqlite3_bind_double(s, 8, ratio);
+    int ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    return ok ? 0 : pb_errf(e, "%s: insert ratio: %s", st->path, sqlite3_errmsg(st->db));
+}
+
+int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, const char *command_line, pb_err *e)
+{
+    const pb_suite *s = o->suite;
+    char opts[2048];
+    snprintf(opts, sizeof opts, "measure=valgrind impls=%s sizes=%s quick=%d %s; %s; %s; %s; %s",
+             o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->quick, o->suite_opts ? o->suite_opts : "",
+             r->settings, r->codepath, r->native, r->not_comparable);
+    pb_provenance prov;
+    pb_provenance_collect(&prov);
+    pb_run_info ri = {
+        .suite = s->name, .target = "valgrind", .command_line = command_line, .options = opts,
+        .tick_source = "none (valgrind: counts, no time)", .counter_source = "valgrind callgrind (simulated)",
+        .metrics = 0, .baseline = s->baseline, .candidate = s->candidate, .primary_metric = "insns_per_op",
+    };
+    int64_t run = pb_store_begin_run(st, &ri, &prov, e);
+    if (run < 0) return -1;
+    int rc = pb_store_begin(st, e);
+    for (size_t i = 0; i < r->n && rc == 0; i++) {
+        const pb_vg_case *c = &r->c[i];
+        int64_t cid = pb_store_add_case(st, run, s->name, c->impl, c->variant, c->op, c->size,
+                                        c->ok ? (int64_t)c->iters : 0, c->ok ? "ok" : "unavailable",
+                                        c->ok ? NULL : c->reason, e);
+        if (cid < 0) { rc = -1; break; }
+        for (size_t m = 0; m < NVG && rc == 0 && c->ok; m++)
+            rc = insert_stat(st, cid, VG_METRICS[m].name, VG_METRICS[m].unit, c, e);
+    }
+    /* every impl against the baseline of its cell */
+    for (size_t i = 0; i < r->n && rc == 0; i++) {
+        const pb_vg_case *b = &r->c[i];
+        if (!b->ok || strcmp(b->impl, s->baseline)) continue;
+        for (size_t j = 0; j < r->n && rc == 0; j++) {
+            const pb_vg_case *c = &r->c[j];
+            if (j != i && c->ok && c->size == b->size && !strcmp(c->variant, b->variant) && !strcmp(c->op, b->op))
+                rc = insert_ratio(st, run, s->name, b, c, e);
+        }
+    }
+    if (rc == 0) rc = pb_store_commit(st, e);
+    else pb_store_rollback(st);
+    pb_err e2 = {{0}};
+    if (rc == 0) rc = pb_store_end_run(st, run, "complete", NULL, e);
+    else pb_store_end_run(st, run, "failed", e->msg, &e2);
+    return rc < 0 ? -1 : run;
+}
+
+void pb_vg_print(FILE *f, const pb_suite *s, const pb_vg_result *r)
+{
+    fprintf(f, "%-10s %-6s %8s %-12s %12s %9s %9s %9s %9s %12s %9s\n", "variant", "op", "bytes", "impl", "insns/op",
+            "insns/B", "L1miss/op", "LLmiss/op", "brmiss/op", "model cyc/op", "insns/base");
+    for (size_t i = 0; i < r->n; i++) {
+        const pb_vg_case *c = &r->c[i];
+        if (!c->ok) {
+            fprintf(f, "%-10s %-6s %8llu %-12s unavailable: %s\n", c->variant, c->op, (unsigned long long)c->size,
+                    c->impl, c->reason);
+            continue;
+        }
+        pb_vg_metrics m, mb;
+        pb_vg_metrics_of(c, 0, &m);
+        double ratio = NAN;
+        for (size_t j = 0; j < r->n; j++) {
+            const pb_vg_case *b = &r->c[j];
+            if (b->ok && !strcmp(b->impl, s->baseline) && b->size == c->size && !strcmp(b->variant, c->variant) &&
+                !strcmp(b->op, c->op)) {
+                pb_vg_metrics_of(b, 0, &mb);
+                ratio = m.insns_per_op / mb.insns_per_op;
+            }
+        }
+        fprintf(f, "%-10s %-6s %8llu %-12s %12.1f %9.3f %9.2f %9.2f %9.2f %12.1f %9.4f%s\n", c->variant, c->op,
+                (unsigned long long)c->size, c->impl, m.insns_per_op, m.insns_per_byte, m.l1_miss_per_op,
+                m.ll_miss_per_op, m.branch_miss_per_op, m.model_cycles_per_op, ratio,
+                pb_vg_spread(c) > PB_VG_TOLERANCE ? "  (repetitions disagree)" : "");
+    }
+    fprintf(f, "counts: %s\ncode path: %s\n%s\n%s\n", r->settings, r->codepath, r->native, r->not_comparable);
+    fprintf(f, "model cyc/op = L1 hits + 5 x LL hits + 35 x LL misses (RAM) + 15 x branch mispredictions per op: a "
+               "model (iai-callgrind's, plus mispredictions), not a measurement\n");
+}

@@ -1,0 +1,113 @@
+/* valgrind.h — `--measure valgrind`: instruction, cache and branch counts per op under callgrind.
+ *
+ * Why: on a shared VM without a PMU, wall time moves by several percent from run to run, so a
+ * wall-time gate cannot see a 1-2 % regression; callgrind's simulated counts of the same binary
+ * are the same in every run (CodSpeed and iai-callgrind gate on them for this reason).
+ *
+ * How: bench re-executes itself (posix_spawnp of an argv vector, no shell) as
+ *   valgrind --tool=callgrind --instr-atstart=no --cache-sim=yes --branch-sim=yes
+ *            --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 --callgrind-out-file=DIR/cg.out
+ *            BENCH run --suite S --vg-child DIR --vg-reps N [--impl ..] [--sizes ..] [suite options]
+ * The child (pb_vg_child) plans the same grid, sets every case up, then per case and
+ * repetition: one warm-up op, CALLGRIND_ZERO_STATS, PB_VG_ITERS ops, CALLGRIND_DUMP_STATS_AT with
+ * the case's name. So set-up, self-test and warm-up are never counted, and one Valgrind start
+ * serves the whole grid. The cache geometry is fixed (not the host's, which callgrind would
+ * otherwise copy) so that miss counts do not depend on the machine. The parent parses every dump
+ * (callgrind_parse.h) and matches it to its case by the trigger name.
+ *
+ * Per op: insns_per_op (Ir), insns_per_byte, l1_miss_per_op (I1mr+D1mr+D1mw), ll_miss_per_op
+ * (ILmr+DLmr+DLmw), branch_miss_per_op (Bcm+Bim) and model_cycles_per_op, a MODEL, not a
+ * measurement (pb_vg_model_cycles). Source of every one: "valgrind".
+ *
+ * Under Valgrind, CPUID reports what Valgrind emulates (no AVX-512, no VAES/VPCLMULQDQ, no SHA):
+ * code that dispatches at run time (OpenSSL, libgcrypt) may take another path than it does
+ * natively. The child records what it saw (pb_vg_result.codepath) beside the native view. */
+#ifndef PB_VALGRIND_H
+#define PB_VALGRIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pb.h"
+#include "runner.h"
+#include "store.h"
+#include "suite.h"
+
+/* Ops counted per case and repetition: counts are deterministic, so few suffice; 50 so that a
+ * test switch adding one op in 50 (the xts suite's PB_XTS_TEST_SLOWDOWN) is exactly +2 %. */
+#define PB_VG_ITERS 50
+
+/* Repetitions of a case in one child agree to this relative tolerance on Ir, else the case is
+ * not deterministic and a gate does not judge it. */
+#define PB_VG_TOLERANCE 1e-4
+
+typedef struct pb_vg_counts {
+    uint64_t ir, dr, dw, i1mr, d1mr, d1mw, ilmr, dlmr, dlmw, bc, bcm, bi, bim;
+} pb_vg_counts;
+
+typedef struct pb_vg_case {
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    uint64_t size, iters;
+    int ok;                      /* 0: unavailable (reason) */
+    char reason[200];
+    int reps;
+    pb_vg_counts rep[4];         /* one per repetition */
+} pb_vg_case;
+
+/* Per-op figures of a case (from repetition r). */
+typedef struct pb_vg_metrics {
+    double insns_per_op, insns_per_byte, l1_miss_per_op, ll_miss_per_op, branch_miss_per_op, model_cycles_per_op;
+} pb_vg_metrics;
+
+typedef struct pb_vg_result {
+    pb_vg_case *c;
+    size_t n;
+    char codepath[512];          /* CPU features the child saw under Valgrind, and the libraries */
+    char native[512];            /* the same, seen natively by this process */
+    char not_comparable[512];    /* what differs, and so which rows differ from wall-time rows */
+    char settings[512];          /* valgrind version and options, ops per case */
+} pb_vg_result;
+
+typedef struct pb_vg_opts {
+    const pb_suite *suite;
+    const char *impls, *sizes;   /* as --impl / --sizes; NULL = all */
+    int quick, reps, progress;
+    const char *suite_opts;      /* "--name=value ..." as given (no spaces inside a value) */
+} pb_vg_opts;
+
+/* The model: cycles ~= L1 hits + 5 x LL hits + 35 x LL misses (RAM) + 15 x branch mispredictions,
+ * where L1 hits = Ir + Dr + Dw - L1 misses and LL hits = L1 misses - LL misses. The first three terms are iai-callgrind's "estimated cycles"
+ * (after Itamar Turner-Trauring's model); the misprediction term (15, a typical penalty of a
+ * modern x86 core) is ours, because callgrind's branch simulator counts them and a template
+ * change can move them. Not a measurement: it ignores ILP, SIMD width and latency chains. */
+double pb_vg_model_cycles(const pb_vg_counts *k);
+void pb_vg_metrics_of(const pb_vg_case *c, int rep, pb_vg_metrics *m);
+/* Largest relative difference of Ir between the repetitions of a case (0 with one). */
+double pb_vg_spread(const pb_vg_case *c);
+
+/* Run the child under Valgrind and collect every case. -1 + e (valgrind missing, child failed,
+ * a dump that does not parse or does not match its case). */
+int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e);
+void pb_vg_result_free(pb_vg_result *r);
+
+/* Store the result as a complete run (target "valgrind", stats rows with source "valgrind",
+ * ratios of each impl against the suite's baseline in insns_per_op, method "count ratio").
+ * Returns the run id, or -1 + e. */
+int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, const char *command_line, pb_err *e);
+
+/* The child's side (bench run --vg-child DIR --vg-reps N): measure the grid as described above,
+ * writing DIR/cases.tsv (one line per dump, in dump order) and DIR/codepath.txt. */
+int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e);
+
+/* What this process's CPUID says, as "aes pclmul avx avx2 ..." (the features dispatch keys on). */
+void pb_vg_cpu_features(char *buf, size_t cap);
+
+/* The measured cells as a table, with the settings, the code path and what is not comparable. */
+void pb_vg_print(FILE *f, const pb_suite *s, const pb_vg_result *r);
+
+/* Is the per-op metric one of the above? (for --metric) */
+int pb_vg_metric_known(const char *metric);
+double pb_vg_metric_value(const pb_vg_metrics *m, const char *metric);
+
+#endif
