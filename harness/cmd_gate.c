@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "gate.h"
+#include "gate_det.h"
 #include "gbshim.h"
 #include "pb_config.h"
 #include "runner.h"
@@ -53,6 +54,9 @@ static void usage(FILE *f, const pb_suite *s)
         "  --alpha A            family-wise error rate over the cells (default 0.05)\n"
         "  --format F           text (default), md or json\n"
         "  --db PATH            SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
+        "  --measure M          time (default): wall time as above; valgrind: claim gate on\n"
+        "                       deterministic callgrind counts (metric insns_per_op by default; no\n"
+        "                       statistics: the ratio itself against the threshold; see docs/gate.md)\n"
         "  --quiet              no progress on stderr\n"
         "\n"
         "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
@@ -62,7 +66,7 @@ static void usage(FILE *f, const pb_suite *s)
 
 typedef struct gate_args {
     const pb_suite *suite;
-    const char *baseline, *candidate, *impl, *db, *thresholds, *metric, *sizes, *runs_a, *runs_b;
+    const char *baseline, *candidate, *impl, *db, *thresholds, *metric, *sizes, *runs_a, *runs_b, *measure;
     int quick, rounds, reruns, repeat, calibrate, progress;
     pb_format fmt;
     pb_gate_params gp;     /* as given: alpha is the whole gate's family-wise error rate */
@@ -124,7 +128,7 @@ static int parse(int argc, char **argv, gate_args *a)
     if (help) { usage(stdout, a->suite); return 1; }
     static const char *with_value[] = {"suite", "baseline", "candidate", "impl", "db", "thresholds", "metric",
                                        "sizes", "rounds", "reruns", "repeat", "format", "alpha", "baseline-runs",
-                                       "candidate-runs", NULL};
+                                       "candidate-runs", "measure", NULL};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2)) {
@@ -151,6 +155,7 @@ static int parse(int argc, char **argv, gate_args *a)
         else if (!strcmp(name, "sizes")) a->sizes = val;
         else if (!strcmp(name, "baseline-runs")) a->runs_a = val;
         else if (!strcmp(name, "candidate-runs")) a->runs_b = val;
+        else if (!strcmp(name, "measure")) a->measure = val;
         else if (!strcmp(name, "quick")) a->quick = 1;
         else if (!strcmp(name, "quiet")) a->progress = 0;
         else if (!strcmp(name, "calibrate")) a->calibrate = 1;
@@ -167,7 +172,16 @@ static int parse(int argc, char **argv, gate_args *a)
         return -1;
     }
     if (!a->runs_a && !a->suite) { fprintf(stderr, "bench gate: --suite is required (see bench gate --help)\n"); return -1; }
-    if (a->metric && !pb_metric_known(a->metric)) { fprintf(stderr, "bench gate: unknown metric '%s'\n", a->metric); return -1; }
+    if (a->measure && strcmp(a->measure, "time") && strcmp(a->measure, "valgrind")) {
+        fprintf(stderr, "bench gate: unknown --measure '%s' (time or valgrind)\n", a->measure);
+        return -1;
+    }
+    int vg = a->measure && !strcmp(a->measure, "valgrind");
+    if (vg && (a->runs_a || a->calibrate)) {
+        fprintf(stderr, "bench gate: --measure valgrind is a claim gate in one run (no --calibrate, no run lists)\n");
+        return -1;
+    }
+    if (a->metric && !vg && !pb_metric_known(a->metric)) { fprintf(stderr, "bench gate: unknown metric '%s'\n", a->metric); return -1; }
     return 0;
 }
 
@@ -657,7 +671,11 @@ int cmd_gate(int argc, char **argv)
     }
     const char *metric = a.metric ? a.metric
                          : a.suite && a.suite->primary_metric ? a.suite->primary_metric : "ns_per_op";
-    int rc = a.runs_a      ? gate_runs(&a, &st, &th, &e)
+    pb_det_gate dg = {.suite = a.suite, .baseline = a.baseline, .candidate = a.candidate, .sizes = a.sizes,
+                      .suite_opts = a.suite_opts, .metric = a.metric, .command_line = a.cmdline, .quick = a.quick,
+                      .progress = a.progress};
+    int rc = a.measure && !strcmp(a.measure, "valgrind") ? pb_gate_valgrind(&dg, &st, &th, &e)
+             : a.runs_a    ? gate_runs(&a, &st, &th, &e)
              : a.calibrate ? gate_calibrate(&a, &st, &th, metric, &e)
                            : gate_claim(&a, &st, &th, metric, &e);
     pb_store_close(&st);

@@ -1,5 +1,6 @@
 /* gate.c — per-cell statistics, Holm's correction, verdicts, and the thresholds file. No I/O but files read here. */
 #include "gate.h"
+#include "valgrind.h"
 
 #include <errno.h>
 #include <math.h>
@@ -304,10 +305,11 @@ static int parse_line(pb_thresholds *t, char *line, int lineno, pb_err *e)
     if (strcmp(f[0], "claim") && strcmp(f[0], "commit") && strcmp(f[0], "*"))
         return pb_errf(e, "%s:%d: unknown gate '%s' (claim, commit or *)", t->path, lineno, f[0]);
     if (strlen(f[1]) >= sizeof r.suite) return pb_errf(e, "%s:%d: suite name too long", t->path, lineno);
-    if (strcmp(f[2], "*") && !pb_metric_known(f[2]))
+    if (strcmp(f[2], "*") && !pb_metric_known(f[2]) && !pb_vg_metric_known(f[2]))
         return pb_errf(e,
                        "%s:%d: unknown metric '%s' (ns_per_op, tsc_per_byte, cycles_per_byte, est_cycles_per_byte, "
-                       "insns_per_byte, mb_per_s, gbit_per_s or *)",
+                       "insns_per_byte, mb_per_s, gbit_per_s, or of --measure valgrind: insns_per_op, "
+                       "l1_miss_per_op, ll_miss_per_op, branch_miss_per_op, model_cycles_per_op; or *)",
                        t->path, lineno, f[2]);
     if (parse_percent(f[3], &r.slowdown) < 0)
         return pb_errf(e, "%s:%d: slowdown '%s' is not a percentage like 3%% or 2.5%%", t->path, lineno, f[3]);

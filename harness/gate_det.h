@@ -1,0 +1,38 @@
+/* gate_det.h — gates on deterministic counts (`bench gate --measure valgrind`), and what a count
+ * ratio and a time ratio of the same cell say together.
+ *
+ * A count from callgrind is the same in every run of the same binary (valgrind.h), so its gate
+ * needs no statistics: the change is the ratio itself. A cell's verdict (threshold t):
+ *   nodata        a side is missing or unavailable;
+ *   inconclusive  the repetitions of a side disagree by more than the tolerance (the count was
+ *                 not deterministic after all: the gate does not judge what it cannot trust);
+ *   regression    ratio > 1 + t;
+ *   pass          otherwise.
+ * The exit status is the wall-time gate's (gate.h): 1 regression, 3 inconclusive, 0 pass. */
+#ifndef PB_GATE_DET_H
+#define PB_GATE_DET_H
+
+#include "gate.h"
+#include "valgrind.h"
+
+/* ratio = candidate / baseline of a cost (higher = worse); spread_* = pb_vg_spread of each side */
+pb_cell_verdict pb_det_verdict(double ratio, double threshold, double spread_a, double spread_b, double tolerance);
+
+/* One line on a cell measured both ways: the count ratio against its threshold, and the time ratio
+ * with its CI. Says "time moved, instructions did not (memory, stalls, code layout)" when the
+ * time CI excludes 1 while the count moved by less than its threshold, and so on. */
+const char *pb_two_metric_note(double count_ratio, double count_threshold, double time_ratio, double time_lo,
+                               double time_hi);
+
+/* The claim gate on counts: baseline against candidate of one suite, both in one valgrind child
+ * with two repetitions per case. Prints the table, stores the run and the comparison, returns
+ * the exit status (gate.h), or -1 + e. */
+typedef struct pb_det_gate {
+    const pb_suite *suite;
+    const char *baseline, *candidate, *sizes, *suite_opts, *metric, *command_line;
+    int quick, progress;
+} pb_det_gate;
+
+int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th, pb_err *e);
+
+#endif
