@@ -56,7 +56,9 @@ static void usage(FILE *f, const pb_suite *s)
         "  --db PATH            SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
         "  --measure M          time (default): wall time as above; valgrind: claim gate on\n"
         "                       deterministic callgrind counts (metric insns_per_op by default; no\n"
-        "                       statistics: the ratio itself against the threshold; see docs/gate.md)\n"
+        "                       statistics: the ratio itself against the threshold; see docs/gate.md).\n"
+        "                       With --baseline-runs X --candidate-runs Y: one stored valgrind run\n"
+        "                       (bench run --measure valgrind) of each build, rule 'commit'\n"
         "  --quiet              no progress on stderr\n"
         "\n"
         "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
@@ -177,8 +179,8 @@ static int parse(int argc, char **argv, gate_args *a)
         return -1;
     }
     int vg = a->measure && !strcmp(a->measure, "valgrind");
-    if (vg && (a->runs_a || a->calibrate)) {
-        fprintf(stderr, "bench gate: --measure valgrind is a claim gate in one run (no --calibrate, no run lists)\n");
+    if (vg && a->calibrate) {
+        fprintf(stderr, "bench gate: --measure valgrind has no --calibrate (counts do not vary: nothing to calibrate)\n");
         return -1;
     }
     if (a->metric && !vg && !pb_metric_known(a->metric)) { fprintf(stderr, "bench gate: unknown metric '%s'\n", a->metric); return -1; }
@@ -674,7 +676,9 @@ int cmd_gate(int argc, char **argv)
     pb_det_gate dg = {.suite = a.suite, .baseline = a.baseline, .candidate = a.candidate, .sizes = a.sizes,
                       .suite_opts = a.suite_opts, .metric = a.metric, .command_line = a.cmdline, .quick = a.quick,
                       .progress = a.progress};
-    int rc = a.measure && !strcmp(a.measure, "valgrind") ? pb_gate_valgrind(&dg, &st, &th, &e)
+    int vg = a.measure && !strcmp(a.measure, "valgrind");
+    int rc = vg && a.runs_a ? pb_gate_valgrind_runs(a.runs_a, a.runs_b, a.impl, a.metric, a.cmdline, &st, &th, &e)
+             : vg          ? pb_gate_valgrind(&dg, &st, &th, &e)
              : a.runs_a    ? gate_runs(&a, &st, &th, &e)
              : a.calibrate ? gate_calibrate(&a, &st, &th, metric, &e)
                            : gate_claim(&a, &st, &th, metric, &e);

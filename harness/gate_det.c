@@ -41,6 +41,70 @@ static const pb_vg_case *find(const pb_vg_result *r, const char *impl, const pb_
     return NULL;
 }
 
+/* one cell: names, the two values, the verdict; NaN values: no data (reason) */
+static void fill_cell(pb_cmp_cell *c, const char *impl_a, const char *impl_b, const char *variant, const char *op,
+                      uint64_t size, double t, const char *metric, double va, double vb, double spread_a,
+                      double spread_b, int reps, const char *reason)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->impl_a, PB_NAME_MAX, "%s", impl_a);
+    snprintf(c->impl_b, PB_NAME_MAX, "%s", impl_b);
+    snprintf(c->variant, PB_NAME_MAX, "%s", variant);
+    snprintf(c->op, PB_NAME_MAX, "%s", op);
+    c->size = size;
+    c->threshold = t;
+    c->calibrated_mdc = c->p = c->p_holm = c->order_effect = c->conf = NAN;
+    c->mdc = PB_VG_TOLERANCE;   /* what a count can resolve: the repetitions' tolerance */
+    c->ratio = c->ci_lo = c->ci_hi = reason ? NAN : vb / va;
+    c->n = (size_t)reps;
+    c->noise = fmax(spread_a, spread_b);
+    c->verdict = reason ? PB_CELL_NODATA : pb_det_verdict(c->ratio, t, spread_a, spread_b, PB_VG_TOLERANCE);
+    if (reason) snprintf(c->note, sizeof c->note, "%s", reason);
+    else snprintf(c->note, sizeof c->note, "%s %.9g -> %.9g", metric, va, vb);
+}
+
+/* store the comparison, print the table; the exit status, or -1 + e */
+static int finish(pb_store *st, const char *gate, const char *suite, const char *metric, const char *title,
+                  const char *command_line, const pb_thresholds *th, double t, int line, const char *about,
+                  const int64_t *runs_a, const int64_t *runs_b, pb_cmp_cell *cells, size_t n, pb_err *e)
+{
+    int status = pb_gate_exit_status(cells, n);
+    char note[1800];
+    snprintf(note, sizeof note,
+             "deterministic counts, no statistics: regression when the ratio exceeds 1 + %.3g%% (%s:%d); "
+             "repetitions must agree within %.3g%%; %s",
+             100 * t, th->path, line, 100 * PB_VG_TOLERANCE, about);
+    pb_gate_params gp = PB_GATE_DEFAULTS;
+    /* "medians": the schema's name for no pairing and no test (one deterministic count a side) */
+    pb_comparison cmp = {.command = "gate", .gate = gate, .suite = suite, .metric = metric, .pairing = "medians",
+                         .thresholds = th->path, .command_line = command_line, .note = note, .gp = &gp,
+                         .exit_status = status, .runs_a = runs_a, .nruns_a = 1, .runs_b = runs_b,
+                         .nruns_b = runs_b ? 1 : 0};
+    int64_t id = pb_gate_store(st, &cmp, cells, n, e);
+    if (id < 0) return -1;
+    printf("%s, comparison %lld\n", title, (long long)id);
+    printf("%-12s %-10s %-6s %8s %14s %14s %9s %8s  %s\n", "impl", "variant", "op", "bytes", "baseline", "candidate",
+           "ratio", "change", "verdict");
+    for (size_t i = 0; i < n; i++) {
+        const pb_cmp_cell *c = &cells[i];
+        const char *impl = strcmp(c->impl_a, c->impl_b) ? c->impl_b : c->impl_a;
+        if (c->verdict == PB_CELL_NODATA) {
+            printf("%-12s %-10s %-6s %8llu  no data: %s\n", impl, c->variant, c->op, (unsigned long long)c->size,
+                   c->note);
+            continue;
+        }
+        double va = NAN, vb = NAN;
+        const char *sp = strchr(c->note, ' ');
+        if (sp) sscanf(sp + 1, "%lg -> %lg", &va, &vb);
+        printf("%-12s %-10s %-6s %8llu %14.2f %14.2f %9.5f %+7.2f%%  %s%s\n", impl, c->variant, c->op,
+               (unsigned long long)c->size, va, vb, c->ratio, 100 * (c->ratio - 1), pb_cell_verdict_name(c->verdict),
+               c->verdict == PB_CELL_INCONCLUSIVE ? " (repetitions disagree)" : "");
+    }
+    printf("threshold %.3g%% (%s:%d), metric %s; %s\nexit %d (%s)\n", 100 * t, th->path, line, metric, about, status,
+           pb_gate_exit_name(status));
+    return status;
+}
+
 int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th, pb_err *e)
 {
     const pb_suite *s = g->suite;
@@ -60,73 +124,133 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
     pb_vg_result r;
     if (pb_vg_measure(&vo, &r, e) < 0) return -1;
     int64_t run = pb_vg_store(st, &vo, &r, g->command_line, e);
-    if (run < 0) { pb_vg_result_free(&r); return -1; }
-
     pb_cmp_cell *cells = calloc(r.n + 1, sizeof *cells);
     size_t n = 0;
-    if (!cells) { pb_vg_result_free(&r); return pb_errf(e, "out of memory"); }
-    for (size_t i = 0; i < r.n; i++) {
+    int rc = run < 0 ? -1 : cells ? 0 : pb_errf(e, "out of memory");
+    for (size_t i = 0; i < r.n && rc == 0; i++) {
         const pb_vg_case *a = &r.c[i], *b = find(&r, B, a);
         if (strcmp(a->impl, A) || !b) continue;
-        pb_cmp_cell *c = &cells[n++];
-        snprintf(c->impl_a, PB_NAME_MAX, "%s", A);
-        snprintf(c->impl_b, PB_NAME_MAX, "%s", B);
-        snprintf(c->variant, PB_NAME_MAX, "%s", a->variant);
-        snprintf(c->op, PB_NAME_MAX, "%s", a->op);
-        c->size = a->size;
-        c->threshold = t;
-        c->calibrated_mdc = c->ci_lo = c->ci_hi = c->p = c->p_holm = c->order_effect = c->conf = NAN;
-        c->ratio = NAN;
-        c->se_log = 0;
-        c->mdc = PB_VG_TOLERANCE;   /* what a count can resolve: the repetitions' tolerance */
-        if (!a->ok || !b->ok) {
-            c->verdict = PB_CELL_NODATA;
-            snprintf(c->note, sizeof c->note, "%s", !a->ok ? a->reason : b->reason);
-            continue;
-        }
-        pb_vg_metrics ma, mb;
-        pb_vg_metrics_of(a, 0, &ma);
-        pb_vg_metrics_of(b, 0, &mb);
-        double va = pb_vg_metric_value(&ma, metric), vb = pb_vg_metric_value(&mb, metric);
-        c->ratio = c->ci_lo = c->ci_hi = vb / va;
-        c->n = (size_t)(a->reps < b->reps ? a->reps : b->reps);
-        c->noise = fmax(pb_vg_spread(a), pb_vg_spread(b));
-        c->verdict = pb_det_verdict(c->ratio, t, pb_vg_spread(a), pb_vg_spread(b), PB_VG_TOLERANCE);
-        snprintf(c->note, sizeof c->note, "%s %.6g -> %.6g", metric, va, vb);
+        pb_vg_metrics ma = {0}, mb = {0};
+        if (a->ok) pb_vg_metrics_of(a, 0, &ma);
+        if (b->ok) pb_vg_metrics_of(b, 0, &mb);
+        fill_cell(&cells[n++], A, B, a->variant, a->op, a->size, t, metric, pb_vg_metric_value(&ma, metric),
+                  pb_vg_metric_value(&mb, metric), pb_vg_spread(a), pb_vg_spread(b), a->reps < b->reps ? a->reps : b->reps,
+                  !a->ok ? a->reason : !b->ok ? b->reason : NULL);
     }
-    int status = pb_gate_exit_status(cells, n);
-    char note[1600];
-    snprintf(note, sizeof note,
-             "deterministic counts, no statistics: regression when the ratio exceeds 1 + %.3g%% (%s:%d); repetitions "
-             "must agree within %.3g%%; %s; %s; %s",
-             100 * t, th->path, line, 100 * PB_VG_TOLERANCE, r.settings, r.codepath, r.not_comparable);
-    pb_gate_params gp = PB_GATE_DEFAULTS;
-    pb_comparison cmp = {.command = "gate", .gate = "claim", .suite = s->name, .metric = metric,
-                         .pairing = "medians" /* the schema's name for "no pairing, no test": one deterministic count a side */, .thresholds = th->path,
-                         .command_line = g->command_line, .note = note, .gp = &gp, .exit_status = status,
-                         .runs_a = &run, .nruns_a = 1};
-    int64_t id = pb_gate_store(st, &cmp, cells, n, e);
-    if (id >= 0) {
-        printf("gate claim %s on %s (valgrind, deterministic): %s (candidate) against %s (baseline), comparison %lld\n",
-               s->name, metric, B, A, (long long)id);
-        printf("%-10s %-6s %8s %14s %14s %9s %8s  %s\n", "variant", "op", "bytes", A, B, "ratio", "change",
-               "verdict");
-        for (size_t i = 0; i < n; i++) {
-            const pb_cmp_cell *c = &cells[i];
-            if (c->verdict == PB_CELL_NODATA) {
-                printf("%-10s %-6s %8llu  no data: %s\n", c->variant, c->op, (unsigned long long)c->size, c->note);
-                continue;
-            }
-            double va, vb;
-            sscanf(strchr(c->note, ' ') + 1, "%lg -> %lg", &va, &vb);
-            printf("%-10s %-6s %8llu %14.2f %14.2f %9.5f %+7.2f%%  %s%s\n", c->variant, c->op,
-                   (unsigned long long)c->size, va, vb, c->ratio, 100 * (c->ratio - 1), pb_cell_verdict_name(c->verdict),
-                   c->verdict == PB_CELL_INCONCLUSIVE ? " (repetitions disagree)" : "");
-        }
-        printf("threshold %.3g%% (%s:%d); %s\n%s\n%s\nexit %d (%s)\n", 100 * t, th->path, line, r.settings, r.codepath,
-               r.not_comparable, status, pb_gate_exit_name(status));
+    if (rc == 0) {
+        char title[256], about[1500];
+        snprintf(title, sizeof title, "gate claim %s (valgrind counts): %s (candidate) against %s (baseline), run %lld",
+                 s->name, B, A, (long long)run);
+        snprintf(about, sizeof about, "%s\n%s\n%s", r.settings, r.codepath, r.not_comparable);
+        rc = finish(st, "claim", s->name, metric, title, g->command_line, th, t, line, about, &run, NULL, cells, n, e);
     }
     free(cells);
     pb_vg_result_free(&r);
-    return id < 0 ? -1 : status;
+    return rc;
+}
+
+/* the per-op values of one metric in one valgrind run */
+typedef struct det_row {
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    uint64_t size;
+    double v, spread;
+    int n;
+} det_row;
+
+static int load_rows(pb_store *st, int64_t run, const char *metric, det_row **out, size_t *nout, pb_err *e)
+{
+    sqlite3_stmt *q;
+    *out = NULL;
+    *nout = 0;
+    if (sqlite3_prepare_v2(st->db,
+                           "SELECT c.impl, c.variant, c.op, c.size_bytes, s.median, s.min, s.max, s.n"
+                           " FROM cases c JOIN stats s ON s.case_id = c.id"
+                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND s.source = 'valgrind' ORDER BY c.id",
+                           -1, &q, NULL) != SQLITE_OK)
+        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, metric, -1, SQLITE_STATIC);
+    size_t cap = 0;
+    int rc = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (*nout == cap) {
+            det_row *nr = realloc(*out, (cap = cap ? 2 * cap : 64) * sizeof *nr);
+            if (!nr) { rc = pb_errf(e, "out of memory"); break; }
+            *out = nr;
+        }
+        det_row *r = &(*out)[(*nout)++];
+        snprintf(r->impl, PB_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 0));
+        snprintf(r->variant, PB_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 1));
+        snprintf(r->op, PB_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 2));
+        r->size = (uint64_t)sqlite3_column_int64(q, 3);
+        r->v = sqlite3_column_double(q, 4);
+        double lo = sqlite3_column_double(q, 5), hi = sqlite3_column_double(q, 6);
+        r->spread = lo > 0 ? hi / lo - 1 : 0;
+        r->n = sqlite3_column_int(q, 7);
+    }
+    sqlite3_finalize(q);
+    if (rc == 0 && !*nout) rc = pb_errf(e, "run %lld has no %s counted under valgrind (bench run --measure valgrind)",
+                                        (long long)run, metric);
+    if (rc < 0) { free(*out); *out = NULL; }
+    return rc;
+}
+
+static int run_id(const char *list, const char *opt, int64_t *id, pb_err *e)
+{
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (pb_parse_run_ids(list, &ids, &n, e) < 0) return -1;
+    int rc = n == 1 ? 0 : pb_errf(e, "%s: --measure valgrind compares one run with one run (counts do not vary), got %zu",
+                                  opt, n);
+    if (rc == 0) *id = ids[0];
+    free(ids);
+    return rc;
+}
+
+int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *impl, const char *metric_opt,
+                          const char *command_line, pb_store *st, const pb_thresholds *th, pb_err *e)
+{
+    const char *metric = metric_opt ? metric_opt : "insns_per_op";
+    if (!pb_vg_metric_known(metric)) return pb_errf(e, "--measure valgrind: '%s' is not a count metric", metric);
+    int64_t a, b;
+    if (run_id(runs_a, "--baseline-runs", &a, e) < 0 || run_id(runs_b, "--candidate-runs", &b, e) < 0) return -1;
+    pb_run_meta ma, mb;
+    if (pb_gate_run_meta(st, a, &ma, e) < 0 || pb_gate_run_meta(st, b, &mb, e) < 0) return -1;
+    if (strcmp(ma.status, "complete") || strcmp(mb.status, "complete"))
+        return pb_errf(e, "run %lld is %s: only complete runs are compared", (long long)(strcmp(ma.status, "complete") ? a : b),
+                       strcmp(ma.status, "complete") ? ma.status : mb.status);
+    if (strcmp(ma.suite, mb.suite)) return pb_errf(e, "run %lld is of suite %s, run %lld of %s", (long long)a, ma.suite,
+                                                  (long long)b, mb.suite);
+    double t;
+    int line;
+    if (pb_thresholds_lookup(th, "commit", ma.suite, metric, &t, &line, e) < 0) return -1;
+    det_row *ra = NULL, *rb = NULL;
+    size_t na = 0, nb = 0, n = 0;
+    int rc = load_rows(st, a, metric, &ra, &na, e);
+    if (rc == 0) rc = load_rows(st, b, metric, &rb, &nb, e);
+    pb_cmp_cell *cells = rc == 0 ? calloc(na + 1, sizeof *cells) : NULL;
+    if (rc == 0 && !cells) rc = pb_errf(e, "out of memory");
+    for (size_t i = 0; i < na && rc == 0; i++) {
+        if (impl && strcmp(ra[i].impl, impl)) continue;
+        for (size_t j = 0; j < nb; j++)
+            if (!strcmp(ra[i].impl, rb[j].impl) && !strcmp(ra[i].variant, rb[j].variant) &&
+                !strcmp(ra[i].op, rb[j].op) && ra[i].size == rb[j].size) {
+                fill_cell(&cells[n++], ra[i].impl, rb[j].impl, ra[i].variant, ra[i].op, ra[i].size, t, metric, ra[i].v,
+                          rb[j].v, ra[i].spread, rb[j].spread, ra[i].n < rb[j].n ? ra[i].n : rb[j].n, NULL);
+                break;
+            }
+    }
+    if (rc == 0 && !n) rc = pb_errf(e, "runs %lld and %lld have no cell in common%s%s", (long long)a, (long long)b,
+                                    impl ? " for impl " : "", impl ? impl : "");
+    if (rc == 0) {
+        char title[256], about[400];
+        snprintf(title, sizeof title, "gate commit %s (valgrind counts): build %.12s (run %lld) against build %.12s (run %lld)",
+                 ma.suite, mb.git_sha, (long long)b, ma.git_sha, (long long)a);
+        snprintf(about, sizeof about, "one valgrind run a side (counts do not vary from run to run)");
+        rc = finish(st, "commit", ma.suite, metric, title, command_line, th, t, line, about, &a, &b, cells, n, e);
+    }
+    free(cells);
+    free(ra);
+    free(rb);
+    return rc;
 }

@@ -35,4 +35,9 @@ typedef struct pb_det_gate {
 
 int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th, pb_err *e);
 
+/* The commit gate on counts: one stored valgrind run of each build (bench run --measure valgrind),
+ * every impl (or only `impl`) cell by cell, rule 'commit' of the thresholds. Exit status or -1 + e. */
+int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *impl, const char *metric,
+                          const char *command_line, pb_store *st, const pb_thresholds *th, pb_err *e);
+
 #endif
