@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# bench run/gate --measure valgrind for real: refusals, what is stored, and the gates' exit codes on
+# a known 2 % work increase (synthetic --shift 1.02; xts's test-only PB_XTS_TEST_SLOWDOWN=new). The
+# counts are deterministic (the same binary gives the same Ir in every run), so these verdicts do
+# not depend on the machine's load; elapsed times are printed, never asserted.
+BENCH=$1
+source "$(dirname "$0")/../lib.sh"
+
+# refusals that need no valgrind
+expect 2 "unknown --measure 'cycles' (time or valgrind)" "$BENCH" run --suite synthetic --measure cycles --db "$T/x.db"
+expect 2 "unknown --measure 'cycles' (time or valgrind)" "$BENCH" gate --suite synthetic --measure cycles --db "$T/x.db"
+expect 2 "--vg-child is bench's own" "$BENCH" run --suite synthetic --vg-child "$T" --db "$T/x.db"
+expect 2 "no --calibrate" "$BENCH" gate --suite synthetic --measure valgrind --calibrate --db "$T/x.db"
+expect 2 "bad size 'zz'" "$BENCH" run --suite synthetic --measure valgrind --sizes zz --db "$T/x.db"
+[[ ! -e $T/x.db ]] && ok || bad "a refused run created its database"
+
+if ! command -v valgrind >/dev/null; then
+    echo "SKIP: valgrind is not installed (scripts/setup.sh installs it): the gates under valgrind were not run"
+    finish
+    exit 77
+fi
+
+timed() { # timed LABEL CODE PATTERN cmd...: expect, and say how long it took
+    local label=$1 t0=$SECONDS
+    shift
+    expect "$@"
+    echo "$label: $((SECONDS - t0)) s"
+}
+
+DB=$T/vg.db
+timed "synthetic --shift 1.02" 1 "exit 1 (regression)" "$BENCH" gate --suite synthetic --measure valgrind --shift 1.02 --quiet --db "$DB"
+timed "synthetic --shift 1.0" 0 "exit 0 (pass)" "$BENCH" gate --suite synthetic --measure valgrind --shift 1.0 --quiet --db "$DB"
+# the gate stored its valgrind run and comparison; the counts went in with source valgrind
+is "valgrind runs" "$(q "$DB" "SELECT count(*) FROM runs WHERE target = 'valgrind' AND status = 'complete'")" 2
+is "count rows" "$(q "$DB" "SELECT count(DISTINCT s.source) || ' ' || count(DISTINCT s.metric) FROM stats s")" "1 6"
+is "source" "$(q "$DB" "SELECT DISTINCT source FROM stats")" valgrind
+is "comparison exits" "$(q "$DB" "SELECT group_concat(exit_status) FROM (SELECT exit_status FROM comparisons ORDER BY id)")" "1,0"
+
+# xts: the same build twice, then with one op in 50 of 'new' done twice (the commit gate's form)
+X=(--suite xts --measure valgrind --impl new --sizes 64,4096 --keys 256 --quiet --db "$T/x.db")
+expect 0 "run 1 complete" "$BENCH" run "${X[@]}"
+expect 0 "run 2 complete" "$BENCH" run "${X[@]}"
+PB_XTS_TEST_SLOWDOWN=new expect 0 "run 3 complete" "$BENCH" run "${X[@]}"
+is "identical Ir in two runs" "$(q "$T/x.db" "SELECT count(*) FROM stats a JOIN cases ca ON ca.id = a.case_id
+    JOIN cases cb ON cb.run_id = 2 AND cb.impl = ca.impl AND cb.variant = ca.variant AND cb.op = ca.op
+     AND cb.size_bytes = ca.size_bytes JOIN stats b ON b.case_id = cb.id AND b.metric = a.metric
+    WHERE ca.run_id = 1 AND a.metric = 'insns_per_op' AND a.median = b.median")" 4
+timed "xts commit gate, +2 % in new" 1 "exit 1 (regression)" "$BENCH" gate --measure valgrind --baseline-runs 1 --candidate-runs 3 --db "$T/x.db"
+timed "xts commit gate, same build" 0 "exit 0 (pass)" "$BENCH" gate --measure valgrind --baseline-runs 1 --candidate-runs 2 --db "$T/x.db"
+expect 2 "one run with one run" "$BENCH" gate --measure valgrind --baseline-runs 1,2 --candidate-runs 3,3 --db "$T/x.db"
+finish
