@@ -102,6 +102,20 @@ static void clean(char *s)
         if (*s == '\t' || *s == '\n' || *s == '\r') *s = ' ';
 }
 
+/* What run-time dispatch keys on, as this process sees it: CPUID, libgcrypt's hardware features,
+ * OpenSSL's version (its capability vector is internal; it follows CPUID). */
+static void libraries_view(char *buf, size_t cap)
+{
+    char feat[256];
+    pb_vg_cpu_features(feat, sizeof feat);
+    pb_gcrypt_init();
+    char *hwf = gcry_get_config(0, "hwflist");
+    if (hwf) clean(hwf);
+    snprintf(buf, cap, "cpuid: %s; libgcrypt %s %s; %s", feat, gcry_check_version(NULL), hwf ? hwf : "hwflist: ?",
+             OpenSSL_version(OPENSSL_VERSION));
+    gcry_free(hwf);
+}
+
 int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
 {
     if (!RUNNING_ON_VALGRIND)
@@ -114,15 +128,10 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
     snprintf(path, sizeof path, "%s/codepath.txt", dir);
     FILE *f = fopen(path, "w");
     if (!f) { free(g.cells); return pb_errf(e, "%s: %s", path, strerror(errno)); }
-    char feat[256];
-    pb_vg_cpu_features(feat, sizeof feat);
-    pb_gcrypt_init();
-    char *hwf = gcry_get_config(0, "hwflist");
-    if (hwf) clean(hwf);
+    char libs[512];
+    libraries_view(libs, sizeof libs);
     const char *eff = s->effective_options ? s->effective_options() : NULL;
-    fprintf(f, "cpuid under valgrind: %s; libgcrypt %s %s; %s%s%s\n", feat, gcry_check_version(NULL),
-            hwf ? hwf : "hwflist: ?", OpenSSL_version(OPENSSL_VERSION), eff && *eff ? "; " : "", eff ? eff : "");
-    gcry_free(hwf);
+    fprintf(f, "under valgrind: %s%s%s\n", libs, eff && *eff ? "; " : "", eff ? eff : "");
     if (fclose(f) != 0) { free(g.cells); return pb_errf(e, "%s: write error", path); }
 
     snprintf(path, sizeof path, "%s/cases.tsv", dir);
@@ -326,6 +335,23 @@ static int read_cases(const char *dir, pb_vg_result *r, pb_err *e)
     return rc;
 }
 
+/* The items of the list after `key` in `native` that the same list in `under` lacks, as " a b". */
+static void missing_items(const char *native, const char *under, const char *key, const char *sep, char *out,
+                          size_t cap)
+{
+    char nat[512] = "", und[520] = "";
+    const char *n = strstr(native, key), *u = strstr(under, key);
+    out[0] = 0;
+    if (!n) return;
+    snprintf(nat, sizeof nat, "%.*s", (int)strcspn(n + strlen(key), ";"), n + strlen(key));
+    if (u) snprintf(und, sizeof und, "%s%.*s%s", sep, (int)strcspn(u + strlen(key), ";"), u + strlen(key), sep);
+    for (char *save = NULL, *t = strtok_r(nat, sep, &save); t; t = strtok_r(NULL, sep, &save)) {
+        char pat[80];
+        snprintf(pat, sizeof pat, "%s%s%s", sep, t, sep);
+        if (!strstr(und, pat)) snprintf(out + strlen(out), cap - strlen(out), " %s", t);
+    }
+}
+
 int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
 {
     memset(r, 0, sizeof *r);
@@ -376,28 +402,20 @@ int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
     remove_dir(dir);
     if (rc < 0) { pb_vg_result_free(r); return -1; }
 
-    char feat[256], under[256] = "", missing[256] = "";
-    pb_vg_cpu_features(feat, sizeof feat);
-    snprintf(r->native, sizeof r->native, "cpuid natively: %s", feat);
-    const char *u = strstr(r->codepath, "valgrind: ");
-    if (u) snprintf(under, sizeof under, "%.*s", (int)strcspn(u + 10, ";"), u + 10);
-    char fb[256];
-    snprintf(fb, sizeof fb, "%s", feat);
-    for (char *save = NULL, *t = strtok_r(fb, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-        char pat[40];
-        snprintf(pat, sizeof pat, " %s ", t);
-        char ub[260];
-        snprintf(ub, sizeof ub, " %s ", under);
-        if (!strstr(ub, pat)) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", t);
-    }
-    if (*missing)
+    char libs[512], cpu_missing[256], hwf_missing[256];
+    libraries_view(libs, sizeof libs);
+    snprintf(r->native, sizeof r->native, "natively: %s", libs);
+    missing_items(libs, r->codepath, "cpuid: ", " ", cpu_missing, sizeof cpu_missing);
+    missing_items(libs, r->codepath, "hwflist:", ":", hwf_missing, sizeof hwf_missing);
+    if (*cpu_missing || *hwf_missing)
         snprintf(r->not_comparable, sizeof r->not_comparable,
-                 "not comparable with wall-time rows: Valgrind hides%s, so code that dispatches on CPUID at run "
-                 "time (OpenSSL, libgcrypt) may run another path here; code built for a fixed ISA runs the same "
-                 "instructions", missing);
+                 "not comparable with wall-time rows where dispatch differs: Valgrind hides CPU features%s "
+                 "(libgcrypt loses%s), so code that dispatches at run time (libgcrypt, OpenSSL) may run "
+                 "another path under Valgrind; code built for a fixed ISA runs the same instructions",
+                 cpu_missing, *hwf_missing ? hwf_missing : " nothing");
     else
         snprintf(r->not_comparable, sizeof r->not_comparable,
-                 "CPUID under Valgrind shows every feature this machine has that dispatch keys on");
+                 "CPUID under Valgrind shows every feature that dispatch keys on here");
     snprintf(r->settings, sizeof r->settings,
              "%s callgrind, cache-sim I1 %s D1 %s LL %s (fixed, not the host's), branch-sim; %d ops per case after "
              "1 warm-up op, %s repetition(s)",
@@ -536,7 +554,7 @@ void pb_vg_print(FILE *f, const pb_suite *s, const pb_vg_result *r)
                 m.ll_miss_per_op, m.branch_miss_per_op, m.model_cycles_per_op, ratio,
                 pb_vg_spread(c) > PB_VG_TOLERANCE ? "  (repetitions disagree)" : "");
     }
-    fprintf(f, "counts: %s\ncode path: %s\n%s\n%s\n", r->settings, r->codepath, r->native, r->not_comparable);
+    fprintf(f, "counts: %s\ncode path %s\ncode path %s\n%s\n", r->settings, r->codepath, r->native, r->not_comparable);
     fprintf(f, "model cyc/op = L1 hits + 5 x LL hits + 35 x LL misses (RAM) + 15 x branch mispredictions per op: a "
                "model (iai-callgrind's, plus mispredictions), not a measurement\n");
 }
