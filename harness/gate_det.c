@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-pb_cell_verdict pb_det_verdict(double ratio, double threshold, double spread_a, double spread_b, double tolerance)
+pb_cell_verdict pb_det_verdict(double lo, double hi, double threshold)
 {
-    if (!isfinite(ratio) || ratio <= 0) return PB_CELL_NODATA;
-    if (!(spread_a <= tolerance) || !(spread_b <= tolerance)) return PB_CELL_INCONCLUSIVE;
-    return ratio - 1 > threshold ? PB_CELL_REGRESSION : PB_CELL_PASS;
+    if (!isfinite(lo) || !isfinite(hi) || lo <= 0 || hi < lo) return PB_CELL_NODATA;
+    if (lo - 1 > threshold) return PB_CELL_REGRESSION;
+    return hi - 1 <= threshold ? PB_CELL_PASS : PB_CELL_INCONCLUSIVE;
 }
 
 const char *pb_two_metric_note(double count_ratio, double count_threshold, double time_ratio, double time_lo,
@@ -41,10 +41,10 @@ static const pb_vg_case *find(const pb_vg_result *r, const char *impl, const pb_
     return NULL;
 }
 
-/* one cell: names, the two values, the verdict; NaN values: no data (reason) */
+/* one cell: names, each side's range over its repetitions, the verdict; reason: no data */
 static void fill_cell(pb_cmp_cell *c, const char *impl_a, const char *impl_b, const char *variant, const char *op,
-                      uint64_t size, double t, const char *metric, double va, double vb, double spread_a,
-                      double spread_b, int reps, const char *reason)
+                      uint64_t size, double t, const char *metric, const double a[3], const double b[3], int reps,
+                      const char *reason)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->impl_a, PB_NAME_MAX, "%s", impl_a);
@@ -53,14 +53,21 @@ static void fill_cell(pb_cmp_cell *c, const char *impl_a, const char *impl_b, co
     snprintf(c->op, PB_NAME_MAX, "%s", op);
     c->size = size;
     c->threshold = t;
-    c->calibrated_mdc = c->p = c->p_holm = c->order_effect = c->conf = NAN;
-    c->mdc = PB_VG_TOLERANCE;   /* what a count can resolve: the repetitions' tolerance */
-    c->ratio = c->ci_lo = c->ci_hi = reason ? NAN : vb / va;
+    c->calibrated_mdc = c->p = c->p_holm = c->order_effect = c->conf = c->mdc = NAN;
     c->n = (size_t)reps;
-    c->noise = fmax(spread_a, spread_b);
-    c->verdict = reason ? PB_CELL_NODATA : pb_det_verdict(c->ratio, t, spread_a, spread_b, PB_VG_TOLERANCE);
-    if (reason) snprintf(c->note, sizeof c->note, "%s", reason);
-    else snprintf(c->note, sizeof c->note, "%s %.9g -> %.9g", metric, va, vb);
+    if (reason) {
+        c->ratio = c->ci_lo = c->ci_hi = NAN;
+        c->verdict = PB_CELL_NODATA;
+        snprintf(c->note, sizeof c->note, "%s", reason);
+        return;
+    }
+    /* a[] and b[]: smallest, median, largest over the repetitions */
+    c->ratio = b[1] / a[1];
+    c->ci_lo = b[0] / a[2];
+    c->ci_hi = b[2] / a[0];
+    c->noise = fmax(a[2] / a[0], b[2] / b[0]) - 1;
+    c->verdict = pb_det_verdict(c->ci_lo, c->ci_hi, t);
+    snprintf(c->note, sizeof c->note, "%s %.9g -> %.9g", metric, a[1], b[1]);
 }
 
 /* store the comparison, print the table; the exit status, or -1 + e */
@@ -71,9 +78,9 @@ static int finish(pb_store *st, const char *gate, const char *suite, const char 
     int status = pb_gate_exit_status(cells, n);
     char note[1800];
     snprintf(note, sizeof note,
-             "deterministic counts, no statistics: regression when the ratio exceeds 1 + %.3g%% (%s:%d); "
-             "repetitions must agree within %.3g%%; %s",
-             100 * t, th->path, line, 100 * PB_VG_TOLERANCE, about);
+             "counts, no statistics: regression when the ratio exceeds 1 + %.3g%% (%s:%d) over the whole range "
+             "of the repetitions, inconclusive when that range straddles it; %s",
+             100 * t, th->path, line, about);
     pb_gate_params gp = PB_GATE_DEFAULTS;
     /* "medians": the schema's name for no pairing and no test (one deterministic count a side) */
     pb_comparison cmp = {.command = "gate", .gate = gate, .suite = suite, .metric = metric, .pairing = "medians",
@@ -96,9 +103,12 @@ static int finish(pb_store *st, const char *gate, const char *suite, const char 
         double va = NAN, vb = NAN;
         const char *sp = strchr(c->note, ' ');
         if (sp) sscanf(sp + 1, "%lg -> %lg", &va, &vb);
+        char range[64] = "";
+        if (c->ci_hi / c->ci_lo - 1 > PB_VG_TOLERANCE)
+            snprintf(range, sizeof range, "  (repetitions differ: %.5f..%.5f)", c->ci_lo, c->ci_hi);
         printf("%-12s %-10s %-6s %8llu %14.2f %14.2f %9.5f %+7.2f%%  %s%s\n", impl, c->variant, c->op,
                (unsigned long long)c->size, va, vb, c->ratio, 100 * (c->ratio - 1), pb_cell_verdict_name(c->verdict),
-               c->verdict == PB_CELL_INCONCLUSIVE ? " (repetitions disagree)" : "");
+               range);
     }
     printf("threshold %.3g%% (%s:%d), metric %s; %s\nexit %d (%s)\n", 100 * t, th->path, line, metric, about, status,
            pb_gate_exit_name(status));
@@ -130,11 +140,10 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
     for (size_t i = 0; i < r.n && rc == 0; i++) {
         const pb_vg_case *a = &r.c[i], *b = find(&r, B, a);
         if (strcmp(a->impl, A) || !b) continue;
-        pb_vg_metrics ma = {0}, mb = {0};
-        if (a->ok) pb_vg_metrics_of(a, 0, &ma);
-        if (b->ok) pb_vg_metrics_of(b, 0, &mb);
-        fill_cell(&cells[n++], A, B, a->variant, a->op, a->size, t, metric, pb_vg_metric_value(&ma, metric),
-                  pb_vg_metric_value(&mb, metric), pb_vg_spread(a), pb_vg_spread(b), a->reps < b->reps ? a->reps : b->reps,
+        double ra[3], rb[3];
+        pb_vg_range(a, metric, &ra[0], &ra[1], &ra[2]);
+        pb_vg_range(b, metric, &rb[0], &rb[1], &rb[2]);
+        fill_cell(&cells[n++], A, B, a->variant, a->op, a->size, t, metric, ra, rb, a->reps < b->reps ? a->reps : b->reps,
                   !a->ok ? a->reason : !b->ok ? b->reason : NULL);
     }
     if (rc == 0) {
@@ -153,7 +162,7 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
 typedef struct det_row {
     char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
     uint64_t size;
-    double v, spread;
+    double v[3];   /* smallest, median, largest over the run's repetitions */
     int n;
 } det_row;
 
@@ -183,9 +192,9 @@ static int load_rows(pb_store *st, int64_t run, const char *metric, det_row **ou
         snprintf(r->variant, PB_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 1));
         snprintf(r->op, PB_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 2));
         r->size = (uint64_t)sqlite3_column_int64(q, 3);
-        r->v = sqlite3_column_double(q, 4);
-        double lo = sqlite3_column_double(q, 5), hi = sqlite3_column_double(q, 6);
-        r->spread = lo > 0 ? hi / lo - 1 : 0;
+        r->v[1] = sqlite3_column_double(q, 4);
+        r->v[0] = sqlite3_column_double(q, 5);
+        r->v[2] = sqlite3_column_double(q, 6);
         r->n = sqlite3_column_int(q, 7);
     }
     sqlite3_finalize(q);
@@ -236,7 +245,7 @@ int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *im
             if (!strcmp(ra[i].impl, rb[j].impl) && !strcmp(ra[i].variant, rb[j].variant) &&
                 !strcmp(ra[i].op, rb[j].op) && ra[i].size == rb[j].size) {
                 fill_cell(&cells[n++], ra[i].impl, rb[j].impl, ra[i].variant, ra[i].op, ra[i].size, t, metric, ra[i].v,
-                          rb[j].v, ra[i].spread, rb[j].spread, ra[i].n < rb[j].n ? ra[i].n : rb[j].n, NULL);
+                          rb[j].v, ra[i].n < rb[j].n ? ra[i].n : rb[j].n, NULL);
                 break;
             }
     }

@@ -2,12 +2,13 @@
  * ratio and a time ratio of the same cell say together.
  *
  * A count from callgrind is the same in every run of the same binary (valgrind.h), so its gate
- * needs no statistics: the change is the ratio itself. A cell's verdict (threshold t):
+ * needs no statistics: the change is the ratio itself. Where the repetitions of a case differ (an
+ * op whose path depends on its data), the ratio is a range [lo, hi] (smallest candidate over
+ * largest baseline, and the reverse); exact counts give lo = hi. A cell's verdict (threshold t):
  *   nodata        a side is missing or unavailable;
- *   inconclusive  the repetitions of a side disagree by more than the tolerance (the count was
- *                 not deterministic after all: the gate does not judge what it cannot trust);
- *   regression    ratio > 1 + t;
- *   pass          otherwise.
+ *   regression    lo > 1 + t: slower by more than t whichever repetitions are taken;
+ *   pass          hi <= 1 + t;
+ *   inconclusive  otherwise: the repetitions straddle the threshold.
  * The exit status is the wall-time gate's (gate.h): 1 regression, 3 inconclusive, 0 pass. */
 #ifndef PB_GATE_DET_H
 #define PB_GATE_DET_H
@@ -15,8 +16,8 @@
 #include "gate.h"
 #include "valgrind.h"
 
-/* ratio = candidate / baseline of a cost (higher = worse); spread_* = pb_vg_spread of each side */
-pb_cell_verdict pb_det_verdict(double ratio, double threshold, double spread_a, double spread_b, double tolerance);
+/* [lo, hi]: the range of candidate / baseline of a cost (higher = worse), see above */
+pb_cell_verdict pb_det_verdict(double lo, double hi, double threshold);
 
 /* One line on a cell measured both ways: the count ratio against its threshold, and the time ratio
  * with its CI. Says "time moved, instructions did not (memory, stalls, code layout)" when the

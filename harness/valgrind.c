@@ -55,6 +55,26 @@ double pb_vg_spread(const pb_vg_case *c)
     return c->reps > 1 && lo > 0 ? hi / lo - 1 : 0;
 }
 
+void pb_vg_range(const pb_vg_case *c, const char *metric, double *lo, double *med, double *hi)
+{
+    double v[4];
+    int n = c->reps < 4 ? c->reps : 4;
+    for (int r = 0; r < n; r++) {
+        pb_vg_metrics m;
+        pb_vg_metrics_of(c, r, &m);
+        v[r] = pb_vg_metric_value(&m, metric);
+        for (int k = r; k > 0 && v[k] < v[k - 1]; k--) {
+            double x = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = x;
+        }
+    }
+    if (n < 1) { *lo = *med = *hi = NAN; return; }
+    *lo = v[0];
+    *hi = v[n - 1];
+    *med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static const struct {
     const char *name, *unit;
 } VG_METRICS[] = {
@@ -428,15 +448,9 @@ int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
 static int insert_stat(pb_store *st, int64_t cid, const char *metric, const char *unit, const pb_vg_case *c,
                        pb_err *e)
 {
-    double v[4], lo = INFINITY, hi = -INFINITY;
-    for (int r = 0; r < c->reps; r++) {
-        pb_vg_metrics m;
-        pb_vg_metrics_of(c, r, &m);
-        v[r] = pb_vg_metric_value(&m, metric);
-        lo = fmin(lo, v[r]);
-        hi = fmax(hi, v[r]);
-    }
-    if (!isfinite(v[0])) return 0;
+    double lo, med, hi;
+    pb_vg_range(c, metric, &lo, &med, &hi);
+    if (!isfinite(med)) return 0;
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(st->db,
                            "INSERT INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max)"
@@ -447,7 +461,7 @@ static int insert_stat(pb_store *st, int64_t cid, const char *metric, const char
     sqlite3_bind_text(s, 2, metric, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 3, unit, -1, SQLITE_STATIC);
     sqlite3_bind_int(s, 4, c->reps);
-    sqlite3_bind_double(s, 5, v[0]);   /* repetitions agree (PB_VG_TOLERANCE), the first stands for them */
+    sqlite3_bind_double(s, 5, med);
     sqlite3_bind_double(s, 6, lo);
     sqlite3_bind_double(s, 7, hi);
     int ok = sqlite3_step(s) == SQLITE_DONE;
@@ -552,7 +566,7 @@ void pb_vg_print(FILE *f, const pb_suite *s, const pb_vg_result *r)
         fprintf(f, "%-10s %-6s %8llu %-12s %12.1f %9.3f %9.2f %9.2f %9.2f %12.1f %9.4f%s\n", c->variant, c->op,
                 (unsigned long long)c->size, c->impl, m.insns_per_op, m.insns_per_byte, m.l1_miss_per_op,
                 m.ll_miss_per_op, m.branch_miss_per_op, m.model_cycles_per_op, ratio,
-                pb_vg_spread(c) > PB_VG_TOLERANCE ? "  (repetitions disagree)" : "");
+                pb_vg_spread(c) > PB_VG_TOLERANCE ? "  (repetitions differ)" : "");
     }
     fprintf(f, "counts: %s\ncode path %s\ncode path %s\n%s\n", r->settings, r->codepath, r->native, r->not_comparable);
     fprintf(f, "model cyc/op = L1 hits + 5 x LL hits + 35 x LL misses (RAM) + 15 x branch mispredictions per op: a "

@@ -38,8 +38,9 @@
  * test switch adding one op in 50 (the xts suite's PB_XTS_TEST_SLOWDOWN) is exactly +2 %. */
 #define PB_VG_ITERS 50
 
-/* Repetitions of a case in one child agree to this relative tolerance on Ir, else the case is
- * not deterministic and a gate does not judge it. */
+/* Repetitions of a case whose Ir differ by more than this are flagged "repetitions differ": the
+ * op's path depends on its data (sigpool's segments: up to 0.1 %). A gate then judges the range
+ * the repetitions span, not one value (gate_det.h). xts, drbg and synthetic repeat exactly. */
 #define PB_VG_TOLERANCE 1e-4
 
 typedef struct pb_vg_counts {
@@ -85,6 +86,8 @@ double pb_vg_model_cycles(const pb_vg_counts *k);
 void pb_vg_metrics_of(const pb_vg_case *c, int rep, pb_vg_metrics *m);
 /* Largest relative difference of Ir between the repetitions of a case (0 with one). */
 double pb_vg_spread(const pb_vg_case *c);
+/* Smallest, median and largest value of a metric over the repetitions of a case. */
+void pb_vg_range(const pb_vg_case *c, const char *metric, double *lo, double *med, double *hi);
 
 /* Run the child under Valgrind and collect every case. -1 + e (valgrind missing, child failed,
  * a dump that does not parse or does not match its case). */

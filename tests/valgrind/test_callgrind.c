@@ -94,17 +94,27 @@ static void figures(void)
 
 static void verdicts(void)
 {
-    const double t = 0.01, tol = PB_VG_TOLERANCE;
-    CHECK(pb_det_verdict(1.02, t, 0, 0, tol) == PB_CELL_REGRESSION, "+2 %% over a 1 %% threshold");
-    CHECK(pb_det_verdict(1.0, t, 0, 0, tol) == PB_CELL_PASS, "no change");
-    CHECK(pb_det_verdict(1.0099, t, 0, 0, tol) == PB_CELL_PASS, "just under the threshold");
-    CHECK(pb_det_verdict(1.0101, t, 0, 0, tol) == PB_CELL_REGRESSION, "just over the threshold");
-    CHECK(pb_det_verdict(0.8, t, 0, 0, tol) == PB_CELL_PASS, "faster");
-    CHECK(pb_det_verdict(1.0, t, 2e-4, 0, tol) == PB_CELL_INCONCLUSIVE, "baseline repetitions disagree");
-    CHECK(pb_det_verdict(1.5, t, 0, NAN, tol) == PB_CELL_INCONCLUSIVE, "unknown spread is not trusted");
-    CHECK(pb_det_verdict(NAN, t, 0, 0, tol) == PB_CELL_NODATA, "no ratio");
-    CHECK(pb_det_verdict(0, t, 0, 0, tol) == PB_CELL_NODATA, "zero ratio");
+    const double t = 0.01;
+    CHECK(pb_det_verdict(1.02, 1.02, t) == PB_CELL_REGRESSION, "+2 %% over a 1 %% threshold");
+    CHECK(pb_det_verdict(1.0, 1.0, t) == PB_CELL_PASS, "no change");
+    CHECK(pb_det_verdict(1.0099, 1.0099, t) == PB_CELL_PASS, "just under the threshold");
+    CHECK(pb_det_verdict(1.0101, 1.0101, t) == PB_CELL_REGRESSION, "just over the threshold");
+    CHECK(pb_det_verdict(0.8, 0.8, t) == PB_CELL_PASS, "faster");
+    CHECK(pb_det_verdict(1.019, 1.021, t) == PB_CELL_REGRESSION, "differing repetitions, all beyond the threshold");
+    CHECK(pb_det_verdict(0.999, 1.001, t) == PB_CELL_PASS, "differing repetitions, all within it");
+    CHECK(pb_det_verdict(1.009, 1.011, t) == PB_CELL_INCONCLUSIVE, "repetitions straddle the threshold");
+    CHECK(pb_det_verdict(NAN, 1.0, t) == PB_CELL_NODATA, "no ratio");
+    CHECK(pb_det_verdict(0, 0, t) == PB_CELL_NODATA, "zero ratio");
+    CHECK(pb_det_verdict(1.1, 1.0, t) == PB_CELL_NODATA, "an inverted range is refused");
 
+    pb_vg_case c = {.iters = 1, .size = 1, .ok = 1, .reps = 3};
+    c.rep[0].ir = 30, c.rep[1].ir = 10, c.rep[2].ir = 20;
+    double lo, med, hi;
+    pb_vg_range(&c, "insns_per_op", &lo, &med, &hi);
+    CHECK(lo == 10 && med == 20 && hi == 30, "range over repetitions: %g %g %g", lo, med, hi);
+    c.reps = 2;
+    pb_vg_range(&c, "insns_per_op", &lo, &med, &hi);
+    CHECK(lo == 10 && med == 20 && hi == 30, "two repetitions: median is their mean");
     CHECK(strstr(pb_two_metric_note(1.0, t, 1.05, 1.03, 1.07), "time slower, instructions not"), "time moved alone");
     CHECK(strstr(pb_two_metric_note(1.002, t, 0.95, 0.93, 0.97), "time faster, instructions not"), "time faster alone");
     CHECK(strstr(pb_two_metric_note(1.02, t, 1.0, 0.98, 1.02), "instructions moved, time did not"), "counts alone");
