@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 PKGS=(
   gcc g++ make pkg-config git meson ninja-build
   libbenchmark-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
+  # --measure valgrind: callgrind and its client-request headers (docs/gate.md)
+  valgrind
   # the kernel-module variant: build against Debian's headers, boot in QEMU (docs/kmod.md)
   linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod xz-utils dwarves
 )
