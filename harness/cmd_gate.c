@@ -58,7 +58,9 @@ static void usage(FILE *f, const pb_suite *s)
         "                       deterministic callgrind counts (metric insns_per_op by default; no\n"
         "                       statistics: the ratio itself against the threshold; see docs/gate.md).\n"
         "                       With --baseline-runs X --candidate-runs Y: one stored valgrind run\n"
-        "                       (bench run --measure valgrind) of each build, rule 'commit'\n"
+        "                       (bench run --measure valgrind) of each build, rule 'commit'.\n"
+        "                       both: the claim gate on wall time and on counts, per cell side by\n"
+        "                       side (time moved, instructions not: memory, stalls, layout)\n"
         "  --quiet              no progress on stderr\n"
         "\n"
         "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
@@ -174,11 +176,15 @@ static int parse(int argc, char **argv, gate_args *a)
         return -1;
     }
     if (!a->runs_a && !a->suite) { fprintf(stderr, "bench gate: --suite is required (see bench gate --help)\n"); return -1; }
-    if (a->measure && strcmp(a->measure, "time") && strcmp(a->measure, "valgrind")) {
-        fprintf(stderr, "bench gate: unknown --measure '%s' (time or valgrind)\n", a->measure);
+    if (a->measure && strcmp(a->measure, "time") && strcmp(a->measure, "valgrind") && strcmp(a->measure, "both")) {
+        fprintf(stderr, "bench gate: unknown --measure '%s' (time, valgrind or both)\n", a->measure);
         return -1;
     }
     int vg = a->measure && !strcmp(a->measure, "valgrind");
+    if (a->measure && !strcmp(a->measure, "both") && (a->calibrate || a->runs_a)) {
+        fprintf(stderr, "bench gate: --measure both is the claim gate (no --calibrate, no run lists)\n");
+        return -1;
+    }
     if (vg && a->calibrate) {
         fprintf(stderr, "bench gate: --measure valgrind has no --calibrate (counts do not vary: nothing to calibrate)\n");
         return -1;
@@ -467,6 +473,24 @@ static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const
     return status;
 }
 
+/* --measure both: the wall-time claim gate, then the count gate, then both per cell side by side.
+ * Fails when either fails (a time-only regression is memory, stalls or layout, and still real). */
+static int gate_both(gate_args *a, pb_det_gate *dg, pb_store *st, const pb_thresholds *th, const char *metric,
+                     pb_err *e)
+{
+    int rt = gate_claim(a, st, th, metric, e);
+    if (rt < 0) return -1;
+    int64_t time_id = pb_gate_last_comparison(st);
+    dg->metric = NULL;   /* --metric names the wall-time metric; the counts are insns_per_op */
+    printf("\n");
+    int rc = pb_gate_valgrind(dg, st, th, e);
+    if (rc < 0 || pb_two_metric_print(stdout, st, time_id, pb_gate_last_comparison(st), e) < 0) return -1;
+    int status = rt == 1 || rc == 1 ? 1 : rt == 3 || rc == 3 ? 3 : 0;
+    printf("exit %d (%s): wall time %s, counts %s\n", status, pb_gate_exit_name(status), pb_gate_exit_name(rt),
+           pb_gate_exit_name(rc));
+    return status;
+}
+
 /* ---- calibration ---- */
 
 static void print_calibration(const pb_calibration *cal, int exits[4], double t, const char *pairing, double alpha)
@@ -679,6 +703,7 @@ int cmd_gate(int argc, char **argv)
     int vg = a.measure && !strcmp(a.measure, "valgrind");
     int rc = vg && a.runs_a ? pb_gate_valgrind_runs(a.runs_a, a.runs_b, a.impl, a.metric, a.cmdline, &st, &th, &e)
              : vg          ? pb_gate_valgrind(&dg, &st, &th, &e)
+             : a.measure && !strcmp(a.measure, "both") ? gate_both(&a, &dg, &st, &th, metric, &e)
              : a.runs_a    ? gate_runs(&a, &st, &th, &e)
              : a.calibrate ? gate_calibrate(&a, &st, &th, metric, &e)
                            : gate_claim(&a, &st, &th, metric, &e);

@@ -263,3 +263,47 @@ int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *im
     free(rb);
     return rc;
 }
+
+int64_t pb_gate_last_comparison(pb_store *st)
+{
+    sqlite3_stmt *q;
+    int64_t id = 0;
+    if (sqlite3_prepare_v2(st->db, "SELECT max(id) FROM comparisons", -1, &q, NULL) != SQLITE_OK) return 0;
+    if (sqlite3_step(q) == SQLITE_ROW) id = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return id;
+}
+
+int pb_two_metric_print(FILE *f, pb_store *st, int64_t time_id, int64_t count_id, pb_err *e)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db,
+                           "SELECT t.variant, t.op, t.size_bytes, t.ratio, t.ci_lo, t.ci_hi, t.verdict, c.ratio,"
+                           " c.verdict, c.threshold FROM comparison_cells t JOIN comparison_cells c"
+                           " ON c.comparison_id = ?2 AND c.baseline = t.baseline AND c.candidate = t.candidate"
+                           " AND c.variant = t.variant AND c.op = t.op AND c.size_bytes = t.size_bytes"
+                           " WHERE t.comparison_id = ?1 ORDER BY t.rowid",
+                           -1, &q, NULL) != SQLITE_OK)
+        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
+    sqlite3_bind_int64(q, 1, time_id);
+    sqlite3_bind_int64(q, 2, count_id);
+    fprintf(f, "\ntwo metrics per cell (comparisons %lld: time, %lld: counts)\n", (long long)time_id,
+            (long long)count_id);
+    fprintf(f, "%-12s %-8s %8s  %-24s %-13s  %-9s %-13s  %s\n", "variant", "op", "bytes", "time ratio [CI]", "verdict",
+            "insns", "verdict", "reading");
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        double tr = sqlite3_column_type(q, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 3);
+        double lo = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 4);
+        double hi = sqlite3_column_type(q, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 5);
+        double cr = sqlite3_column_type(q, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 7);
+        double ct = sqlite3_column_double(q, 9);
+        char tcol[40];
+        snprintf(tcol, sizeof tcol, "%.3f [%.3f, %.3f]", tr, lo, hi);
+        fprintf(f, "%-12s %-8s %8lld  %-24s %-13s  %-9.5f %-13s  %s\n", (const char *)sqlite3_column_text(q, 0),
+                (const char *)sqlite3_column_text(q, 1), (long long)sqlite3_column_int64(q, 2), tcol,
+                (const char *)sqlite3_column_text(q, 6), cr, (const char *)sqlite3_column_text(q, 8),
+                pb_two_metric_note(cr, ct, tr, lo, hi));
+    }
+    sqlite3_finalize(q);
+    return 0;
+}

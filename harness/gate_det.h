@@ -13,6 +13,8 @@
 #ifndef PB_GATE_DET_H
 #define PB_GATE_DET_H
 
+#include <stdio.h>
+
 #include "gate.h"
 #include "valgrind.h"
 
@@ -40,5 +42,11 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
  * every impl (or only `impl`) cell by cell, rule 'commit' of the thresholds. Exit status or -1 + e. */
 int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *impl, const char *metric,
                           const char *command_line, pb_store *st, const pb_thresholds *th, pb_err *e);
+
+/* `bench gate --measure both`: the id of the newest comparison (0 if none), and the cells of a
+ * wall-time comparison and a count comparison of the same gate side by side, with
+ * pb_two_metric_note's reading of each. */
+int64_t pb_gate_last_comparison(pb_store *st);
+int pb_two_metric_print(FILE *f, pb_store *st, int64_t time_id, int64_t count_id, pb_err *e);
 
 #endif

@@ -8,7 +8,8 @@ source "$(dirname "$0")/../lib.sh"
 
 # refusals that need no valgrind
 expect 2 "unknown --measure 'cycles' (time or valgrind)" "$BENCH" run --suite synthetic --measure cycles --db "$T/x.db"
-expect 2 "unknown --measure 'cycles' (time or valgrind)" "$BENCH" gate --suite synthetic --measure cycles --db "$T/x.db"
+expect 2 "unknown --measure 'cycles' (time, valgrind or both)" "$BENCH" gate --suite synthetic --measure cycles --db "$T/x.db"
+expect 2 "--measure both is the claim gate" "$BENCH" gate --suite synthetic --measure both --calibrate --db "$T/x.db"
 expect 2 "--vg-child is bench's own" "$BENCH" run --suite synthetic --vg-child "$T" --db "$T/x.db"
 expect 2 "no --calibrate" "$BENCH" gate --suite synthetic --measure valgrind --calibrate --db "$T/x.db"
 expect 2 "bad size 'zz'" "$BENCH" run --suite synthetic --measure valgrind --sizes zz --db "$T/x.db"
@@ -35,6 +36,14 @@ is "valgrind runs" "$(q "$DB" "SELECT count(*) FROM runs WHERE target = 'valgrin
 is "count rows" "$(q "$DB" "SELECT count(DISTINCT s.source) || ' ' || count(DISTINCT s.metric) FROM stats s")" "1 6"
 is "source" "$(q "$DB" "SELECT DISTINCT source FROM stats")" valgrind
 is "comparison exits" "$(q "$DB" "SELECT group_concat(exit_status) FROM (SELECT exit_status FROM comparisons ORDER BY id)")" "1,0"
+
+# both metrics: wall time from the seeded generator (no clock), counts from valgrind; the report
+# puts them side by side
+TH=$T/thresholds
+printf 'claim synthetic * 15%%\nclaim synthetic insns_per_op 1%%\n' >"$TH"
+B=(gate --suite synthetic --measure both --seed 1 --quick --quiet --thresholds "$TH" --db "$T/b.db")
+timed "both, --shift 1.3" 1 "both slower: more work" "$BENCH" "${B[@]}" --shift 1.3
+timed "both, --shift 1.0" 0 "exit 0 (pass): wall time pass, counts pass" "$BENCH" "${B[@]}" --shift 1.0
 
 # xts: the same build twice, then with one op in 50 of 'new' done twice (the commit gate's form)
 X=(--suite xts --measure valgrind --impl new --sizes 64,4096 --keys 256 --quiet --db "$T/x.db")
