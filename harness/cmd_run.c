@@ -196,6 +196,11 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "bench run: unknown --measure '%s' (time or valgrind)\n", measure);
         return 2;
     }
+    if (!strcmp(measure, "valgrind") && strcmp(target, "userspace")) {
+        fprintf(stderr, "bench run: --measure valgrind counts this process's implementations: not with --target %s\n",
+                target);
+        return 2;
+    }
     if (!strcmp(measure, "valgrind")) return cmd_run_valgrind(&o, cmdline);
     pb_err pe = {{0}};
     if (pb_store_check_path(o.db_path, &pe) < 0) { fprintf(stderr, "bench run: %s\n", pe.msg); return 2; }

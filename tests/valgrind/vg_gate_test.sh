@@ -12,6 +12,7 @@ expect 2 "unknown --measure 'cycles' (time, valgrind or both)" "$BENCH" gate --s
 expect 2 "--measure both is the claim gate" "$BENCH" gate --suite synthetic --measure both --calibrate --db "$T/x.db"
 expect 2 "--vg-child is bench's own" "$BENCH" run --suite synthetic --vg-child "$T" --db "$T/x.db"
 expect 2 "no --calibrate" "$BENCH" gate --suite synthetic --measure valgrind --calibrate --db "$T/x.db"
+expect 2 "not with --target qemu" "$BENCH" run --suite xts --measure valgrind --target qemu --db "$T/x.db"
 expect 2 "bad size 'zz'" "$BENCH" run --suite synthetic --measure valgrind --sizes zz --db "$T/x.db"
 [[ ! -e $T/x.db ]] && ok || bad "a refused run created its database"
 
