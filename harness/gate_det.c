@@ -76,7 +76,7 @@ static int finish(pb_store *st, const char *gate, const char *suite, const char 
                   const int64_t *runs_a, const int64_t *runs_b, pb_cmp_cell *cells, size_t n, pb_err *e)
 {
     int status = pb_gate_exit_status(cells, n);
-    char note[1800];
+    char note[3200];
     snprintf(note, sizeof note,
              "counts, no statistics: regression when the ratio exceeds 1 + %.3g%% (%s:%d) over the whole range "
              "of the repetitions, inconclusive when that range straddles it; %s",
@@ -147,7 +147,7 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
                   !a->ok ? a->reason : !b->ok ? b->reason : NULL);
     }
     if (rc == 0) {
-        char title[256], about[1500];
+        char title[256], about[2800];
         snprintf(title, sizeof title, "gate claim %s (valgrind counts): %s (candidate) against %s (baseline), run %lld",
                  s->name, B, A, (long long)run);
         snprintf(about, sizeof about, "%s\n%s\n%s", r.settings, r.codepath, r.not_comparable);

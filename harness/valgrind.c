@@ -500,7 +500,7 @@ static int insert_ratio(pb_store *st, int64_t run, const char *suite, const pb_v
 int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, const char *command_line, pb_err *e)
 {
     const pb_suite *s = o->suite;
-    char opts[2048];
+    char opts[4096];
     snprintf(opts, sizeof opts, "measure=valgrind impls=%s sizes=%s quick=%d %s; %s; %s; %s; %s",
              o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->quick, o->suite_opts ? o->suite_opts : "",
              r->settings, r->codepath, r->native, r->not_comparable);

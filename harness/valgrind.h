@@ -64,9 +64,9 @@ typedef struct pb_vg_metrics {
 typedef struct pb_vg_result {
     pb_vg_case *c;
     size_t n;
-    char codepath[512];          /* CPU features the child saw under Valgrind, and the libraries */
-    char native[512];            /* the same, seen natively by this process */
-    char not_comparable[512];    /* what differs, and so which rows differ from wall-time rows */
+    char codepath[1024];         /* CPU features the child saw under Valgrind, and the libraries */
+    char native[768];            /* the same, seen natively by this process */
+    char not_comparable[768];    /* what differs, and so which rows differ from wall-time rows */
     char settings[512];          /* valgrind version and options, ops per case */
 } pb_vg_result;
 
