@@ -26,7 +26,15 @@ const char *pb_two_metric_note(double count_ratio, double count_threshold, doubl
         return "instructions moved, time did not show it: below the wall-time MDC, or hidden by the core";
     if ((count_up && time_down) || (count_down && time_up))
         return "instructions and time moved in opposite directions: cheaper instructions, or layout";
-    if (count_up || count_down) return count_up ? "both slower: more work" : "both faster: less work";
+    if (count_up || count_down) {
+        /* same direction; is the work the whole story? */
+        if (fabs(log(time_ratio)) > 2 * fabs(log(count_ratio)) + count_threshold)
+            return count_up ? "both slower, time far more than instructions: more work, and memory, stalls or "
+                              "layout (or uncounted work)"
+                            : "both faster, time far more than instructions: less work, and memory, stalls or "
+                              "layout (or uncounted work)";
+        return count_up ? "both slower: more work" : "both faster: less work";
+    }
     return "neither moved";
 }
 

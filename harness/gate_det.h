@@ -23,7 +23,8 @@ pb_cell_verdict pb_det_verdict(double lo, double hi, double threshold);
 
 /* One line on a cell measured both ways: the count ratio against its threshold, and the time ratio
  * with its CI. Says "time moved, instructions did not (memory, stalls, code layout)" when the
- * time CI excludes 1 while the count moved by less than its threshold, and so on. */
+ * time CI excludes 1 while the count moved by less than its threshold, "time far more than
+ * instructions" when both moved one way but |log time| > 2 |log count| + threshold, and so on. */
 const char *pb_two_metric_note(double count_ratio, double count_threshold, double time_ratio, double time_lo,
                                double time_hi);
 

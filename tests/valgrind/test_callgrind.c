@@ -119,7 +119,9 @@ static void verdicts(void)
     CHECK(strstr(pb_two_metric_note(1.002, t, 0.95, 0.93, 0.97), "time faster, instructions not"), "time faster alone");
     CHECK(strstr(pb_two_metric_note(1.02, t, 1.0, 0.98, 1.02), "instructions moved, time did not"), "counts alone");
     CHECK(strstr(pb_two_metric_note(1.02, t, 1.02, 1.01, 1.03), "both slower"), "both slower");
-    CHECK(strstr(pb_two_metric_note(0.9, t, 0.9, 0.88, 0.92), "both faster"), "both faster");
+    CHECK(strstr(pb_two_metric_note(0.9, t, 0.9, 0.88, 0.92), "both faster: less work"), "both faster");
+    CHECK(strstr(pb_two_metric_note(0.978, t, 0.71, 0.64, 0.72), "time far more than instructions"),
+          "time moved far more than the work (xts 32 KiB: counts 0.978, time 0.71)");
     CHECK(strstr(pb_two_metric_note(0.9, t, 1.1, 1.05, 1.15), "opposite"), "opposite directions");
     CHECK(strstr(pb_two_metric_note(1.0, t, 1.0, 0.97, 1.03), "neither"), "neither");
     CHECK(strstr(pb_two_metric_note(NAN, t, 1.0, 0.97, 1.03), "missing"), "a side missing");
