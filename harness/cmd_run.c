@@ -201,6 +201,12 @@ int cmd_run(int argc, char **argv)
                 target);
         return 2;
     }
+    if (!strcmp(measure, "valgrind") && (o.rounds || o.sample_seconds > 0 || o.counters)) {
+        fprintf(stderr, "bench run: --%s has no meaning with --measure valgrind (counts: %d ops per case, no clock, "
+                        "no hardware counters)\n",
+                o.rounds ? "rounds" : o.sample_seconds > 0 ? "sample-ms" : "counters", PB_VG_ITERS);
+        return 2;
+    }
     if (!strcmp(measure, "valgrind")) return cmd_run_valgrind(&o, cmdline);
     pb_err pe = {{0}};
     if (pb_store_check_path(o.db_path, &pe) < 0) { fprintf(stderr, "bench run: %s\n", pe.msg); return 2; }
