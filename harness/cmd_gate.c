@@ -185,6 +185,10 @@ static int parse(int argc, char **argv, gate_args *a)
         fprintf(stderr, "bench gate: --measure both is the claim gate (no --calibrate, no run lists)\n");
         return -1;
     }
+    if (a->measure && strcmp(a->measure, "time") && a->fmt != PB_FMT_TEXT) {
+        fprintf(stderr, "bench gate: --measure %s prints text only (the comparison is stored in full)\n", a->measure);
+        return -1;
+    }
     if (vg && a->calibrate) {
         fprintf(stderr, "bench gate: --measure valgrind has no --calibrate (counts do not vary: nothing to calibrate)\n");
         return -1;

@@ -14,6 +14,7 @@ expect 2 "--vg-child is bench's own" "$BENCH" run --suite synthetic --vg-child "
 expect 2 "no --calibrate" "$BENCH" gate --suite synthetic --measure valgrind --calibrate --db "$T/x.db"
 expect 2 "not with --target qemu" "$BENCH" run --suite xts --measure valgrind --target qemu --db "$T/x.db"
 expect 2 "--rounds has no meaning with --measure valgrind" "$BENCH" run --suite synthetic --measure valgrind --rounds 5 --db "$T/x.db"
+expect 2 "--measure valgrind prints text only" "$BENCH" gate --suite synthetic --measure valgrind --format json --db "$T/x.db"
 expect 2 "bad size 'zz'" "$BENCH" run --suite synthetic --measure valgrind --sizes zz --db "$T/x.db"
 [[ ! -e $T/x.db ]] && ok || bad "a refused run created its database"
 
