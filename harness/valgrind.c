@@ -175,13 +175,17 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
                 snprintf(tested[t], PB_NAME_MAX, "%s", impl);
                 why[t][0] = 0;
                 if (s->selftest && s->selftest(impl, &se) != 0)
-                    snprintf(why[t], PB_ERR_MAX, "self-test failed: %s", se.msg[0] ? se.msg : "(no reason)");
+                    snprintf(why[t], PB_ERR_MAX, "self-test: %s", se.msg[0] ? se.msg : "(no reason)");
                 ntested++;
             }
             pb_err ce = {{0}};
             pb_case c = {0};
-            if (t < ntested && why[t][0]) snprintf(ce.msg, sizeof ce.msg, "%s", why[t]);
-            else if (s->setup_case(cell, impl, &c, &ce) < 0) {
+            if (t < ntested && why[t][0]) {
+                /* as the wall-time runner: an impl that fails its known answers is refused, not counted */
+                rc = pb_errf(e, "refusing to count %s/%s: it failed its known-answer %s", s->name, impl, why[t]);
+                break;
+            }
+            if (s->setup_case(cell, impl, &c, &ce) < 0) {
                 if (!ce.msg[0]) snprintf(ce.msg, sizeof ce.msg, "set-up failed");
             } else ce.msg[0] = 0;
             if (ce.msg[0]) {

@@ -40,6 +40,10 @@ is "count rows" "$(q "$DB" "SELECT count(DISTINCT s.source) || ' ' || count(DIST
 is "source" "$(q "$DB" "SELECT DISTINCT source FROM stats")" valgrind
 is "comparison exits" "$(q "$DB" "SELECT group_concat(exit_status) FROM (SELECT exit_status FROM comparisons ORDER BY id)")" "1,0"
 
+# an impl that fails its self-test is refused, as by the wall-time runner; an unavailable one is shown
+expect 1 "refusing to count synthetic/new: it failed its known-answer self-test" "$BENCH" run --suite synthetic --measure valgrind --fail-selftest new --quiet --db "$T/r.db"
+expect 0 "unavailable: --unavailable new was given" "$BENCH" run --suite synthetic --measure valgrind --unavailable new --quiet --db "$T/r.db"
+
 # both metrics: wall time from the seeded generator (no clock), counts from valgrind; the report
 # puts them side by side
 TH=$T/thresholds
