@@ -456,6 +456,7 @@ int sp_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log,
                        "MD5, RIPEMD-160, HMAC-*, AES-128-CMAC, AES-CMAC-PRF-128, RFC 5926 KDF, TCP-AO, TCP-MD5");
     pb_rsp *rsp = pb_rsp_open(path, e);
     if (!rsp) return -1;
+    path = pb_rsp_path(rsp);
     pb_rsp_rec rec;
     int rc, status = 0;
     while ((rc = pb_rsp_next(rsp, &rec, e)) > 0) {
