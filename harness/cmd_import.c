@@ -424,6 +424,10 @@ int cmd_import(int argc, char **argv)
                    "e.g. saved with `cat /sys/kernel/debug/patchbench/results > FILE` on a real machine.\n"
                    "Each suite in the file becomes one complete run; `bench report` draws it beside the\n"
                    "userspace rows. --target overrides the file's `meta target` (default 'import').\n"
+                   "Refused with FILE:LINE: what, storing nothing: a line over 1 MiB, a NUL byte, an unknown\n"
+                   "record kind, suite or field, a repeated field, an empty or unsafe name, a number out of\n"
+                   "range (iters, ns and size at least 1), samples of an impl whose self-test failed, and a\n"
+                   "--target that contradicts the file (userspace, or another than its meta target).\n"
                    "Exit status: 0 imported, 2 unreadable, malformed or truncated file (nothing stored).\n");
             return 0;
         }
