@@ -423,7 +423,7 @@ int cmd_import(int argc, char **argv)
                    "Import the kernel module's results (the debugfs lines 'pbk1 ...', see docs/kmod.md),\n"
                    "e.g. saved with `cat /sys/kernel/debug/patchbench/results > FILE` on a real machine.\n"
                    "Each suite in the file becomes one complete run; `bench report` draws it beside the\n"
-                   "userspace rows. --target overrides the file's `meta target` (default 'import').\n"
+                   "userspace rows. --target names the target of a file without `meta target` (default 'import').\n"
                    "Refused with FILE:LINE: what, storing nothing: a line over 1 MiB, a NUL byte, an unknown\n"
                    "record kind, suite or field, a repeated field, an empty or unsafe name, a number out of\n"
                    "range (iters, ns and size at least 1), samples of an impl whose self-test failed, and a\n"
