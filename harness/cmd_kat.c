@@ -3,12 +3,57 @@
  * Each file is handed to the suite that recognises it (kat_accepts), or to
  * --suite. Output contract, shared by every suite: one line per failing
  * record, then the last line `N passed, M failed, K skipped`.
- * Exit: 0 all passed, 1 something failed, 2 unreadable/malformed input or usage. */
+ * Exit: 0 all passed, 1 something failed, 2 unreadable/malformed input or usage.
+ * A file that yields no record at all (empty, only comments or headers) is
+ * malformed input: "0 failed" must never mean "nothing was looked at".
+ *
+ * Suites open their file by path, more than once (format sniffing, then the
+ * records), so a pipe or a device is first copied to a temporary file, with
+ * the line bound of the .rsp reader: nothing is lost to sniffing, and an
+ * endless input (/dev/zero) ends in a clear error. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "rsp.h"
 #include "suite.h"
+
+/* Copy a non-seekable input to a new temporary file (path in tmp). 0, or -1 + e. */
+static int spool(const char *name, char *tmp, size_t tmpsz, pb_err *e)
+{
+    FILE *in = fopen(name, "r");
+    if (!in) return pb_errf(e, "%s: cannot open: %s", name, strerror(errno));
+    const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(tmp, tmpsz, "%s/pb-kat-XXXXXX", dir);
+    int fd = mkstemp(tmp);
+    FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!out) {
+        int err = errno;
+        if (fd >= 0) { close(fd); unlink(tmp); }
+        fclose(in);
+        return pb_errf(e, "%s: cannot make a temporary copy in %s: %s", name, dir, strerror(err));
+    }
+    char *line = NULL;
+    size_t cap = 0, n;
+    int rc, lineno = 0;
+    while ((rc = pb_read_line(in, &line, &cap, PB_LINE_MAX, &n)) > 0) {
+        lineno++;
+        if (fwrite(line, 1, n, out) != n || putc('\n', out) == EOF) { rc = -3; break; }
+    }
+    int err = errno;
+    free(line);
+    fclose(in);
+    if (fclose(out) != 0 && rc == 0) { rc = -3; err = errno; }
+    if (rc == 0) return 0;
+    unlink(tmp);
+    if (rc == -2) return pb_errf(e, "%s:%d: line longer than %u bytes", name, lineno + 1, PB_LINE_MAX);
+    if (rc == -3) return pb_errf(e, "%s: cannot write its temporary copy %s: %s", name, tmp, strerror(err));
+    return pb_errf(e, "%s:%d: read error: %s", name, lineno + 1, strerror(err));
+}
 
 static void usage(FILE *f)
 {
@@ -52,20 +97,41 @@ int cmd_kat(int argc, char **argv)
     int bad_input = 0;
     for (int i = 0; i < nfiles; i++) {
         const pb_suite *s = forced;
-        FILE *probe = fopen(files[i], "r");
-        if (!probe) { fprintf(stderr, "bench kat: %s: cannot open\n", files[i]); bad_input = 1; continue; }
-        fclose(probe);
-        for (int k = 0; !s && pb_suites[k]; k++)
-            if (pb_suites[k]->kat_accepts && pb_suites[k]->kat_accepts(files[i])) s = pb_suites[k];
-        if (!s || !s->kat_file) {
-            fprintf(stderr, "bench kat: %s: no suite recognises this file format (try --suite)\n", files[i]);
+        pb_err e = {{0}};
+        struct stat sb;
+        if (stat(files[i], &sb) != 0) {
+            fprintf(stderr, "bench kat: %s: cannot open: %s\n", files[i], strerror(errno));
             bad_input = 1;
             continue;
         }
-        pb_err e = {{0}};
-        if (s->kat_file(files[i], impl, &r, stdout, &e) < 0) {
+        char tmp[4200] = "";
+        const char *path = files[i];
+        if (!S_ISREG(sb.st_mode)) {
+            if (spool(files[i], tmp, sizeof tmp, &e) < 0) {
+                fprintf(stderr, "bench kat: %s\n", e.msg);
+                bad_input = 1;
+                continue;
+            }
+            path = tmp;
+            pb_rsp_show_as(tmp, files[i]);
+        }
+        for (int k = 0; !s && pb_suites[k]; k++)
+            if (pb_suites[k]->kat_accepts && pb_suites[k]->kat_accepts(path)) s = pb_suites[k];
+        unsigned long seen = r.passed + r.failed + r.skipped;
+        if (!s || !s->kat_file) {
+            fprintf(stderr, "bench kat: %s: no suite recognises this file format (try --suite)\n", files[i]);
+            bad_input = 1;
+        } else if (s->kat_file(path, impl, &r, stdout, &e) < 0) {
             fprintf(stderr, "bench kat: %s\n", e.msg);
             bad_input = 1;
+        } else if (r.passed + r.failed + r.skipped == seen) {
+            fprintf(stderr, "bench kat: %s: no records in the file (empty, or only comments and section headers): "
+                    "nothing was checked\n", files[i]);
+            bad_input = 1;
+        }
+        if (*tmp) {
+            pb_rsp_show_as(NULL, NULL);
+            unlink(tmp);
         }
     }
     printf("%lu passed, %lu failed, %lu skipped\n", r.passed, r.failed, r.skipped);
