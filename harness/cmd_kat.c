@@ -3,7 +3,7 @@
  * Each file is handed to the suite that recognises it (kat_accepts), or to
  * --suite. Output contract, shared by every suite: one line per failing
  * record, then the last line `N passed, M failed, K skipped`.
- * Exit: 0 all passed, 1 something failed, 2 unreadable/malformed input or usage.
+ * Exit: 0 all passed, 1 something failed or nothing was checked, 2 unreadable/malformed input or usage.
  * A file that yields no record at all (empty, only comments or headers) is
  * malformed input: "0 failed" must never mean "nothing was looked at".
  *
@@ -65,7 +65,8 @@ static void usage(FILE *f)
         "  --impl NAME   check only this implementation (default: every one of the suite)\n"
         "  --suite NAME  force the suite\n"
         "Prints one line per failure, then 'N passed, M failed, K skipped'.\n"
-        "Exit status: 0 all passed, 1 a record failed, 2 bad usage or unreadable/malformed input.\n\n");
+        "Exit status: 0 all passed, 1 a record failed or none was checked (all skipped), 2 bad usage or\n"
+        "unreadable/malformed input.\n\n");
     for (int i = 0; pb_suites[i]; i++)
         if (pb_suites[i]->kat_help) fprintf(f, "%s: %s\n", pb_suites[i]->name, pb_suites[i]->kat_help);
 }
@@ -136,5 +137,10 @@ int cmd_kat(int argc, char **argv)
     }
     printf("%lu passed, %lu failed, %lu skipped\n", r.passed, r.failed, r.skipped);
     if (bad_input) return 2;
+    /* every record skipped is not a pass: nothing is known about the implementation */
+    if (r.passed + r.failed == 0) {
+        fprintf(stderr, "bench kat: no record was checked (%lu skipped): that is not a pass\n", r.skipped);
+        return 1;
+    }
     return r.failed ? 1 : 0;
 }
