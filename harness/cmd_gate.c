@@ -57,7 +57,7 @@ static void usage(FILE *f, const pb_suite *s)
         "\n"
         "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
         "calibration with run lists: what its A/A gate decided.\n");
-    if (s) fprintf(f, "\nOptions of suite %s:\n%s\n", s->name, s->options_help ? s->options_help : "  (none)\n");
+    if (s) pb_suite_print_options(f, s);
 }
 
 typedef struct gate_args {
@@ -67,7 +67,8 @@ typedef struct gate_args {
     pb_format fmt;
     pb_gate_params gp;     /* as given: alpha is the whole gate's family-wise error rate */
     pb_gate_params look;   /* what each look at the data is tested at (pb_gate_look_params) */
-    char suite_opts[512];
+    void *suite_opts;      /* the suite's options object */
+    char suite_opts_text[512];
     char cmdline[2048];
 } gate_args;
 
@@ -88,20 +89,17 @@ static int suite_opt(gate_args *a, const char *name, const char *val, char **arg
     const pb_suite *s = a->suite;
     pb_err e = {{0}};
     int r = 0;
-    if (!val && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) && s && s->parse_opt) {
-        /* "--keys 256": the next word is this option's value if the suite takes it */
-        r = s->parse_opt(name, argv[*i + 1], &e);
-        if (r == 1) val = argv[++*i];
-    }
-    if (r == 0 && s && s->parse_opt) r = s->parse_opt(name, val, &e);
+    const pb_suite_opt *so = s ? pb_suite_opt_find(s, name) : NULL;
+    if (so && so->arg && !val && *i + 1 < argc) val = argv[++*i];   /* "--keys 256" */
+    if (s) r = pb_suite_set_opt(s, a->suite_opts, name, val, &e);
     if (r < 0) { fprintf(stderr, "bench gate: %s\n", e.msg); return -1; }
     if (r == 0) {
         if (s) fprintf(stderr, "bench gate: unknown option '--%s' for suite %s (see bench gate --help)\n", name, s->name);
         else fprintf(stderr, "bench gate: unknown option '--%s' (see bench gate --help)\n", name);
         return -1;
     }
-    size_t so = strlen(a->suite_opts);
-    snprintf(a->suite_opts + so, sizeof a->suite_opts - so, "%s--%s%s%s", so ? " " : "", name, val ? "=" : "",
+    size_t sol = strlen(a->suite_opts_text);
+    snprintf(a->suite_opts_text + sol, sizeof a->suite_opts_text - sol, "%s--%s%s%s", sol ? " " : "", name, val ? "=" : "",
              val ? val : "");
     return 0;
 }
@@ -122,6 +120,11 @@ static int parse(int argc, char **argv, gate_args *a)
         }
     }
     if (help) { usage(stdout, a->suite); return 1; }
+    pb_err oe = {{0}};
+    if (a->suite && !a->suite_opts && !(a->suite_opts = pb_suite_opts_new(a->suite, &oe))) {
+        fprintf(stderr, "bench gate: %s\n", oe.msg);
+        return -1;
+    }
     static const char *with_value[] = {"suite", "baseline", "candidate", "impl", "db", "thresholds", "metric",
                                        "sizes", "rounds", "reruns", "repeat", "format", "alpha", "baseline-runs",
                                        "candidate-runs", NULL};
@@ -192,17 +195,23 @@ static int load_thresholds(gate_args *a, pb_thresholds *t, pb_err *e)
 /* ---- the suite as the gate runs it ----
  * The runner runs a suite's grid; the gate needs that grid restricted to two
  * impls, or to a few cells (reruns), or with an impl against a copy of itself
- * (A/A). A thin wrapper suite does this without changing the runner: its plan
- * filters the real plan, its setup_case and selftest map X~aa back to X. */
-static struct {
+ * (A/A). A thin wrapper suite does this without changing the runner: its options
+ * object is a gate_wrap (the real suite and its options inside), its plan filters
+ * the real plan, its setup_case and selftest map X~aa back to X. */
+typedef struct gate_wrap {
     const pb_suite *real;
+    void *real_opts;
     char a[PB_NAME_MAX], b[PB_NAME_MAX];
     int aa;
     const pb_cmp_cell *only;   /* reruns: just these cells */
     size_t nonly;
-} W;
+    uint64_t instances_set_up; /* seeds each multi_case's pick */
+} gate_wrap;
 
-static const char *real_impl(const char *impl) { return W.aa && !strcmp(impl, W.b) ? W.a : impl; }
+static const char *real_impl(const gate_wrap *w, const char *impl)
+{
+    return w->aa && !strcmp(impl, w->b) ? w->a : impl;
+}
 
 static int cell_has(const pb_cell *c, const char *impl)
 {
@@ -211,22 +220,23 @@ static int cell_has(const pb_cell *c, const char *impl)
     return 0;
 }
 
-static int w_plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
+static int w_plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
-    if (W.real->plan(o, g, e) < 0) return -1;
-    pb_cell *out = calloc((size_t)g->ncells + W.nonly + 1, sizeof *out);
+    const gate_wrap *w = opts;
+    if (w->real->plan(w->real_opts, o, g, e) < 0) return -1;
+    pb_cell *out = calloc((size_t)g->ncells + w->nonly + 1, sizeof *out);
     if (!out) return pb_errf(e, "out of memory");
     int n = 0;
     for (int i = 0; i < g->ncells; i++) {
         pb_cell c = g->cells[i];
-        if (!cell_has(&c, W.a) || !cell_has(&c, real_impl(W.b))) continue;
+        if (!cell_has(&c, w->a) || !cell_has(&c, real_impl(w, w->b))) continue;
         c.nimpls = 2;
-        snprintf(c.impls[0], PB_NAME_MAX, "%s", W.a);
-        snprintf(c.impls[1], PB_NAME_MAX, "%s", W.b);
-        if (!W.only) { out[n++] = c; continue; }
+        snprintf(c.impls[0], PB_NAME_MAX, "%s", w->a);
+        snprintf(c.impls[1], PB_NAME_MAX, "%s", w->b);
+        if (!w->only) { out[n++] = c; continue; }
         /* a rerun: the cells asked for, from the template of their (variant, op); sizes may be --sizes' own */
-        for (size_t k = 0; k < W.nonly; k++) {
-            const pb_cmp_cell *x = &W.only[k];
+        for (size_t k = 0; k < w->nonly; k++) {
+            const pb_cmp_cell *x = &w->only[k];
             int dup = 0;
             for (int j = 0; j < n && !dup; j++)
                 dup = out[j].size_bytes == x->size && !strcmp(out[j].variant, x->variant) && !strcmp(out[j].op, x->op);
@@ -238,7 +248,7 @@ static int w_plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
     free(g->cells);
     g->cells = out;
     g->ncells = n;
-    if (!n) return pb_errf(e, "no cell of suite %s has both %s and %s", W.real->name, W.a, real_impl(W.b));
+    if (!n) return pb_errf(e, "no cell of suite %s has both %s and %s", w->real->name, w->a, real_impl(w, w->b));
     return 0;
 }
 
@@ -283,35 +293,38 @@ static void multi_free(void *p)
     free(m);
 }
 
-static int w_setup(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
+static pb_setup_status w_setup(void *opts, const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
 {
-    static uint64_t seed;
+    gate_wrap *w = opts;
     multi_case *m = calloc(1, sizeof *m);
     if (!m) return pb_errf(e, "out of memory");
-    pb_rng_seed(&m->pick, 0x6761746521ull + seed++);
-    for (; m->n < GATE_INSTANCES; m->n++)
-        if (W.real->setup_case(cell, real_impl(impl), &m->c[m->n], e) < 0) {
+    pb_rng_seed(&m->pick, 0x6761746521ull + w->instances_set_up++);
+    for (; m->n < GATE_INSTANCES; m->n++) {
+        pb_setup_status st = w->real->setup_case(w->real_opts, cell, real_impl(w, impl), &m->c[m->n], e);
+        if (st != PB_SETUP_OK) {
             multi_free(m);
-            return -1;
+            return st;
         }
+    }
     c->body = multi_body;
     c->ctx = m;
     c->free_ctx = multi_free;
     c->error_count = &m->errors;
     if (m->c[0].seeded_ns) c->seeded_ns = multi_seeded_ns;
-    return 0;
+    return PB_SETUP_OK;
 }
 
-static int w_selftest(const char *impl, pb_err *e)
+static int w_selftest(const void *opts, const char *impl, pb_err *e)
 {
-    return W.real->selftest ? W.real->selftest(real_impl(impl), e) : 0;
+    const gate_wrap *w = opts;
+    return w->real->selftest ? w->real->selftest(w->real_opts, real_impl(w, impl), e) : 0;
 }
 
-static int check_impl(const pb_suite *s, const char *impl, pb_err *e)
+static int check_impl(const pb_suite *s, void *suite_opts, const char *impl, pb_err *e)
 {
     pb_plan_opts po = {0};
     pb_grid g = {0, NULL};
-    if (s->plan(&po, &g, e) < 0) return -1;
+    if (s->plan(suite_opts, &po, &g, e) < 0) return -1;
     int found = 0;
     char all[512] = "";
     for (int i = 0; i < g.ncells; i++)
@@ -345,19 +358,20 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
                        const char *metric, session *out, pb_err *e)
 {
     memset(out, 0, sizeof *out);
-    memset(&W, 0, sizeof W);
-    W.real = a->suite;
-    W.aa = aa;
+    gate_wrap W = {.real = a->suite, .real_opts = a->suite_opts, .aa = aa};
     snprintf(W.a, sizeof W.a, "%s", A);
     snprintf(W.b, sizeof W.b, aa ? "%s" AA_SUFFIX : "%s", aa ? A : B);
     pb_suite wrapped = *a->suite;
+    wrapped.opts_size = 0;   /* the wrap is the gate's, not allocated from the table */
+    wrapped.opts_init = NULL;
+    wrapped.opts_free = NULL;
     wrapped.plan = w_plan;
     wrapped.setup_case = w_setup;
     wrapped.selftest = w_selftest;
     wrapped.baseline = W.a;
     wrapped.candidate = W.b;
     char opts[700];
-    snprintf(opts, sizeof opts, "gate=%s %s", aa ? "aa" : "claim", a->suite_opts);
+    snprintf(opts, sizeof opts, "gate=%s %s", aa ? "aa" : "claim", a->suite_opts_text);
     int rounds = a->rounds ? a->rounds : (a->quick ? 15 : 61);
     pb_gate_data d = {0};
     pb_cmp_cell *only = NULL;
@@ -368,7 +382,7 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
     for (int pass = 0; rc == 0; pass++) {
         W.only = only;
         W.nonly = nonly;
-        pb_runner_opts o = {.suite = &wrapped, .quick = a->quick, .rounds = rounds, .sizes = pass ? NULL : a->sizes,
+        pb_runner_opts o = {.suite = &wrapped, .suite_opts = &W, .quick = a->quick, .rounds = rounds, .sizes = pass ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
                             .progress = a->progress};
         int64_t run = 0;
@@ -428,7 +442,7 @@ static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const
     const pb_suite *s = a->suite;
     const char *A = a->baseline ? a->baseline : s->baseline, *B = a->candidate ? a->candidate : s->candidate;
     if (!strcmp(A, B)) return pb_errf(e, "baseline and candidate are both '%s': for A/A use --calibrate", A);
-    if (check_impl(s, A, e) < 0 || check_impl(s, B, e) < 0) return -1;
+    if (check_impl(s, a->suite_opts, A, e) < 0 || check_impl(s, a->suite_opts, B, e) < 0) return -1;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
@@ -496,7 +510,7 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
 {
     const pb_suite *s = a->suite;
     const char *X = a->impl ? a->impl : s->baseline;
-    if (check_impl(s, X, e) < 0) return -1;
+    if (check_impl(s, a->suite_opts, X, e) < 0) return -1;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
@@ -662,6 +676,7 @@ int cmd_gate(int argc, char **argv)
                            : gate_claim(&a, &st, &th, metric, &e);
     pb_store_close(&st);
     pb_thresholds_free(&th);
+    if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
     if (rc < 0) {
         fprintf(stderr, "bench gate: %s\n", e.msg);
         return PB_GATE_EXIT_ERROR;

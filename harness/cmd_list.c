@@ -33,7 +33,8 @@ int cmd_list(int argc, char **argv)
                 pb_grid g = {0, NULL};
                 pb_err e = {{0}};
                 pb_plan_opts po = {0};
-                if (s->plan(&po, &g, &e) == 0) {
+                void *so = pb_suite_opts_new(s, &e);
+                if (so && s->plan(so, &po, &g, &e) == 0) {
                     char impls[256] = "";
                     size_t off = 0;
                     for (int c = 0; c < g.ncells; c++)
@@ -47,6 +48,7 @@ int cmd_list(int argc, char **argv)
                            s->baseline, s->candidate, g.ncells, s->primary_metric ? s->primary_metric : "ns_per_op");
                 }
                 free(g.cells);
+                pb_suite_opts_free(s, so);
             }
         }
         return 0;

@@ -34,7 +34,7 @@ static void usage(FILE *f, const pb_suite *s)
         "  --quiet             no progress on stderr\n"
         "  --benchmark_*       passed to Google Benchmark (e.g. --benchmark_repetitions=3)\n");
     if (s) {
-        fprintf(f, "\nOptions of suite %s:\n%s\n", s->name, s->options_help ? s->options_help : "  (none)\n");
+        pb_suite_print_options(f, s);
     } else {
         fprintf(f, "\nSuites:");
         for (int i = 0; pb_suites[i]; i++) fprintf(f, " %s", pb_suites[i]->name);
@@ -73,9 +73,13 @@ int cmd_run(int argc, char **argv)
     if (help) { usage(stdout, s); return 0; }
     if (!s) { fprintf(stderr, "bench run: --suite is required (see bench run --help)\n"); return 2; }
 
-    pb_runner_opts o = {.suite = s, .db_path = pb_default_db(), .progress = 1, .command_line = cmdline};
+    pb_err oe = {{0}};
+    void *suite_opts = pb_suite_opts_new(s, &oe);
+    if (!suite_opts) { fprintf(stderr, "bench run: %s\n", oe.msg); return 2; }
+    pb_runner_opts o = {.suite = s, .suite_opts = suite_opts, .db_path = pb_default_db(), .progress = 1,
+                        .command_line = cmdline};
     const char *target = "userspace";
-    char suite_opts[512] = "";
+    char suite_opts_text[512] = "";
     size_t so = 0;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
@@ -134,24 +138,21 @@ int cmd_run(int argc, char **argv)
             /* a suite option: --name or --name=value or --name value */
             pb_err e = {{0}};
             int r = 0;
-            if (!val && i + 1 < argc && strncmp(argv[i + 1], "--", 2) && s->parse_opt) {
-                /* "--keys 256": the next word is this option's value if the suite takes it */
-                r = s->parse_opt(name, argv[i + 1], &e);
-                if (r == 1) val = argv[++i];
-            }
-            if (r == 0 && s->parse_opt) r = s->parse_opt(name, val, &e);
+            const pb_suite_opt *so_ = pb_suite_opt_find(s, name);
+            if (so_ && so_->arg && !val && i + 1 < argc) val = argv[++i];   /* "--keys 256" */
+            r = pb_suite_set_opt(s, suite_opts, name, val, &e);
             if (r < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
             if (r == 0) {
                 fprintf(stderr, "bench run: unknown option '--%s' for suite %s (see bench run --suite %s --help)\n",
                         name, s->name, s->name);
                 return 2;
             }
-            if (so < sizeof suite_opts)
-                so += (size_t)snprintf(suite_opts + so, sizeof suite_opts - so, "%s--%s%s%s", so ? " " : "", name,
+            if (so < sizeof suite_opts_text)
+                so += (size_t)snprintf(suite_opts_text + so, sizeof suite_opts_text - so, "%s--%s%s%s", so ? " " : "", name,
                                        val ? "=" : "", val ? val : "");
         }
     }
-    o.options_text = suite_opts;
+    o.options_text = suite_opts_text;
     pb_err pe = {{0}};
     if (pb_store_check_path(o.db_path, &pe) < 0) { fprintf(stderr, "bench run: %s\n", pe.msg); return 2; }
     if (strcmp(target, "userspace")) {
