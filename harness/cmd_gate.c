@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "gate.h"
 #include "gbshim.h"
 #include "pb_config.h"
@@ -16,49 +17,53 @@
 #define AA_SUFFIX "~aa"     /* the A/A copy of impl X is called X~aa */
 #define MAX_RERUNS 6
 
-static void usage(FILE *f, const pb_suite *s)
-{
-    fprintf(f,
-        "usage: bench gate --suite S [--baseline IMPL] [--candidate IMPL] [--quick] [options]\n"
-        "       bench gate --baseline-runs IDS --candidate-runs IDS [--impl X] [options]\n"
-        "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
-        "\n"
-        "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
-        "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
-        "more than the threshold in the thresholds file (rule 'claim'). Cells too noisy to tell\n"
-        "(the CI holds both 1 and 1 + threshold) are rerun with twice the rounds, up to --reruns\n"
-        "times, and are then reported inconclusive.\n"
-        "Commit gate (second form): one impl (or every impl) of two builds, from runs made\n"
-        "alternately in one job on one machine (ci/perf-gate), paired by alternation (rule 'commit').\n"
-        "Calibration (third form): A/A, impl X against a second copy of itself (X" AA_SUFFIX ") in the\n"
-        "same run, --repeat times: this machine's noise and MDC per cell, and how often an A/A gate\n"
-        "alarms; stored (table calibrations) and shown beside later gates. With --baseline-runs and\n"
-        "--candidate-runs of one build against itself (ci/perf-gate --aa) it calibrates the commit gate.\n"
-        "\n"
-        "  --suite S            suite (bench list)\n"
-        "  --baseline IMPL      default: the suite's baseline (old)\n"
-        "  --candidate IMPL     default: the suite's candidate (new)\n"
-        "  --baseline-runs IDS, --candidate-runs IDS\n"
-        "                       comma lists of run ids, alternation k = k-th of each (>= 6 each)\n"
-        "  --impl X             commit gate: only impl X; calibration: the impl (default baseline)\n"
-        "  --quick              fewer, shorter samples (15 rounds of 0.5 ms)\n"
-        "  --rounds N           rounds of the first pass (default 61, quick 15)\n"
-        "  --reruns N           reruns of inconclusive cells, each with twice the rounds (default 2).\n"
-        "                       With run lists: how many more looks the caller may take (default 0).\n"
-        "                       Each look is tested at alpha / (1 + N).\n"
-        "  --sizes LIST         only these sizes (as bench run)\n"
-        "  --repeat N           calibration: A/A gates to run (default 1)\n"
-        "  --metric M           metric (default the suite's primary metric)\n"
-        "  --thresholds FILE    default ci/thresholds (here, else in the source tree)\n"
-        "  --alpha A            family-wise error rate over the cells (default 0.05)\n"
-        "  --format F           text (default), md or json\n"
-        "  --db PATH            SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
-        "  --quiet              no progress on stderr\n"
-        "\n"
-        "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
-        "calibration with run lists: what its A/A gate decided.\n");
-    if (s) pb_suite_print_options(f, s);
-}
+static const char GATE_SYNOPSIS[] =
+    "usage: bench gate --suite S [--baseline IMPL] [--candidate IMPL] [--quick] [options]\n"
+    "       bench gate --baseline-runs IDS --candidate-runs IDS [--impl X] [options]\n"
+    "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
+    "\n"
+    "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
+    "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
+    "more than the threshold in the thresholds file (rule 'claim'). Cells too noisy to tell\n"
+    "(the CI holds both 1 and 1 + threshold) are rerun with twice the rounds, up to --reruns\n"
+    "times, and are then reported inconclusive.\n"
+    "Commit gate (second form): one impl (or every impl) of two builds, from runs made\n"
+    "alternately in one job on one machine (ci/perf-gate), paired by alternation (rule 'commit').\n"
+    "Calibration (third form): A/A, impl X against a second copy of itself (X" AA_SUFFIX ") in the\n"
+    "same run, --repeat times: this machine's noise and MDC per cell, and how often an A/A gate\n"
+    "alarms; stored (table calibrations) and shown beside later gates. With --baseline-runs and\n"
+    "--candidate-runs of one build against itself (ci/perf-gate --aa) it calibrates the commit gate.\n";
+
+static const char GATE_EPILOGUE[] =
+    "\nExit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
+    "calibration with run lists: what its A/A gate decided.\n";
+
+enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE };
+
+static const pb_cli_opt OPTS[] = {
+    {"suite", "S", "suite (bench list)", O_SUITE},
+    {"baseline", "IMPL", "default: the suite's baseline (old)", O_BASELINE},
+    {"candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE},
+    {"baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A},
+    {"candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B},
+    {"calibrate", NULL, "A/A calibration (third form)", O_CALIBRATE},
+    {"impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL},
+    {"quick", NULL, "fewer, shorter samples (15 rounds of 0.5 ms)", O_QUICK},
+    {"rounds", "N", "rounds of the first pass (default 61, quick 15)", O_ROUNDS},
+    {"reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default 2).\n"
+                    "With run lists: how many more looks the caller may take (default 0).\n"
+                    "Each look is tested at alpha / (1 + N).", O_RERUNS},
+    {"sizes", "LIST", "only these sizes (as bench run)", O_SIZES},
+    {"repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT},
+    {"metric", "M", "metric (default the suite's primary metric)", O_METRIC},
+    {"thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS},
+    {"alpha", "A", "family-wise error rate over the cells (default 0.05)", O_ALPHA},
+    {"format", "F", "text (default), md or json", O_FORMAT},
+    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {"quiet", NULL, "no progress on stderr", O_QUIET},
+    {NULL, NULL, NULL, 0},
+};
 
 typedef struct gate_args {
     const pb_suite *suite;
@@ -68,103 +73,54 @@ typedef struct gate_args {
     pb_gate_params gp;     /* as given: alpha is the whole gate's family-wise error rate */
     pb_gate_params look;   /* what each look at the data is tested at (pb_gate_look_params) */
     void *suite_opts;      /* the suite's options object */
-    char suite_opts_text[512];
+    const char *suite_opts_text;
     char cmdline[2048];
+    pb_cli *cli;
 } gate_args;
 
-static int int_opt(const char *name, const char *v, int lo, int hi, int *out)
+static int on_opt(void *ctx, int id, const char *v)
 {
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (*end || end == v || x < lo || x > hi) {
-        fprintf(stderr, "bench gate: --%s wants a whole number from %d to %d, got '%s'\n", name, lo, hi, v);
-        return -1;
+    gate_args *a = ctx;
+    switch (id) {
+    case O_SUITE: return 0;   /* found before parsing (pb_cli_find_suite) */
+    case O_BASELINE: a->baseline = v; return 0;
+    case O_CANDIDATE: a->candidate = v; return 0;
+    case O_RUNS_A: a->runs_a = v; return 0;
+    case O_RUNS_B: a->runs_b = v; return 0;
+    case O_IMPL: a->impl = v; return 0;
+    case O_SIZES: a->sizes = v; return 0;
+    case O_METRIC: a->metric = v; return 0;
+    case O_THRESHOLDS: a->thresholds = v; return 0;
+    case O_DB: a->db = v; return 0;
+    case O_QUICK: a->quick = 1; return 0;
+    case O_QUIET: a->progress = 0; return 0;
+    case O_CALIBRATE: a->calibrate = 1; return 0;
+    case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 6, 100000, &a->rounds);
+    case O_RERUNS: return pb_cli_int(a->cli, "reruns", v, 0, MAX_RERUNS, &a->reruns);
+    case O_REPEAT: return pb_cli_int(a->cli, "repeat", v, 1, 1000, &a->repeat);
+    case O_ALPHA: return pb_gate_output_opt("bench gate", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    case O_FORMAT: return pb_gate_output_opt("bench gate", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
     }
-    *out = (int)x;
-    return 0;
-}
-
-static int suite_opt(gate_args *a, const char *name, const char *val, char **argv, int argc, int *i)
-{
-    const pb_suite *s = a->suite;
-    pb_err e = {{0}};
-    int r = 0;
-    const pb_suite_opt *so = s ? pb_suite_opt_find(s, name) : NULL;
-    if (so && so->arg && !val && *i + 1 < argc) val = argv[++*i];   /* "--keys 256" */
-    if (s) r = pb_suite_set_opt(s, a->suite_opts, name, val, &e);
-    if (r < 0) { fprintf(stderr, "bench gate: %s\n", e.msg); return -1; }
-    if (r == 0) {
-        if (s) fprintf(stderr, "bench gate: unknown option '--%s' for suite %s (see bench gate --help)\n", name, s->name);
-        else fprintf(stderr, "bench gate: unknown option '--%s' (see bench gate --help)\n", name);
-        return -1;
-    }
-    size_t sol = strlen(a->suite_opts_text);
-    snprintf(a->suite_opts_text + sol, sizeof a->suite_opts_text - sol, "%s--%s%s%s", sol ? " " : "", name, val ? "=" : "",
-             val ? val : "");
-    return 0;
+    return pb_cli_error(a->cli, "option id %d not handled", id);
 }
 
 /* 0 ok, 1 help shown, -1 bad input (message printed) */
-static int parse(int argc, char **argv, gate_args *a)
+static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
 {
-    int help = 0;
-    for (int i = 1; i < argc; i++) {   /* the suite first, so that its options are known */
-        help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
-        const char *name = !strcmp(argv[i], "--suite") && i + 1 < argc ? argv[i + 1]
-                           : !strncmp(argv[i], "--suite=", 8)      ? argv[i] + 8 : NULL;
-        if (name && !(a->suite = pb_suite_find(name))) {
-            fprintf(stderr, "bench gate: unknown suite '%s' (suites:", name);
-            for (int k = 0; pb_suites[k]; k++) fprintf(stderr, " %s", pb_suites[k]->name);
-            fprintf(stderr, ")\n");
-            return -1;
-        }
-    }
-    if (help) { usage(stdout, a->suite); return 1; }
+    *cli = (pb_cli){.cmd = "gate", .synopsis = GATE_SYNOPSIS, .epilogue = GATE_EPILOGUE, .opts = OPTS,
+                    .on_opt = on_opt, .ctx = a};
+    a->cli = cli;
+    if (pb_cli_find_suite("gate", argc, argv, &cli->suite)) return -1;
     pb_err oe = {{0}};
-    if (a->suite && !a->suite_opts && !(a->suite_opts = pb_suite_opts_new(a->suite, &oe))) {
+    if (cli->suite && !(cli->suite_opts = pb_suite_opts_new(cli->suite, &oe))) {
         fprintf(stderr, "bench gate: %s\n", oe.msg);
         return -1;
     }
-    static const char *with_value[] = {"suite", "baseline", "candidate", "impl", "db", "thresholds", "metric",
-                                       "sizes", "rounds", "reruns", "repeat", "format", "alpha", "baseline-runs",
-                                       "candidate-runs", NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strncmp(arg, "--", 2)) {
-            fprintf(stderr, "bench gate: unexpected argument '%s' (options start with --)\n", arg);
-            return -1;
-        }
-        char name[64];
-        const char *eq = strchr(arg, '='), *val = eq ? eq + 1 : NULL;
-        size_t nl = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-        snprintf(name, sizeof name, "%.*s", (int)(nl < sizeof name ? nl : sizeof name - 1), arg + 2);
-        int wants = 0;
-        for (int k = 0; with_value[k]; k++) wants |= !strcmp(name, with_value[k]);
-        if (wants && !val) {
-            if (i + 1 >= argc) { fprintf(stderr, "bench gate: --%s needs a value\n", name); return -1; }
-            val = argv[++i];
-        }
-        if (!strcmp(name, "suite")) continue;
-        else if (!strcmp(name, "baseline")) a->baseline = val;
-        else if (!strcmp(name, "candidate")) a->candidate = val;
-        else if (!strcmp(name, "impl")) a->impl = val;
-        else if (!strcmp(name, "db")) a->db = val;
-        else if (!strcmp(name, "thresholds")) a->thresholds = val;
-        else if (!strcmp(name, "metric")) a->metric = val;
-        else if (!strcmp(name, "sizes")) a->sizes = val;
-        else if (!strcmp(name, "baseline-runs")) a->runs_a = val;
-        else if (!strcmp(name, "candidate-runs")) a->runs_b = val;
-        else if (!strcmp(name, "quick")) a->quick = 1;
-        else if (!strcmp(name, "quiet")) a->progress = 0;
-        else if (!strcmp(name, "calibrate")) a->calibrate = 1;
-        else if (!strcmp(name, "rounds")) { if (int_opt(name, val, 6, 100000, &a->rounds) < 0) return -1; }
-        else if (!strcmp(name, "reruns")) { if (int_opt(name, val, 0, MAX_RERUNS, &a->reruns) < 0) return -1; }
-        else if (!strcmp(name, "repeat")) { if (int_opt(name, val, 1, 1000, &a->repeat) < 0) return -1; }
-        else {
-            int r = pb_gate_output_opt("bench gate", name, val, &a->fmt, &a->gp);
-            if (r < 0 || (r == 0 && suite_opt(a, name, val, argv, argc, &i) < 0)) return -1;
-        }
-    }
+    a->suite = cli->suite;
+    a->suite_opts = cli->suite_opts;
+    a->suite_opts_text = cli->suite_text;
+    int r = pb_cli_parse(cli, argc, argv, NULL);
+    if (r) return r == 1 ? 1 : -1;
     if (!!a->runs_a != !!a->runs_b) {
         fprintf(stderr, "bench gate: --baseline-runs and --candidate-runs go together\n");
         return -1;
@@ -648,8 +604,12 @@ int cmd_gate(int argc, char **argv)
         fprintf(stderr, "bench gate: bad --benchmark_ flag (see above)\n");
         return PB_GATE_EXIT_ERROR;
     }
-    int r = parse(argc, argv, &a);
-    if (r) return r > 0 ? 0 : PB_GATE_EXIT_ERROR;
+    pb_cli cli;
+    int r = parse(argc, argv, &a, &cli);
+    if (r) {
+        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
+        return r > 0 ? 0 : PB_GATE_EXIT_ERROR;
+    }
     /* in one run the gate reruns by itself; for runs, ci/perf-gate adds alternations and says how often it may */
     if (a.reruns < 0) a.reruns = a.runs_a ? 0 : 2;
     a.look = pb_gate_look_params(a.gp, a.reruns);

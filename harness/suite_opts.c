@@ -1,5 +1,4 @@
 /* suite_opts.c — a suite's options object and its option table (suite.h). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,26 +45,4 @@ int pb_suite_is_kmod_impl(const pb_suite *s, const char *impl)
     for (const char *const *k = s->kmod_impls; k && *k; k++)
         if (!strcmp(*k, impl)) return 1;
     return 0;
-}
-
-void pb_suite_print_options(FILE *f, const pb_suite *s)
-{
-    fprintf(f, "\nOptions of suite %s:\n", s->name);
-    if (!s->options || !s->options[0].name) { fprintf(f, "  (none)\n"); return; }
-    for (const pb_suite_opt *o = s->options; o->name; o++) {
-        char head[64];
-        int n = snprintf(head, sizeof head, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        /* the help's lines in a column; a long head gets its own line */
-        const char *h = o->help ? o->help : "";
-        int col = 24;
-        fprintf(f, "%s", head);
-        if (n >= col - 1) { fputc('\n', f); n = 0; }
-        for (;;) {
-            size_t len = strcspn(h, "\n");
-            fprintf(f, "%*s%.*s\n", col - n, "", (int)len, h);
-            n = 0;
-            if (!h[len]) break;
-            h += len + 1;
-        }
-    }
 }

@@ -142,7 +142,7 @@ static int set_payload(void *p, const char *value, pb_err *e)
 
 static int set_threads(void *p, const char *value, pb_err *e)
 {
-    uint64_t x;
+    uint64_t x = 0;
     if (parse_uint("threads", value, 1, 1024, &x, e)) return -1;
     ((sp_opts *)p)->threads = (int)x;
     return 0;
@@ -150,7 +150,7 @@ static int set_threads(void *p, const char *value, pb_err *e)
 
 static int set_maclen(void *p, const char *value, pb_err *e)
 {
-    uint64_t x;
+    uint64_t x = 0;
     if (parse_uint("maclen", value, 4, 16, &x, e)) return -1;
     ((sp_opts *)p)->maclen = (unsigned)x;
     return 0;
@@ -158,7 +158,7 @@ static int set_maclen(void *p, const char *value, pb_err *e)
 
 static int set_fail_every(void *p, const char *value, pb_err *e)
 {
-    uint64_t x;
+    uint64_t x = 0;
     if (parse_uint("fail-alloc-every", value, 0, 1000000000, &x, e)) return -1;
     ((sp_opts *)p)->fail_every = (unsigned)x;
     return 0;
