@@ -112,7 +112,7 @@ static void append_suite_text(pb_cli *c, const char *name, const char *value)
              value ? value : "");
 }
 
-int pb_cli_parse(pb_cli *c, int argc, char **argv, int *first_pos)
+int pb_cli_parse(pb_cli *c, int argc, char **argv)
 {
     size_t nown = 0, nsuite = 0;
     for (const pb_cli_opt *o = c->opts; o && o->name; o++) nown++;
@@ -131,11 +131,9 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv, int *first_pos)
                                   VAL0 + (int)(nown + i)};
     }
     lo[k++] = (struct option){"help", no_argument, NULL, 'h'};
-    /* '-' first: non-options come back in order as option 1 (we keep them at the front);
+    /* '-' first: non-options come back in order, as option 1;
      * ':' : a missing value is reported as ':' and not printed by getopt */
-    int rc = 0, npos = 0, help = 0;
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    if (!pos) { free(lo); return pb_cli_error(c, "out of memory"), 2; }
+    int rc = 0, help = 0;
     opterr = 0;
     optind = 0;   /* GNU: start afresh (a test may parse twice) */
     for (;;) {
@@ -146,12 +144,12 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv, int *first_pos)
         const char *arg = argv[prev < argc ? prev : argc - 1];   /* the option as written (no permutation) */
         char name[64];
         if (ch == 1) {   /* a non-option argument */
-            if (!c->positional) {
+            if (!c->on_pos) {
                 pb_cli_error(c, "unexpected argument '%s' (see bench %s --help)", optarg, c->cmd);
                 rc = 2;
                 break;
             }
-            pos[npos++] = optarg;
+            if (c->on_pos(c->ctx, optarg) < 0) { rc = 2; break; }
             continue;
         }
         if (ch == 'h') { help = 1; continue; }
@@ -201,12 +199,6 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv, int *first_pos)
         pb_cli_help(stdout, c);
         rc = 1;
     }
-    if (rc == 0 && first_pos) {
-        /* the non-options at the end of argv, in the order given */
-        for (int i = 0; i < npos; i++) argv[argc - npos + i] = pos[i];
-        *first_pos = argc - npos;
-    }
-    free(pos);
     free(lo);
     return rc;
 }

@@ -24,7 +24,6 @@ typedef struct pb_cli {
     const char *synopsis;         /* "usage: ..." and a description; printed first by --help */
     const char *epilogue;         /* printed after the options (may be NULL) */
     const pb_cli_opt *opts;       /* terminated by an entry with name NULL */
-    int positional;               /* 1: non-option arguments are allowed (pb_cli_parse's *first_pos) */
     /* Suite options: when suite is set (pb_cli_find_suite), its table is parsed into suite_opts,
      * and what was given is appended to suite_text (for the run's provenance). */
     const pb_suite *suite;
@@ -33,16 +32,18 @@ typedef struct pb_cli {
     /* called for every option of opts in command-line order; 0, or -1 after printing why
      * (pb_cli_error). value is NULL for a boolean. */
     int (*on_opt)(void *ctx, int id, const char *value);
+    /* called for every non-option argument, in order among the options (so that an option may
+     * take the word after it, as `compare --runs A B` does); NULL: none allowed. 0 or -1. */
+    int (*on_pos)(void *ctx, const char *arg);
     void *ctx;
     /* extra lines for --help after the options (e.g. the list of suites); may be NULL */
     void (*more_help)(FILE *f, const struct pb_cli *c);
 } pb_cli;
 
-/* Parse argv[1..argc-1] (argv[0] is the command's name). Returns 0 (options handled; the
- * non-option arguments, if allowed, are argv[*first_pos .. argc-1], reordered to the end),
- * 1 (--help printed on stdout: exit 0), or 2 (a message was printed on stderr: exit 2).
- * first_pos may be NULL when positional is 0. */
-int pb_cli_parse(pb_cli *c, int argc, char **argv, int *first_pos);
+/* Parse argv[1..argc-1] (argv[0] is the command's name; argv is not reordered). Returns 0
+ * (every argument handled), 1 (--help printed on stdout: exit 0), or 2 (a message was printed
+ * on stderr: exit 2). */
+int pb_cli_parse(pb_cli *c, int argc, char **argv);
 
 /* --help as pb_cli_parse prints it. */
 void pb_cli_help(FILE *f, const pb_cli *c);

@@ -119,7 +119,7 @@ static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
     a->suite = cli->suite;
     a->suite_opts = cli->suite_opts;
     a->suite_opts_text = cli->suite_text;
-    int r = pb_cli_parse(cli, argc, argv, NULL);
+    int r = pb_cli_parse(cli, argc, argv);
     if (r) return r == 1 ? 1 : -1;
     if (!!a->runs_a != !!a->runs_b) {
         fprintf(stderr, "bench gate: --baseline-runs and --candidate-runs go together\n");

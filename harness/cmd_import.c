@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "import.h"
 #include "pb_config.h"
 #include "provenance.h"
@@ -413,32 +414,54 @@ int pb_import_file(pb_store *st, const char *path, const char *target_override, 
     return rc;
 }
 
+enum { O_DB, O_TARGET };
+
+typedef struct import_args {
+    pb_cli *cli;
+    const char *db, *target, *file;
+} import_args;
+
+static int import_opt(void *ctx, int id, const char *v)
+{
+    import_args *a = ctx;
+    if (id == O_DB) a->db = v;
+    else a->target = v;
+    return 0;
+}
+
+static int import_pos(void *ctx, const char *path)
+{
+    import_args *a = ctx;
+    if (a->file) return pb_cli_error(a->cli, "one file at a time ('%s' is extra)", path);
+    a->file = path;
+    return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
-    const char *db = pb_default_db(), *target = NULL, *file = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: bench import FILE [--db PATH] [--target NAME]\n\n"
-                   "Import the kernel module's results (the debugfs lines 'pbk1 ...', see docs/kmod.md),\n"
-                   "e.g. saved with `cat /sys/kernel/debug/patchbench/results > FILE` on a real machine.\n"
-                   "Each suite in the file becomes one complete run; `bench report` draws it beside the\n"
-                   "userspace rows. --target names the target of a file without `meta target` (default 'import').\n"
-                   "Refused with FILE:LINE: what, storing nothing: a line over 1 MiB, a NUL byte, an unknown\n"
-                   "record kind, suite or field, a repeated field, an empty or unsafe name, a number out of\n"
-                   "range (iters, ns and size at least 1), samples of an impl whose self-test failed, and a\n"
-                   "--target that contradicts the file (userspace, or another than its meta target).\n"
-                   "Exit status: 0 imported, 2 unreadable, malformed or truncated file (nothing stored).\n");
-            return 0;
-        }
-        if (!strcmp(a, "--db") && i + 1 < argc) db = argv[++i];
-        else if (!strncmp(a, "--db=", 5)) db = a + 5;
-        else if (!strcmp(a, "--target") && i + 1 < argc) target = argv[++i];
-        else if (!strncmp(a, "--target=", 9)) target = a + 9;
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "bench import: unknown option '%s'\n", a); return 2; }
-        else if (!file) file = a;
-        else { fprintf(stderr, "bench import: one file at a time ('%s' is extra)\n", a); return 2; }
-    }
+    static const pb_cli_opt opts[] = {
+        {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+        {"target", "NAME", "the target of a file without `meta target` (default 'import')", O_TARGET},
+        {NULL, NULL, NULL, 0},
+    };
+    pb_cli cli = {
+        .cmd = "import", .opts = opts, .on_opt = import_opt, .on_pos = import_pos,
+        .synopsis = "usage: bench import FILE [--db PATH] [--target NAME]\n\n"
+                    "Import the kernel module's results (the debugfs lines 'pbk1 ...', see docs/kmod.md),\n"
+                    "e.g. saved with `cat /sys/kernel/debug/patchbench/results > FILE` on a real machine.\n"
+                    "Each suite in the file becomes one complete run; `bench report` draws it beside the\n"
+                    "userspace rows.\n",
+        .epilogue = "\nRefused with FILE:LINE: what, storing nothing: a line over 1 MiB, a NUL byte, an unknown\n"
+                    "record kind, suite or field, a repeated field, an empty or unsafe name, a number out of\n"
+                    "range (iters, ns and size at least 1), samples of an impl whose self-test failed, and a\n"
+                    "--target that contradicts the file (userspace, or another than its meta target).\n"
+                    "Exit status: 0 imported, 2 unreadable, malformed or truncated file (nothing stored).\n",
+    };
+    import_args ia = {.cli = &cli, .db = pb_default_db()};
+    cli.ctx = &ia;
+    int pr = pb_cli_parse(&cli, argc, argv);
+    if (pr) return pr == 1 ? 0 : 2;
+    const char *db = ia.db, *target = ia.target, *file = ia.file;
     if (!file) { fprintf(stderr, "bench import: no results file given (see bench import --help)\n"); return 2; }
     FILE *probe = fopen(file, "r");
     if (!probe) { fprintf(stderr, "bench import: %s: cannot open: %s\n", file, strerror(errno)); return 2; }

@@ -103,7 +103,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "bench run: %s\n", e.msg);
         return 2;
     }
-    int rc = pb_cli_parse(&cli, argc, argv, NULL);
+    int rc = pb_cli_parse(&cli, argc, argv);
     if (rc == 0 && !cli.suite) {
         fprintf(stderr, "bench run: --suite is required (see bench run --help)\n");
         rc = 2;
