@@ -247,7 +247,11 @@ static int parse_line(char *p, const char *path, int ln, pb_import *imp, selftes
     } else {
         memcpy(r->op, "-", 2);
     }
-    if (!pb_suite_find(r->suite)) return pb_errf(e, "%s:%d: unknown suite '%s' (bench list shows them)", path, ln, r->suite);
+    const pb_suite *rs = pb_suite_find(r->suite);
+    if (!rs) return pb_errf(e, "%s:%d: unknown suite '%s' (bench list shows them)", path, ln, r->suite);
+    if (!rs->kmod_impls)
+        return pb_errf(e, "%s:%d: suite %s has no kernel-module part: its results cannot come from the module", path,
+                       ln, r->suite);
     if (!sample) {
         if (copy_name(r, &fl, "reason", r->reason, sizeof r->reason, path, e)) return -1;
     } else {
@@ -353,9 +357,7 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
     for (int i = 0; rc == 0 && i < imp->nsuites; i++) {
         const pb_suite *s = pb_suite_find(imp->suites[i]);
         unsigned metrics = PB_M_NS_PER_OP | PB_M_TSC_PER_BYTE | (s->metrics & (PB_M_MB_PER_S | PB_M_GBIT_PER_S));
-        char base[PB_NAME_MAX + 8], cand[PB_NAME_MAX + 8];
-        snprintf(base, sizeof base, "kmod-%s", s->baseline);
-        snprintf(cand, sizeof cand, "kmod-%s", s->candidate);
+        const char *base = s->kmod_baseline, *cand = s->kmod_candidate;   /* parse: s has a kmod part */
         pb_run_info ri = {
             .suite = s->name, .target = imp->target, .command_line = cmdline, .options = opts,
             .tick_source = "get_cycles() (TSC) in the kernel under test",
@@ -483,9 +485,12 @@ int cmd_import(int argc, char **argv)
 /* bench run --suite S --target qemu|host: the module's benchmark, through scripts/kmod/. */
 int cmd_run_kmod(const char *suite, const char *target, const char *db, int quick, int rounds, const char *cmdline)
 {
-    if (strcmp(suite, "xts") && strcmp(suite, "sigpool")) {
-        fprintf(stderr, "bench run: --target %s exists for the xts suite (and sigpool's kernel part), not %s\n",
-                target, suite);
+    const pb_suite *ks = pb_suite_find(suite);
+    if (!ks || !ks->kmod_impls) {
+        fprintf(stderr, "bench run: --target %s exists for suites with a kernel-module part (", target);
+        for (int i = 0, n = 0; pb_suites[i]; i++)
+            if (pb_suites[i]->kmod_impls) fprintf(stderr, "%s%s", n++ ? ", " : "", pb_suites[i]->name);
+        fprintf(stderr, "), not %s\n", suite);
         return 2;
     }
     const char *root = getenv("PB_SOURCE_ROOT") ? getenv("PB_SOURCE_ROOT") : PB_SOURCE_ROOT;

@@ -118,7 +118,8 @@ int cmd_report(int argc, char **argv)
         if (suite && strcmp(s->name, suite)) continue;
         pb_report_opts ro = {.out_dir = out, .data_dir = data_dir};
         ro.run = run && !run_is_guest ? run : latest_run(&st, s->name, 0);
-        ro.guest_run = run && run_is_guest ? run : latest_run(&st, s->name, 1);
+        /* kernel-module rows only for a suite that declares a kernel-module part */
+        ro.guest_run = !s->kmod_impls ? 0 : run && run_is_guest ? run : latest_run(&st, s->name, 1);
         if (!ro.run) {
             if (run) {
                 fprintf(stderr, "bench report: run %lld is a kernel-module run; it is drawn beside a userspace run of "

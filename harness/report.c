@@ -633,12 +633,9 @@ static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, 
         if (m->v[i].guest == guest) { row *x = push(&sub); if (x) *x = m->v[i]; }
     collect_axes(&sub, &a);
     const char *base = s->baseline, *cand = s->candidate;
-    char gbase[PB_NAME_MAX], gcand[PB_NAME_MAX];
-    if (guest) {
-        snprintf(gbase, sizeof gbase, "kmod-%s", s->baseline);
-        snprintf(gcand, sizeof gcand, "kmod-%s", s->candidate);
-        base = gbase;
-        cand = gcand;
+    if (guest && s->kmod_impls) {
+        base = s->kmod_baseline;
+        cand = s->kmod_candidate;
     }
     char prof[MAXP][PB_NAME_MAX];
     int np = find_profiles(&a, base, cand, prof);
@@ -758,6 +755,8 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
                     pb_verdict_counts *guest, pb_err *e)
 {
     const char *metric = s->primary_metric ? s->primary_metric : "ns_per_op";
+    /* kernel-module rows only for a suite that declares a kernel-module part (suite.h) */
+    const int64_t guest_run = s->kmod_impls ? guest_run : 0;
     pb_verdict_counts host_n, guest_n;
     if (!host) host = &host_n;
     if (!guest) guest = &guest_n;
@@ -772,7 +771,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
     rows m = {0}, doc = {0};
     if (load_measured(st, o->run, metric, 0, &m, e) < 0) return -1;
-    if (o->guest_run && load_measured(st, o->guest_run, metric, 1, &m, e) < 0) return -1;
+    if (guest_run && load_measured(st, guest_run, metric, 1, &m, e) < 0) return -1;
     if (!m.n) {
         free(m.v);
         return pb_errf(e, "run %lld has no complete %s results for metric %s", (long long)o->run, s->name, metric);
@@ -843,15 +842,15 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     fprintf(md, "\n");
     write_summary(md, host);
     unavailable_notes(md, st, o->run);
-    if (o->guest_run) {
+    if (guest_run) {
         fprintf(md, "## Kernel-module variant\n\n");
-        run_header(md, st, o->guest_run, "Kernel module");
+        run_header(md, st, guest_run, "Kernel module");
         fprintf(md, "Timings under QEMU TCG are emulated (30-60x slower than hardware, ±25 %% between boots): only\n"
                     "the ratios measured within the same boot mean anything.\n\n");
-        write_table(md, st, s, o->guest_run, &m, &doc, 1, &cfg, guest);
+        write_table(md, st, s, guest_run, &m, &doc, 1, &cfg, guest);
         fprintf(md, "\n");
         write_summary(md, guest);
-        unavailable_notes(md, st, o->guest_run);
+        unavailable_notes(md, st, guest_run);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
     free(m.v);

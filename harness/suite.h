@@ -153,9 +153,13 @@ typedef struct pb_suite {
     /* Optional: versions of the libraries this suite's implementations use (e.g. "libgcrypt
      * 1.10.1, OpenSSL 3.0.11"), for the run's provenance; the core links no crypto library. */
     const char *(*library_versions)(void);
-    /* Optional: the impls that the suite's kernel module reports (kmod/), NULL-terminated; an
-     * import or report treats only these as kernel-module data. NULL: no kernel-module part. */
+    /* The suite's kernel-module part (kmod/), if it has one: the impls the module reports
+     * (NULL-terminated) and which of them are the baseline and the candidate. `bench run
+     * --target qemu|host`, `bench import` and `bench report` know a kernel-module part only
+     * from here. kmod_impls NULL: the suite has none (its kernel data is refused). */
     const char *const *kmod_impls;
+    const char *kmod_baseline;   /* "kmod-old" */
+    const char *kmod_candidate;  /* "kmod-new" */
 
     /* Does this suite understand this .rsp file (look at its header/sections)? */
     int (*kat_accepts)(const char *path);

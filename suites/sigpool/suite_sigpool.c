@@ -286,6 +286,9 @@ static pb_claim claim(const pb_cell *cell, double doc_ratio)
     return PB_CLAIM_EQUAL;   /* "differences are noise-level" */
 }
 
+/* what kmod/sigpool_bench.c reports */
+static const char *const kmod_impls[] = { "kmod-old", "kmod-new", NULL };
+
 const pb_suite pb_suite_sigpool = {
     .name = "sigpool",
     .title = "TCP-MD5/TCP-AO signature pool: per-CPU requests (old) vs clone-tfm (new), Gbit/s",
@@ -305,6 +308,9 @@ const pb_suite pb_suite_sigpool = {
     .kat_accepts = sp_kat_accepts,
     .kat_file = sp_kat_file,
     .claim = claim,
+    .kmod_impls = kmod_impls,
+    .kmod_baseline = "kmod-old",
+    .kmod_candidate = "kmod-new",
     .plot_x = "variant",
     .notes_md =
         "Both pools sign exactly what Linux signs: TCP-MD5 (RFC 2385) for `md5`, TCP-AO (RFC 5925/5926, "

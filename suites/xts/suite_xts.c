@@ -436,6 +436,10 @@ static pb_claim claim(const pb_cell *cell, double doc_ratio)
     return doc_ratio < 0.95 ? PB_CLAIM_FASTER : PB_CLAIM_NOT_SLOWER;
 }
 
+/* what kmod/xts_bench.c reports */
+static const char *const kmod_impls[] = { "kmod-old", "kmod-new", "kmod-old-nomem", "kmod-builtin", "kmod-child-ecb",
+                                          NULL };
+
 const pb_suite pb_suite_xts = {
     .name = "xts",
     .title = "Linux crypto/xts.c: drop the tweak buffer (78105c7e769b), old vs new template",
@@ -459,6 +463,9 @@ const pb_suite pb_suite_xts = {
     .kat_file = xts_suite_kat_file,
     .claim = claim,
     .effective_options = effective_options,
+    .kmod_impls = kmod_impls,
+    .kmod_baseline = "kmod-old",
+    .kmod_candidate = "kmod-new",
     .plot_x = "size",
     .notes_md =
         "This is a userspace re-run of the kernel template, not the kernel: old and new are the "
