@@ -339,7 +339,7 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
                         int *nruns, pb_err *e)
 {
     pb_provenance prov;
-    pb_provenance_collect(&prov);
+    pb_provenance_collect(&prov, NULL);
     /* the numbers were not made on this machine: say what we know of the one that made them */
     snprintf(prov.kernel, sizeof prov.kernel, "%s", *imp->guest_kernel ? imp->guest_kernel : "unknown (imported)");
     snprintf(prov.cpu_model, sizeof prov.cpu_model, "%s", *imp->cpu ? imp->cpu : "unknown (imported)");

@@ -414,7 +414,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     pb_store st;
     if (pb_store_open(&st, o->db_path, e) < 0) { pb_counters_close(&g_counters); free(g.cells); return -1; }
     pb_provenance prov;
-    pb_provenance_collect(&prov);
+    pb_provenance_collect(&prov, s);
     unsigned metrics = s->metrics;
     if (g_cyc < 0) metrics &= ~(unsigned)PB_M_CYCLES_PER_BYTE;  /* never fake a cycle count */
     if (g_ins < 0) metrics &= ~(unsigned)PB_M_INSNS_PER_BYTE;

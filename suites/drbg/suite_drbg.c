@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lib_versions.h"
 #include "common/drbg.h"
 #include "drbg_kat.h"
 #include "drbg_selftest.h"
@@ -260,6 +261,7 @@ const pb_suite pb_suite_drbg = {
     .selftest = selftest,
     .kat_accepts = drbg_kat_accepts,
     .kat_file = drbg_kat_file,
+    .library_versions = pb_lib_versions_gcrypt_openssl,
     .claim = claim,
     .plot_x = "size",
     .notes_md =

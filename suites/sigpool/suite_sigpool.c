@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/lib_versions.h"
 #include "common/gcrypt_init.h"
 #include "sigpool_suite.h"
 
@@ -308,6 +309,7 @@ const pb_suite pb_suite_sigpool = {
     .kat_accepts = sp_kat_accepts,
     .kat_file = sp_kat_file,
     .claim = claim,
+    .library_versions = pb_lib_versions_gcrypt,
     .kmod_impls = kmod_impls,
     .kmod_baseline = "kmod-old",
     .kmod_candidate = "kmod-new",

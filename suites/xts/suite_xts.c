@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lib_versions.h"
 #include "common/xts.h"
 #include "common/xts_aes.h"
 #include "pb_config.h"
@@ -463,6 +464,7 @@ const pb_suite pb_suite_xts = {
     .kat_file = xts_suite_kat_file,
     .claim = claim,
     .effective_options = effective_options,
+    .library_versions = pb_lib_versions_gcrypt_openssl,
     .kmod_impls = kmod_impls,
     .kmod_baseline = "kmod-old",
     .kmod_candidate = "kmod-new",
