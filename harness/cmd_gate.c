@@ -630,7 +630,7 @@ int cmd_gate(int argc, char **argv)
         return PB_GATE_EXIT_ERROR;
     }
     const char *metric = a.metric ? a.metric
-                         : a.suite && a.suite->primary_metric ? a.suite->primary_metric : "ns_per_op";
+                         : pb_suite_primary_metric(a.suite);
     int rc = a.runs_a      ? gate_runs(&a, &st, &th, &e)
              : a.calibrate ? gate_calibrate(&a, &st, &th, metric, &e)
                            : gate_claim(&a, &st, &th, metric, &e);

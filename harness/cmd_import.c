@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "metrics.h"
 #include "cli.h"
 #include "cli_opts.h"
 #include "import.h"
@@ -363,7 +364,7 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
             .tick_source = "get_cycles() (TSC) in the kernel under test",
             .counter_source = "none: ktime_get_ns and get_cycles in the kernel", .tsc_hz = 0,
             .metrics = metrics, .baseline = base, .candidate = cand,
-            .primary_metric = s->primary_metric ? s->primary_metric : "ns_per_op",
+            .primary_metric = pb_suite_primary_metric(s),
             .guest_kernel = *imp->guest_kernel ? imp->guest_kernel : NULL,
         };
         if ((run_of[i] = pb_store_begin_run(st, &ri, &prov, e)) < 0) rc = -1;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "metrics.h"
 #include "cli.h"
 #include "cli_opts.h"
 #include "store.h"
@@ -62,7 +63,7 @@ int cmd_list(int argc, char **argv)
                                 off += (size_t)snprintf(impls + off, sizeof impls - off, "%s", pat);
                         }
                     printf("           impls: %s(baseline %s, candidate %s); %d cells; metric %s\n", impls,
-                           s->baseline, s->candidate, g.ncells, s->primary_metric ? s->primary_metric : "ns_per_op");
+                           s->baseline, s->candidate, g.ncells, pb_suite_primary_metric(s));
                 }
                 free(g.cells);
                 pb_suite_opts_free(s, so);

@@ -103,7 +103,7 @@ int pb_gate_run_meta(pb_store *s, int64_t run, pb_run_meta *m, pb_err *e)
     col_text(st, 6, m->job_id, sizeof m->job_id);
     col_text(st, 7, m->git_sha, sizeof m->git_sha);
     col_text(st, 8, m->options, sizeof m->options);
-    if (!m->primary_metric[0]) snprintf(m->primary_metric, sizeof m->primary_metric, "ns_per_op");
+    if (!m->primary_metric[0]) snprintf(m->primary_metric, sizeof m->primary_metric, PB_DEFAULT_METRIC);
     sqlite3_finalize(st);
     return 0;
 }

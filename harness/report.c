@@ -1,3 +1,4 @@
+#include "metrics.h"
 #include "report.h"
 
 #include <errno.h>
@@ -257,14 +258,6 @@ static const row *find(const rows *r, const char *impl, const char *variant, con
     return NULL;
 }
 
-static const char *metric_label(const char *m)
-{
-    if (!strcmp(m, "ns_per_op")) return "ns per operation (median, p10-p90)";
-    if (!strcmp(m, "mb_per_s")) return "MB/s (median)";
-    if (!strcmp(m, "gbit_per_s")) return "Gbit/s (median)";
-    return m;
-}
-
 int pb_gp_quote(char *out, size_t cap, const char *in, pb_err *e)
 {
     size_t k = 0;
@@ -379,12 +372,12 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
     fprintf(gp, "set datafile missing '?'\nset logscale x 2\nset logscale y\nset grid\n"
                 "set key outside right top font ',7' spacing 0.9\nset format x '%%.0s%%cB'\n"
                 "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines) vs the document (points)\"\n",
-            nrows, cols, s->name, metric_label(s->primary_metric ? s->primary_metric : "ns_per_op"));
+            nrows, cols, s->name, pb_metric_words(pb_suite_primary_metric(s)));
     int block = 0;
     for (int vi = 0; vi < a->nv; vi++)
         for (int oi = 0; oi < a->no; oi++) {
             fprintf(gp, "set title '%s %s'\nset xlabel 'bytes per operation'\nset ylabel '%s'\nplot ", q(g, a->v[vi]),
-                    q(g, a->o[oi]), s->primary_metric ? s->primary_metric : "ns_per_op");
+                    q(g, a->o[oi]), pb_suite_primary_metric(s));
             int first = 1;
             for (int pass = 0; pass < 3; pass++) {
                 /* pass 0: host impls; 1: guest (kmod) impls; 2: document */
@@ -439,7 +432,7 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
                 "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset yrange [0:*]\nset xtics rotate by -30\n"
                 "set key outside right top font ',8'\n"
                 "set multiplot layout %d,1 title \"%s: %s\\nmeasured here vs the document\"\n",
-            a->no, s->name, metric_label(s->primary_metric ? s->primary_metric : "ns_per_op"));
+            a->no, s->name, pb_metric_words(pb_suite_primary_metric(s)));
     for (int oi = 0; oi < a->no; oi++) {
         char datname[1100];
         snprintf(datname, sizeof datname, "%s/%s_%s.dat", dir, s->name, a->o[oi]);
@@ -478,7 +471,7 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
             if (close_checked(d, datname, g->bad ? &(pb_err){{0}} : &g->err) < 0) g->bad = 1;
         }
         fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", q(g, a->o[oi]),
-                s->primary_metric ? s->primary_metric : "ns_per_op");
+                pb_suite_primary_metric(s));
         int ncol = a->ni + nd;
         for (int k = 0; k < ncol; k++)
             fprintf(gp, "%s'%s' using %d%s title columnheader(%d)%s", k ? ", " : "", q(g, datname), k + 2,
@@ -626,7 +619,7 @@ static void print_size_column(FILE *md, pb_claim cl, int have, const ratio *r, d
 static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, const rows *m, const rows *doc,
                         int guest, const pb_verdict_cfg *cfg, pb_verdict_counts *n)
 {
-    const char *metric = s->primary_metric ? s->primary_metric : "ns_per_op";
+    const char *metric = pb_suite_primary_metric(s);
     axes a;
     rows sub = {0};
     for (int i = 0; i < m->n; i++)
@@ -700,7 +693,7 @@ static void write_table(FILE *md, pb_store *st, const pb_suite *s, int64_t run, 
                 cell.size_bytes = (uint64_t)a.sizes[si];
                 /* the document's ratio in time terms, for the claim */
                 double dt = dr;
-                if (isfinite(dr) && (!strcmp(metric, "mb_per_s") || !strcmp(metric, "gbit_per_s"))) dt = 1 / dr;
+                if (isfinite(dr) && pb_metric_higher_is_better(metric)) dt = 1 / dr;
                 pb_claim cl = s->claim ? s->claim(&cell, dt) : PB_CLAIM_NONE;
                 print_size_column(md, cl, have, &r, dr, have_t, &rt, dt);
                 const char *v = have_t ? pb_verdict(cl, dt, cfg->tolerance, rt.lo, rt.hi) : V_NODATA;
@@ -754,7 +747,7 @@ static void write_summary(FILE *md, const pb_verdict_counts *n)
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e)
 {
-    const char *metric = s->primary_metric ? s->primary_metric : "ns_per_op";
+    const char *metric = pb_suite_primary_metric(s);
     /* kernel-module rows only for a suite that declares a kernel-module part (suite.h) */
     const int64_t guest_run = s->kmod_impls ? guest_run : 0;
     pb_verdict_counts host_n, guest_n;

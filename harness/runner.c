@@ -1,3 +1,4 @@
+#include "metrics.h"
 #include "runner.h"
 
 #include <errno.h>
@@ -428,7 +429,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
         .suite = s->name, .target = "userspace", .command_line = o->command_line, .options = opts,
         .tick_source = g_counters.tick_source, .counter_source = counter_desc, .tsc_hz = g_counters.tsc_hz,
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
-        .primary_metric = s->primary_metric ? s->primary_metric : "ns_per_op",
+        .primary_metric = pb_suite_primary_metric(s),
     };
     int64_t run = pb_store_begin_run(&st, &ri, &prov, e);
     if (run < 0) { pb_store_close(&st); pb_counters_close(&g_counters); free(g.cells); return -1; }

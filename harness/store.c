@@ -1,3 +1,4 @@
+#include "metrics.h"
 #include "store.h"
 
 #include <errno.h>
@@ -483,21 +484,9 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
 
 /* ---- finalize: metrics, statistics, ratios ---- */
 
-typedef struct metric_def {
-    unsigned bit;
-    const char *name, *unit;
-} metric_def;
-
-static const metric_def METRICS[] = {
-    {PB_M_NS_PER_OP, "ns_per_op", "ns"},
-    {PB_M_TSC_PER_BYTE, "tsc_per_byte", "ticks/B"},
-    {PB_M_CYCLES_PER_BYTE, "cycles_per_byte", "cycles/B"},
-    {PB_M_EST_CYCLES_PER_BYTE, "est_cycles_per_byte", "cycles/B (estimated)"},
-    {PB_M_MB_PER_S, "mb_per_s", "MB/s"},
-    {PB_M_GBIT_PER_S, "gbit_per_s", "Gbit/s"},
-    {PB_M_INSNS_PER_BYTE, "insns_per_byte", "insns/B"},
-};
-#define NMETRICS (sizeof METRICS / sizeof METRICS[0])
+/* the metrics: metrics.h's table */
+#define METRICS pb_metrics
+#define NMETRICS pb_nmetrics
 
 typedef struct raw {
     int64_t id;
@@ -623,7 +612,7 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
     unsigned metrics = (unsigned)sqlite3_column_int64(st, 0);
     char baseline[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
     snprintf(baseline, sizeof baseline, "%s", (const char *)sqlite3_column_text(st, 1) ?: "old");
-    snprintf(primary, sizeof primary, "%s", (const char *)sqlite3_column_text(st, 2) ?: "ns_per_op");
+    snprintf(primary, sizeof primary, "%s", (const char *)sqlite3_column_text(st, 2) ?: PB_DEFAULT_METRIC);
     snprintf(target, sizeof target, "%s", (const char *)sqlite3_column_text(st, 3) ?: "userspace");
     snprintf(tick, sizeof tick, "%s", (const char *)sqlite3_column_text(st, 4) ?: "tsc");
     snprintf(counter, sizeof counter, "%s", (const char *)sqlite3_column_text(st, 5) ?: "");
@@ -783,9 +772,9 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
             if (prc == 0) {
                 /* time ratio, and the primary metric's own ratio when it is a throughput */
                 for (int pass = 0; pass < 2 && rc == 0; pass++) {
-                    const char *metric = pass == 0 ? "ns_per_op" : primary;
-                    if (pass == 1 && !strcmp(primary, "ns_per_op")) break;
-                    int inv = pass == 1 && (!strcmp(primary, "mb_per_s") || !strcmp(primary, "gbit_per_s"));
+                    const char *metric = pass == 0 ? PB_DEFAULT_METRIC : primary;
+                    if (pass == 1 && !strcmp(primary, PB_DEFAULT_METRIC)) break;
+                    int inv = pass == 1 && pb_metric_higher_is_better(primary);
                     sqlite3_reset(ins_r);
                     sqlite3_bind_int64(ins_r, 1, run);
                     sqlite3_bind_text(ins_r, 2, suite, -1, SQLITE_TRANSIENT);
