@@ -24,10 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "metrics.h"
 #include "cli.h"
 #include "cli_opts.h"
 #include "import.h"
+#include "metrics.h"
 #include "pb_config.h"
 #include "provenance.h"
 #include "rsp.h"

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metrics.h"
 #include "cli.h"
 #include "cli_opts.h"
+#include "metrics.h"
 #include "store.h"
 #include "suite.h"
 

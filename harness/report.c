@@ -1,4 +1,3 @@
-#include "metrics.h"
 #include "report.h"
 
 #include <errno.h>
@@ -11,6 +10,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "metrics.h"
 
 /* A faster claim that does not even show this gain does not hold (a CI wholly
  * above 1 - MIN_GAIN); see pb_verdict in report.h for the rest. */

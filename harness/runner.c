@@ -1,4 +1,3 @@
-#include "metrics.h"
 #include "runner.h"
 
 #include <errno.h>
@@ -10,6 +9,7 @@
 
 #include "counters.h"
 #include "gbshim.h"
+#include "metrics.h"
 #include "provenance.h"
 #include "stats.h"
 #include "store.h"

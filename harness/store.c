@@ -1,4 +1,3 @@
-#include "metrics.h"
 #include "store.h"
 
 #include <errno.h>
@@ -9,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "metrics.h"
 #include "stats.h"
 #include "suite.h"
 
@@ -496,6 +496,15 @@ typedef struct raw {
     const char *speed;
 } raw;
 
+/* ns per op of the paired samples of case c and its baseline b (pb_pair_by_round) */
+typedef struct time_pairs {
+    const struct case_row *c, *b;
+    double *cv, *bv;
+    size_t n;
+} time_pairs;
+
+static int push_time_pair(void *ctx, size_t i, size_t j);
+
 /* value of metric m for one sample of a case of `size` bytes; NAN if not derivable */
 static double metric_value(unsigned bit, const raw *r, double size)
 {
@@ -579,6 +588,16 @@ typedef struct case_row {
     raw *r;
     size_t n;
 } case_row;
+
+static int push_time_pair(void *ctx, size_t i, size_t j)
+{
+    time_pairs *tp = ctx;
+    const raw *cr = &tp->c->r[i], *br = &tp->b->r[j];
+    tp->cv[tp->n] = cr->ns / cr->iters;
+    tp->bv[tp->n] = br->ns / br->iters;
+    tp->n++;
+    return 0;
+}
 
 /* "" if impl is the baseline itself, P if it is `baseline@P`, NULL otherwise. */
 static const char *profile_of_baseline(const char *impl, const char *baseline)
@@ -754,18 +773,14 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
             case_row *c = &cs[j];
             if (j == i || strcmp(c->variant, b->variant) || strcmp(c->op, b->op) || c->size != b->size) continue;
             if (*profile && !has_profile(c->impl, profile)) continue;
-            size_t cap2 = c->n < b->n ? c->n : b->n, np = 0;
+            size_t cap2 = c->n < b->n ? c->n : b->n;
             double *cv = malloc((cap2 ? cap2 : 1) * sizeof *cv), *bv = malloc((cap2 ? cap2 : 1) * sizeof *bv);
             if (!cv || !bv) rc = pb_errf(e, "out of memory pairing samples");
-            for (size_t x = 0, y = 0; cv && bv && x < c->n && y < b->n;) {
-                raw *cr = &c->r[x], *br = &b->r[y];
-                if (cr->round == br->round && cr->rep == br->rep) {
-                    cv[np] = cr->ns / cr->iters;
-                    bv[np] = br->ns / br->iters;
-                    np++; x++; y++;
-                } else if (cr->round < br->round || (cr->round == br->round && cr->rep < br->rep)) x++;
-                else y++;
-            }
+            time_pairs tp = {c, b, cv, bv, 0};
+            if (cv && bv && c->n && b->n)
+                pb_pair_by_round((const pb_round_key *)&c->r[0].round, c->n, sizeof *c->r,
+                                 (const pb_round_key *)&b->r[0].round, b->n, sizeof *b->r, push_time_pair, &tp);
+            size_t np = tp.n;
             pb_paired pr;
             int prc = rc == 0 ? pb_paired_ratio(cv, bv, np, 0.95, &pr) : -1;
             if (prc == -2) rc = pb_errf(e, "out of memory computing ratios");
