@@ -750,7 +750,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
 {
     const char *metric = pb_suite_primary_metric(s);
     /* kernel-module rows only for a suite that declares a kernel-module part (suite.h) */
-    const int64_t guest_run = s->kmod_impls ? guest_run : 0;
+    const int64_t guest_run = s->kmod_impls ? o->guest_run : 0;
     pb_verdict_counts host_n, guest_n;
     if (!host) host = &host_n;
     if (!guest) guest = &guest_n;
