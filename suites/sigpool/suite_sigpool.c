@@ -12,7 +12,7 @@
  *            plain byte stream.
  * Impls old@native, new@native: the same pools built native instead of with
  * the kernel's flags (the code-generation cross-check, docs/build-profiles.md).
- * Options, metrics, cells: see options_help and plan() below. */
+ * Options, metrics, cells: see the option table (options) and plan() below. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

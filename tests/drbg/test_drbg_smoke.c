@@ -60,7 +60,7 @@ static void expect_opt(const char *name, const char *value, int want)
     int rc = pb_suite_set_opt(S, suite_opts, name, value, &e);
     if (rc != want) {
         char what[96];
-        snprintf(what, sizeof what, "parse_opt(--%s%s%s)", name, value ? "=" : "", value ? value : "");
+        snprintf(what, sizeof what, "option --%s%s%s", name, value ? "=" : "", value ? value : "");
         fail(what, rc < 0 ? e.msg : "unexpected result");
     } else if (rc < 0 && !e.msg[0]) {
         fail(name, "rejected without a message");
