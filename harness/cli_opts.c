@@ -195,6 +195,15 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
             append_suite_text(c, hit->name, optarg);
         }
     }
+    /* after "--" getopt stops: what follows is non-option words, never options */
+    for (int i = optind; rc == 0 && i < argc; i++) {
+        if (!c->on_pos) {
+            pb_cli_error(c, "unexpected argument '%s' (see bench %s --help)", argv[i], c->cmd);
+            rc = 2;
+        } else if (c->on_pos(c->ctx, argv[i]) < 0) {
+            rc = 2;
+        }
+    }
     if (rc == 0 && help) {
         pb_cli_help(stdout, c);
         rc = 1;
