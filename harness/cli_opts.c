@@ -162,7 +162,8 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
             written_name(arg, name, sizeof name);
             const char *eq = strchr(arg, '=');
             int boolean = 0;
-            for (size_t i = 0; i < k && !boolean; i++) boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
+            for (size_t i = 0; i < k && !boolean; i++)
+                boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
             if (eq && boolean && !strncmp(arg, "--", 2))
                 pb_cli_error(c, "--%s takes no value (got '%s')", name, eq + 1);   /* "--quick=no" */
             else if (c->suite && !strncmp(arg, "--", 2))

@@ -338,7 +338,8 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
     for (int pass = 0; rc == 0; pass++) {
         W.only = only;
         W.nonly = nonly;
-        pb_runner_opts o = {.suite = &wrapped, .suite_opts = &W, .quick = a->quick, .rounds = rounds, .sizes = pass ? NULL : a->sizes,
+        pb_runner_opts o = {.suite = &wrapped, .suite_opts = &W, .quick = a->quick, .rounds = rounds,
+                            .sizes = pass ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
                             .progress = a->progress};
         int64_t run = 0;

@@ -186,8 +186,8 @@ static void print_size_column(FILE *md, pb_claim cl, int have, const ratio *r, d
     fprintf(md, " |");
 }
 
-static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, int64_t run, const rows *m, const rows *doc,
-                        int guest, const pb_verdict_cfg *cfg, pb_verdict_counts *n)
+static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, int64_t run, const rows *m,
+                        const rows *doc, int guest, const pb_verdict_cfg *cfg, pb_verdict_counts *n)
 {
     const char *metric = pb_suite_primary_metric(s);
     axes a;
@@ -229,7 +229,9 @@ static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, in
                     if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
                     const row *x = pb_report_find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
                     if (x) fprintf(md, " %.4g |", x->median);
-                    else fprintf(md, " %s |", pb_report_unavailable(d, run, a.impl[k], a.v[vi], a.o[oi]) ? "unavailable" : "-");
+                    else
+                        fprintf(md, " %s |",
+                                pb_report_unavailable(d, run, a.impl[k], a.v[vi], a.o[oi]) ? "unavailable" : "-");
                 }
                 ratio r, rt;
                 int have = pb_report_ratio(d, run, metric, base, cand, a.v[vi], a.o[oi], a.sizes[si], &r);
