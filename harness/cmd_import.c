@@ -25,7 +25,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "import.h"
+#include "metrics.h"
 #include "pb_config.h"
 #include "provenance.h"
 #include "rsp.h"
@@ -246,7 +248,11 @@ static int parse_line(char *p, const char *path, int ln, pb_import *imp, selftes
     } else {
         memcpy(r->op, "-", 2);
     }
-    if (!pb_suite_find(r->suite)) return pb_errf(e, "%s:%d: unknown suite '%s' (bench list shows them)", path, ln, r->suite);
+    const pb_suite *rs = pb_suite_find(r->suite);
+    if (!rs) return pb_errf(e, "%s:%d: unknown suite '%s' (bench list shows them)", path, ln, r->suite);
+    if (!rs->kmod_impls)
+        return pb_errf(e, "%s:%d: suite %s has no kernel-module part: its results cannot come from the module", path,
+                       ln, r->suite);
     if (!sample) {
         if (copy_name(r, &fl, "reason", r->reason, sizeof r->reason, path, e)) return -1;
     } else {
@@ -334,7 +340,7 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
                         int *nruns, pb_err *e)
 {
     pb_provenance prov;
-    pb_provenance_collect(&prov);
+    pb_provenance_collect(&prov, NULL);
     /* the numbers were not made on this machine: say what we know of the one that made them */
     snprintf(prov.kernel, sizeof prov.kernel, "%s", *imp->guest_kernel ? imp->guest_kernel : "unknown (imported)");
     snprintf(prov.cpu_model, sizeof prov.cpu_model, "%s", *imp->cpu ? imp->cpu : "unknown (imported)");
@@ -352,15 +358,13 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
     for (int i = 0; rc == 0 && i < imp->nsuites; i++) {
         const pb_suite *s = pb_suite_find(imp->suites[i]);
         unsigned metrics = PB_M_NS_PER_OP | PB_M_TSC_PER_BYTE | (s->metrics & (PB_M_MB_PER_S | PB_M_GBIT_PER_S));
-        char base[PB_NAME_MAX + 8], cand[PB_NAME_MAX + 8];
-        snprintf(base, sizeof base, "kmod-%s", s->baseline);
-        snprintf(cand, sizeof cand, "kmod-%s", s->candidate);
+        const char *base = s->kmod_baseline, *cand = s->kmod_candidate;   /* parse: s has a kmod part */
         pb_run_info ri = {
             .suite = s->name, .target = imp->target, .command_line = cmdline, .options = opts,
             .tick_source = "get_cycles() (TSC) in the kernel under test",
             .counter_source = "none: ktime_get_ns and get_cycles in the kernel", .tsc_hz = 0,
             .metrics = metrics, .baseline = base, .candidate = cand,
-            .primary_metric = s->primary_metric ? s->primary_metric : "ns_per_op",
+            .primary_metric = pb_suite_primary_metric(s),
             .guest_kernel = *imp->guest_kernel ? imp->guest_kernel : NULL,
         };
         if ((run_of[i] = pb_store_begin_run(st, &ri, &prov, e)) < 0) rc = -1;
@@ -413,32 +417,54 @@ int pb_import_file(pb_store *st, const char *path, const char *target_override, 
     return rc;
 }
 
+enum { O_DB, O_TARGET };
+
+typedef struct import_args {
+    pb_cli *cli;
+    const char *db, *target, *file;
+} import_args;
+
+static int import_opt(void *ctx, int id, const char *v)
+{
+    import_args *a = ctx;
+    if (id == O_DB) a->db = v;
+    else a->target = v;
+    return 0;
+}
+
+static int import_pos(void *ctx, const char *path)
+{
+    import_args *a = ctx;
+    if (a->file) return pb_cli_error(a->cli, "one file at a time ('%s' is extra)", path);
+    a->file = path;
+    return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
-    const char *db = pb_default_db(), *target = NULL, *file = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: bench import FILE [--db PATH] [--target NAME]\n\n"
-                   "Import the kernel module's results (the debugfs lines 'pbk1 ...', see docs/kmod.md),\n"
-                   "e.g. saved with `cat /sys/kernel/debug/patchbench/results > FILE` on a real machine.\n"
-                   "Each suite in the file becomes one complete run; `bench report` draws it beside the\n"
-                   "userspace rows. --target names the target of a file without `meta target` (default 'import').\n"
-                   "Refused with FILE:LINE: what, storing nothing: a line over 1 MiB, a NUL byte, an unknown\n"
-                   "record kind, suite or field, a repeated field, an empty or unsafe name, a number out of\n"
-                   "range (iters, ns and size at least 1), samples of an impl whose self-test failed, and a\n"
-                   "--target that contradicts the file (userspace, or another than its meta target).\n"
-                   "Exit status: 0 imported, 2 unreadable, malformed or truncated file (nothing stored).\n");
-            return 0;
-        }
-        if (!strcmp(a, "--db") && i + 1 < argc) db = argv[++i];
-        else if (!strncmp(a, "--db=", 5)) db = a + 5;
-        else if (!strcmp(a, "--target") && i + 1 < argc) target = argv[++i];
-        else if (!strncmp(a, "--target=", 9)) target = a + 9;
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "bench import: unknown option '%s'\n", a); return 2; }
-        else if (!file) file = a;
-        else { fprintf(stderr, "bench import: one file at a time ('%s' is extra)\n", a); return 2; }
-    }
+    static const pb_cli_opt opts[] = {
+        {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+        {"target", "NAME", "the target of a file without `meta target` (default 'import')", O_TARGET},
+        {NULL, NULL, NULL, 0},
+    };
+    pb_cli cli = {
+        .cmd = "import", .opts = opts, .on_opt = import_opt, .on_pos = import_pos,
+        .synopsis = "usage: bench import FILE [--db PATH] [--target NAME]\n\n"
+                    "Import the kernel module's results (the debugfs lines 'pbk1 ...', see docs/kmod.md),\n"
+                    "e.g. saved with `cat /sys/kernel/debug/patchbench/results > FILE` on a real machine.\n"
+                    "Each suite in the file becomes one complete run; `bench report` draws it beside the\n"
+                    "userspace rows.\n",
+        .epilogue = "\nRefused with FILE:LINE: what, storing nothing: a line over 1 MiB, a NUL byte, an unknown\n"
+                    "record kind, suite or field, a repeated field, an empty or unsafe name, a number out of\n"
+                    "range (iters, ns and size at least 1), samples of an impl whose self-test failed, and a\n"
+                    "--target that contradicts the file (userspace, or another than its meta target).\n"
+                    "Exit status: 0 imported, 2 unreadable, malformed or truncated file (nothing stored).\n",
+    };
+    import_args ia = {.cli = &cli, .db = pb_default_db()};
+    cli.ctx = &ia;
+    int pr = pb_cli_parse(&cli, argc, argv);
+    if (pr) return pr == 1 ? 0 : 2;
+    const char *db = ia.db, *target = ia.target, *file = ia.file;
     if (!file) { fprintf(stderr, "bench import: no results file given (see bench import --help)\n"); return 2; }
     FILE *probe = fopen(file, "r");
     if (!probe) { fprintf(stderr, "bench import: %s: cannot open: %s\n", file, strerror(errno)); return 2; }
@@ -460,9 +486,12 @@ int cmd_import(int argc, char **argv)
 /* bench run --suite S --target qemu|host: the module's benchmark, through scripts/kmod/. */
 int cmd_run_kmod(const char *suite, const char *target, const char *db, int quick, int rounds, const char *cmdline)
 {
-    if (strcmp(suite, "xts") && strcmp(suite, "sigpool")) {
-        fprintf(stderr, "bench run: --target %s exists for the xts suite (and sigpool's kernel part), not %s\n",
-                target, suite);
+    const pb_suite *ks = pb_suite_find(suite);
+    if (!ks || !ks->kmod_impls) {
+        fprintf(stderr, "bench run: --target %s exists for suites with a kernel-module part (", target);
+        for (int i = 0, n = 0; pb_suites[i]; i++)
+            if (pb_suites[i]->kmod_impls) fprintf(stderr, "%s%s", n++ ? ", " : "", pb_suites[i]->name);
+        fprintf(stderr, "), not %s\n", suite);
         return 2;
     }
     const char *root = getenv("PB_SOURCE_ROOT") ? getenv("PB_SOURCE_ROOT") : PB_SOURCE_ROOT;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "rsp.h"
 #include "suite.h"
 
@@ -55,39 +56,63 @@ static int spool(const char *name, char *tmp, size_t tmpsz, pb_err *e)
     return pb_errf(e, "%s:%d: read error: %s", name, lineno + 1, strerror(err));
 }
 
-static void usage(FILE *f)
+static void kat_formats(FILE *f, const pb_cli *c)
 {
-    fprintf(f,
-        "usage: bench kat [--suite NAME] [--impl NAME] FILE.rsp...\n"
-        "\n"
-        "Check known-answer vectors (NIST CAVP-style .rsp) against implementations.\n"
-        "Each file goes to the suite that recognises its format unless --suite is given.\n"
-        "  --impl NAME   check only this implementation (default: every one of the suite)\n"
-        "  --suite NAME  force the suite\n"
-        "Prints one line per failure, then 'N passed, M failed, K skipped'.\n"
-        "Exit status: 0 all passed, 1 a record failed or none was checked (all skipped), 2 bad usage or\n"
-        "unreadable/malformed input.\n\n");
+    (void)c;
+    fputc('\n', f);
     for (int i = 0; pb_suites[i]; i++)
         if (pb_suites[i]->kat_help) fprintf(f, "%s: %s\n", pb_suites[i]->name, pb_suites[i]->kat_help);
 }
 
+enum { O_IMPL, O_SUITE };
+
+typedef struct kat_args {
+    pb_cli *cli;
+    const char *impl, *suite_name;
+    const char *files[1024];
+    int nfiles;
+} kat_args;
+
+static int on_opt(void *ctx, int id, const char *v)
+{
+    kat_args *a = ctx;
+    if (id == O_IMPL) a->impl = v;
+    else a->suite_name = v;
+    return 0;
+}
+
+static int on_file(void *ctx, const char *path)
+{
+    kat_args *a = ctx;
+    if (a->nfiles == 1024) return pb_cli_error(a->cli, "too many files (at most 1024)");
+    a->files[a->nfiles++] = path;
+    return 0;
+}
+
 int cmd_kat(int argc, char **argv)
 {
-    const char *impl = NULL, *suite_name = NULL;
-    const char *files[1024];
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!strcmp(a, "--impl") || !strcmp(a, "--suite")) {
-            if (i + 1 >= argc) { fprintf(stderr, "bench kat: %s needs a value\n", a); return 2; }
-            if (!strcmp(a, "--impl")) impl = argv[++i]; else suite_name = argv[++i];
-        } else if (!strncmp(a, "--impl=", 7)) impl = a + 7;
-        else if (!strncmp(a, "--suite=", 8)) suite_name = a + 8;
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "bench kat: unknown option '%s' (see bench kat --help)\n", a); return 2; }
-        else if (nfiles < 1024) files[nfiles++] = a;
-        else { fprintf(stderr, "bench kat: too many files (at most 1024)\n"); return 2; }
-    }
+    static const pb_cli_opt opts[] = {
+        {"impl", "NAME", "check only this implementation (default: every one of the suite)", O_IMPL},
+        {"suite", "NAME", "force the suite", O_SUITE},
+        {NULL, NULL, NULL, 0},
+    };
+    pb_cli cli = {
+        .cmd = "kat", .opts = opts, .on_opt = on_opt, .on_pos = on_file, .more_help = kat_formats,
+        .synopsis = "usage: bench kat [--suite NAME] [--impl NAME] FILE.rsp...\n"
+                    "\n"
+                    "Check known-answer vectors (NIST CAVP-style .rsp) against implementations.\n"
+                    "Each file goes to the suite that recognises its format unless --suite is given.\n",
+        .epilogue = "\nPrints one line per failure, then 'N passed, M failed, K skipped'.\n"
+                    "Exit status: 0 all passed, 1 a record failed or none was checked (all skipped), 2 bad usage\n"
+                    "or unreadable/malformed input.\n",
+    };
+    kat_args ka = {.cli = &cli};
+    cli.ctx = &ka;
+    int pr = pb_cli_parse(&cli, argc, argv);
+    if (pr) return pr == 1 ? 0 : 2;
+    const char *impl = ka.impl, *suite_name = ka.suite_name;
+    const char **files = ka.files;
+    const int nfiles = ka.nfiles;
     if (!nfiles) { fprintf(stderr, "bench kat: no vector file given (see bench kat --help)\n"); return 2; }
     const pb_suite *forced = NULL;
     if (suite_name && !(forced = pb_suite_find(suite_name))) {
