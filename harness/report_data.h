@@ -51,7 +51,7 @@ typedef struct note_row {
 } note_row;
 
 /* A run's header fields, in the order run_header prints them (malloc'd, NULL where absent). */
-#define RUN_INFO_COLS 18
+#define RUN_INFO_COLS 19
 typedef struct run_info {
     int64_t run;
     int have;

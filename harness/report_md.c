@@ -130,7 +130,8 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
                                   "governor", "boost", "tick source", "counters", "command", "options"};
     for (int i = 0; i < 13; i++) fprintf(md, "- %s: `%s`\n", names[i], c[i + 1] ? c[i + 1] : "");
     fprintf(md, "- libraries: `%s`\n", c[16] ? c[16] : "");
-    if (c[17]) fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", c[17]);
+    if (c[17]) fprintf(md, "- suite settings derived on this machine: `%s`\n", c[17]);
+    if (c[18]) fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", c[18]);
     fprintf(md, "\n");
 }
 

@@ -422,11 +422,11 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     if (!g_counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
     char opts[1536];
     const char *effective = s->effective_options ? s->effective_options(o->suite_opts) : NULL;
-    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s%s%s", rounds, sample_s, o->quick,
-             o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->options_text ? o->options_text : "",
-             effective && *effective ? "; " : "", effective ? effective : "");
+    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rounds, sample_s, o->quick,
+             o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->options_text ? o->options_text : "");
     pb_run_info ri = {
         .suite = s->name, .target = "userspace", .command_line = o->command_line, .options = opts,
+        .suite_settings = effective && *effective ? effective : NULL,
         .tick_source = g_counters.tick_source, .counter_source = counter_desc, .tsc_hz = g_counters.tsc_hz,
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
         .primary_metric = pb_suite_primary_metric(s),

@@ -32,7 +32,8 @@ static const char *SCHEMA =
     "  tick_source TEXT, tsc_hz REAL, counter_source TEXT,\n"
     "  guest_kernel TEXT,\n"
     "  machine_id TEXT,\n"
-    "  job_id TEXT\n"
+    "  job_id TEXT,\n"
+    "  suite_settings TEXT\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS cases (\n"
     "  id INTEGER PRIMARY KEY,\n"
@@ -159,7 +160,7 @@ static int has_column(pb_store *s, const char *table, const char *column, pb_err
  * 'userspace'. The gate's tables may be absent (a bench.db) or present (a gate.db). */
 static int migrate_1_to_2(pb_store *s, pb_err *e)
 {
-    static const char *added[] = {"guest_kernel", "machine_id", "job_id"};
+    static const char *added[] = {"guest_kernel", "machine_id", "job_id", "suite_settings"};
     for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
         int have = has_column(s, "runs", added[i], e);
         if (have < 0) return -1;
@@ -181,7 +182,7 @@ static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
 } MIGRATIONS[] = {
-    {"1 -> 2: runs gain guest_kernel/machine_id/job_id, target 'host' becomes 'userspace', gate tables",
+    {"1 -> 2: runs gain guest_kernel/machine_id/job_id/suite_settings, target 'host' becomes 'userspace', gate tables",
      migrate_1_to_2},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
@@ -369,9 +370,9 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
         "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
-        " guest_kernel, machine_id, job_id)"
+        " guest_kernel, machine_id, job_id, suite_settings)"
         " VALUES (?1, 'incomplete', strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)";
+        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "insert run");
     bind_text(st, 1, ri->suite);
@@ -405,6 +406,7 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     bind_text(st, 29, p->machine_id);
     /* runs of one CI job (or one gate session) share PB_JOB_ID: only those may be compared */
     bind_text(st, 30, getenv("PB_JOB_ID"));
+    bind_text(st, 31, ri->suite_settings);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return sqlerr(s, e, "insert run");

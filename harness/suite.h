@@ -173,8 +173,10 @@ typedef struct pb_suite {
     pb_claim (*claim)(const pb_cell *cell, double doc_ratio);
 
     /* Optional: the suite's effective settings after plan(), one line of text (e.g. a default
-     * read from data/ and what it came to on this machine), which the runner appends to the
-     * run's options so that every stored run says what it ran with. May be NULL or return NULL. */
+     * read from data/ and what it came to on this machine), which the runner stores in the run's
+     * `suite_settings` so that every stored run says what it ran with. It is provenance, not
+     * procedure: a calibrated figure differs between two processes, so the gate compares `options`
+     * (what was asked for), never this. May be NULL or return NULL. */
     const char *(*effective_options)(const void *opts);
 
     /* Report layout: how cells map to plot panels and the x axis.
