@@ -403,7 +403,7 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
     return 0;
 }
 
-int pb_import_file(pb_store *st, const char *path, const char *target_override, const char *cmdline,
+int pb_import_file(const char *db, const char *path, const char *target_override, const char *cmdline,
                    int64_t *runs, int *nruns, pb_err *e)
 {
     FILE *f = fopen(path, "r");
@@ -412,7 +412,14 @@ int pb_import_file(pb_store *st, const char *path, const char *target_override, 
     int rc = pb_import_parse(f, path, target_override, &imp, e);
     fclose(f);
     if (rc < 0) return -1;
-    rc = store_import(st, &imp, path, cmdline, runs, nruns, e);
+    /* the store is opened only for a file that passed every check: a refused file leaves no
+     * trace, not even a new empty database */
+    pb_store st;
+    rc = pb_store_open(&st, db, e);
+    if (rc == 0) {
+        rc = store_import(&st, &imp, path, cmdline, runs, nruns, e);
+        pb_store_close(&st);
+    }
     pb_import_free(&imp);
     return rc;
 }
@@ -469,15 +476,13 @@ int cmd_import(int argc, char **argv)
     FILE *probe = fopen(file, "r");
     if (!probe) { fprintf(stderr, "bench import: %s: cannot open: %s\n", file, strerror(errno)); return 2; }
     fclose(probe);
-    pb_store st;
     pb_err e = {{0}};
-    if (pb_store_open(&st, db, &e) < 0) { fprintf(stderr, "bench import: %s\n", e.msg); return 2; }
+    if (pb_store_check_path(db, &e) < 0) { fprintf(stderr, "bench import: %s\n", e.msg); return 2; }
     char cmdline[1200];
     snprintf(cmdline, sizeof cmdline, "bench import %s", file);
     int64_t runs[PB_IMPORT_MAX_SUITES];
     int n = 0;
-    int rc = pb_import_file(&st, file, target, cmdline, runs, &n, &e);
-    pb_store_close(&st);
+    int rc = pb_import_file(db, file, target, cmdline, runs, &n, &e);
     if (rc < 0) { fprintf(stderr, "bench import: %s\n", e.msg); return 2; }
     for (int i = 0; i < n; i++) printf("imported run %lld into %s\n", (long long)runs[i], db);
     return 0;
@@ -534,13 +539,10 @@ int cmd_run_kmod(const char *suite, const char *target, const char *db, int quic
         unlink(out);
         return 1;
     }
-    pb_store s;
     pb_err e = {{0}};
-    if (pb_store_open(&s, db, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); unlink(out); return 2; }
     int64_t runs[PB_IMPORT_MAX_SUITES];
     int n = 0;
-    int rc = pb_import_file(&s, out, !strcmp(target, "qemu") ? "qemu-tcg" : "kmod-host", cmdline, runs, &n, &e);
-    pb_store_close(&s);
+    int rc = pb_import_file(db, out, !strcmp(target, "qemu") ? "qemu-tcg" : "kmod-host", cmdline, runs, &n, &e);
     if (rc < 0) {
         fprintf(stderr, "bench run: %s (results kept in %s)\n", e.msg, out);
         return 1;

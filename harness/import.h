@@ -48,8 +48,9 @@ typedef struct pb_import {
 int pb_import_parse(FILE *f, const char *path, const char *target_override, pb_import *out, pb_err *e);
 void pb_import_free(pb_import *imp);
 
-/* Parse `path` and store it, each suite as one run, in one transaction. */
-int pb_import_file(pb_store *st, const char *path, const char *target_override, const char *cmdline,
+/* Parse `path`, then (only if every line passed) open the store at `db` and store the file,
+ * each suite as one run, in one transaction. A refused file creates nothing. */
+int pb_import_file(const char *db, const char *path, const char *target_override, const char *cmdline,
                    int64_t *runs, int *nruns, pb_err *e);
 
 #endif
