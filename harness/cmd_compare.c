@@ -5,77 +5,88 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "gate.h"
 
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: bench compare [--run ID|latest] [--suite S] [A B]     impls A and B of one run\n"
-        "       bench compare --runs IDS_A IDS_B [--impl X]          runs against runs of one job\n"
-        "\n"
-        "Per cell: the cost ratio B/A (> 1: B is slower) with its 95 %% CI from paired samples\n"
-        "(Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI and p-value), Holm's correction\n"
-        "for the number of cells, and the minimum detectable change (MDC, 80 %% power).\n"
-        "\n"
-        "  A B              impls to compare in one run (default: the run's baseline and candidate)\n"
-        "  --run ID|latest  the run (default latest, of --suite if given)\n"
-        "  --suite S        with --run latest: the newest complete run of suite S\n"
-        "  --runs IDS_A IDS_B\n"
-        "                   comma lists of run ids, one run per alternation on each side, made\n"
-        "                   alternately in one job on one machine (ci/perf-gate does this): pair k\n"
-        "                   is the k-th run of each side, per cell its medians. With one run each:\n"
-        "                   ratio of medians only (a single pair of runs allows no valid test).\n"
-        "                   Runs of other machines or jobs (PB_JOB_ID) are refused.\n"
-        "  --impl X         with --runs: only impl X (default every impl on both sides)\n"
-        "  --metric M       metric (default the run's primary metric); throughputs become costs\n"
-        "  --alpha A        family-wise error rate (default 0.05)\n"
-        "  --format F       text (default), md or json\n"
-        "  --db PATH        SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
-        "\n"
-        "Exit status 0, or 2 for bad input. The comparison is stored (table comparisons).\n");
-}
+static const char COMPARE_SYNOPSIS[] =
+    "usage: bench compare [--run ID|latest] [--suite S] [A B]     impls A and B of one run\n"
+    "       bench compare --runs IDS_A IDS_B [--impl X]          runs against runs of one job\n"
+    "\n"
+    "Per cell: the cost ratio B/A (> 1: B is slower) with its 95 % CI from paired samples\n"
+    "(Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI and p-value), Holm's correction\n"
+    "for the number of cells, and the minimum detectable change (MDC, 80 % power).\n"
+    "\n"
+    "  A B                   impls to compare in one run (default: the run's baseline and candidate)\n";
+
+enum { O_RUN, O_SUITE, O_RUNS, O_IMPL, O_METRIC, O_ALPHA, O_FORMAT, O_DB };
+
+static const pb_cli_opt OPTS[] = {
+    {"run", "ID|latest", "the run (default latest, of --suite if given)", O_RUN},
+    {"suite", "S", "with --run latest: the newest complete run of suite S", O_SUITE},
+    {"runs", "IDS_A IDS_B", "comma lists of run ids, one run per alternation on each side, made\n"
+                            "alternately in one job on one machine (ci/perf-gate does this): pair k\n"
+                            "is the k-th run of each side, per cell its medians. With one run each:\n"
+                            "ratio of medians only (a single pair of runs allows no valid test).\n"
+                            "Runs of other machines or jobs (PB_JOB_ID) are refused.", O_RUNS},
+    {"impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL},
+    {"metric", "M", "metric (default the run's primary metric); throughputs become costs", O_METRIC},
+    {"alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA},
+    {"format", "F", "text (default), md or json", O_FORMAT},
+    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {NULL, NULL, NULL, 0},
+};
 
 typedef struct compare_args {
+    pb_cli *cli;
     const char *db, *run, *suite, *runs_a, *runs_b, *impl, *metric;
     const char *pos[2];
     int npos;
+    int want_runs_b;   /* --runs IDS_A was given: the next word is IDS_B */
     pb_format fmt;
     pb_gate_params gp;
 } compare_args;
 
+static int on_opt(void *ctx, int id, const char *v)
+{
+    compare_args *a = ctx;
+    if (a->want_runs_b) return pb_cli_error(a->cli, "--runs needs two run lists");
+    switch (id) {
+    case O_RUN: a->run = v; return 0;
+    case O_SUITE: a->suite = v; return 0;
+    case O_RUNS: a->runs_a = v; a->want_runs_b = 1; return 0;
+    case O_IMPL: a->impl = v; return 0;
+    case O_METRIC: a->metric = v; return 0;
+    case O_DB: a->db = v; return 0;
+    case O_ALPHA: return pb_gate_output_opt("bench compare", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    default: return pb_gate_output_opt("bench compare", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    }
+}
+
+static int on_pos(void *ctx, const char *w)
+{
+    compare_args *a = ctx;
+    if (a->want_runs_b) {
+        a->runs_b = w;
+        a->want_runs_b = 0;
+        return 0;
+    }
+    if (a->npos == 2) return pb_cli_error(a->cli, "too many impls ('%s'): give A and B", w);
+    a->pos[a->npos++] = w;
+    return 0;
+}
+
+/* 0 ok, 1 help shown, -1 bad input (message printed) */
 static int parse(int argc, char **argv, compare_args *a)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) { usage(stdout); return 1; }
-        if (strncmp(o, "--", 2)) {
-            if (a->npos == 2) { fprintf(stderr, "bench compare: too many impls ('%s'): give A and B\n", o); return -1; }
-            a->pos[a->npos++] = o;
-            continue;
-        }
-        static const char *with_value[] = {"--db", "--run", "--suite", "--runs", "--impl", "--metric", "--alpha",
-                                           "--format", NULL};
-        int known = 0;
-        for (int k = 0; with_value[k]; k++) known |= !strcmp(o, with_value[k]);
-        if (!known) {
-            fprintf(stderr, "bench compare: unknown option '%s' (see bench compare --help)\n", o);
-            return -1;
-        }
-        int need = !strcmp(o, "--runs") ? 2 : 1;
-        if (i + need >= argc) {
-            fprintf(stderr, "bench compare: %s needs %s\n", o, need == 2 ? "two run lists" : "a value");
-            return -1;
-        }
-        const char *v = argv[++i];
-        if (!strcmp(o, "--db")) a->db = v;
-        else if (!strcmp(o, "--run")) a->run = v;
-        else if (!strcmp(o, "--suite")) a->suite = v;
-        else if (!strcmp(o, "--runs")) { a->runs_a = v; a->runs_b = argv[++i]; }
-        else if (!strcmp(o, "--impl")) a->impl = v;
-        else if (!strcmp(o, "--metric")) a->metric = v;
-        else if (pb_gate_output_opt("bench compare", o + 2, v, &a->fmt, &a->gp) < 0) return -1;
-    }
+    pb_cli cli = {.cmd = "compare", .synopsis = COMPARE_SYNOPSIS, .opts = OPTS, .on_opt = on_opt, .on_pos = on_pos,
+                  .ctx = a,
+                  .epilogue = "\nExit status 0, or 2 for bad input. The comparison is stored (table comparisons).\n"};
+    a->cli = &cli;
+    int r = pb_cli_parse(&cli, argc, argv);
+    a->cli = NULL;
+    if (r) return r == 1 ? 1 : -1;
+    if (a->want_runs_b) { fprintf(stderr, "bench compare: --runs needs two run lists\n"); return -1; }
     if (a->runs_a && (a->run || a->npos)) {
         fprintf(stderr, "bench compare: --runs compares runs; --run and impl names compare impls of one run\n");
         return -1;

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "gate.h"
 #include "gate_det.h"
+#include "metrics.h"
 #include "gbshim.h"
 #include "pb_config.h"
 #include "runner.h"
@@ -17,56 +19,60 @@
 #define AA_SUFFIX "~aa"     /* the A/A copy of impl X is called X~aa */
 #define MAX_RERUNS 6
 
-static void usage(FILE *f, const pb_suite *s)
-{
-    fprintf(f,
-        "usage: bench gate --suite S [--baseline IMPL] [--candidate IMPL] [--quick] [options]\n"
-        "       bench gate --baseline-runs IDS --candidate-runs IDS [--impl X] [options]\n"
-        "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
-        "\n"
-        "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
-        "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
-        "more than the threshold in the thresholds file (rule 'claim'). Cells too noisy to tell\n"
-        "(the CI holds both 1 and 1 + threshold) are rerun with twice the rounds, up to --reruns\n"
-        "times, and are then reported inconclusive.\n"
-        "Commit gate (second form): one impl (or every impl) of two builds, from runs made\n"
-        "alternately in one job on one machine (ci/perf-gate), paired by alternation (rule 'commit').\n"
-        "Calibration (third form): A/A, impl X against a second copy of itself (X" AA_SUFFIX ") in the\n"
-        "same run, --repeat times: this machine's noise and MDC per cell, and how often an A/A gate\n"
-        "alarms; stored (table calibrations) and shown beside later gates. With --baseline-runs and\n"
-        "--candidate-runs of one build against itself (ci/perf-gate --aa) it calibrates the commit gate.\n"
-        "\n"
-        "  --suite S            suite (bench list)\n"
-        "  --baseline IMPL      default: the suite's baseline (old)\n"
-        "  --candidate IMPL     default: the suite's candidate (new)\n"
-        "  --baseline-runs IDS, --candidate-runs IDS\n"
-        "                       comma lists of run ids, alternation k = k-th of each (>= 6 each)\n"
-        "  --impl X             commit gate: only impl X; calibration: the impl (default baseline)\n"
-        "  --quick              fewer, shorter samples (15 rounds of 0.5 ms)\n"
-        "  --rounds N           rounds of the first pass (default 61, quick 15)\n"
-        "  --reruns N           reruns of inconclusive cells, each with twice the rounds (default 2).\n"
-        "                       With run lists: how many more looks the caller may take (default 0).\n"
-        "                       Each look is tested at alpha / (1 + N).\n"
-        "  --sizes LIST         only these sizes (as bench run)\n"
-        "  --repeat N           calibration: A/A gates to run (default 1)\n"
-        "  --metric M           metric (default the suite's primary metric)\n"
-        "  --thresholds FILE    default ci/thresholds (here, else in the source tree)\n"
-        "  --alpha A            family-wise error rate over the cells (default 0.05)\n"
-        "  --format F           text (default), md or json\n"
-        "  --db PATH            SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
-        "  --measure M          time (default): wall time as above; valgrind: claim gate on\n"
-        "                       deterministic callgrind counts (metric insns_per_op by default; no\n"
-        "                       statistics: the ratio itself against the threshold; see docs/gate.md).\n"
-        "                       With --baseline-runs X --candidate-runs Y: one stored valgrind run\n"
-        "                       (bench run --measure valgrind) of each build, rule 'commit'.\n"
-        "                       both: the claim gate on wall time and on counts, per cell side by\n"
-        "                       side (time moved, instructions not: memory, stalls, layout)\n"
-        "  --quiet              no progress on stderr\n"
-        "\n"
-        "Exit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
-        "calibration with run lists: what its A/A gate decided.\n");
-    if (s) fprintf(f, "\nOptions of suite %s:\n%s\n", s->name, s->options_help ? s->options_help : "  (none)\n");
-}
+static const char GATE_SYNOPSIS[] =
+    "usage: bench gate --suite S [--baseline IMPL] [--candidate IMPL] [--quick] [options]\n"
+    "       bench gate --baseline-runs IDS --candidate-runs IDS [--impl X] [options]\n"
+    "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
+    "\n"
+    "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
+    "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
+    "more than the threshold in the thresholds file (rule 'claim'). Cells too noisy to tell\n"
+    "(the CI holds both 1 and 1 + threshold) are rerun with twice the rounds, up to --reruns\n"
+    "times, and are then reported inconclusive.\n"
+    "Commit gate (second form): one impl (or every impl) of two builds, from runs made\n"
+    "alternately in one job on one machine (ci/perf-gate), paired by alternation (rule 'commit').\n"
+    "Calibration (third form): A/A, impl X against a second copy of itself (X" AA_SUFFIX ") in the\n"
+    "same run, --repeat times: this machine's noise and MDC per cell, and how often an A/A gate\n"
+    "alarms; stored (table calibrations) and shown beside later gates. With --baseline-runs and\n"
+    "--candidate-runs of one build against itself (ci/perf-gate --aa) it calibrates the commit gate.\n";
+
+static const char GATE_EPILOGUE[] =
+    "\nExit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
+    "calibration with run lists: what its A/A gate decided.\n";
+
+enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE };
+
+static const pb_cli_opt OPTS[] = {
+    {"suite", "S", "suite (bench list)", O_SUITE},
+    {"baseline", "IMPL", "default: the suite's baseline (old)", O_BASELINE},
+    {"candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE},
+    {"baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A},
+    {"candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B},
+    {"calibrate", NULL, "A/A calibration (third form)", O_CALIBRATE},
+    {"impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL},
+    {"quick", NULL, "fewer, shorter samples (15 rounds of 0.5 ms)", O_QUICK},
+    {"rounds", "N", "rounds of the first pass (default 61, quick 15)", O_ROUNDS},
+    {"reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default 2).\n"
+                    "With run lists: how many more looks the caller may take (default 0).\n"
+                    "Each look is tested at alpha / (1 + N).", O_RERUNS},
+    {"sizes", "LIST", "only these sizes (as bench run)", O_SIZES},
+    {"repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT},
+    {"metric", "M", "metric (default the suite's primary metric)", O_METRIC},
+    {"thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS},
+    {"alpha", "A", "family-wise error rate over the cells (default 0.05)", O_ALPHA},
+    {"format", "F", "text (default), md or json", O_FORMAT},
+    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {"measure", "M", "time (default): wall time as above; valgrind: claim gate on\n"
+                     "deterministic callgrind counts (metric insns_per_op by default; no\n"
+                     "statistics: the ratio itself against the threshold; see docs/gate.md).\n"
+                     "With --baseline-runs X --candidate-runs Y: one stored valgrind run\n"
+                     "(bench run --measure valgrind) of each build, rule 'commit'.\n"
+                     "both: the claim gate on wall time and on counts, per cell side by\n"
+                     "side (time moved, instructions not: memory, stalls, layout)", O_MEASURE},
+    {"quiet", NULL, "no progress on stderr", O_QUIET},
+    {NULL, NULL, NULL, 0},
+};
 
 typedef struct gate_args {
     const pb_suite *suite;
@@ -75,102 +81,56 @@ typedef struct gate_args {
     pb_format fmt;
     pb_gate_params gp;     /* as given: alpha is the whole gate's family-wise error rate */
     pb_gate_params look;   /* what each look at the data is tested at (pb_gate_look_params) */
-    char suite_opts[512];
+    void *suite_opts;      /* the suite's options object */
+    const char *suite_opts_text;
     char cmdline[2048];
+    pb_cli *cli;
 } gate_args;
 
-static int int_opt(const char *name, const char *v, int lo, int hi, int *out)
+static int on_opt(void *ctx, int id, const char *v)
 {
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (*end || end == v || x < lo || x > hi) {
-        fprintf(stderr, "bench gate: --%s wants a whole number from %d to %d, got '%s'\n", name, lo, hi, v);
-        return -1;
+    gate_args *a = ctx;
+    switch (id) {
+    case O_SUITE: return 0;   /* found before parsing (pb_cli_find_suite) */
+    case O_BASELINE: a->baseline = v; return 0;
+    case O_CANDIDATE: a->candidate = v; return 0;
+    case O_RUNS_A: a->runs_a = v; return 0;
+    case O_RUNS_B: a->runs_b = v; return 0;
+    case O_IMPL: a->impl = v; return 0;
+    case O_SIZES: a->sizes = v; return 0;
+    case O_METRIC: a->metric = v; return 0;
+    case O_THRESHOLDS: a->thresholds = v; return 0;
+    case O_DB: a->db = v; return 0;
+    case O_QUICK: a->quick = 1; return 0;
+    case O_QUIET: a->progress = 0; return 0;
+    case O_CALIBRATE: a->calibrate = 1; return 0;
+    case O_MEASURE: a->measure = v; return 0;
+    case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 6, 100000, &a->rounds);
+    case O_RERUNS: return pb_cli_int(a->cli, "reruns", v, 0, MAX_RERUNS, &a->reruns);
+    case O_REPEAT: return pb_cli_int(a->cli, "repeat", v, 1, 1000, &a->repeat);
+    case O_ALPHA: return pb_gate_output_opt("bench gate", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    case O_FORMAT: return pb_gate_output_opt("bench gate", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
     }
-    *out = (int)x;
-    return 0;
-}
-
-static int suite_opt(gate_args *a, const char *name, const char *val, char **argv, int argc, int *i)
-{
-    const pb_suite *s = a->suite;
-    pb_err e = {{0}};
-    int r = 0;
-    if (!val && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) && s && s->parse_opt) {
-        /* "--keys 256": the next word is this option's value if the suite takes it */
-        r = s->parse_opt(name, argv[*i + 1], &e);
-        if (r == 1) val = argv[++*i];
-    }
-    if (r == 0 && s && s->parse_opt) r = s->parse_opt(name, val, &e);
-    if (r < 0) { fprintf(stderr, "bench gate: %s\n", e.msg); return -1; }
-    if (r == 0) {
-        if (s) fprintf(stderr, "bench gate: unknown option '--%s' for suite %s (see bench gate --help)\n", name, s->name);
-        else fprintf(stderr, "bench gate: unknown option '--%s' (see bench gate --help)\n", name);
-        return -1;
-    }
-    size_t so = strlen(a->suite_opts);
-    snprintf(a->suite_opts + so, sizeof a->suite_opts - so, "%s--%s%s%s", so ? " " : "", name, val ? "=" : "",
-             val ? val : "");
-    return 0;
+    return pb_cli_error(a->cli, "option id %d not handled", id);
 }
 
 /* 0 ok, 1 help shown, -1 bad input (message printed) */
-static int parse(int argc, char **argv, gate_args *a)
+static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
 {
-    int help = 0;
-    for (int i = 1; i < argc; i++) {   /* the suite first, so that its options are known */
-        help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
-        const char *name = !strcmp(argv[i], "--suite") && i + 1 < argc ? argv[i + 1]
-                           : !strncmp(argv[i], "--suite=", 8)      ? argv[i] + 8 : NULL;
-        if (name && !(a->suite = pb_suite_find(name))) {
-            fprintf(stderr, "bench gate: unknown suite '%s' (suites:", name);
-            for (int k = 0; pb_suites[k]; k++) fprintf(stderr, " %s", pb_suites[k]->name);
-            fprintf(stderr, ")\n");
-            return -1;
-        }
+    *cli = (pb_cli){.cmd = "gate", .synopsis = GATE_SYNOPSIS, .epilogue = GATE_EPILOGUE, .opts = OPTS,
+                    .on_opt = on_opt, .ctx = a};
+    a->cli = cli;
+    if (pb_cli_find_suite("gate", argc, argv, &cli->suite)) return -1;
+    pb_err oe = {{0}};
+    if (cli->suite && !(cli->suite_opts = pb_suite_opts_new(cli->suite, &oe))) {
+        fprintf(stderr, "bench gate: %s\n", oe.msg);
+        return -1;
     }
-    if (help) { usage(stdout, a->suite); return 1; }
-    static const char *with_value[] = {"suite", "baseline", "candidate", "impl", "db", "thresholds", "metric",
-                                       "sizes", "rounds", "reruns", "repeat", "format", "alpha", "baseline-runs",
-                                       "candidate-runs", "measure", NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strncmp(arg, "--", 2)) {
-            fprintf(stderr, "bench gate: unexpected argument '%s' (options start with --)\n", arg);
-            return -1;
-        }
-        char name[64];
-        const char *eq = strchr(arg, '='), *val = eq ? eq + 1 : NULL;
-        size_t nl = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-        snprintf(name, sizeof name, "%.*s", (int)(nl < sizeof name ? nl : sizeof name - 1), arg + 2);
-        int wants = 0;
-        for (int k = 0; with_value[k]; k++) wants |= !strcmp(name, with_value[k]);
-        if (wants && !val) {
-            if (i + 1 >= argc) { fprintf(stderr, "bench gate: --%s needs a value\n", name); return -1; }
-            val = argv[++i];
-        }
-        if (!strcmp(name, "suite")) continue;
-        else if (!strcmp(name, "baseline")) a->baseline = val;
-        else if (!strcmp(name, "candidate")) a->candidate = val;
-        else if (!strcmp(name, "impl")) a->impl = val;
-        else if (!strcmp(name, "db")) a->db = val;
-        else if (!strcmp(name, "thresholds")) a->thresholds = val;
-        else if (!strcmp(name, "metric")) a->metric = val;
-        else if (!strcmp(name, "sizes")) a->sizes = val;
-        else if (!strcmp(name, "baseline-runs")) a->runs_a = val;
-        else if (!strcmp(name, "candidate-runs")) a->runs_b = val;
-        else if (!strcmp(name, "measure")) a->measure = val;
-        else if (!strcmp(name, "quick")) a->quick = 1;
-        else if (!strcmp(name, "quiet")) a->progress = 0;
-        else if (!strcmp(name, "calibrate")) a->calibrate = 1;
-        else if (!strcmp(name, "rounds")) { if (int_opt(name, val, 6, 100000, &a->rounds) < 0) return -1; }
-        else if (!strcmp(name, "reruns")) { if (int_opt(name, val, 0, MAX_RERUNS, &a->reruns) < 0) return -1; }
-        else if (!strcmp(name, "repeat")) { if (int_opt(name, val, 1, 1000, &a->repeat) < 0) return -1; }
-        else {
-            int r = pb_gate_output_opt("bench gate", name, val, &a->fmt, &a->gp);
-            if (r < 0 || (r == 0 && suite_opt(a, name, val, argv, argc, &i) < 0)) return -1;
-        }
-    }
+    a->suite = cli->suite;
+    a->suite_opts = cli->suite_opts;
+    a->suite_opts_text = cli->suite_text;
+    int r = pb_cli_parse(cli, argc, argv);
+    if (r) return r == 1 ? 1 : -1;
     if (!!a->runs_a != !!a->runs_b) {
         fprintf(stderr, "bench gate: --baseline-runs and --candidate-runs go together\n");
         return -1;
@@ -194,6 +154,12 @@ static int parse(int argc, char **argv, gate_args *a)
         return -1;
     }
     if (a->metric && !vg && !pb_metric_known(a->metric)) { fprintf(stderr, "bench gate: unknown metric '%s'\n", a->metric); return -1; }
+    const pb_metric *pm = a->metric ? pb_metric_find(a->metric) : NULL;
+    if (pm && !vg && !pm->bit) {
+        /* a count only callgrind gives: a wall-time gate would find no such rows */
+        fprintf(stderr, "bench gate: --metric %s is a count of --measure valgrind\n", a->metric);
+        return -1;
+    }
     return 0;
 }
 
@@ -218,17 +184,23 @@ static int load_thresholds(gate_args *a, pb_thresholds *t, pb_err *e)
 /* ---- the suite as the gate runs it ----
  * The runner runs a suite's grid; the gate needs that grid restricted to two
  * impls, or to a few cells (reruns), or with an impl against a copy of itself
- * (A/A). A thin wrapper suite does this without changing the runner: its plan
- * filters the real plan, its setup_case and selftest map X~aa back to X. */
-static struct {
+ * (A/A). A thin wrapper suite does this without changing the runner: its options
+ * object is a gate_wrap (the real suite and its options inside), its plan filters
+ * the real plan, its setup_case and selftest map X~aa back to X. */
+typedef struct gate_wrap {
     const pb_suite *real;
+    void *real_opts;
     char a[PB_NAME_MAX], b[PB_NAME_MAX];
     int aa;
     const pb_cmp_cell *only;   /* reruns: just these cells */
     size_t nonly;
-} W;
+    uint64_t instances_set_up; /* seeds each multi_case's pick */
+} gate_wrap;
 
-static const char *real_impl(const char *impl) { return W.aa && !strcmp(impl, W.b) ? W.a : impl; }
+static const char *real_impl(const gate_wrap *w, const char *impl)
+{
+    return w->aa && !strcmp(impl, w->b) ? w->a : impl;
+}
 
 static int cell_has(const pb_cell *c, const char *impl)
 {
@@ -237,22 +209,23 @@ static int cell_has(const pb_cell *c, const char *impl)
     return 0;
 }
 
-static int w_plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
+static int w_plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
-    if (W.real->plan(o, g, e) < 0) return -1;
-    pb_cell *out = calloc((size_t)g->ncells + W.nonly + 1, sizeof *out);
+    const gate_wrap *w = opts;
+    if (w->real->plan(w->real_opts, o, g, e) < 0) return -1;
+    pb_cell *out = calloc((size_t)g->ncells + w->nonly + 1, sizeof *out);
     if (!out) return pb_errf(e, "out of memory");
     int n = 0;
     for (int i = 0; i < g->ncells; i++) {
         pb_cell c = g->cells[i];
-        if (!cell_has(&c, W.a) || !cell_has(&c, real_impl(W.b))) continue;
+        if (!cell_has(&c, w->a) || !cell_has(&c, real_impl(w, w->b))) continue;
         c.nimpls = 2;
-        snprintf(c.impls[0], PB_NAME_MAX, "%s", W.a);
-        snprintf(c.impls[1], PB_NAME_MAX, "%s", W.b);
-        if (!W.only) { out[n++] = c; continue; }
+        snprintf(c.impls[0], PB_NAME_MAX, "%s", w->a);
+        snprintf(c.impls[1], PB_NAME_MAX, "%s", w->b);
+        if (!w->only) { out[n++] = c; continue; }
         /* a rerun: the cells asked for, from the template of their (variant, op); sizes may be --sizes' own */
-        for (size_t k = 0; k < W.nonly; k++) {
-            const pb_cmp_cell *x = &W.only[k];
+        for (size_t k = 0; k < w->nonly; k++) {
+            const pb_cmp_cell *x = &w->only[k];
             int dup = 0;
             for (int j = 0; j < n && !dup; j++)
                 dup = out[j].size_bytes == x->size && !strcmp(out[j].variant, x->variant) && !strcmp(out[j].op, x->op);
@@ -264,7 +237,7 @@ static int w_plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
     free(g->cells);
     g->cells = out;
     g->ncells = n;
-    if (!n) return pb_errf(e, "no cell of suite %s has both %s and %s", W.real->name, W.a, real_impl(W.b));
+    if (!n) return pb_errf(e, "no cell of suite %s has both %s and %s", w->real->name, w->a, real_impl(w, w->b));
     return 0;
 }
 
@@ -309,35 +282,38 @@ static void multi_free(void *p)
     free(m);
 }
 
-static int w_setup(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
+static pb_setup_status w_setup(void *opts, const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
 {
-    static uint64_t seed;
+    gate_wrap *w = opts;
     multi_case *m = calloc(1, sizeof *m);
     if (!m) return pb_errf(e, "out of memory");
-    pb_rng_seed(&m->pick, 0x6761746521ull + seed++);
-    for (; m->n < GATE_INSTANCES; m->n++)
-        if (W.real->setup_case(cell, real_impl(impl), &m->c[m->n], e) < 0) {
+    pb_rng_seed(&m->pick, 0x6761746521ull + w->instances_set_up++);
+    for (; m->n < GATE_INSTANCES; m->n++) {
+        pb_setup_status st = w->real->setup_case(w->real_opts, cell, real_impl(w, impl), &m->c[m->n], e);
+        if (st != PB_SETUP_OK) {
             multi_free(m);
-            return -1;
+            return st;
         }
+    }
     c->body = multi_body;
     c->ctx = m;
     c->free_ctx = multi_free;
     c->error_count = &m->errors;
     if (m->c[0].seeded_ns) c->seeded_ns = multi_seeded_ns;
-    return 0;
+    return PB_SETUP_OK;
 }
 
-static int w_selftest(const char *impl, pb_err *e)
+static int w_selftest(const void *opts, const char *impl, pb_err *e)
 {
-    return W.real->selftest ? W.real->selftest(real_impl(impl), e) : 0;
+    const gate_wrap *w = opts;
+    return w->real->selftest ? w->real->selftest(w->real_opts, real_impl(w, impl), e) : 0;
 }
 
-static int check_impl(const pb_suite *s, const char *impl, pb_err *e)
+static int check_impl(const pb_suite *s, void *suite_opts, const char *impl, pb_err *e)
 {
     pb_plan_opts po = {0};
     pb_grid g = {0, NULL};
-    if (s->plan(&po, &g, e) < 0) return -1;
+    if (s->plan(suite_opts, &po, &g, e) < 0) return -1;
     int found = 0;
     char all[512] = "";
     for (int i = 0; i < g.ncells; i++)
@@ -371,19 +347,20 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
                        const char *metric, session *out, pb_err *e)
 {
     memset(out, 0, sizeof *out);
-    memset(&W, 0, sizeof W);
-    W.real = a->suite;
-    W.aa = aa;
+    gate_wrap W = {.real = a->suite, .real_opts = a->suite_opts, .aa = aa};
     snprintf(W.a, sizeof W.a, "%s", A);
     snprintf(W.b, sizeof W.b, aa ? "%s" AA_SUFFIX : "%s", aa ? A : B);
     pb_suite wrapped = *a->suite;
+    wrapped.opts_size = 0;   /* the wrap is the gate's, not allocated from the table */
+    wrapped.opts_init = NULL;
+    wrapped.opts_free = NULL;
     wrapped.plan = w_plan;
     wrapped.setup_case = w_setup;
     wrapped.selftest = w_selftest;
     wrapped.baseline = W.a;
     wrapped.candidate = W.b;
     char opts[700];
-    snprintf(opts, sizeof opts, "gate=%s %s", aa ? "aa" : "claim", a->suite_opts);
+    snprintf(opts, sizeof opts, "gate=%s %s", aa ? "aa" : "claim", a->suite_opts_text);
     int rounds = a->rounds ? a->rounds : (a->quick ? 15 : 61);
     pb_gate_data d = {0};
     pb_cmp_cell *only = NULL;
@@ -394,7 +371,8 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
     for (int pass = 0; rc == 0; pass++) {
         W.only = only;
         W.nonly = nonly;
-        pb_runner_opts o = {.suite = &wrapped, .quick = a->quick, .rounds = rounds, .sizes = pass ? NULL : a->sizes,
+        pb_runner_opts o = {.suite = &wrapped, .suite_opts = &W, .quick = a->quick, .rounds = rounds,
+                            .sizes = pass ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
                             .progress = a->progress};
         int64_t run = 0;
@@ -454,7 +432,7 @@ static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const
     const pb_suite *s = a->suite;
     const char *A = a->baseline ? a->baseline : s->baseline, *B = a->candidate ? a->candidate : s->candidate;
     if (!strcmp(A, B)) return pb_errf(e, "baseline and candidate are both '%s': for A/A use --calibrate", A);
-    if (check_impl(s, A, e) < 0 || check_impl(s, B, e) < 0) return -1;
+    if (check_impl(s, a->suite_opts, A, e) < 0 || check_impl(s, a->suite_opts, B, e) < 0) return -1;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
@@ -540,7 +518,7 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
 {
     const pb_suite *s = a->suite;
     const char *X = a->impl ? a->impl : s->baseline;
-    if (check_impl(s, X, e) < 0) return -1;
+    if (check_impl(s, a->suite_opts, X, e) < 0) return -1;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
@@ -678,8 +656,12 @@ int cmd_gate(int argc, char **argv)
         fprintf(stderr, "bench gate: bad --benchmark_ flag (see above)\n");
         return PB_GATE_EXIT_ERROR;
     }
-    int r = parse(argc, argv, &a);
-    if (r) return r > 0 ? 0 : PB_GATE_EXIT_ERROR;
+    pb_cli cli;
+    int r = parse(argc, argv, &a, &cli);
+    if (r) {
+        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
+        return r > 0 ? 0 : PB_GATE_EXIT_ERROR;
+    }
     /* in one run the gate reruns by itself; for runs, ci/perf-gate adds alternations and says how often it may */
     if (a.reruns < 0) a.reruns = a.runs_a ? 0 : 2;
     a.look = pb_gate_look_params(a.gp, a.reruns);
@@ -700,9 +682,9 @@ int cmd_gate(int argc, char **argv)
         return PB_GATE_EXIT_ERROR;
     }
     const char *metric = a.metric ? a.metric
-                         : a.suite && a.suite->primary_metric ? a.suite->primary_metric : "ns_per_op";
+                         : pb_suite_primary_metric(a.suite);
     pb_det_gate dg = {.suite = a.suite, .baseline = a.baseline, .candidate = a.candidate, .sizes = a.sizes,
-                      .suite_opts = a.suite_opts, .metric = a.metric, .command_line = a.cmdline, .quick = a.quick,
+                      .suite_opts = a.suite_opts_text, .metric = a.metric, .command_line = a.cmdline, .quick = a.quick,
                       .progress = a.progress};
     int vg = a.measure && !strcmp(a.measure, "valgrind");
     int rc = vg && a.runs_a ? pb_gate_valgrind_runs(a.runs_a, a.runs_b, a.impl, a.metric, a.cmdline, &st, &th, &e)
@@ -713,6 +695,7 @@ int cmd_gate(int argc, char **argv)
                            : gate_claim(&a, &st, &th, metric, &e);
     pb_store_close(&st);
     pb_thresholds_free(&th);
+    if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
     if (rc < 0) {
         fprintf(stderr, "bench gate: %s\n", e.msg);
         return PB_GATE_EXIT_ERROR;

@@ -6,25 +6,43 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opts.h"
+#include "metrics.h"
 #include "store.h"
 #include "suite.h"
 
+/* --db, the one option of list and migrate; --runs of list */
+enum { O_DB, O_RUNS };
+
+typedef struct db_args {
+    const char *db;
+    int runs;
+} db_args;
+
+static int on_opt(void *ctx, int id, const char *v)
+{
+    db_args *a = ctx;
+    if (id == O_DB) a->db = v;
+    else a->runs = 1;
+    return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
-    const char *db = pb_default_db();
-    int runs = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: bench list [--runs] [--db PATH]\n\n"
-                   "--db: the database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ").\n"
-                   "Without --runs: the suites, their implementations' roles and metrics.\n"
-                   "With --runs: the runs in the database, newest first, with their status.\n");
-            return 0;
-        } else if (!strcmp(argv[i], "--runs")) runs = 1;
-        else if (!strcmp(argv[i], "--db") && i + 1 < argc) db = argv[++i];
-        else if (!strncmp(argv[i], "--db=", 5)) db = argv[i] + 5;
-        else { fprintf(stderr, "bench list: unknown argument '%s' (see bench list --help)\n", argv[i]); return 2; }
-    }
+    static const pb_cli_opt opts[] = {
+        {"runs", NULL, "the runs in the database, newest first, with their status", O_RUNS},
+        {"db", "PATH", "the database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+        {NULL, NULL, NULL, 0},
+    };
+    db_args a = {.db = pb_default_db()};
+    pb_cli cli = {.cmd = "list", .opts = opts, .on_opt = on_opt, .ctx = &a,
+                  .synopsis = "usage: bench list [--runs] [--db PATH]\n\n"
+                              "Without --runs: the suites, their implementations' roles and metrics.\n"
+                              "With --runs: the runs in the database, newest first, with their status.\n"};
+    int r = pb_cli_parse(&cli, argc, argv);
+    if (r) return r == 1 ? 0 : 2;
+    const char *db = a.db;
+    const int runs = a.runs;
     if (!runs) {
         for (int i = 0; pb_suites[i]; i++) {
             const pb_suite *s = pb_suites[i];
@@ -33,7 +51,8 @@ int cmd_list(int argc, char **argv)
                 pb_grid g = {0, NULL};
                 pb_err e = {{0}};
                 pb_plan_opts po = {0};
-                if (s->plan(&po, &g, &e) == 0) {
+                void *so = pb_suite_opts_new(s, &e);
+                if (so && s->plan(so, &po, &g, &e) == 0) {
                     char impls[256] = "";
                     size_t off = 0;
                     for (int c = 0; c < g.ncells; c++)
@@ -44,9 +63,10 @@ int cmd_list(int argc, char **argv)
                                 off += (size_t)snprintf(impls + off, sizeof impls - off, "%s", pat);
                         }
                     printf("           impls: %s(baseline %s, candidate %s); %d cells; metric %s\n", impls,
-                           s->baseline, s->candidate, g.ncells, s->primary_metric ? s->primary_metric : "ns_per_op");
+                           s->baseline, s->candidate, g.ncells, pb_suite_primary_metric(s));
                 }
                 free(g.cells);
+                pb_suite_opts_free(s, so);
             }
         }
         return 0;
@@ -83,18 +103,20 @@ int cmd_list(int argc, char **argv)
 /* `bench migrate [--db PATH]`: bring a database to this bench's schema (one transaction). */
 int cmd_migrate(int argc, char **argv)
 {
-    const char *db = pb_default_db();
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: bench migrate [--db PATH]\n\n"
-                   "Bring an existing database (default $PB_DB or " PB_DEFAULT_DB_PATH ") to schema version %d\n"
-                   "in one transaction; commands that store do this themselves, commands that only read refuse\n"
-                   "an older database.\n", PB_SCHEMA_VERSION);
-            return 0;
-        } else if (!strcmp(argv[i], "--db") && i + 1 < argc) db = argv[++i];
-        else if (!strncmp(argv[i], "--db=", 5)) db = argv[i] + 5;
-        else { fprintf(stderr, "bench migrate: unknown argument '%s' (see bench migrate --help)\n", argv[i]); return 2; }
-    }
+    static const pb_cli_opt opts[] = {
+        {"db", "PATH", "the database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+        {NULL, NULL, NULL, 0},
+    };
+    char synopsis[512];
+    snprintf(synopsis, sizeof synopsis,
+             "usage: bench migrate [--db PATH]\n\n"
+             "Bring an existing database to schema version %d in one transaction; commands that store\n"
+             "do this themselves, commands that only read refuse an older database.\n", PB_SCHEMA_VERSION);
+    db_args a = {.db = pb_default_db()};
+    pb_cli cli = {.cmd = "migrate", .opts = opts, .on_opt = on_opt, .ctx = &a, .synopsis = synopsis};
+    int r = pb_cli_parse(&cli, argc, argv);
+    if (r) return r == 1 ? 0 : 2;
+    const char *db = a.db;
     pb_err e = {{0}};
     if (pb_store_check_path(db, &e) < 0) { fprintf(stderr, "bench migrate: %s\n", e.msg); return 2; }
     if (access(db, F_OK) != 0) { fprintf(stderr, "bench migrate: no database at %s\n", db); return 2; }

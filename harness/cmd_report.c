@@ -4,29 +4,36 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "pb_config.h"
 #include "report.h"
 #include "store.h"
 
-static void usage(FILE *f)
+enum { O_RUN, O_SUITE, O_OUT, O_DB };
+
+static const pb_cli_opt OPTS[] = {
+    {"run", "ID|latest", "the run to report (default: the latest complete run of each suite)", O_RUN},
+    {"suite", "NAME", "only this suite", O_SUITE},
+    {"out", "DIR", "output folder (default plots)", O_OUT},
+    {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct report_args {
+    pb_cli *cli;
+    const char *db, *out, *run_s, *suite;
+} report_args;
+
+static int on_opt(void *ctx, int id, const char *v)
 {
-    fprintf(f,
-        "usage: bench report [--run ID|latest] [--suite NAME] [--out DIR] [--db PATH]\n"
-        "\n"
-        "Draw, with gnuplot, <suite>.png and <suite>.svg (measured medians beside the document's\n"
-        "numbers) and write <suite>.md (per cell: baseline, candidate and peers, the paired ratio with\n"
-        "its 95 %% CI, the document's ratio, and a verdict that checks the size of the claim as well as\n"
-        "its direction; data/verdict.tsv sets the tolerance). Where a run holds <candidate>@P and\n"
-        "<baseline>@P (the same sources built with code-generation profile P), their ratio stands beside\n"
-        "the faithful one and cells where the two differ by more than the threshold are marked\n"
-        "'depends on code generation'. Prints one summary line per suite: cells per verdict.\n"
-        "  --run ID|latest  the run to report (default: the latest complete run of each suite)\n"
-        "  --suite NAME     only this suite\n"
-        "  --out DIR        output folder (default plots)\n"
-        "  --db PATH        database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
-        "The latest complete kernel-module run (target qemu-tcg/host-kmod/import) of the same suite is\n"
-        "drawn beside the userspace rows. The document tables are read from data/<suite>_doc.tsv\n"
-        "(PB_DATADIR overrides the folder).\n");
+    report_args *a = ctx;
+    int64_t id_ignored;
+    switch (id) {
+    case O_RUN: a->run_s = v; return pb_cli_run_id(a->cli, "run", v, 1, &id_ignored);
+    case O_SUITE: a->suite = v; return 0;
+    case O_OUT: a->out = v; return 0;
+    default: a->db = v; return 0;
+    }
 }
 
 /* The newest complete run of a suite: userspace (guest = 0) or a kernel-module run (guest = 1). */
@@ -46,34 +53,31 @@ static int64_t latest_run(pb_store *st, const char *suite, int guest)
 
 int cmd_report(int argc, char **argv)
 {
-    const char *db = pb_default_db(), *out = "plots", *run_s = "latest", *suite = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!strcmp(a, "--db")) dst = &db;
-        else if (!strcmp(a, "--out")) dst = &out;
-        else if (!strcmp(a, "--run")) dst = &run_s;
-        else if (!strcmp(a, "--suite")) dst = &suite;
-        else if (!strncmp(a, "--db=", 5)) { db = a + 5; continue; }
-        else if (!strncmp(a, "--out=", 6)) { out = a + 6; continue; }
-        else if (!strncmp(a, "--run=", 6)) { run_s = a + 6; continue; }
-        else if (!strncmp(a, "--suite=", 8)) { suite = a + 8; continue; }
-        else { fprintf(stderr, "bench report: unknown argument '%s' (see bench report --help)\n", a); return 2; }
-        if (i + 1 >= argc) { fprintf(stderr, "bench report: %s needs a value\n", a); return 2; }
-        *dst = argv[++i];
-    }
+    pb_cli cli = {
+        .cmd = "report", .opts = OPTS, .on_opt = on_opt,
+        .synopsis =
+            "usage: bench report [--run ID|latest] [--suite NAME] [--out DIR] [--db PATH]\n"
+            "\n"
+            "Draw, with gnuplot, <suite>.png and <suite>.svg (measured medians beside the document's\n"
+            "numbers) and write <suite>.md (per cell: baseline, candidate and peers, the paired ratio with\n"
+            "its 95 % CI, the document's ratio, and a verdict that checks the size of the claim as well as\n"
+            "its direction; data/verdict.tsv sets the tolerance). Where a run holds <candidate>@P and\n"
+            "<baseline>@P (the same sources built with code-generation profile P), their ratio stands beside\n"
+            "the faithful one and cells where the two differ by more than the threshold are marked\n"
+            "'depends on code generation'. Prints one summary line per suite: cells per verdict.\n",
+        .epilogue =
+            "\nThe latest complete kernel-module run (target qemu-tcg/host-kmod/import) of the same suite is\n"
+            "drawn beside the userspace rows. The document tables are read from data/<suite>_doc.tsv\n"
+            "(PB_DATADIR overrides the folder).\n",
+    };
+    report_args ra = {.cli = &cli, .db = pb_default_db(), .out = "plots", .run_s = "latest"};
+    cli.ctx = &ra;
+    int pr = pb_cli_parse(&cli, argc, argv);
+    if (pr) return pr == 1 ? 0 : 2;
+    const char *db = ra.db, *out = ra.out, *run_s = ra.run_s, *suite = ra.suite;
     if (suite && !pb_suite_find(suite)) {
         fprintf(stderr, "bench report: unknown suite '%s'\n", suite);
         return 2;
-    }
-    if (strcmp(run_s, "latest")) {
-        char *end;
-        long long v = strtoll(run_s, &end, 10);
-        if (*end || v <= 0) {
-            fprintf(stderr, "bench report: --run wants a run id or 'latest', got '%s'\n", run_s);
-            return 2;
-        }
     }
     pb_store st;
     pb_err e = {{0}};
@@ -86,13 +90,7 @@ int cmd_report(int argc, char **argv)
     int run_is_guest = 0;
     char run_suite[64] = "";
     if (strcmp(run_s, "latest")) {
-        char *end;
-        run = strtoll(run_s, &end, 10);
-        if (*end || run <= 0) {
-            fprintf(stderr, "bench report: --run wants a run id or 'latest', got '%s'\n", run_s);
-            pb_store_close(&st);
-            return 2;
-        }
+        run = strtoll(run_s, NULL, 10);   /* checked by on_opt */
         sqlite3_stmt *q;
         sqlite3_prepare_v2(st.db, "SELECT suite, status, target FROM runs WHERE id = ?1", -1, &q, NULL);
         sqlite3_bind_int64(q, 1, run);
@@ -120,7 +118,8 @@ int cmd_report(int argc, char **argv)
         if (suite && strcmp(s->name, suite)) continue;
         pb_report_opts ro = {.out_dir = out, .data_dir = data_dir};
         ro.run = run && !run_is_guest ? run : latest_run(&st, s->name, 0);
-        ro.guest_run = run && run_is_guest ? run : latest_run(&st, s->name, 1);
+        /* kernel-module rows only for a suite that declares a kernel-module part */
+        ro.guest_run = !s->kmod_impls ? 0 : run && run_is_guest ? run : latest_run(&st, s->name, 1);
         if (!ro.run) {
             if (run) {
                 fprintf(stderr, "bench report: run %lld is a kernel-module run; it is drawn beside a userspace run of "

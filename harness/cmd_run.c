@@ -4,46 +4,87 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "gbshim.h"
 #include "runner.h"
 #include "store.h"
 #include "suite.h"
 #include "valgrind.h"
 
-static void usage(FILE *f, const pb_suite *s)
+enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_DB, O_TARGET, O_MEASURE, O_QUIET,
+       O_VG_CHILD, O_VG_REPS };
+
+static const pb_cli_opt OPTS[] = {
+    {"suite", "NAME", "suite to run (bench list shows them)", O_SUITE},
+    {"impl", "A,B", "only these implementations", O_IMPL},
+    {"sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES},
+    {"quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK},
+    {"rounds", "N", "rounds per cell (default 61, quick 15)", O_ROUNDS},
+    {"sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS},
+    {"counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
+                         "'' for none). Unavailable ones fall back to the TSC, visibly.", O_COUNTERS},
+    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {"target", "T", "userspace (default): the implementations in this process.\n"
+                    "qemu: the kernel-module variant in a QEMU guest (TCG);\n"
+                    "host: the kernel-module variant on this machine's kernel\n"
+                    "(root, module support and /lib/modules/$(uname -r)/build needed).\n"
+                    "See docs/kmod.md.", O_TARGET},
+    {"measure", "M", "time (default): wall time, interleaved as above;\n"
+                     "valgrind: instruction, cache and branch counts per op under callgrind\n"
+                     "(deterministic; see docs/gate.md and harness/valgrind.h)", O_MEASURE},
+    {"quiet", NULL, "no progress on stderr", O_QUIET},
+    {"vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD},
+    {"vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct run_args {
+    pb_cli *cli;
+    pb_runner_opts o;
+    const char *target;
+    const char *measure;         /* --measure: "time" or "valgrind" */
+    const char *vg_child;        /* --vg-child DIR: this process is the child under callgrind */
+    int vg_reps;
+} run_args;
+
+static int on_opt(void *ctx, int id, const char *v)
 {
-    fprintf(f,
-        "usage: bench run --suite NAME [options] [suite options] [--benchmark_* flags]\n"
-        "\n"
-        "Run a suite's grid: every implementation of a cell interleaved in rounds (rotating\n"
-        "start), every sample stored in SQLite, ratios paired by round.\n"
-        "\n"
-        "  --suite NAME        suite to run (bench list shows them)\n"
-        "  --impl A,B          only these implementations\n"
-        "  --sizes 64,4k,...   only these sizes (sizes outside the grid are added)\n"
-        "  --quick             the whole grid with fewer and shorter samples\n"
-        "  --rounds N          rounds per cell (default 61, quick 15)\n"
-        "  --sample-ms X       target length of one sample in ms (default 2, quick 0.5)\n"
-        "  --counters LIST     hardware events by libpfm4 name (default cycles,instructions;\n"
-        "                      '' for none). Unavailable ones fall back to the TSC, visibly.\n"
-        "  --db PATH           SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")\n"
-        "  --target T          userspace (default): the implementations in this process.\n"
-        "                      qemu: the kernel-module variant in a QEMU guest (TCG);\n"
-        "                      host: the kernel-module variant on this machine's kernel\n"
-        "                      (root, module support and /lib/modules/$(uname -r)/build needed).\n"
-        "                      See docs/kmod.md.\n"
-        "  --measure M         time (default): wall time, interleaved as above;\n"
-        "                      valgrind: instruction, cache and branch counts per op under callgrind\n"
-        "                      (deterministic; see docs/gate.md and harness/valgrind.h)\n"
-        "  --quiet             no progress on stderr\n"
-        "  --benchmark_*       passed to Google Benchmark (e.g. --benchmark_repetitions=3)\n");
-    if (s) {
-        fprintf(f, "\nOptions of suite %s:\n%s\n", s->name, s->options_help ? s->options_help : "  (none)\n");
-    } else {
-        fprintf(f, "\nSuites:");
-        for (int i = 0; pb_suites[i]; i++) fprintf(f, " %s", pb_suites[i]->name);
-        fprintf(f, "  (bench run --suite NAME --help shows a suite's options)\n");
+    run_args *a = ctx;
+    switch (id) {
+    case O_SUITE: return 0;   /* found before parsing (pb_cli_find_suite) */
+    case O_IMPL: a->o.impls = v; return 0;
+    case O_SIZES: a->o.sizes = v; return 0;
+    case O_QUICK: a->o.quick = 1; return 0;
+    case O_QUIET: a->o.progress = 0; return 0;
+    case O_COUNTERS: a->o.counters = v; return 0;
+    case O_DB: a->o.db_path = v; return 0;
+    case O_TARGET: a->target = v; return 0;
+    case O_MEASURE:
+        if (strcmp(v, "time") && strcmp(v, "valgrind"))
+            return pb_cli_error(a->cli, "unknown --measure '%s' (time or valgrind)", v);
+        a->measure = v;
+        return 0;
+    case O_VG_CHILD: a->vg_child = v; return 0;
+    case O_VG_REPS: return pb_cli_int(a->cli, "vg-reps", v, 1, 4, &a->vg_reps);
+    case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 2, 100000, &a->o.rounds);
+    case O_SAMPLE_MS: {
+        char *end;
+        double x = strtod(v, &end);
+        if (end == v || *end || !(x >= 0.01 && x <= 10000))
+            return pb_cli_error(a->cli, "--sample-ms wants a number from 0.01 to 10000, got '%s'", v);
+        a->o.sample_seconds = x / 1e3;
+        return 0;
     }
+    }
+    return pb_cli_error(a->cli, "option id %d not handled", id);
+}
+
+static void list_suites(FILE *f, const pb_cli *c)
+{
+    if (c->suite) return;
+    fprintf(f, "\nSuites:");
+    for (int i = 0; pb_suites[i]; i++) fprintf(f, " %s", pb_suites[i]->name);
+    fprintf(f, "  (bench run --suite NAME --help shows a suite's options)\n");
 }
 
 int cmd_run_kmod(const char *suite, const char *target, const char *db, int quick, int rounds, const char *cmdline);
@@ -86,144 +127,89 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "bench run: bad --benchmark_ flag (see above)\n");
         return 2;
     }
-    /* first pass: find the suite, so that its options can be recognised */
-    const pb_suite *s = NULL;
-    int help = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) help = 1;
-        const char *name = NULL;
-        if (!strcmp(argv[i], "--suite") && i + 1 < argc) name = argv[i + 1];
-        else if (!strncmp(argv[i], "--suite=", 8)) name = argv[i] + 8;
-        if (name && !(s = pb_suite_find(name))) {
-            fprintf(stderr, "bench run: unknown suite '%s' (suites:", name);
-            for (int k = 0; pb_suites[k]; k++) fprintf(stderr, " %s", pb_suites[k]->name);
-            fprintf(stderr, ")\n");
-            return 2;
-        }
-    }
-    if (help) { usage(stdout, s); return 0; }
-    if (!s) { fprintf(stderr, "bench run: --suite is required (see bench run --help)\n"); return 2; }
-
-    pb_runner_opts o = {.suite = s, .db_path = pb_default_db(), .progress = 1, .command_line = cmdline};
-    const char *target = "userspace", *measure = "time", *vg_child = NULL;
-    int vg_reps = 1;
-    char suite_opts[512] = "";
-    size_t so = 0;
-    for (int i = 1; i < argc; i++) {
-        char *a = argv[i];
-        if (strncmp(a, "--", 2)) {
-            fprintf(stderr, "bench run: unexpected argument '%s' (options start with --)\n", a);
-            return 2;
-        }
-        char name[64];
-        const char *val = NULL;
-        const char *eq = strchr(a, '=');
-        size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-        if (nl >= sizeof name) nl = sizeof name - 1;
-        memcpy(name, a + 2, nl);
-        name[nl] = 0;
-        if (eq) val = eq + 1;
-        static const char *with_value[] = {"suite", "impl", "sizes", "rounds", "sample-ms", "counters", "db",
-                                           "target", "measure", "vg-child", "vg-reps", NULL};
-        int wants = 0;
-        for (int k = 0; with_value[k]; k++) wants |= !strcmp(name, with_value[k]);
-        if (wants && !val) {
-            if (i + 1 >= argc) { fprintf(stderr, "bench run: --%s needs a value\n", name); return 2; }
-            val = argv[++i];
-        }
-        static const char *flags[] = {"quick", "quiet", NULL};
-        for (int k = 0; flags[k]; k++)
-            if (!strcmp(name, flags[k]) && val) {
-                /* "--quick=no" must not turn the option on */
-                fprintf(stderr, "bench run: --%s takes no value (got '%s')\n", name, val);
-                return 2;
-            }
-        if (!strcmp(name, "suite")) continue;
-        else if (!strcmp(name, "impl")) o.impls = val;
-        else if (!strcmp(name, "sizes")) o.sizes = val;
-        else if (!strcmp(name, "quick")) o.quick = 1;
-        else if (!strcmp(name, "quiet")) o.progress = 0;
-        else if (!strcmp(name, "counters")) o.counters = val;
-        else if (!strcmp(name, "db")) o.db_path = val;
-        else if (!strcmp(name, "target")) target = val;
-        else if (!strcmp(name, "measure")) measure = val;
-        else if (!strcmp(name, "vg-child")) vg_child = val;   /* bench's own: see harness/valgrind.h */
-        else if (!strcmp(name, "vg-reps")) vg_reps = atoi(val);
-        else if (!strcmp(name, "rounds")) {
-            char *end;
-            long v = strtol(val, &end, 10);
-            if (*end || v < 2 || v > 100000) {
-                fprintf(stderr, "bench run: --rounds wants a whole number from 2 to 100000, got '%s'\n", val);
-                return 2;
-            }
-            o.rounds = (int)v;
-        } else if (!strcmp(name, "sample-ms")) {
-            char *end;
-            double v = strtod(val, &end);
-            if (*end || !(v >= 0.01 && v <= 10000)) {
-                fprintf(stderr, "bench run: --sample-ms wants a number from 0.01 to 10000, got '%s'\n", val);
-                return 2;
-            }
-            o.sample_seconds = v / 1e3;
-        } else {
-            /* a suite option: --name or --name=value or --name value */
-            pb_err e = {{0}};
-            int r = 0;
-            if (!val && i + 1 < argc && strncmp(argv[i + 1], "--", 2) && s->parse_opt) {
-                /* "--keys 256": the next word is this option's value if the suite takes it */
-                r = s->parse_opt(name, argv[i + 1], &e);
-                if (r == 1) val = argv[++i];
-            }
-            if (r == 0 && s->parse_opt) r = s->parse_opt(name, val, &e);
-            if (r < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
-            if (r == 0) {
-                fprintf(stderr, "bench run: unknown option '--%s' for suite %s (see bench run --suite %s --help)\n",
-                        name, s->name, s->name);
-                return 2;
-            }
-            if (so < sizeof suite_opts)
-                so += (size_t)snprintf(suite_opts + so, sizeof suite_opts - so, "%s--%s%s%s", so ? " " : "", name,
-                                       val ? "=" : "", val ? val : "");
-        }
-    }
-    o.options_text = suite_opts;
-    if (vg_child) {
-        pb_err ve = {{0}};
-        if (pb_vg_child(&o, vg_child, vg_reps, &ve) < 0) { fprintf(stderr, "bench run: %s\n", ve.msg); return 2; }
-        return 0;
-    }
-    if (strcmp(measure, "time") && strcmp(measure, "valgrind")) {
-        fprintf(stderr, "bench run: unknown --measure '%s' (time or valgrind)\n", measure);
+    pb_cli cli = {
+        .cmd = "run",
+        .synopsis = "usage: bench run --suite NAME [options] [suite options] [--benchmark_* flags]\n"
+                    "\n"
+                    "Run a suite's grid: every implementation of a cell interleaved in rounds (rotating\n"
+                    "start), every sample stored in SQLite, ratios paired by round.\n",
+        .epilogue = "  --benchmark_*         passed to Google Benchmark (e.g. --benchmark_repetitions=3)\n",
+        .opts = OPTS,
+        .more_help = list_suites,
+    };
+    run_args a = {.cli = &cli, .target = "userspace", .measure = "time", .vg_reps = 1,
+                  .o = {.db_path = pb_default_db(), .progress = 1, .command_line = cmdline}};
+    cli.on_opt = on_opt;
+    cli.ctx = &a;
+    if (pb_cli_find_suite("run", argc, argv, &cli.suite)) return 2;
+    pb_err e = {{0}};
+    if (cli.suite && !(cli.suite_opts = pb_suite_opts_new(cli.suite, &e))) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
         return 2;
     }
-    if (!strcmp(measure, "valgrind") && strcmp(target, "userspace")) {
+    int rc = pb_cli_parse(&cli, argc, argv);
+    if (rc == 0 && !cli.suite) {
+        fprintf(stderr, "bench run: --suite is required (see bench run --help)\n");
+        rc = 2;
+    }
+    if (rc == 0 && a.vg_child) {
+        /* the child under callgrind: it measures and writes its files, it stores nothing */
+        a.o.suite = cli.suite;
+        a.o.suite_opts = cli.suite_opts;
+        a.o.options_text = cli.suite_text;
+        if (pb_vg_child(&a.o, a.vg_child, a.vg_reps, &e) < 0) {
+            fprintf(stderr, "bench run: %s\n", e.msg);
+            rc = 2;
+        }
+        pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return rc;
+    }
+    const int vg = !strcmp(a.measure, "valgrind");
+    if (rc == 0 && vg && strcmp(a.target, "userspace")) {
         fprintf(stderr, "bench run: --measure valgrind counts this process's implementations: not with --target %s\n",
-                target);
-        return 2;
+                a.target);
+        rc = 2;
     }
-    if (!strcmp(measure, "valgrind") && (o.rounds || o.sample_seconds > 0 || o.counters)) {
+    if (rc == 0 && vg && (a.o.rounds || a.o.sample_seconds > 0 || a.o.counters)) {
         fprintf(stderr, "bench run: --%s has no meaning with --measure valgrind (counts: %d ops per case, no clock, "
                         "no hardware counters)\n",
-                o.rounds ? "rounds" : o.sample_seconds > 0 ? "sample-ms" : "counters", PB_VG_ITERS);
-        return 2;
+                a.o.rounds ? "rounds" : a.o.sample_seconds > 0 ? "sample-ms" : "counters", PB_VG_ITERS);
+        rc = 2;
     }
-    if (!strcmp(measure, "valgrind")) return cmd_run_valgrind(&o, cmdline);
-    pb_err pe = {{0}};
-    if (pb_store_check_path(o.db_path, &pe) < 0) { fprintf(stderr, "bench run: %s\n", pe.msg); return 2; }
-    if (strcmp(target, "userspace")) {
-        if (!strcmp(target, "qemu") || !strcmp(target, "host"))
-            return cmd_run_kmod(s->name, target, o.db_path, o.quick, o.rounds, cmdline);
-        fprintf(stderr, "bench run: unknown --target '%s' (userspace, qemu or host)\n", target);
-        return 2;
+    if (rc == 0 && pb_store_check_path(a.o.db_path, &e) < 0) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        rc = 2;
+    }
+    if (rc == 0 && strcmp(a.target, "userspace")) {
+        if (!strcmp(a.target, "qemu") || !strcmp(a.target, "host"))
+            rc = cmd_run_kmod(cli.suite->name, a.target, a.o.db_path, a.o.quick, a.o.rounds, cmdline);
+        else {
+            fprintf(stderr, "bench run: unknown --target '%s' (userspace, qemu or host)\n", a.target);
+            rc = 2;
+        }
+        pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return rc;
+    }
+    if (rc) {
+        if (cli.suite) pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return rc == 1 ? 0 : rc;
+    }
+    a.o.suite = cli.suite;
+    a.o.suite_opts = cli.suite_opts;
+    a.o.options_text = cli.suite_text;
+    if (vg) {
+        rc = cmd_run_valgrind(&a.o, cmdline);
+        pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return rc;
     }
     int64_t run = 0;
-    pb_err e = {{0}};
-    int rc = pb_run(&o, &run, &e);
-    if (rc == 130) { fprintf(stderr, "bench run: %s\n", e.msg); return 130; }
-    if (rc < 0) {
+    int r = pb_run(&a.o, &run, &e);
+    pb_suite_opts_free(cli.suite, cli.suite_opts);
+    if (r == 130) { fprintf(stderr, "bench run: %s\n", e.msg); return 130; }
+    if (r < 0) {
         fprintf(stderr, "bench run: %s\n", e.msg);
-        return rc == -2 ? 2 : 1;
+        return r == -2 ? 2 : 1;
     }
-    printf("run %lld complete (suite %s) in %s\n", (long long)run, s->name, o.db_path);
+    printf("run %lld complete (suite %s) in %s\n", (long long)run, cli.suite->name, a.o.db_path);
     return 0;
 }

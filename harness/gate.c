@@ -1,6 +1,5 @@
 /* gate.c — per-cell statistics, Holm's correction, verdicts, and the thresholds file. No I/O but files read here. */
 #include "gate.h"
-#include "valgrind.h"
 
 #include <errno.h>
 #include <math.h>
@@ -234,31 +233,6 @@ int pb_parse_run_ids(const char *list, int64_t **ids, size_t *n, pb_err *e)
     return 0;
 }
 
-/* ---- metrics ---- */
-
-static const struct {
-    const char *name;
-    int higher_is_better;
-} METRICS[] = {
-    {"ns_per_op", 0}, {"tsc_per_byte", 0}, {"cycles_per_byte", 0}, {"est_cycles_per_byte", 0},
-    {"insns_per_byte", 0}, {"mb_per_s", 1}, {"gbit_per_s", 1},
-};
-#define NMETRICS (sizeof METRICS / sizeof METRICS[0])
-
-int pb_metric_known(const char *metric)
-{
-    for (size_t i = 0; i < NMETRICS; i++)
-        if (!strcmp(METRICS[i].name, metric)) return 1;
-    return 0;
-}
-
-int pb_metric_higher_is_better(const char *metric)
-{
-    for (size_t i = 0; i < NMETRICS; i++)
-        if (!strcmp(METRICS[i].name, metric)) return METRICS[i].higher_is_better;
-    return 0;
-}
-
 /* ---- thresholds file ---- */
 
 static int add_rule(pb_thresholds *t, const pb_threshold *r, pb_err *e)
@@ -305,12 +279,12 @@ static int parse_line(pb_thresholds *t, char *line, int lineno, pb_err *e)
     if (strcmp(f[0], "claim") && strcmp(f[0], "commit") && strcmp(f[0], "*"))
         return pb_errf(e, "%s:%d: unknown gate '%s' (claim, commit or *)", t->path, lineno, f[0]);
     if (strlen(f[1]) >= sizeof r.suite) return pb_errf(e, "%s:%d: suite name too long", t->path, lineno);
-    if (strcmp(f[2], "*") && !pb_metric_known(f[2]) && !pb_vg_metric_known(f[2]))
-        return pb_errf(e,
-                       "%s:%d: unknown metric '%s' (ns_per_op, tsc_per_byte, cycles_per_byte, est_cycles_per_byte, "
-                       "insns_per_byte, mb_per_s, gbit_per_s, or of --measure valgrind: insns_per_op, "
-                       "l1_miss_per_op, ll_miss_per_op, branch_miss_per_op, model_cycles_per_op; or *)",
-                       t->path, lineno, f[2]);
+    if (strcmp(f[2], "*") && !pb_metric_known(f[2])) {
+        char names[512] = "";
+        for (size_t i = 0; i < pb_nmetrics; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ", pb_metrics[i].name);
+        return pb_errf(e, "%s:%d: unknown metric '%s' (%sor *)", t->path, lineno, f[2], names);
+    }
     if (parse_percent(f[3], &r.slowdown) < 0)
         return pb_errf(e, "%s:%d: slowdown '%s' is not a percentage like 3%% or 2.5%%", t->path, lineno, f[3]);
     if (!(r.slowdown > 0 && r.slowdown <= 1))

@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "metrics.h"
 #include "pb.h"
 #include "stats.h"
 #include "store.h"
@@ -135,9 +136,7 @@ int pb_parse_run_ids(const char *list, int64_t **ids, size_t *n, pb_err *e);
 /* "slower" / "faster" (Holm-significant) or "no difference detected" / "untested" */
 const char *pb_cmp_change(const pb_cmp_cell *c, const pb_gate_params *gp);
 
-/* Metric names the store derives; 1 if a higher value is better (a throughput). */
-int pb_metric_known(const char *metric);
-int pb_metric_higher_is_better(const char *metric);
+/* Metric names and directions: metrics.h, the one table. */
 
 /* ---- thresholds file (gate.c) ----
  * One rule a line:  GATE SUITE METRIC SLOWDOWN

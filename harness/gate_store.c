@@ -103,7 +103,7 @@ int pb_gate_run_meta(pb_store *s, int64_t run, pb_run_meta *m, pb_err *e)
     col_text(st, 6, m->job_id, sizeof m->job_id);
     col_text(st, 7, m->git_sha, sizeof m->git_sha);
     col_text(st, 8, m->options, sizeof m->options);
-    if (!m->primary_metric[0]) snprintf(m->primary_metric, sizeof m->primary_metric, "ns_per_op");
+    if (!m->primary_metric[0]) snprintf(m->primary_metric, sizeof m->primary_metric, PB_DEFAULT_METRIC);
     sqlite3_finalize(st);
     return 0;
 }
@@ -361,6 +361,19 @@ static void pairs_free(pairs *p)
     free(p->o);
 }
 
+/* the costs of a pair of observations of cases a and b (pb_pair_by_round) */
+typedef struct obs_pairs {
+    const pb_gate_case *a, *b;
+    pairs *p;
+} obs_pairs;
+
+static int push_obs_pair(void *ctx, size_t i, size_t j)
+{
+    obs_pairs *op = ctx;
+    const pb_gate_obs *oa = &op->a->obs[i], *ob = &op->b->obs[j];
+    return pairs_push(op->p, ob->cost, oa->cost, oa->position < ob->position) < 0 ? -1 : 0;
+}
+
 static double case_median(const pb_gate_case *c)
 {
     double *v = malloc((c->n ? c->n : 1) * sizeof *v);
@@ -408,18 +421,12 @@ int pb_gate_cells_within(const pb_gate_data *d, const char *impl_a, const char *
             const pb_gate_case *ca = find_case(d, runs[r], impl_a, c), *cb = find_case(d, runs[r], impl_b, c);
             note_unavailable(c, ca, cb);
             if (!ca || !cb || !ca->ok || !cb->ok) continue;
-            /* both lists are sorted by (round, repetition): merge on equal keys */
-            for (size_t x = 0, y = 0; x < ca->n && y < cb->n;) {
-                const pb_gate_obs *oa = &ca->obs[x], *ob = &cb->obs[y];
-                if (oa->round == ob->round && oa->rep == ob->rep) {
-                    if (pairs_push(&p, ob->cost, oa->cost, oa->position < ob->position) < 0) {
-                        rc = pb_errf(e, "out of memory");
-                        break;
-                    }
-                    x++, y++;
-                } else if (oa->round < ob->round || (oa->round == ob->round && oa->rep < ob->rep)) x++;
-                else y++;
-            }
+            /* both lists are sorted by (round, repetition) */
+            obs_pairs op = {ca, cb, &p};
+            if (ca->n && cb->n &&
+                pb_pair_by_round((const pb_round_key *)&ca->obs[0].round, ca->n, sizeof *ca->obs,
+                                 (const pb_round_key *)&cb->obs[0].round, cb->n, sizeof *cb->obs, push_obs_pair, &op))
+                rc = pb_errf(e, "out of memory");
         }
         c->rounds = (int)p.n;
         if (rc == 0) pb_cmp_cell_stats(c, p.b, p.a, p.o, p.n, *ncells, gp);

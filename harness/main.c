@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 
 static const struct {
     const char *name;
@@ -21,7 +22,8 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: bench COMMAND [options]   (bench COMMAND --help for each)\n\ncommands:\n");
+    fprintf(f, "usage: bench COMMAND [options]   (bench COMMAND --help for each)\n"
+               "       bench --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++) fprintf(f, "  %-8s %s\n", CMDS[i].name, CMDS[i].what);
 }
 
@@ -29,6 +31,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) { usage(stderr); return 2; }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
+    if (!strcmp(argv[1], "--version")) { pb_cli_version(stdout); return 0; }
     for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
         if (!strcmp(argv[1], CMDS[i].name)) return CMDS[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "bench: unknown command '%s'\n", argv[1]);

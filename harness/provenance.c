@@ -1,14 +1,11 @@
 #include "provenance.h"
 
-#include <gcrypt.h>
-#include <openssl/crypto.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "common/gcrypt_init.h"
 #include "pb_config.h"
 #include "pb_vcs.h"
 
@@ -60,7 +57,7 @@ static void cpuinfo(pb_provenance *p)
     fclose(f);
 }
 
-void pb_provenance_collect(pb_provenance *p)
+void pb_provenance_collect(pb_provenance *p, const pb_suite *s)
 {
     memset(p, 0, sizeof *p);
     snprintf(p->git_sha, sizeof p->git_sha, "%s", PB_VCS_SHA);
@@ -69,11 +66,10 @@ void pb_provenance_collect(pb_provenance *p)
     snprintf(p->compiler, sizeof p->compiler, "%s", PB_COMPILER);
     snprintf(p->cflags, sizeof p->cflags, "%s", PB_CFLAGS);
     snprintf(p->buildtype, sizeof p->buildtype, "%s", PB_BUILDTYPE);
-    /* through the one initialisation: asking libgcrypt its version initialises it, and
-     * its DRBG (a drbg peer) needs the FIPS RNG type chosen before that */
-    pb_gcrypt_init();
-    snprintf(p->libs, sizeof p->libs, "libgcrypt %s; %s; sqlite %s", gcry_check_version(NULL),
-             OpenSSL_version(OPENSSL_VERSION), sqlite3_libversion());
+    /* the suite's libraries from the suite: the core links no crypto library */
+    const char *suite_libs = s && s->library_versions ? s->library_versions() : NULL;
+    snprintf(p->libs, sizeof p->libs, "%s%ssqlite %s", suite_libs ? suite_libs : "", suite_libs ? "; " : "",
+             sqlite3_libversion());
     cpuinfo(p);
     p->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     struct utsname u;

@@ -2,6 +2,8 @@
 #ifndef PB_PROVENANCE_H
 #define PB_PROVENANCE_H
 
+#include "suite.h"
+
 typedef struct pb_provenance {
     char git_sha[64];      /* of the source tree bench was built from ("unknown" outside git) */
     int git_dirty;         /* uncommitted changes at build time */
@@ -9,7 +11,7 @@ typedef struct pb_provenance {
     char compiler[96];
     char cflags[2048];     /* per build profile: which code, which flags (docs/build-profiles.md) */
     char buildtype[32];
-    char libs[256];        /* libgcrypt / OpenSSL / libbenchmark / sqlite / libpfm versions */
+    char libs[256];        /* the suite's libraries (libgcrypt / OpenSSL) and sqlite's version */
     char cpu_model[128];
     char cpu_flags[256];   /* the flags that matter here: aes, pclmulqdq, avx2, vaes, sha_ni, ... */
     int online_cpus;
@@ -22,6 +24,8 @@ typedef struct pb_provenance {
     char machine_id[64];   /* /etc/machine-id: comparisons across machines are refused */         /* "hypervisor" flag / DMI product, to tell VMs apart */
 } pb_provenance;
 
-void pb_provenance_collect(pb_provenance *p);
+/* s: the suite measured, whose library_versions go into libs (NULL: none, e.g. an import
+ * of kernel-module results, which no userspace library computed). */
+void pb_provenance_collect(pb_provenance *p, const pb_suite *s);
 
 #endif

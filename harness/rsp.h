@@ -9,11 +9,20 @@
  *   pb_rsp *r = pb_rsp_open(path, &e);           // NULL + e on unreadable file
  *   pb_rsp_rec rec;
  *   while ((rc = pb_rsp_next(r, &rec, &e)) > 0) { ... pb_rsp_get(&rec, "Key", 0) ... }
- *   // rc == 0: end of file; rc < 0: malformed line, e = "file:line: ..."
+ *   // rc == 0: end of file; rc < 0: malformed line or read error, e = "file:line: ..."
  *   pb_rsp_close(r);
+ *
+ * Strict by contract (one rule: refuse or read exactly): a line longer than
+ * PB_LINE_MAX, a NUL byte, a carriage return inside a line (old Mac line
+ * endings would otherwise hide every record in one comment line), a read error
+ * (ENOMEM included: never taken for end of file) and a field name given twice
+ * in one record (unless pb_rsp_allow_repeat named it) are errors, not guesses.
+ * The reader never seeks, so it reads pipes as well as files.
  */
 #ifndef PB_RSP_H
 #define PB_RSP_H
+
+#include <stdio.h>
 
 #include "pb.h"
 
@@ -35,7 +44,26 @@ typedef struct pb_rsp_rec {
 
 typedef struct pb_rsp pb_rsp;
 
+/* Longest line any of our text parsers accepts (bytes, without the newline). */
+#define PB_LINE_MAX (1u << 20)
+
+/* Read one line of any length up to `max` bytes into *buf (grown as needed).
+ * The newline, and one carriage return before it, are removed; *len is the
+ * length of what is left, which may contain NUL bytes (callers refuse them).
+ * Returns 1 a line, 0 end of file, -1 read error or out of memory (errno set),
+ * -2 the line is longer than max (the rest of it is not read). */
+int pb_read_line(FILE *f, char **buf, size_t *cap, size_t max, size_t *len);
+
 pb_rsp *pb_rsp_open(const char *path, pb_err *e);
+/* Read from an open stream (taken over: pb_rsp_close closes it); `name` is
+ * what messages call it. */
+pb_rsp *pb_rsp_open_stream(FILE *f, const char *name, pb_err *e);
+/* Let `name` repeat within a record (DRBG's AdditionalInput): it must be a
+ * literal or outlive r. At most 8 names. */
+void pb_rsp_allow_repeat(pb_rsp *r, const char *name);
+/* Messages about `real_path` name it `shown` instead (bench kat copies a pipe
+ * to a temporary file first). NULL, NULL clears it. Both must outlive the reads. */
+void pb_rsp_show_as(const char *real_path, const char *shown);
 int pb_rsp_next(pb_rsp *r, pb_rsp_rec *rec, pb_err *e);
 void pb_rsp_close(pb_rsp *r);
 const char *pb_rsp_path(const pb_rsp *r);

@@ -9,6 +9,7 @@
 
 #include "counters.h"
 #include "gbshim.h"
+#include "metrics.h"
 #include "provenance.h"
 #include "stats.h"
 #include "store.h"
@@ -227,7 +228,7 @@ int pb_runner_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
     pb_plan_opts po = {.quick = o->quick};
     g->ncells = 0;
     g->cells = NULL;
-    if (o->suite->plan(&po, g, e) < 0) return -1;
+    if (o->suite->plan(o->suite_opts, &po, g, e) < 0) return -1;
     if (filter_grid(o, g, e) < 0) { free(g->cells); g->cells = NULL; return -1; }
     return 0;
 }
@@ -308,12 +309,12 @@ typedef struct selftest_cache {
     char why[32][PB_ERR_MAX];
 } selftest_cache;
 
-static int selftest_once(const pb_suite *s, selftest_cache *sc, const char *impl, pb_err *e)
+static int selftest_once(const pb_suite *s, const void *suite_opts, selftest_cache *sc, const char *impl, pb_err *e)
 {
     for (int i = 0; i < sc->n; i++)
         if (!strcmp(sc->impl[i], impl)) return sc->ok[i] ? 0 : pb_errf(e, "%s", sc->why[i]);
     pb_err te = {{0}};
-    int ok = !s->selftest || s->selftest(impl, &te) == 0;
+    int ok = !s->selftest || s->selftest(suite_opts, impl, &te) == 0;
     if (sc->n < 32) {
         snprintf(sc->impl[sc->n], PB_NAME_MAX, "%s", impl);
         sc->ok[sc->n] = ok;
@@ -334,13 +335,14 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
     memset(cs, 0, sizeof cs);
     for (int i = 0; i < ncs && rc == 0; i++) {
         snprintf(cs[i].impl, sizeof cs[i].impl, "%s", cell->impls[i]);
-        if (selftest_once(s, sc, cs[i].impl, e) < 0) { rc = -1; break; }
+        if (selftest_once(s, o->suite_opts, sc, cs[i].impl, e) < 0) { rc = -1; break; }
         pb_err se = {{0}};
-        if (s->setup_case(cell, cs[i].impl, &cs[i].c, &se) < 0) {
-            if (!strncmp(se.msg, "unavailable", 11)) {
-                snprintf(cs[i].unavailable, sizeof cs[i].unavailable, "%s", se.msg);
-                continue;
-            }
+        pb_setup_status st = s->setup_case(o->suite_opts, cell, cs[i].impl, &cs[i].c, &se);
+        if (st == PB_SETUP_UNAVAILABLE) {
+            snprintf(cs[i].unavailable, sizeof cs[i].unavailable, "unavailable: %s", se.msg);
+            continue;
+        }
+        if (st != PB_SETUP_OK) {
             rc = pb_errf(e, "%s %s %s %llu B, impl %s: set-up failed: %s", s->name, cell->variant, cell->op,
                          (unsigned long long)cell->size_bytes, cs[i].impl, se.msg);
             break;
@@ -409,10 +411,8 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     int rounds = o->rounds > 0 ? o->rounds : (o->quick ? 15 : 61);
     double sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002);
 
-    pb_plan_opts po = {.quick = o->quick};
     pb_grid g = {0, NULL};
-    if (s->plan(&po, &g, e) < 0) return -2;
-    if (filter_grid(o, &g, e) < 0) { free(g.cells); return -2; }
+    if (pb_runner_grid(o, &g, e) < 0) return -2;
 
     if (pb_counters_open(&g_counters, o->counters, e) < 0) { free(g.cells); return -2; }
     g_cyc = pb_counters_find(&g_counters, "cycles");
@@ -423,21 +423,21 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     pb_store st;
     if (pb_store_open(&st, o->db_path, e) < 0) { pb_counters_close(&g_counters); free(g.cells); return -1; }
     pb_provenance prov;
-    pb_provenance_collect(&prov);
+    pb_provenance_collect(&prov, s);
     unsigned metrics = s->metrics;
     if (g_cyc < 0) metrics &= ~(unsigned)PB_M_CYCLES_PER_BYTE;  /* never fake a cycle count */
     if (g_ins < 0) metrics &= ~(unsigned)PB_M_INSNS_PER_BYTE;
     if (!g_counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
     char opts[1536];
-    const char *effective = s->effective_options ? s->effective_options() : NULL;
-    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s%s%s", rounds, sample_s, o->quick,
-             o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->options_text ? o->options_text : "",
-             effective && *effective ? "; " : "", effective ? effective : "");
+    const char *effective = s->effective_options ? s->effective_options(o->suite_opts) : NULL;
+    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rounds, sample_s, o->quick,
+             o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->options_text ? o->options_text : "");
     pb_run_info ri = {
         .suite = s->name, .target = "userspace", .command_line = o->command_line, .options = opts,
+        .suite_settings = effective && *effective ? effective : NULL,
         .tick_source = g_counters.tick_source, .counter_source = counter_desc, .tsc_hz = g_counters.tsc_hz,
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
-        .primary_metric = s->primary_metric ? s->primary_metric : "ns_per_op",
+        .primary_metric = pb_suite_primary_metric(s),
     };
     int64_t run = pb_store_begin_run(&st, &ri, &prov, e);
     if (run < 0) { pb_store_close(&st); pb_counters_close(&g_counters); free(g.cells); return -1; }

@@ -18,6 +18,7 @@
 
 typedef struct pb_runner_opts {
     const pb_suite *suite;
+    void *suite_opts;         /* the suite's options object (pb_suite_opts_new), set from the CLI */
     int quick;
     int rounds;               /* 0: default (quick: 15, else 61) */
     double sample_seconds;    /* 0: default (quick: 0.5 ms, else 2 ms), or the cell's own */

@@ -222,3 +222,23 @@ int pb_paired_ratio(const double *cand, const double *base, size_t n, double con
     free(d);
     return rc;
 }
+
+static const pb_round_key *key_at(const pb_round_key *first, size_t i, size_t stride)
+{
+    return (const pb_round_key *)((const char *)first + i * stride);
+}
+
+int pb_pair_by_round(const pb_round_key *a, size_t na, size_t stride_a, const pb_round_key *b, size_t nb,
+                     size_t stride_b, int (*on_pair)(void *ctx, size_t i, size_t j), void *ctx)
+{
+    /* both lists sorted by (round, rep): merge on equal keys */
+    for (size_t x = 0, y = 0; x < na && y < nb;) {
+        const pb_round_key *ka = key_at(a, x, stride_a), *kb = key_at(b, y, stride_b);
+        if (ka->round == kb->round && ka->rep == kb->rep) {
+            int rc = on_pair(ctx, x++, y++);
+            if (rc) return rc;
+        } else if (ka->round < kb->round || (ka->round == kb->round && ka->rep < kb->rep)) x++;
+        else y++;
+    }
+    return 0;
+}

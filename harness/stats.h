@@ -38,4 +38,18 @@ double pb_signed_rank_p(const double *d, size_t n);
 double pb_norm_quantile(double p);
 double pb_norm_cdf(double z);
 
+/* ---- pairing by (round, repetition): the one place it is written ----
+ * A sample's key: its round and its repetition (Google Benchmark's --benchmark_repetitions),
+ * two ints side by side in the caller's sample struct. Samples of two cases of one cell are a
+ * pair when their keys are equal: both ran within the same round, milliseconds apart. */
+typedef struct pb_round_key {
+    int round, rep;
+} pb_round_key;
+
+/* a: the key of the first of na samples, stride bytes apart (sorted by round, then rep);
+ * likewise b. Calls on_pair(ctx, i, j) for sample i of a and j of b with equal keys, in key
+ * order; returns 0, or the first non-zero result of on_pair (which stops the walk). */
+int pb_pair_by_round(const pb_round_key *a, size_t na, size_t stride_a, const pb_round_key *b, size_t nb,
+                     size_t stride_b, int (*on_pair)(void *ctx, size_t i, size_t j), void *ctx);
+
 #endif

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "metrics.h"
 #include "stats.h"
 #include "suite.h"
 
@@ -31,7 +32,8 @@ static const char *SCHEMA =
     "  tick_source TEXT, tsc_hz REAL, counter_source TEXT,\n"
     "  guest_kernel TEXT,\n"
     "  machine_id TEXT,\n"
-    "  job_id TEXT\n"
+    "  job_id TEXT,\n"
+    "  suite_settings TEXT\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS cases (\n"
     "  id INTEGER PRIMARY KEY,\n"
@@ -158,7 +160,7 @@ static int has_column(pb_store *s, const char *table, const char *column, pb_err
  * 'userspace'. The gate's tables may be absent (a bench.db) or present (a gate.db). */
 static int migrate_1_to_2(pb_store *s, pb_err *e)
 {
-    static const char *added[] = {"guest_kernel", "machine_id", "job_id"};
+    static const char *added[] = {"guest_kernel", "machine_id", "job_id", "suite_settings"};
     for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
         int have = has_column(s, "runs", added[i], e);
         if (have < 0) return -1;
@@ -180,7 +182,7 @@ static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
 } MIGRATIONS[] = {
-    {"1 -> 2: runs gain guest_kernel/machine_id/job_id, target 'host' becomes 'userspace', gate tables",
+    {"1 -> 2: runs gain guest_kernel/machine_id/job_id/suite_settings, target 'host' becomes 'userspace', gate tables",
      migrate_1_to_2},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
@@ -368,9 +370,9 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
         "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
-        " guest_kernel, machine_id, job_id)"
+        " guest_kernel, machine_id, job_id, suite_settings)"
         " VALUES (?1, 'incomplete', strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)";
+        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "insert run");
     bind_text(st, 1, ri->suite);
@@ -404,6 +406,7 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     bind_text(st, 29, p->machine_id);
     /* runs of one CI job (or one gate session) share PB_JOB_ID: only those may be compared */
     bind_text(st, 30, getenv("PB_JOB_ID"));
+    bind_text(st, 31, ri->suite_settings);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return sqlerr(s, e, "insert run");
@@ -483,21 +486,9 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
 
 /* ---- finalize: metrics, statistics, ratios ---- */
 
-typedef struct metric_def {
-    unsigned bit;
-    const char *name, *unit;
-} metric_def;
-
-static const metric_def METRICS[] = {
-    {PB_M_NS_PER_OP, "ns_per_op", "ns"},
-    {PB_M_TSC_PER_BYTE, "tsc_per_byte", "ticks/B"},
-    {PB_M_CYCLES_PER_BYTE, "cycles_per_byte", "cycles/B"},
-    {PB_M_EST_CYCLES_PER_BYTE, "est_cycles_per_byte", "cycles/B (estimated)"},
-    {PB_M_MB_PER_S, "mb_per_s", "MB/s"},
-    {PB_M_GBIT_PER_S, "gbit_per_s", "Gbit/s"},
-    {PB_M_INSNS_PER_BYTE, "insns_per_byte", "insns/B"},
-};
-#define NMETRICS (sizeof METRICS / sizeof METRICS[0])
+/* the metrics: metrics.h's table */
+#define METRICS pb_metrics
+#define NMETRICS pb_nmetrics
 
 typedef struct raw {
     int64_t id;
@@ -506,6 +497,15 @@ typedef struct raw {
     int has_tsc, has_cycles, has_insns;
     const char *speed;
 } raw;
+
+/* ns per op of the paired samples of case c and its baseline b (pb_pair_by_round) */
+typedef struct time_pairs {
+    const struct case_row *c, *b;
+    double *cv, *bv;
+    size_t n;
+} time_pairs;
+
+static int push_time_pair(void *ctx, size_t i, size_t j);
 
 /* value of metric m for one sample of a case of `size` bytes; NAN if not derivable */
 static double metric_value(unsigned bit, const raw *r, double size)
@@ -591,6 +591,16 @@ typedef struct case_row {
     size_t n;
 } case_row;
 
+static int push_time_pair(void *ctx, size_t i, size_t j)
+{
+    time_pairs *tp = ctx;
+    const raw *cr = &tp->c->r[i], *br = &tp->b->r[j];
+    tp->cv[tp->n] = cr->ns / cr->iters;
+    tp->bv[tp->n] = br->ns / br->iters;
+    tp->n++;
+    return 0;
+}
+
 /* "" if impl is the baseline itself, P if it is `baseline@P`, NULL otherwise. */
 static const char *profile_of_baseline(const char *impl, const char *baseline)
 {
@@ -623,7 +633,7 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
     unsigned metrics = (unsigned)sqlite3_column_int64(st, 0);
     char baseline[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
     snprintf(baseline, sizeof baseline, "%s", (const char *)sqlite3_column_text(st, 1) ?: "old");
-    snprintf(primary, sizeof primary, "%s", (const char *)sqlite3_column_text(st, 2) ?: "ns_per_op");
+    snprintf(primary, sizeof primary, "%s", (const char *)sqlite3_column_text(st, 2) ?: PB_DEFAULT_METRIC);
     snprintf(target, sizeof target, "%s", (const char *)sqlite3_column_text(st, 3) ?: "userspace");
     snprintf(tick, sizeof tick, "%s", (const char *)sqlite3_column_text(st, 4) ?: "tsc");
     snprintf(counter, sizeof counter, "%s", (const char *)sqlite3_column_text(st, 5) ?: "");
@@ -765,27 +775,23 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
             case_row *c = &cs[j];
             if (j == i || strcmp(c->variant, b->variant) || strcmp(c->op, b->op) || c->size != b->size) continue;
             if (*profile && !has_profile(c->impl, profile)) continue;
-            size_t cap2 = c->n < b->n ? c->n : b->n, np = 0;
+            size_t cap2 = c->n < b->n ? c->n : b->n;
             double *cv = malloc((cap2 ? cap2 : 1) * sizeof *cv), *bv = malloc((cap2 ? cap2 : 1) * sizeof *bv);
             if (!cv || !bv) rc = pb_errf(e, "out of memory pairing samples");
-            for (size_t x = 0, y = 0; cv && bv && x < c->n && y < b->n;) {
-                raw *cr = &c->r[x], *br = &b->r[y];
-                if (cr->round == br->round && cr->rep == br->rep) {
-                    cv[np] = cr->ns / cr->iters;
-                    bv[np] = br->ns / br->iters;
-                    np++; x++; y++;
-                } else if (cr->round < br->round || (cr->round == br->round && cr->rep < br->rep)) x++;
-                else y++;
-            }
+            time_pairs tp = {c, b, cv, bv, 0};
+            if (cv && bv && c->n && b->n)
+                pb_pair_by_round((const pb_round_key *)&c->r[0].round, c->n, sizeof *c->r,
+                                 (const pb_round_key *)&b->r[0].round, b->n, sizeof *b->r, push_time_pair, &tp);
+            size_t np = tp.n;
             pb_paired pr;
             int prc = rc == 0 ? pb_paired_ratio(cv, bv, np, 0.95, &pr) : -1;
             if (prc == -2) rc = pb_errf(e, "out of memory computing ratios");
             if (prc == 0) {
                 /* time ratio, and the primary metric's own ratio when it is a throughput */
                 for (int pass = 0; pass < 2 && rc == 0; pass++) {
-                    const char *metric = pass == 0 ? "ns_per_op" : primary;
-                    if (pass == 1 && !strcmp(primary, "ns_per_op")) break;
-                    int inv = pass == 1 && (!strcmp(primary, "mb_per_s") || !strcmp(primary, "gbit_per_s"));
+                    const char *metric = pass == 0 ? PB_DEFAULT_METRIC : primary;
+                    if (pass == 1 && !strcmp(primary, PB_DEFAULT_METRIC)) break;
+                    int inv = pass == 1 && pb_metric_higher_is_better(primary);
                     sqlite3_reset(ins_r);
                     sqlite3_bind_int64(ins_r, 1, run);
                     sqlite3_bind_text(ins_r, 2, suite, -1, SQLITE_TRANSIENT);

@@ -64,6 +64,9 @@ void pb_store_rollback(pb_store *s);
 
 typedef struct pb_run_info {
     const char *suite, *target, *command_line, *options;
+    /* what the suite derived at start-up on this machine (e.g. a calibrated model constant):
+     * provenance, not procedure, so the gate does not require it to match between runs */
+    const char *suite_settings;
     const char *tick_source, *counter_source;
     double tsc_hz;
     unsigned metrics;                 /* PB_M_* the suite asked for */

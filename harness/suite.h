@@ -71,10 +71,29 @@ typedef struct pb_cell {
 } pb_cell;
 
 /* Options common to all suites, already parsed by the CLI. Suites read
- * their own options through parse_opt before plan() is called. */
+ * their own options from their options object (see pb_suite.options). */
 typedef struct pb_plan_opts {
     int quick;                 /* --quick: same grid, fewer/shorter samples */
 } pb_plan_opts;
+
+/* One suite option, `--name VALUE` / `--name=VALUE`, or `--name` alone when arg is NULL (a
+ * boolean: it takes no value). The CLI parses every option from this table and generates the
+ * help from it; set() stores the value in the suite's options object (value NULL for a
+ * boolean) and returns 0, or -1 with a message naming the option in e. */
+typedef struct pb_suite_opt {
+    const char *name;          /* without the dashes: "keys" */
+    const char *arg;           /* what the value is, for the help: "LIST"; NULL = boolean */
+    const char *help;          /* one or more lines, no leading indent, no trailing newline */
+    int (*set)(void *opts, const char *value, pb_err *e);
+} pb_suite_opt;
+
+/* What setup_case says about a case. Unavailable is not an error: the cell is stored with the
+ * impl marked unavailable and the reason (e.g. the host kernel has no TCP-AO). */
+typedef enum pb_setup_status {
+    PB_SETUP_ERROR = -1,       /* e says what went wrong: the run fails */
+    PB_SETUP_OK = 0,           /* *c is ready to time */
+    PB_SETUP_UNAVAILABLE = 1,  /* e says why this impl cannot run here; *c untouched */
+} pb_setup_status;
 
 typedef struct pb_grid {
     int ncells;
@@ -103,25 +122,44 @@ typedef struct pb_suite {
     const char *candidate;   /* impl the claim is about: "new" */
     unsigned metrics;        /* PB_M_* */
     const char *primary_metric; /* metric of plots and ratios: "ns_per_op", "mb_per_s", "gbit_per_s" */
-    const char *options_help;   /* suite-specific options for `bench run --suite X --help` */
     const char *kat_help;       /* which .rsp formats `bench kat` understands for this suite */
 
-    /* Suite-specific option `--name[=value]` (value NULL if absent).
-     * Return 1 if consumed, 0 if not this suite's option, -1 on a bad value (fill e). */
-    int (*parse_opt)(const char *name, const char *value, pb_err *e);
+    /* The suite's options: an object of opts_size bytes that the harness allocates (zeroed),
+     * fills with defaults through opts_init, sets from the command line through the table
+     * `options` (terminated by an entry with name NULL; may be NULL: no options), hands to
+     * plan/setup_case/effective_options, and releases through opts_free. There is no other
+     * place for a suite's options: no file-scope state. opts_init/opts_free may be NULL. */
+    size_t opts_size;
+    void (*opts_init)(void *opts);
+    void (*opts_free)(void *opts);
+    const pb_suite_opt *options;
 
-    /* Build the whole grid (the harness filters by --impl and --sizes). */
-    int (*plan)(const pb_plan_opts *o, pb_grid *g, pb_err *e);
+    /* Build the whole grid (the harness filters by --impl and --sizes). plan may record in
+     * opts what it derived (a calibration, a default read from data/) for setup_case. */
+    int (*plan)(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e);
 
     /* Can a cell of this size be built? -1 + e if not. Optional; `bench run` asks it for every
      * cell (after --sizes) before it opens the database or measures anything. */
     int (*check_size)(uint64_t size_bytes, pb_err *e);
 
-    /* Build one timed case; the harness frees it with c->free_ctx. */
-    int (*setup_case)(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e);
+    /* Build one timed case; the harness frees it with c->free_ctx. Process-wide state an
+     * implementation layer needs is set here from opts, explicitly. opts is the run's: a suite
+     * may keep per-run state in it (e.g. a count of cases set up). */
+    pb_setup_status (*setup_case)(void *opts, const pb_cell *cell, const char *impl, pb_case *c, pb_err *e);
 
     /* Check impl against built-in known answers; 0 if it passed. */
-    int (*selftest)(const char *impl, pb_err *e);
+    int (*selftest)(const void *opts, const char *impl, pb_err *e);
+
+    /* Optional: versions of the libraries this suite's implementations use (e.g. "libgcrypt
+     * 1.10.1, OpenSSL 3.0.11"), for the run's provenance; the core links no crypto library. */
+    const char *(*library_versions)(void);
+    /* The suite's kernel-module part (kmod/), if it has one: the impls the module reports
+     * (NULL-terminated) and which of them are the baseline and the candidate. `bench run
+     * --target qemu|host`, `bench import` and `bench report` know a kernel-module part only
+     * from here. kmod_impls NULL: the suite has none (its kernel data is refused). */
+    const char *const *kmod_impls;
+    const char *kmod_baseline;   /* "kmod-old" */
+    const char *kmod_candidate;  /* "kmod-new" */
 
     /* Does this suite understand this .rsp file (look at its header/sections)? */
     int (*kat_accepts)(const char *path);
@@ -135,9 +173,11 @@ typedef struct pb_suite {
     pb_claim (*claim)(const pb_cell *cell, double doc_ratio);
 
     /* Optional: the suite's effective settings after plan(), one line of text (e.g. a default
-     * read from data/ and what it came to on this machine), which the runner appends to the
-     * run's options so that every stored run says what it ran with. May be NULL or return NULL. */
-    const char *(*effective_options)(void);
+     * read from data/ and what it came to on this machine), which the runner stores in the run's
+     * `suite_settings` so that every stored run says what it ran with. It is provenance, not
+     * procedure: a calibrated figure differs between two processes, so the gate compares `options`
+     * (what was asked for), never this. May be NULL or return NULL. */
+    const char *(*effective_options)(const void *opts);
 
     /* Report layout: how cells map to plot panels and the x axis.
      *   "size"    : x = size_bytes (log2), one panel per (variant, op), lines per impl
@@ -150,5 +190,17 @@ typedef struct pb_suite {
 /* All suites linked into bench (harness/registry.c). */
 extern const pb_suite *const pb_suites[];
 const pb_suite *pb_suite_find(const char *name);
+
+/* The options object of a suite (harness/suite_opts.c): allocated and set to the suite's
+ * defaults, NULL + e on OOM; freed (NULL is fine) with pb_suite_opts_free. */
+void *pb_suite_opts_new(const pb_suite *s, pb_err *e);
+void pb_suite_opts_free(const pb_suite *s, void *opts);
+/* The entry of the suite's option table called `name` (leading dashes ignored), or NULL. */
+const pb_suite_opt *pb_suite_opt_find(const pb_suite *s, const char *name);
+/* Set option `name` to `value` (NULL: given without a value). 1 set, 0 not an option of this
+ * suite, -1 + e on a bad value, a value given to a boolean, or a missing value. */
+int pb_suite_set_opt(const pb_suite *s, void *opts, const char *name, const char *value, pb_err *e);
+/* Is impl a kernel-module impl of the suite (listed in kmod_impls)? */
+int pb_suite_is_kmod_impl(const pb_suite *s, const char *impl);
 
 #endif

@@ -16,6 +16,7 @@
 #include "pb_valgrind.h"
 
 #include "callgrind_parse.h"
+#include "metrics.h"
 #include "common/gcrypt_init.h"
 
 extern char **environ;
@@ -75,31 +76,19 @@ void pb_vg_range(const pb_vg_case *c, const char *metric, double *lo, double *me
     *med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static const struct {
-    const char *name, *unit;
-} VG_METRICS[] = {
-    {"insns_per_op", "insns/op"},
-    {"insns_per_byte", "insns/B"},
-    {"l1_miss_per_op", "L1 misses/op"},
-    {"ll_miss_per_op", "LL misses/op"},
-    {"branch_miss_per_op", "mispredicts/op"},
-    {"model_cycles_per_op", "cycles/op (model, not measured)"},
-};
+/* The per-op figures in the order of pb_vg_metrics; names, units and words are metrics.c's. */
+static const char *const VG_METRICS[] = {"insns_per_op", "insns_per_byte", "l1_miss_per_op", "ll_miss_per_op",
+                                         "branch_miss_per_op", "model_cycles_per_op"};
 #define NVG (sizeof VG_METRICS / sizeof VG_METRICS[0])
 
-int pb_vg_metric_known(const char *metric)
-{
-    for (size_t i = 0; i < NVG; i++)
-        if (!strcmp(metric, VG_METRICS[i].name)) return 1;
-    return 0;
-}
+int pb_vg_metric_known(const char *metric) { return pb_metric_valgrind(metric); }
 
 double pb_vg_metric_value(const pb_vg_metrics *m, const char *metric)
 {
     const double v[NVG] = {m->insns_per_op, m->insns_per_byte, m->l1_miss_per_op, m->ll_miss_per_op,
                            m->branch_miss_per_op, m->model_cycles_per_op};
     for (size_t i = 0; i < NVG; i++)
-        if (!strcmp(metric, VG_METRICS[i].name)) return v[i];
+        if (!strcmp(metric, VG_METRICS[i])) return v[i];
     return NAN;
 }
 
@@ -150,8 +139,13 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
     if (!f) { free(g.cells); return pb_errf(e, "%s: %s", path, strerror(errno)); }
     char libs[512];
     libraries_view(libs, sizeof libs);
-    const char *eff = s->effective_options ? s->effective_options() : NULL;
-    fprintf(f, "under valgrind: %s%s%s\n", libs, eff && *eff ? "; " : "", eff ? eff : "");
+    /* line 2: the suite's start-up settings as this child applied them (runs.suite_settings) */
+    const char *eff = s->effective_options ? s->effective_options(o->suite_opts) : NULL;
+    clean(libs);
+    char settings[512];
+    snprintf(settings, sizeof settings, "%s", eff ? eff : "");
+    clean(settings);
+    fprintf(f, "under valgrind: %s\n%s\n", libs, settings);
     if (fclose(f) != 0) { free(g.cells); return pb_errf(e, "%s: write error", path); }
 
     snprintf(path, sizeof path, "%s/cases.tsv", dir);
@@ -174,7 +168,7 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
                 pb_err se = {{0}};
                 snprintf(tested[t], PB_NAME_MAX, "%s", impl);
                 why[t][0] = 0;
-                if (s->selftest && s->selftest(impl, &se) != 0)
+                if (s->selftest && s->selftest(o->suite_opts, impl, &se) != 0)
                     snprintf(why[t], PB_ERR_MAX, "self-test: %s", se.msg[0] ? se.msg : "(no reason)");
                 ntested++;
             }
@@ -185,8 +179,15 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
                 rc = pb_errf(e, "refusing to count %s/%s: it failed its known-answer %s", s->name, impl, why[t]);
                 break;
             }
-            if (s->setup_case(cell, impl, &c, &ce) < 0) {
-                if (!ce.msg[0]) snprintf(ce.msg, sizeof ce.msg, "set-up failed");
+            pb_setup_status st = s->setup_case(o->suite_opts, cell, impl, &c, &ce);
+            if (st == PB_SETUP_ERROR) {
+                /* as the wall-time runner: a set-up error fails the run; unavailable is stored */
+                rc = pb_errf(e, "%s/%s %s %s %llu B: %s", s->name, impl, cell->variant, cell->op,
+                             (unsigned long long)cell->size_bytes, ce.msg[0] ? ce.msg : "set-up failed");
+                break;
+            }
+            if (st == PB_SETUP_UNAVAILABLE) {
+                if (!ce.msg[0]) snprintf(ce.msg, sizeof ce.msg, "unavailable");
             } else ce.msg[0] = 0;
             if (ce.msg[0]) {
                 clean(ce.msg);
@@ -257,13 +258,16 @@ static int spawn_wait(char *const *argv, const char *out_path, pb_err *e)
     return WEXITSTATUS(st);
 }
 
-static int read_line_file(const char *path, char *buf, size_t cap, pb_err *e)
+/* the first line of path into buf, the second (if any; may be NULL) into buf2, without newlines */
+static int read_line_file(const char *path, char *buf, size_t cap, char *buf2, size_t cap2, pb_err *e)
 {
     FILE *f = fopen(path, "r");
     if (!f) return pb_errf(e, "%s: %s", path, strerror(errno));
     if (!fgets(buf, (int)cap, f)) buf[0] = 0;
+    if (buf2 && !fgets(buf2, (int)cap2, f)) buf2[0] = 0;
     fclose(f);
     buf[strcspn(buf, "\n")] = 0;
+    if (buf2) buf2[strcspn(buf2, "\n")] = 0;
     return 0;
 }
 
@@ -392,7 +396,7 @@ int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
     snprintf(vpath, sizeof vpath, "%s/version.txt", dir);
     char *vargv[] = {"valgrind", "--version", NULL};
     int rc = spawn_wait(vargv, vpath, e);
-    if (rc == 0) rc = read_line_file(vpath, version, sizeof version, e);
+    if (rc == 0) rc = read_line_file(vpath, version, sizeof version, NULL, 0, e);
     else if (rc > 0) rc = pb_errf(e, "valgrind --version exited %d", rc);
 
     char out_opt[600], reps[16], sopts[512];
@@ -421,7 +425,7 @@ int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
     }
     char cpath[600];
     snprintf(cpath, sizeof cpath, "%s/codepath.txt", dir);
-    if (rc == 0) rc = read_line_file(cpath, r->codepath, sizeof r->codepath, e);
+    if (rc == 0) rc = read_line_file(cpath, r->codepath, sizeof r->codepath, r->suite_settings, sizeof r->suite_settings, e);
     if (rc == 0) rc = read_cases(dir, r, e);
     remove_dir(dir);
     if (rc < 0) { pb_vg_result_free(r); return -1; }
@@ -509,9 +513,10 @@ int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, co
              o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->quick, o->suite_opts ? o->suite_opts : "",
              r->settings, r->codepath, r->native, r->not_comparable);
     pb_provenance prov;
-    pb_provenance_collect(&prov);
+    pb_provenance_collect(&prov, s);
     pb_run_info ri = {
         .suite = s->name, .target = "valgrind", .command_line = command_line, .options = opts,
+        .suite_settings = r->suite_settings[0] ? r->suite_settings : NULL,
         .tick_source = "none (valgrind: counts, no time)", .counter_source = "valgrind callgrind (simulated)",
         .metrics = 0, .baseline = s->baseline, .candidate = s->candidate, .primary_metric = "insns_per_op",
     };
@@ -525,7 +530,7 @@ int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, co
                                         c->ok ? NULL : c->reason, e);
         if (cid < 0) { rc = -1; break; }
         for (size_t m = 0; m < NVG && rc == 0 && c->ok; m++)
-            rc = insert_stat(st, cid, VG_METRICS[m].name, VG_METRICS[m].unit, c, e);
+            rc = insert_stat(st, cid, VG_METRICS[m], pb_metric_find(VG_METRICS[m])->unit, c, e);
     }
     /* every impl against the baseline of its cell */
     for (size_t i = 0; i < r->n && rc == 0; i++) {

@@ -68,6 +68,7 @@ typedef struct pb_vg_result {
     char native[768];            /* the same, seen natively by this process */
     char not_comparable[768];    /* what differs, and so which rows differ from wall-time rows */
     char settings[512];          /* valgrind version and options, ops per case */
+    char suite_settings[512];    /* the suite's start-up settings in the child (runs.suite_settings) */
 } pb_vg_result;
 
 typedef struct pb_vg_opts {

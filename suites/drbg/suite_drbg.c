@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lib_versions.h"
 #include "common/drbg.h"
 #include "drbg_kat.h"
 #include "drbg_selftest.h"
@@ -37,11 +38,11 @@ static const uint64_t sizes[] = { 4096, 1024, 128, 32, 16 };
 
 #define ADDTL_LEN 32
 
-/* Suite options (parse_opt runs before plan and setup_case). */
-static struct {
+/* The suite's options object (suite.h): set from the command line before plan and setup_case. */
+typedef struct drbg_opts {
     int addtl;                    /* --addtl */
     unsigned mech_mask;           /* --mech: bit i = variants[i]; 0 = all */
-} opt;
+} drbg_opts;
 
 static int variant_index(const char *name)
 {
@@ -50,38 +51,47 @@ static int variant_index(const char *name)
     return -1;
 }
 
-static int parse_opt(const char *name, const char *value, pb_err *e)
+static int set_addtl(void *p, const char *value, pb_err *e)
 {
-    if (!strcmp(name, "addtl")) {
-        if (value) return pb_errf(e, "--addtl takes no value");
-        opt.addtl = 1;
-        return 1;
-    }
-    if (!strcmp(name, "mech")) {
-        if (!value || !*value) return pb_errf(e, "--mech needs a list, e.g. --mech aes128,sha256");
-        unsigned mask = 0;
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", value);
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            int i = variant_index(tok);
-            if (i < 0) return pb_errf(e, "--mech: unknown mechanism '%s' (aes256, aes128, sha256, hmac-sha256)", tok);
-            mask |= 1u << i;
-        }
-        if (!mask) return pb_errf(e, "--mech needs at least one mechanism");
-        opt.mech_mask = mask;
-        return 1;
-    }
+    (void)value;
+    (void)e;
+    ((drbg_opts *)p)->addtl = 1;
     return 0;
 }
 
-static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
+static int set_mech(void *p, const char *value, pb_err *e)
 {
+    if (!*value) return pb_errf(e, "--mech needs a list, e.g. --mech aes128,sha256");
+    unsigned mask = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", value);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int i = variant_index(tok);
+        if (i < 0) return pb_errf(e, "--mech: unknown mechanism '%s' (aes256, aes128, sha256, hmac-sha256)", tok);
+        mask |= 1u << i;
+    }
+    if (!mask) return pb_errf(e, "--mech needs at least one mechanism");
+    ((drbg_opts *)p)->mech_mask = mask;
+    return 0;
+}
+
+static const pb_suite_opt options[] = {
+    {"addtl", NULL, "every generate request carries 32 bytes of additional input\n"
+                    "(runs the derivation function / update paths; gcrypt sits out:\n"
+                    "gcry_randomize has no additional input)", set_addtl},
+    {"mech", "LIST", "only these mechanisms, comma-separated: aes256,aes128,sha256,hmac-sha256", set_mech},
+    {NULL, NULL, NULL, NULL},
+};
+
+static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
+{
+    const drbg_opts *opt = opts;
     (void)o;
     g->ncells = 0;
     g->cells = calloc(NVARIANTS * NSIZES, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "out of memory");
     for (int v = 0; v < NVARIANTS; v++) {
-        if (opt.mech_mask && !(opt.mech_mask & 1u << v)) continue;
+        if (opt->mech_mask && !(opt->mech_mask & 1u << v)) continue;
         for (int s = 0; s < NSIZES; s++) {
             pb_cell *c = &g->cells[g->ncells++];
             snprintf(c->variant, sizeof c->variant, "%s", variants[v].variant);
@@ -92,7 +102,7 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "old@native");
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new@native");
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
-            if (!opt.addtl) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "gcrypt");
+            if (!opt->addtl) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "gcrypt");
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "openssl");
         }
     }
@@ -164,8 +174,9 @@ static int check_size(uint64_t size, pb_err *e)
     return 0;
 }
 
-static int setup_case(const pb_cell *cell, const char *impl, pb_case *pc, pb_err *e)
+static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *pc, pb_err *e)
 {
+    const drbg_opts *opt = opts;
     int v = variant_index(cell->variant);
     if (v < 0) return pb_errf(e, "drbg: unknown variant '%s'", cell->variant);
     if (strcmp(cell->op, "generate")) return pb_errf(e, "drbg: unknown op '%s' (only generate)", cell->op);
@@ -177,7 +188,7 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *pc, pb_err
     /* page-aligned: every impl writes its output at the same page offset */
     c->out = aligned_alloc(4096, (c->n + 4095) & ~(size_t)4095);
     if (!c->out) { free_case(c); return pb_errf(e, "out of memory"); }
-    if (opt.addtl) {
+    if (opt->addtl) {
         pb_rng rng;
         pb_rng_seed(&rng, 0xd7b9);
         pb_rng_bytes(&rng, c->addtl_buf, ADDTL_LEN);
@@ -201,7 +212,7 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *pc, pb_err
         if (rc) why = pb_drbg_strerror(rc);
         pc->body = body_ours;
     } else if (!strcmp(impl, "gcrypt")) {
-        if (opt.addtl) why = "gcry_randomize takes no additional input (--addtl)";
+        if (opt->addtl) why = "gcry_randomize takes no additional input (--addtl)";
         else pb_drbg_gcrypt_reinit(c->mech, &why);
         pc->body = body_gcrypt;
     } else if (!strcmp(impl, "openssl")) {
@@ -215,7 +226,13 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *pc, pb_err
         pc->ctx = NULL;
         return pb_errf(e, "drbg %s %s: %s", impl, cell->variant, why);
     }
-    return 0;
+    return PB_SETUP_OK;
+}
+
+static int selftest(const void *opts, const char *impl, pb_err *e)
+{
+    (void)opts;   /* the known answers do not depend on the options */
+    return drbg_selftest(impl, e);
 }
 
 static pb_claim claim(const pb_cell *cell, double doc_ratio)
@@ -232,22 +249,19 @@ const pb_suite pb_suite_drbg = {
     .candidate = "new",
     .metrics = PB_M_MB_PER_S | PB_M_NS_PER_OP | PB_M_TSC_PER_BYTE,
     .primary_metric = "mb_per_s",
-    .options_help =
-        "  --addtl           every generate request carries 32 bytes of additional input\n"
-        "                    (runs the derivation function / update paths; gcrypt sits out:\n"
-        "                    gcry_randomize has no additional input)\n"
-        "  --mech LIST       only these mechanisms, comma-separated: aes256,aes128,sha256,hmac-sha256\n",
     .kat_help = "NIST CAVS DRBGVS .rsp (no_reseed, pr_false, pr_true sections) for CTR_DRBG AES-128/AES-256 "
                 "(use df / no df), Hash_DRBG SHA-256, HMAC_DRBG SHA-256; other mechanisms are skipped. "
                 "Implementations: old, new, openssl (seeded through a TEST-RAND parent); "
                 "gcrypt cannot be seeded with given entropy and is skipped.",
-    .parse_opt = parse_opt,
+    .opts_size = sizeof(drbg_opts),
+    .options = options,
     .plan = plan,
     .check_size = check_size,
     .setup_case = setup_case,
-    .selftest = drbg_selftest,
+    .selftest = selftest,
     .kat_accepts = drbg_kat_accepts,
     .kat_file = drbg_kat_file,
+    .library_versions = pb_lib_versions_gcrypt_openssl,
     .claim = claim,
     .plot_x = "size",
     .notes_md =

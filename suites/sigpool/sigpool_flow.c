@@ -20,7 +20,8 @@ void sp_test_addrs(tcp_addrs *a, int ipv6)
 }
 
 int sp_flow_init(sp_flow *f, sigpool *pool, const tcp_addrs *a, uint16_t sport, uint16_t dport,
-                 uint32_t isn_s, uint32_t isn_r, size_t payload, int timestamps, uint64_t seed, pb_err *e)
+                 uint32_t isn_s, uint32_t isn_r, size_t payload, int timestamps, unsigned maclen, uint64_t seed,
+                 pb_err *e)
 {
     memset(f, 0, sizeof *f);
     f->pool = pool;
@@ -31,11 +32,11 @@ int sp_flow_init(sp_flow *f, sigpool *pool, const tcp_addrs *a, uint16_t sport, 
         .sport = sport, .dport = dport, .seq = isn_s + 1, .ack = isn_r + 1,
         .flags = TCP_FLAG_ACK | TCP_FLAG_PSH, .window = 512,
         .sig = f->md5 ? TCP_SIG_MD5 : TCP_SIG_AO,
-        .keyid = 123, .rnextkeyid = 123, .maclen = sp_opt.maclen,
+        .keyid = 123, .rnextkeyid = 123, .maclen = maclen,
         .tsval = 0x01020304, .tsecr = 0x05060708, .no_timestamps = !timestamps,
     };
-    if (!f->md5 && sp_opt.maclen > pool->alg->digest_len)
-        return pb_errf(e, "sigpool: --maclen %u exceeds the %u-byte MAC of %s", sp_opt.maclen,
+    if (!f->md5 && maclen > pool->alg->digest_len)
+        return pb_errf(e, "sigpool: --maclen %u exceeds the %u-byte MAC of %s", maclen,
                        pool->alg->digest_len, pool->alg->name);
     uint8_t th[TCP_MAX_HDR];
     f->hdrlen = tcp_build_hdr(th, &f->hdr);

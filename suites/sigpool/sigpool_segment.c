@@ -122,9 +122,9 @@ static int allowed_cpus(int *cpus, int max)
     return n;
 }
 
-int sp_segment_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, pb_err *e)
+int sp_segment_setup(const sp_opts *o, const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, pb_err *e)
 {
-    int nthreads = sp_opt.threads;
+    int nthreads = o->threads;
     if (nthreads <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         nthreads = n > 0 ? (int)n : 1;
@@ -141,7 +141,7 @@ int sp_segment_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, p
     int cpus[1024];
     int ncpus = allowed_cpus(cpus, 1024);
     tcp_addrs a;
-    sp_test_addrs(&a, sp_opt.ipv6);
+    sp_test_addrs(&a, o->ipv6);
     for (int i = 0; i < nthreads; i++) {
         struct worker *w = &c->w[i];
         w->ctx = c;
@@ -152,7 +152,7 @@ int sp_segment_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, p
         /* in memory: the payload as given, headers always with the timestamp
          * option (only the stream op follows the host's TCP options) */
         if (sp_flow_init(&w->flow, c->pool, &a, (uint16_t)(40000 + i), 179, isn, 0x12345678u * (uint32_t)(i + 1),
-                         cell->size_bytes, 1, 0x5167u + (uint64_t)i, e))
+                         cell->size_bytes, 1, o->maclen, 0x5167u + (uint64_t)i, e))
             goto fail;
         w->rec = malloc(sp_flow_reclen(&w->flow));
         if (!w->rec) goto nomem;
@@ -171,7 +171,7 @@ int sp_segment_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, p
         c->nthreads = i + 1;
     }
     /* after key derivation: the hook fails only fast-path allocations */
-    if (sp_opt.fail_every) ops->inject_alloc_failure(c->pool, sp_opt.fail_every);
+    if (o->fail_every) ops->inject_alloc_failure(c->pool, o->fail_every);
     pc->body = seg_body;
     pc->ctx = c;
     pc->free_ctx = seg_free;

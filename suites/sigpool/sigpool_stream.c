@@ -215,7 +215,8 @@ typedef struct kernel_sig {
     size_t payload;           /* MSS clamp target */
 } kernel_sig;
 
-static int set_kernel_key(int fd, int ipv6, const kernel_sig *k, pb_err *e)
+/* 0, PB_SETUP_UNAVAILABLE + why in e (this kernel cannot sign so), or -1 + e. */
+static int set_kernel_key(int fd, int ipv6, unsigned maclen, const kernel_sig *k, pb_err *e)
 {
     if (strcmp(k->alg, "md5") == 0) {
         struct tcp_md5sig m;
@@ -223,8 +224,10 @@ static int set_kernel_key(int fd, int ipv6, const kernel_sig *k, pb_err *e)
         loopback(&m.tcpm_addr, ipv6, 0);
         m.tcpm_keylen = (uint16_t)k->keylen;
         memcpy(m.tcpm_key, k->key, k->keylen);
-        if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &m, sizeof m) != 0)
-            return pb_errf(e, "unavailable: host kernel TCP-MD5: setsockopt(TCP_MD5SIG): %s", strerror(errno));
+        if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &m, sizeof m) != 0) {
+            pb_errf(e, "host kernel TCP-MD5: setsockopt(TCP_MD5SIG): %s", strerror(errno));
+            return PB_SETUP_UNAVAILABLE;
+        }
         return 0;
     }
     struct sp_tcp_ao_add ao;
@@ -233,15 +236,15 @@ static int set_kernel_key(int fd, int ipv6, const kernel_sig *k, pb_err *e)
     snprintf(ao.alg_name, sizeof ao.alg_name, "%s", k->alg);
     ao.prefix = ipv6 ? 128 : 32;
     ao.sndid = ao.rcvid = 123;
-    ao.maclen = (uint8_t)sp_opt.maclen;
+    ao.maclen = (uint8_t)maclen;
     ao.keylen = (uint8_t)k->keylen;
     memcpy(ao.key, k->key, k->keylen);
     if (setsockopt(fd, IPPROTO_TCP, SP_TCP_AO_ADD_KEY, &ao, sizeof ao) != 0) {
         if (errno == ENOPROTOOPT)
-            return pb_errf(e, "unavailable: the host kernel has no TCP-AO (setsockopt TCP_AO_ADD_KEY: %s)",
-                           strerror(errno));
-        return pb_errf(e, "unavailable: host kernel TCP-AO with %s: setsockopt(TCP_AO_ADD_KEY): %s", k->alg,
-                       strerror(errno));
+            pb_errf(e, "the host kernel has no TCP-AO (setsockopt TCP_AO_ADD_KEY: %s)", strerror(errno));
+        else
+            pb_errf(e, "host kernel TCP-AO with %s: setsockopt(TCP_AO_ADD_KEY): %s", k->alg, strerror(errno));
+        return PB_SETUP_UNAVAILABLE;
     }
     return 0;
 }
@@ -277,34 +280,38 @@ size_t sp_stream_mss(size_t data, int md5, unsigned maclen, int timestamps)
 /* MSS so that every segment carries k->payload bytes: Linux takes the
  * options it sends on every segment (signature, timestamps) out of the
  * clamped MSS. Out of TCP_MAXSEG's range: leave the default. */
-static void clamp_mss(int fd, const kernel_sig *k)
+static void clamp_mss(int fd, const sp_opts *o, const kernel_sig *k)
 {
     int md5 = strcmp(k->alg, "md5") == 0;
-    size_t mss = sp_stream_mss(k->payload, md5, sp_opt.maclen, sp_stream_timestamps(md5, sp_opt.tcp_timestamps));
+    size_t mss = sp_stream_mss(k->payload, md5, o->maclen, sp_stream_timestamps(md5, o->tcp_timestamps));
     if (mss < 88 || mss > 32767) return;
     int v = (int)mss;
     setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof v);
 }
 
-static int sock_prepare(int fd, int ipv6, const kernel_sig *k, pb_err *e)
+static int sock_prepare(int fd, const sp_opts *o, const kernel_sig *k, pb_err *e)
 {
     struct timeval tv = {.tv_sec = 10};
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     if (!k->alg) return 0;
-    if (set_kernel_key(fd, ipv6, k, e)) return -1;
-    clamp_mss(fd, k);
+    int rc = set_kernel_key(fd, o->ipv6, o->maclen, k, e);
+    if (rc) return rc;
+    clamp_mss(fd, o, k);
     return 0;
 }
 
-/* Connected pair over loopback: *sfd = client (sender), *rfd = accepted (receiver). */
-static int open_pair(int ipv6, const kernel_sig *k, int *sfd, int *rfd, pb_err *e)
+/* Connected pair over loopback: *sfd = client (sender), *rfd = accepted (receiver).
+ * 0, PB_SETUP_UNAVAILABLE (the kernel cannot sign with k) or -1, with e. */
+static int open_pair(const sp_opts *o, const kernel_sig *k, int *sfd, int *rfd, pb_err *e)
 {
+    const int ipv6 = o->ipv6;
     int fam = ipv6 ? AF_INET6 : AF_INET;
-    int l = socket(fam, SOCK_STREAM | SOCK_CLOEXEC, 0), s = -1, r = -1;
+    int l = socket(fam, SOCK_STREAM | SOCK_CLOEXEC, 0), s = -1, r = -1, rc = -1;
     struct sockaddr_storage ss;
     socklen_t len;
     if (l < 0) return pb_errf(e, "sigpool stream: socket: %s", strerror(errno));
-    if (sock_prepare(l, ipv6, k, e)) goto fail;
+    if ((rc = sock_prepare(l, o, k, e)) != 0) goto fail;
+    rc = -1;
     len = loopback(&ss, ipv6, 0);
     if (bind(l, (struct sockaddr *)&ss, len) || listen(l, 1) || getsockname(l, (struct sockaddr *)&ss, &len)) {
         pb_errf(e, "sigpool stream: listen on %s loopback: %s", ipv6 ? "::1" : "127.0.0.1", strerror(errno));
@@ -315,7 +322,8 @@ static int open_pair(int ipv6, const kernel_sig *k, int *sfd, int *rfd, pb_err *
         pb_errf(e, "sigpool stream: socket: %s", strerror(errno));
         goto fail;
     }
-    if (sock_prepare(s, ipv6, k, e)) goto fail;
+    if ((rc = sock_prepare(s, o, k, e)) != 0) goto fail;
+    rc = -1;
     if (connect(s, (struct sockaddr *)&ss, len) != 0) {
         pb_errf(e, "sigpool stream: connect to loopback: %s", strerror(errno));
         goto fail;
@@ -332,7 +340,7 @@ static int open_pair(int ipv6, const kernel_sig *k, int *sfd, int *rfd, pb_err *
 fail:
     close(l);
     if (s >= 0) close(s);
-    return -1;
+    return rc;
 }
 
 /* The sender's view of the connection: addresses and ports of segments it sends. */
@@ -393,7 +401,7 @@ static int ctx_start(struct stream_ctx *c, pb_case *pc, pb_err *e)
     return 0;
 }
 
-int sp_stream_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, pb_err *e)
+int sp_stream_setup(const sp_opts *o, const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, pb_err *e)
 {
     if (cell->size_bytes > RX_BYTES / 2) return pb_errf(e, "sigpool stream: payload too large");
     struct stream_ctx *c = ctx_new();
@@ -403,22 +411,22 @@ int sp_stream_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *pc, pb
     uint16_t sport = 0, dport = 0;
     /* ISN just below a wrap: the SNE changes a few hundred segments in */
     const uint32_t isn_s = 0xfff00000u, isn_r = 0x2468ace0u;
-    if (sp_pool_create(ops, cell->variant, &c->pool, e) || open_pair(sp_opt.ipv6, &none, &c->sfd, &c->rfd, e) ||
+    if (sp_pool_create(ops, cell->variant, &c->pool, e) || open_pair(o, &none, &c->sfd, &c->rfd, e) ||
         pair_addrs(c->sfd, &a, &sport, &dport, e) ||
         sp_flow_init(&c->flow, c->pool, &a, sport, dport, isn_s, isn_r, cell->size_bytes,
-                     sp_stream_timestamps(strcmp(cell->variant, "md5") == 0, sp_opt.tcp_timestamps), 0x5eed, e))
+                     sp_stream_timestamps(strcmp(cell->variant, "md5") == 0, o->tcp_timestamps), o->maclen, 0x5eed, e))
         goto fail;
     c->reclen = sp_flow_reclen(&c->flow);
     c->snd_seq = c->rcv_next = isn_s + 1;
     if (ctx_start(c, pc, e)) goto fail;
-    if (sp_opt.fail_every) ops->inject_alloc_failure(c->pool, sp_opt.fail_every);
+    if (o->fail_every) ops->inject_alloc_failure(c->pool, o->fail_every);
     return 0;
 fail:
     stream_free(c);
     return -1;
 }
 
-int sp_kernel_setup(const pb_cell *cell, pb_case *pc, pb_err *e)
+int sp_kernel_setup(const sp_opts *o, const pb_cell *cell, pb_case *pc, pb_err *e)
 {
     struct stream_ctx *c = ctx_new();
     if (!c) return pb_errf(e, "sigpool stream: out of memory");
@@ -429,9 +437,10 @@ int sp_kernel_setup(const pb_cell *cell, pb_case *pc, pb_err *e)
     pb_rng_seed(&rng, 0x6b65);
     pb_rng_bytes(&rng, key, sizeof key);
     const kernel_sig k = {.alg = cell->variant, .key = key, .keylen = sizeof key, .payload = cell->size_bytes};
-    if (open_pair(sp_opt.ipv6, &k, &c->sfd, &c->rfd, e) || ctx_start(c, pc, e)) {
+    int rc = open_pair(o, &k, &c->sfd, &c->rfd, e);
+    if (rc || ctx_start(c, pc, e)) {
         stream_free(c);
-        return -1;
+        return rc > 0 ? rc : -1;
     }
     return 0;
 }

@@ -31,7 +31,7 @@ typedef struct sp_opts {
     int tcp_timestamps;    /* stream op: net.ipv4.tcp_timestamps (1 on, 0 off); plan() reads it */
 } sp_opts;
 
-extern sp_opts sp_opt;      /* set by parse_opt, read by plan and setup */
+/* the suite's options object (suite.h): set from the command line, read by plan and setup */
 
 /* "old", "new", "old@native", "new@native" -> the pool; NULL otherwise. */
 const sigpool_ops *sp_pool_ops(const char *impl);
@@ -59,7 +59,8 @@ typedef struct sp_flow {
 /* Keys come from `seed`; TCP-AO traffic keys through the pool (KDF).
  * `timestamps`: headers carry the timestamp option (0: they do not). */
 int sp_flow_init(sp_flow *f, sigpool *pool, const tcp_addrs *a, uint16_t sport, uint16_t dport,
-                 uint32_t isn_s, uint32_t isn_r, size_t payload, int timestamps, uint64_t seed, pb_err *e);
+                 uint32_t isn_s, uint32_t isn_r, size_t payload, int timestamps, unsigned maclen, uint64_t seed,
+                 pb_err *e);
 static inline size_t sp_flow_reclen(const sp_flow *f) { return f->hdrlen + f->payload; }
 /* Header template + payload from rng into rec (sp_flow_reclen bytes). */
 void sp_flow_fill(const sp_flow *f, uint8_t *rec, pb_rng *rng);
@@ -93,9 +94,10 @@ size_t sp_stream_data_bytes(size_t payload, int timestamps);
  * rounded to 4) + the timestamp option when on. */
 size_t sp_stream_mss(size_t data, int md5, unsigned maclen, int timestamps);
 
-int sp_segment_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *c, pb_err *e);
-int sp_stream_setup(const pb_cell *cell, const sigpool_ops *ops, pb_case *c, pb_err *e);
-int sp_kernel_setup(const pb_cell *cell, pb_case *c, pb_err *e);
+/* 0 or -1 + e; sp_kernel_setup also PB_SETUP_UNAVAILABLE + why in e (the host kernel cannot sign). */
+int sp_segment_setup(const sp_opts *o, const pb_cell *cell, const sigpool_ops *ops, pb_case *c, pb_err *e);
+int sp_stream_setup(const sp_opts *o, const pb_cell *cell, const sigpool_ops *ops, pb_case *c, pb_err *e);
+int sp_kernel_setup(const sp_opts *o, const pb_cell *cell, pb_case *c, pb_err *e);
 
 int sp_selftest(const char *impl, pb_err *e);
 int sp_kat_accepts(const char *path);

@@ -12,12 +12,13 @@
  *            plain byte stream.
  * Impls old@native, new@native: the same pools built native instead of with
  * the kernel's flags (the code-generation cross-check, docs/build-profiles.md).
- * Options, metrics, cells: see options_help and plan() below. */
+ * Options, metrics, cells: see the option table (options) and plan() below. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/lib_versions.h"
 #include "common/gcrypt_init.h"
 #include "sigpool_suite.h"
 
@@ -28,13 +29,16 @@ const char *const sp_variants[SP_NVARIANTS] = {
 
 #define SP_MAX_PAYLOAD 65000   /* header + payload must fit the 16-bit IPv4 length */
 
-sp_opts sp_opt = {
-    .modes = SP_MODE_SEGMENT | SP_MODE_STREAM,
-    .payload = 1448,
-    .algs = (1u << SP_NVARIANTS) - 1,
-    .maclen = 12,
-    .tcp_timestamps = 1,
-};
+static void opts_init(void *p)
+{
+    *(sp_opts *)p = (sp_opts){
+        .modes = SP_MODE_SEGMENT | SP_MODE_STREAM,
+        .payload = 1448,
+        .algs = (1u << SP_NVARIANTS) - 1,
+        .maclen = 12,
+        .tcp_timestamps = 1,
+    };
+}
 
 int sp_variant_index(const char *name)
 {
@@ -122,69 +126,96 @@ static int parse_algs(const char *v, uint32_t *mask, pb_err *e)
     return 0;
 }
 
-static int parse_opt(const char *name, const char *value, pb_err *e)
+static int set_mode(void *p, const char *value, pb_err *e)
 {
-    while (*name == '-') name++;
-    uint64_t x;
-    if (strcmp(name, "mode") == 0) {
-        if (value && strcmp(value, "segment") == 0) sp_opt.modes = SP_MODE_SEGMENT;
-        else if (value && strcmp(value, "stream") == 0) sp_opt.modes = SP_MODE_STREAM;
-        else if (value && strcmp(value, "both") == 0) sp_opt.modes = SP_MODE_SEGMENT | SP_MODE_STREAM;
-        else return pb_errf(e, "--mode: '%s' is not segment, stream or both", value ? value : "");
-        return 1;
-    }
-    if (strcmp(name, "payload") == 0) {
-        if (parse_uint(name, value, 1, SP_MAX_PAYLOAD, &x, e)) return -1;
-        sp_opt.payload = x;
-        return 1;
-    }
-    if (strcmp(name, "threads") == 0) {
-        if (parse_uint(name, value, 1, 1024, &x, e)) return -1;
-        sp_opt.threads = (int)x;
-        return 1;
-    }
-    if (strcmp(name, "maclen") == 0) {
-        if (parse_uint(name, value, 4, 16, &x, e)) return -1;
-        sp_opt.maclen = (unsigned)x;
-        return 1;
-    }
-    if (strcmp(name, "fail-alloc-every") == 0) {
-        if (parse_uint(name, value, 0, 1000000000, &x, e)) return -1;
-        sp_opt.fail_every = (unsigned)x;
-        return 1;
-    }
-    if (strcmp(name, "algs") == 0) return parse_algs(value, &sp_opt.algs, e) ? -1 : 1;
-    if (strcmp(name, "ipv6") == 0) {
-        if (value) return pb_errf(e, "--ipv6 takes no value");
-        sp_opt.ipv6 = 1;
-        return 1;
-    }
+    sp_opts *o = p;
+    if (strcmp(value, "segment") == 0) o->modes = SP_MODE_SEGMENT;
+    else if (strcmp(value, "stream") == 0) o->modes = SP_MODE_STREAM;
+    else if (strcmp(value, "both") == 0) o->modes = SP_MODE_SEGMENT | SP_MODE_STREAM;
+    else return pb_errf(e, "--mode: '%s' is not segment, stream or both", value);
     return 0;
 }
 
-static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
+static int set_payload(void *p, const char *value, pb_err *e)
 {
+    return parse_uint("payload", value, 1, SP_MAX_PAYLOAD, &((sp_opts *)p)->payload, e);
+}
+
+static int set_threads(void *p, const char *value, pb_err *e)
+{
+    uint64_t x = 0;
+    if (parse_uint("threads", value, 1, 1024, &x, e)) return -1;
+    ((sp_opts *)p)->threads = (int)x;
+    return 0;
+}
+
+static int set_maclen(void *p, const char *value, pb_err *e)
+{
+    uint64_t x = 0;
+    if (parse_uint("maclen", value, 4, 16, &x, e)) return -1;
+    ((sp_opts *)p)->maclen = (unsigned)x;
+    return 0;
+}
+
+static int set_fail_every(void *p, const char *value, pb_err *e)
+{
+    uint64_t x = 0;
+    if (parse_uint("fail-alloc-every", value, 0, 1000000000, &x, e)) return -1;
+    ((sp_opts *)p)->fail_every = (unsigned)x;
+    return 0;
+}
+
+static int set_algs(void *p, const char *value, pb_err *e)
+{
+    return parse_algs(value, &((sp_opts *)p)->algs, e);
+}
+
+static int set_ipv6(void *p, const char *value, pb_err *e)
+{
+    (void)value;
+    (void)e;
+    ((sp_opts *)p)->ipv6 = 1;
+    return 0;
+}
+
+static const pb_suite_opt options[] = {
+    {"mode", "segment|stream|both", "ops to run (default both)", set_mode},
+    {"payload", "N", "payload bytes per segment, 1..65000 (default 1448); stream op, TCP-AO:\n"
+                     "12 less when net.ipv4.tcp_timestamps is on (the timestamp option)", set_payload},
+    {"threads", "N", "segment op: signing threads (default: online CPUs)", set_threads},
+    {"algs", "a,b,...", "algorithms: md5 (TCP-MD5), hmac(sha1), hmac(sha512), hmac(sha384),\n"
+                        "hmac(sha224), hmac(sha3-512), hmac(md5), hmac(rmd160), cmac(aes128),\n"
+                        "hmac(sha256) (TCP-AO), or all (default)", set_algs},
+    {"ipv6", NULL, "IPv6 pseudo-headers (stream: over ::1)", set_ipv6},
+    {"maclen", "N", "TCP-AO MAC bytes, 4..16 (default 12)", set_maclen},
+    {"fail-alloc-every", "N", "test hook: impl new fails every N-th fast-path allocation", set_fail_every},
+    {NULL, NULL, NULL, NULL},
+};
+
+static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
+{
+    sp_opts *const so = opts;
     static const struct { unsigned mode; const char *op; } ops[] = {
         {SP_MODE_SEGMENT, "segment"}, {SP_MODE_STREAM, "stream"},
     };
-    if (sp_opt.modes & SP_MODE_STREAM) {
+    if (so->modes & SP_MODE_STREAM) {
         int ts = sp_read_tcp_timestamps(SP_TCP_TIMESTAMPS_SYSCTL);
         if (ts < 0) fprintf(stderr, "sigpool: cannot read " SP_TCP_TIMESTAMPS_SYSCTL "; stream op assumes "
                                     "timestamps on (Linux's default)\n");
-        sp_opt.tcp_timestamps = ts != 0;
+        so->tcp_timestamps = ts != 0;
         /* every variant but md5 (bit 0) is TCP-AO */
-        if (!sp_stream_data_bytes(sp_opt.payload, sp_opt.tcp_timestamps) && (sp_opt.algs & ~1u))
+        if (!sp_stream_data_bytes(so->payload, so->tcp_timestamps) && (so->algs & ~1u))
             return pb_errf(e, "--payload %llu: no data left in a TCP-AO stream segment after the %d-byte "
                               "timestamp option (net.ipv4.tcp_timestamps is on)",
-                           (unsigned long long)sp_opt.payload, SP_TCP_TS_OPTION);
+                           (unsigned long long)so->payload, SP_TCP_TS_OPTION);
     }
     g->ncells = 0;
     g->cells = calloc(2 * SP_NVARIANTS, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "sigpool: out of memory");
     for (int k = 0; k < 2; k++) {
-        if (!(sp_opt.modes & ops[k].mode)) continue;
+        if (!(so->modes & ops[k].mode)) continue;
         for (int i = 0; i < SP_NVARIANTS; i++) {
-            if (!(sp_opt.algs & 1u << i)) continue;
+            if (!(so->algs & 1u << i)) continue;
             pb_cell *c = &g->cells[g->ncells++];
             snprintf(c->variant, sizeof c->variant, "%s", sp_variants[i]);
             snprintf(c->op, sizeof c->op, "%s", ops[k].op);
@@ -192,14 +223,14 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
              * stored size says which timestamp setting the run used */
             int md5 = strcmp(sp_variants[i], "md5") == 0;
             c->size_bytes = ops[k].mode == SP_MODE_STREAM
-                                ? sp_stream_data_bytes(sp_opt.payload, sp_stream_timestamps(md5, sp_opt.tcp_timestamps))
-                                : sp_opt.payload;
+                                ? sp_stream_data_bytes(so->payload, sp_stream_timestamps(md5, so->tcp_timestamps))
+                                : so->payload;
             strcpy(c->impls[c->nimpls++], "old");
             strcpy(c->impls[c->nimpls++], "new");
             strcpy(c->impls[c->nimpls++], "old@native");
             strcpy(c->impls[c->nimpls++], "new@native");
             if (ops[k].mode == SP_MODE_STREAM) {
-                /* the kernel's own TCP-MD5/TCP-AO; its setup says "unavailable:"
+                /* the kernel's own TCP-MD5/TCP-AO; its setup says unavailable
                  * where the kernel lacks it (TCP-AO on this host) */
                 strcpy(c->impls[c->nimpls++], "kernel");
                 /* a stream sample must cover socket buffers many times over: 15 ms
@@ -224,8 +255,9 @@ static int check_size(uint64_t size, pb_err *e)
     return 0;
 }
 
-static int setup_case(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
+static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
 {
+    const sp_opts *o = opts;
     memset(c, 0, sizeof *c);
     if (sp_variant_index(cell->variant) < 0)
         return pb_errf(e, "sigpool: unknown variant '%s'", cell->variant);
@@ -235,11 +267,17 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *c, pb_err 
         return pb_errf(e, "sigpool: unknown op '%s' (segment, stream)", cell->op);
     if (strcmp(impl, "kernel") == 0) {
         if (!stream) return pb_errf(e, "sigpool: impl kernel has only the stream op");
-        return sp_kernel_setup(cell, c, e);
+        return sp_kernel_setup(o, cell, c, e);
     }
     const sigpool_ops *ops = sp_pool_ops(impl);
     if (!ops) return pb_errf(e, "sigpool: unknown impl '%s' (old, new, kernel)", impl);
-    return stream ? sp_stream_setup(cell, ops, c, e) : sp_segment_setup(cell, ops, c, e);
+    return stream ? sp_stream_setup(o, cell, ops, c, e) : sp_segment_setup(o, cell, ops, c, e);
+}
+
+static int selftest(const void *opts, const char *impl, pb_err *e)
+{
+    (void)opts;   /* the known answers do not depend on the options */
+    return sp_selftest(impl, e);
 }
 
 static pb_claim claim(const pb_cell *cell, double doc_ratio)
@@ -249,6 +287,9 @@ static pb_claim claim(const pb_cell *cell, double doc_ratio)
     return PB_CLAIM_EQUAL;   /* "differences are noise-level" */
 }
 
+/* what kmod/sigpool_bench.c reports */
+static const char *const kmod_impls[] = { "kmod-old", "kmod-new", NULL };
+
 const pb_suite pb_suite_sigpool = {
     .name = "sigpool",
     .title = "TCP-MD5/TCP-AO signature pool: per-CPU requests (old) vs clone-tfm (new), Gbit/s",
@@ -256,27 +297,22 @@ const pb_suite pb_suite_sigpool = {
     .candidate = "new",
     .metrics = PB_M_GBIT_PER_S | PB_M_NS_PER_OP,
     .primary_metric = "gbit_per_s",
-    .options_help =
-        "  --mode segment|stream|both  ops to run (default both)\n"
-        "  --payload N       payload bytes per segment, 1..65000 (default 1448); stream op, TCP-AO:\n"
-        "                    12 less when net.ipv4.tcp_timestamps is on (the timestamp option)\n"
-        "  --threads N       segment op: signing threads (default: online CPUs)\n"
-        "  --algs a,b,...    algorithms: md5 (TCP-MD5), hmac(sha1), hmac(sha512), hmac(sha384),\n"
-        "                    hmac(sha224), hmac(sha3-512), hmac(md5), hmac(rmd160), cmac(aes128),\n"
-        "                    hmac(sha256) (TCP-AO), or all (default)\n"
-        "  --ipv6            IPv6 pseudo-headers (stream: over ::1)\n"
-        "  --maclen N        TCP-AO MAC bytes, 4..16 (default 12)\n"
-        "  --fail-alloc-every N  test hook: impl new fails every N-th fast-path allocation\n",
     .kat_help = "MD5/RIPEMD-160 (SHAVS style), HMAC-* (HMACVS style), AES-128-CMAC, AES-CMAC-PRF-128, "
                 "RFC 5926 KDF, RFC 9235 TCP-AO packets, TCP-MD5 packets (old, new)",
-    .parse_opt = parse_opt,
+    .opts_size = sizeof(sp_opts),
+    .opts_init = opts_init,
+    .options = options,
     .plan = plan,
     .check_size = check_size,
     .setup_case = setup_case,
-    .selftest = sp_selftest,
+    .selftest = selftest,
     .kat_accepts = sp_kat_accepts,
     .kat_file = sp_kat_file,
     .claim = claim,
+    .library_versions = pb_lib_versions_gcrypt,
+    .kmod_impls = kmod_impls,
+    .kmod_baseline = "kmod-old",
+    .kmod_candidate = "kmod-new",
     .plot_x = "variant",
     .notes_md =
         "Both pools sign exactly what Linux signs: TCP-MD5 (RFC 2385) for `md5`, TCP-AO (RFC 5925/5926, "

@@ -25,10 +25,20 @@
 #include "pb_valgrind.h"
 #include "suite.h"
 
-static double g_shift = 1.0;
-static char g_fail[PB_NAME_MAX], g_unavail[PB_NAME_MAX];
-static int g_seeded;
-static uint64_t g_seed;
+typedef struct synthetic_opts {
+    double shift;                    /* --shift */
+    char fail[PB_NAME_MAX];          /* --fail-selftest */
+    char unavail[PB_NAME_MAX];       /* --unavailable */
+    int seeded;                      /* --seed given */
+    uint64_t seed;
+    uint64_t cases_set_up;           /* seeded: every case set up gets its own noise key */
+} synthetic_opts;
+
+static void opts_init(void *p)
+{
+    synthetic_opts *o = p;
+    o->shift = 1.0;
+}
 
 typedef struct spin_ctx {
     uint64_t steps;
@@ -74,37 +84,57 @@ static void spin_body(void *p, uint64_t iters)
     c->acc = x;
 }
 
-static int parse_opt(const char *name, const char *value, pb_err *e)
+static int set_shift(void *p, const char *value, pb_err *e)
 {
-    if (!strcmp(name, "shift")) {
-        if (!value) return 0;
-        char *end;
-        double v = strtod(value, &end);
-        if (*end || !(v >= 0.1 && v <= 10)) return pb_errf(e, "--shift wants a factor from 0.1 to 10, got '%s'", value);
-        g_shift = v;
-        return 1;
-    }
-    if (!strcmp(name, "seed")) {
-        if (!value) return 0;
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(value, &end, 10);
-        if (errno || end == value || *end || value[0] == '-')
-            return pb_errf(e, "--seed wants a whole number from 0 to 2^64-1, got '%s'", value);
-        g_seed = v;
-        g_seeded = 1;
-        return 1;
-    }
-    if (!strcmp(name, "fail-selftest") || !strcmp(name, "unavailable")) {
-        if (!value) return 0;
-        snprintf(!strcmp(name, "unavailable") ? g_unavail : g_fail, PB_NAME_MAX, "%s", value);
-        return 1;
-    }
+    char *end;
+    double v = strtod(value, &end);
+    if (*end || !(v >= 0.1 && v <= 10)) return pb_errf(e, "--shift wants a factor from 0.1 to 10, got '%s'", value);
+    ((synthetic_opts *)p)->shift = v;
     return 0;
 }
 
-static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
+static int set_seed(void *p, const char *value, pb_err *e)
 {
+    synthetic_opts *o = p;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (errno || end == value || *end || value[0] == '-')
+        return pb_errf(e, "--seed wants a whole number from 0 to 2^64-1, got '%s'", value);
+    o->seed = v;
+    o->seeded = 1;
+    return 0;
+}
+
+static int set_name(char *dst, const char *value, const char *opt, pb_err *e)
+{
+    if (!*value || strlen(value) >= PB_NAME_MAX) return pb_errf(e, "--%s wants an impl name, got '%s'", opt, value);
+    snprintf(dst, PB_NAME_MAX, "%s", value);
+    return 0;
+}
+
+static int set_fail(void *p, const char *value, pb_err *e)
+{
+    return set_name(((synthetic_opts *)p)->fail, value, "fail-selftest", e);
+}
+
+static int set_unavail(void *p, const char *value, pb_err *e)
+{
+    return set_name(((synthetic_opts *)p)->unavail, value, "unavailable", e);
+}
+
+static const pb_suite_opt options[] = {
+    {"shift", "F", "new does F times the work of old (default 1.0, an A/A pair)", set_shift},
+    {"fail-selftest", "IMPL", "make IMPL fail its self-test (tests the refusal)", set_fail},
+    {"unavailable", "IMPL", "make IMPL's set-up report 'unavailable'", set_unavail},
+    {"seed", "N", "do not time: draw each sample from a generator seeded with N\n"
+                  "(true ratio exactly --shift; for tests, whose answers must be fixed)", set_seed},
+    {NULL, NULL, NULL, NULL},
+};
+
+static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
+{
+    (void)opts;
     (void)o;
     static const uint64_t sizes[] = {1000, 10000};
     g->ncells = 2;
@@ -122,34 +152,38 @@ static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
     return 0;
 }
 
-static int setup_case(const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
+static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
 {
-    if (!strcmp(impl, g_unavail)) return pb_errf(e, "unavailable: --unavailable %s was given", impl);
+    synthetic_opts *o = opts;
+    if (!strcmp(impl, o->unavail)) {
+        pb_errf(e, "--unavailable %s was given", impl);
+        return PB_SETUP_UNAVAILABLE;
+    }
     spin_ctx *s = calloc(1, sizeof *s);
     if (!s) return pb_errf(e, "out of memory");
-    double f = strcmp(impl, "new") == 0 ? g_shift : 1.0;
+    double f = strcmp(impl, "new") == 0 ? o->shift : 1.0;
     s->steps = (uint64_t)((double)cell->size_bytes * f + 0.5);
     c->body = spin_body;
     c->ctx = s;
     c->free_ctx = free;
-    if (g_seeded) {
+    if (o->seeded) {
         /* the time comes from the seed: the body has nothing to do, except under valgrind
          * (bench --measure valgrind/both), where its instruction count is what is measured */
         if (!RUNNING_ON_VALGRIND) s->steps = 0;
-        s->cell_key = mix(g_seed ^ mix(cell->size_bytes));
+        s->cell_key = mix(o->seed ^ mix(cell->size_bytes));
         /* every case set up gets its own noise, also the second copy of an impl in an A/A gate;
          * the order of set-ups is fixed, so this is as repeatable as the seed */
-        static uint64_t cases_set_up;
-        s->impl_key = mix(++cases_set_up);
+        s->impl_key = mix(++o->cases_set_up);
         s->ns_per_op = (double)cell->size_bytes / 3.11 * f;
         c->seeded_ns = seeded_ns;
     }
-    return 0;
+    return PB_SETUP_OK;
 }
 
-static int selftest(const char *impl, pb_err *e)
+static int selftest(const void *opts, const char *impl, pb_err *e)
 {
-    if (!strcmp(impl, g_fail)) return pb_errf(e, "--fail-selftest %s was given", impl);
+    const synthetic_opts *o = opts;
+    if (!strcmp(impl, o->fail)) return pb_errf(e, "--fail-selftest %s was given", impl);
     return 0;
 }
 
@@ -168,12 +202,9 @@ const pb_suite pb_suite_synthetic = {
      * inversion is tested on a known ratio too */
     .metrics = PB_M_NS_PER_OP | PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE | PB_M_CYCLES_PER_BYTE | PB_M_MB_PER_S,
     .primary_metric = "ns_per_op",
-    .options_help = "  --shift F            new does F times the work of old (default 1.0, an A/A pair)\n"
-                    "  --fail-selftest IMPL make IMPL fail its self-test (tests the refusal)\n"
-                    "  --unavailable IMPL   make IMPL's set-up report 'unavailable'\n"
-                    "  --seed N             do not time: draw each sample from a generator seeded with N\n"
-                    "                       (true ratio exactly --shift; for tests, whose answers must be fixed)\n",
-    .parse_opt = parse_opt,
+    .opts_size = sizeof(synthetic_opts),
+    .opts_init = opts_init,
+    .options = options,
     .plan = plan,
     .setup_case = setup_case,
     .selftest = selftest,

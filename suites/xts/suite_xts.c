@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lib_versions.h"
 #include "common/xts.h"
 #include "common/xts_aes.h"
 #include "pb_config.h"
@@ -31,8 +32,6 @@ static const uint64_t grid_sizes[] = { 64, 512, 4096, 16384, 32768 };
 static const unsigned grid_keys[] = { 256, 384, 512 };
 #define NKEYS (sizeof grid_keys / sizeof grid_keys[0])
 
-/* --keys: which of grid_keys to plan (bit i = grid_keys[i]) */
-static unsigned keys_mask = (1u << NKEYS) - 1;
 
 int xts_suite_check_impl(const char *impl, pb_err *e)
 {
@@ -57,37 +56,58 @@ static int key_index(const char *s, size_t n)
 
 /* The modelled per-call cost of the child (xts_aes.h). How it was asked for: */
 enum child_cost_how { CHILD_COST_DEFAULT, CHILD_COST_BYTES, CHILD_COST_NS };
-static enum child_cost_how child_cost_how = CHILD_COST_DEFAULT;
-static double child_cost_value;      /* bytes-equivalent or ns, by child_cost_how */
-static char child_cost_effective[512]; /* what plan() applied, for runs.options */
+
+/* The suite's options object (suite.h). */
+typedef struct xts_opts {
+    unsigned keys_mask;                /* --keys: which of grid_keys to plan (bit i = grid_keys[i]) */
+    enum child_cost_how child_cost_how;
+    double child_cost_value;           /* bytes-equivalent or ns, by child_cost_how */
+    /* what plan() calibrated: setup_case applies it to the child (process-wide in xts_aes.c) */
+    uint64_t child_spins;
+    unsigned child_every;
+    char child_cost_effective[512];    /* what plan() applied, for runs.options */
+} xts_opts;
+
+static void opts_init(void *p)
+{
+    xts_opts *o = p;
+    o->keys_mask = (1u << NKEYS) - 1;
+    o->child_every = 1;
+}
 
 #define CHILD_COST_MAX 1e6            /* bytes or ns: far above anything a call costs */
 #define CHILD_COST_FILE "xts_child_call.tsv"
 
-static int parse_child_cost(const char *name, const char *value, enum child_cost_how how, pb_err *e)
+static int parse_child_cost(xts_opts *o, const char *name, const char *value, enum child_cost_how how, pb_err *e)
 {
     const char *unit = how == CHILD_COST_BYTES ? "BYTES" : "NS";
-    if (!value || !*value)
+    if (!*value)
         return pb_errf(e, "--%s needs a value: %s, a number from 0 (off) to %g", name, unit, CHILD_COST_MAX);
     char *end;
     errno = 0;
     double v = strtod(value, &end);
     if (errno || *end || !(v >= 0 && v <= CHILD_COST_MAX))
         return pb_errf(e, "--%s: '%s' is not a number from 0 (off) to %g", name, value, CHILD_COST_MAX);
-    if (child_cost_how != CHILD_COST_DEFAULT && child_cost_how != how)
+    if (o->child_cost_how != CHILD_COST_DEFAULT && o->child_cost_how != how)
         return pb_errf(e, "--%s: give either --child-call-cost or --child-call-ns, not both", name);
-    child_cost_how = how;
-    child_cost_value = v;
-    return 1;
+    o->child_cost_how = how;
+    o->child_cost_value = v;
+    return 0;
 }
 
-static int parse_opt(const char *name, const char *value, pb_err *e)
+static int set_child_cost(void *o, const char *value, pb_err *e)
 {
-    while (*name == '-') name++;
-    if (strcmp(name, "child-call-cost") == 0) return parse_child_cost(name, value, CHILD_COST_BYTES, e);
-    if (strcmp(name, "child-call-ns") == 0) return parse_child_cost(name, value, CHILD_COST_NS, e);
-    if (strcmp(name, "keys") != 0) return 0;
-    if (!value || !*value)
+    return parse_child_cost(o, "child-call-cost", value, CHILD_COST_BYTES, e);
+}
+
+static int set_child_ns(void *o, const char *value, pb_err *e)
+{
+    return parse_child_cost(o, "child-call-ns", value, CHILD_COST_NS, e);
+}
+
+static int set_keys(void *o, const char *value, pb_err *e)
+{
+    if (!*value)
         return pb_errf(e, "--keys needs a value, e.g. --keys 256,512 (XTS key sizes in bits: 256, 384, 512)");
     unsigned mask = 0;
     for (const char *p = value; *p;) {
@@ -100,9 +120,21 @@ static int parse_opt(const char *name, const char *value, pb_err *e)
         p += n;
         if (*p == ',') p++;
     }
-    keys_mask = mask;
-    return 1;
+    ((xts_opts *)o)->keys_mask = mask;
+    return 0;
 }
+
+static const pb_suite_opt options[] = {
+    {"keys", "LIST", "XTS key sizes in bits to run, comma-separated: 256,384,512 (default all)\n"
+                     "(256/384/512 = Key1||Key2 of 2 x AES-128/192/256; openssl has no 384)", set_keys},
+    {"child-call-cost", "BYTES", "modelled cost of one child ECB request (the kernel's skcipher walk +\n"
+                     "kernel_fpu_begin/end), in bytes of this machine's own AES-128 ECB time,\n"
+                     "calibrated at set-up and paid as a busy-wait by old, new and old-nomem on\n"
+                     "every child call; 0 = off. Default: data/xts_child_call.tsv (measured in\n"
+                     "the kernel module, see docs/kmod.md)", set_child_cost},
+    {"child-call-ns", "NS", "the same cost given in nanoseconds instead (0 = off)", set_child_ns},
+    {NULL, NULL, NULL, NULL},
+};
 
 static int impl_has_keybits(const char *impl, unsigned bits)
 {
@@ -192,26 +224,29 @@ static int added_ns(uint64_t spins, unsigned every, int reps, double *added, pb_
     return 0;
 }
 
-/* Turn the options (or the data file's default) into loop spins per child call, and say what was
- * applied in child_cost_effective. Timing-dependent only through the calibration. */
-static int apply_child_cost(pb_err *e)
+/* Turn the options (or the data file's default) into loop spins per child call, record them in
+ * o for setup_case and say what was applied in o->child_cost_effective. Timing-dependent only
+ * through the calibration, which leaves the calibrated cost set. */
+static int apply_child_cost(xts_opts *o, pb_err *e)
 {
     char source[400] = "";
     double bytes = 0, ns = 0, b = 0;
-    enum child_cost_how how = child_cost_how;
+    enum child_cost_how how = o->child_cost_how;
+    char *child_cost_effective = o->child_cost_effective;
+    const size_t effective_size = sizeof o->child_cost_effective;
     xts_child_cost_set(0, 1);
     if (RUNNING_ON_VALGRIND) {
         /* bench --measure valgrind: the model's busy-wait is calibrated in time, so its instruction
          * count would change from run to run (and Valgrind's slowdown would size it): off */
-        snprintf(child_cost_effective, sizeof child_cost_effective,
+        snprintf(child_cost_effective, effective_size,
                  "child_call_cost=off under valgrind (a busy-wait calibrated in time has no fixed instruction "
                  "count): old, new, old-nomem counts leave out the modelled child-call cost that their "
                  "wall-time rows pay");
         return 0;
     }
     if (how == CHILD_COST_DEFAULT && read_child_cost_file(&bytes, source, sizeof source, e) < 0) return -1;
-    if (how == CHILD_COST_BYTES) bytes = child_cost_value;
-    if (how == CHILD_COST_NS) ns = child_cost_value;
+    if (how == CHILD_COST_BYTES) bytes = o->child_cost_value;
+    if (how == CHILD_COST_NS) ns = o->child_cost_value;
     if (how != CHILD_COST_NS && bytes > 0) {
         if (time_child(32768, 8, &b, e) < 0) return -1;
         b /= 32768;   /* this machine's per-byte cost of the child */
@@ -239,34 +274,37 @@ static int apply_child_cost(pb_err *e)
         }
     }
     xts_child_cost_set(spins, every);
+    o->child_spins = spins;
+    o->child_every = every;
     if (spins == 0)
-        snprintf(child_cost_effective, sizeof child_cost_effective, "child_call_cost=off (%s)",
+        snprintf(child_cost_effective, effective_size, "child_call_cost=off (%s)",
                  how == CHILD_COST_DEFAULT ? "data/" CHILD_COST_FILE " says 0" :
                  how == CHILD_COST_BYTES ? "--child-call-cost 0" : "--child-call-ns 0");
     else if (how == CHILD_COST_NS)
-        snprintf(child_cost_effective, sizeof child_cost_effective,
+        snprintf(child_cost_effective, effective_size,
                  "child_call_cost=%.1fns (--child-call-ns) = %llu spins per %u child call(s), measured +%.1fns per call", ns,
                  (unsigned long long)spins, every, paid);
     else
-        snprintf(child_cost_effective, sizeof child_cost_effective,
+        snprintf(child_cost_effective, effective_size,
                  "child_call_cost=%.1fB x %.4gns/B (AES-128 ECB here) = %.1fns = %llu spins per %u child call(s), "
                  "measured +%.1fns per call (%s%s)", bytes, b, ns, (unsigned long long)spins, every, paid,
                  how == CHILD_COST_BYTES ? "--child-call-cost" : "default, data/" CHILD_COST_FILE ": ", source);
     return 0;
 }
 
-static const char *effective_options(void)
+static const char *effective_options(const void *opts)
 {
-    return child_cost_effective;
+    return ((const xts_opts *)opts)->child_cost_effective;
 }
 
-static int plan(const pb_plan_opts *o, pb_grid *g, pb_err *e)
+static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
     static const char *const ops[] = { "enc", "dec" };
     const size_t nsizes = sizeof grid_sizes / sizeof grid_sizes[0];
+    const unsigned keys_mask = ((const xts_opts *)opts)->keys_mask;
     (void)o;   /* --quick: same grid, the harness shortens the samples */
 
-    if (apply_child_cost(e) < 0) return -1;
+    if (apply_child_cost(opts, e) < 0) return -1;
 
     g->ncells = 0;
     g->cells = calloc(NKEYS * 2 * nsizes, sizeof *g->cells);
@@ -338,8 +376,9 @@ static int check_size(uint64_t len, pb_err *e)
     return 0;
 }
 
-static int setup_case(const pb_cell *cell, const char *impl, pb_case *out, pb_err *e)
+static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *out, pb_err *e)
 {
+    const xts_opts *o = opts;
     char *end;
     unsigned long bits = strtoul(cell->variant, &end, 10);
     size_t len = cell->size_bytes;
@@ -353,6 +392,8 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *out, pb_er
         return pb_errf(e, "xts: unknown op '%s' (enc or dec)", cell->op);
     if (check_size(len, e) < 0) return -1;
 
+    /* the child's modelled cost is process-wide (xts_aes.c): this run's, as plan() calibrated it */
+    xts_child_cost_set(o->child_spins, o->child_every);
     xts_case *c = calloc(1, sizeof *c);
     if (!c) return pb_errf(e, "xts: out of memory");
     c->tfm = xts_alloc_tfm(impl, &err);
@@ -397,7 +438,13 @@ static int setup_case(const pb_cell *cell, const char *impl, pb_case *out, pb_er
     out->ctx = c;
     out->free_ctx = case_free;
     out->error_count = &c->errors;
-    return 0;
+    return PB_SETUP_OK;
+}
+
+static int selftest(const void *opts, const char *impl, pb_err *e)
+{
+    (void)opts;   /* the known answers do not depend on the options */
+    return xts_suite_selftest(impl, e);
 }
 
 static pb_claim claim(const pb_cell *cell, double doc_ratio)
@@ -408,6 +455,10 @@ static pb_claim claim(const pb_cell *cell, double doc_ratio)
     return doc_ratio < 0.95 ? PB_CLAIM_FASTER : PB_CLAIM_NOT_SLOWER;
 }
 
+/* what kmod/xts_bench.c reports */
+static const char *const kmod_impls[] = { "kmod-old", "kmod-new", "kmod-old-nomem", "kmod-builtin", "kmod-child-ecb",
+                                          NULL };
+
 const pb_suite pb_suite_xts = {
     .name = "xts",
     .title = "Linux crypto/xts.c: drop the tweak buffer (78105c7e769b), old vs new template",
@@ -415,40 +466,42 @@ const pb_suite pb_suite_xts = {
     .candidate = "new",
     .metrics = PB_M_NS_PER_OP | PB_M_TSC_PER_BYTE | PB_M_CYCLES_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE,
     .primary_metric = "ns_per_op",
-    .options_help =
-        "  --keys LIST   XTS key sizes in bits to run, comma-separated: 256,384,512 (default all)\n"
-        "                (256/384/512 = Key1||Key2 of 2 x AES-128/192/256; openssl has no 384)\n"
-        "  --child-call-cost BYTES  modelled cost of one child ECB request (the kernel's skcipher walk +\n"
-        "                kernel_fpu_begin/end), in bytes of this machine's own AES-128 ECB time,\n"
-        "                calibrated at set-up and paid as a busy-wait by old, new and old-nomem on\n"
-        "                every child call; 0 = off. Default: data/xts_child_call.tsv (measured in\n"
-        "                the kernel module, see docs/kmod.md)\n"
-        "  --child-call-ns NS  the same cost given in nanoseconds instead (0 = off)\n",
     .kat_help =
         "NIST CAVP XTSGen-style .rsp ([ENCRYPT]/[DECRYPT]; Key = Key1||Key2; i = tweak bytes or "
         "DataUnitSeqNumber = LE128 tweak; DataUnitLen in bits; PT; CT). Data units that are not a "
         "multiple of 128 bits are skipped (2018 XTS has no ciphertext stealing); openssl skips "
         "2 x 192-bit keys and K1 == K2 (it refuses both).",
-    .parse_opt = parse_opt,
+    .opts_size = sizeof(xts_opts),
+    .opts_init = opts_init,
+    .options = options,
     .plan = plan,
     .check_size = check_size,
     .setup_case = setup_case,
-    .selftest = xts_suite_selftest,
+    .selftest = selftest,
     .kat_accepts = xts_suite_kat_accepts,
     .kat_file = xts_suite_kat_file,
     .claim = claim,
     .effective_options = effective_options,
+    .library_versions = pb_lib_versions_gcrypt_openssl,
+    .kmod_impls = kmod_impls,
+    .kmod_baseline = "kmod-old",
+    .kmod_candidate = "kmod-new",
     .plot_x = "size",
     .notes_md =
         "This is a userspace re-run of the kernel template, not the kernel: old and new are the "
         "pre- and post-78105c7e769b `crypto/xts.c` request paths over the same child `ecb(aes)`, "
-        "here OpenSSL's EVP aes-*-ecb (pipelined AES-NI like the kernel's ecb-aes-aesni; one child "
+        "compiled as kbuild compiles x86-64 kernel C (no SSE/x87, -O2, retpolines: "
+        "docs/build-profiles.md); `old@native` and `new@native` are the same two files built plain "
+        "-O3 -march=x86-64-v2, measured in the same cells, so the code-generation column shows which "
+        "ratios are the compiler's (built with SSE, the old template's tweak-cache store and reload "
+        "stall store forwarding, which once made this table say new/old = 0.5). The child is "
+        "OpenSSL's EVP aes-*-ecb (pipelined AES-NI like the kernel's ecb-aes-aesni; one child "
         "request = one EVP_CipherUpdate). Because one EVP call costs far less than the kernel's walk and FPU "
         "save/restore, old, new and old-nomem also pay a modelled per-call cost on every child "
         "request, a busy-wait of K bytes' worth of this machine's own AES-128 ECB time: by default K "
         "from data/xts_child_call.tsv, measured in patchbench.ko as the kernel's ecb(aes) child on "
         "16-byte against 4096-byte requests (under QEMU/TCG, which emulates AES-NI and so probably "
-        "understates K); the run header's options say the value applied (`--child-call-cost 0` "
+        "understates K); the run header's suite settings say the value applied (`--child-call-cost 0` "
         "turns it off). kmalloc/kzfree are glibc malloc and explicit_bzero+free, which are cheaper "
         "than the kernel's. `old-nomem` is the old code with the allocator forced to fail: 128-byte "
         "chunks, 32 child calls per 4 KiB. The peers are whole XTS implementations, not templates: "

@@ -154,9 +154,9 @@ int xts_suite_kat_file(const char *path, const char *impl, pb_kat_result *r, FIL
             break;
         }
         if (impl)
-            check_record(path, &rec, &k, impl, r, log);
+            check_record(pb_rsp_path(f), &rec, &k, impl, r, log);
         else
-            for (int i = 0; xts_impl_name(i); i++) check_record(path, &rec, &k, xts_impl_name(i), r, log);
+            for (int i = 0; xts_impl_name(i); i++) check_record(pb_rsp_path(f), &rec, &k, xts_impl_name(i), r, log);
         record_free(&k);
     }
     pb_rsp_close(f);

@@ -10,6 +10,9 @@
 #include "peers/drbg_peers.h"
 #include "suite.h"
 
+/* the suite's options object (suite.h), one for the whole test: options accumulate as on a command line */
+static void *suite_opts;
+
 extern const pb_suite pb_suite_drbg;
 static const pb_suite *S = &pb_suite_drbg;
 static int failures;
@@ -26,7 +29,7 @@ static int run_grid(const char *label)
     pb_plan_opts po = { .quick = 1 };
     pb_grid g = { 0, NULL };
     pb_err e = { { 0 } };
-    if (S->plan(&po, &g, &e)) {
+    if (S->plan(suite_opts, &po, &g, &e)) {
         fail(label, e.msg);
         return 0;
     }
@@ -37,7 +40,7 @@ static int run_grid(const char *label)
             snprintf(what, sizeof what, "%s %s %s %llu %s", label, c->variant, c->op,
                      (unsigned long long)c->size_bytes, c->impls[k]);
             pb_case pc = { 0 };
-            if (S->setup_case(c, c->impls[k], &pc, &e)) {
+            if (S->setup_case(suite_opts, c, c->impls[k], &pc, &e)) {
                 fail(what, e.msg);
                 continue;
             }
@@ -54,10 +57,10 @@ static int run_grid(const char *label)
 static void expect_opt(const char *name, const char *value, int want)
 {
     pb_err e = { { 0 } };
-    int rc = S->parse_opt(name, value, &e);
+    int rc = pb_suite_set_opt(S, suite_opts, name, value, &e);
     if (rc != want) {
         char what[96];
-        snprintf(what, sizeof what, "parse_opt(--%s%s%s)", name, value ? "=" : "", value ? value : "");
+        snprintf(what, sizeof what, "option --%s%s%s", name, value ? "=" : "", value ? value : "");
         fail(what, rc < 0 ? e.msg : "unexpected result");
     } else if (rc < 0 && !e.msg[0]) {
         fail(name, "rejected without a message");
@@ -66,13 +69,15 @@ static void expect_opt(const char *name, const char *value, int want)
 
 int main(void)
 {
+    suite_opts = pb_suite_opts_new(&pb_suite_drbg, NULL);
+    if (!suite_opts) return 1;
     static const char *const impls[] = { "old", "new", "old@native", "new@native", "gcrypt", "openssl" };
     for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++) {
         pb_err e = { { 0 } };
-        if (S->selftest(impls[i], &e)) fail(impls[i], e.msg);
+        if (S->selftest(suite_opts, impls[i], &e)) fail(impls[i], e.msg);
     }
     pb_err e = { { 0 } };
-    if (!S->selftest("nope", &e)) fail("selftest(nope)", "accepted an unknown impl");
+    if (!S->selftest(suite_opts, "nope", &e)) fail("selftest(nope)", "accepted an unknown impl");
 
     int n = run_grid("default");
     if (n != 20) fail("default grid", "expected 4 mechanisms x 5 sizes");
@@ -81,10 +86,10 @@ int main(void)
      * re-instantiates it as other mechanisms; the body must take it back. */
     pb_case gc = { 0 };
     pb_cell g128 = { .variant = "aes128", .op = "generate", .size_bytes = 32 };
-    if (S->setup_case(&g128, "gcrypt", &gc, &e)) {
+    if (S->setup_case(suite_opts, &g128, "gcrypt", &gc, &e)) {
         fail("setup_case(gcrypt)", e.msg);
     } else {
-        if (S->selftest("gcrypt", &e)) fail("selftest(gcrypt)", e.msg);
+        if (S->selftest(suite_opts, "gcrypt", &e)) fail("selftest(gcrypt)", e.msg);
         gc.body(gc.ctx, 1);
         if (pb_drbg_gcrypt_current() != PB_DRBG_CTR_AES128) fail("gcrypt body", "measures the wrong mechanism");
         gc.free_ctx(gc.ctx);
@@ -103,9 +108,9 @@ int main(void)
     /* a cell the suite does not have */
     pb_cell bad = { .variant = "aes192", .op = "generate", .size_bytes = 16 };
     pb_case pc = { 0 };
-    if (!S->setup_case(&bad, "new", &pc, &e)) fail("setup_case(aes192)", "accepted");
+    if (!S->setup_case(suite_opts, &bad, "new", &pc, &e)) fail("setup_case(aes192)", "accepted");
     pb_cell big = { .variant = "aes128", .op = "generate", .size_bytes = 65537 };
-    if (!S->setup_case(&big, "new", &pc, &e)) fail("setup_case(65537 B)", "accepted");
+    if (!S->setup_case(suite_opts, &big, "new", &pc, &e)) fail("setup_case(65537 B)", "accepted");
 
     if (failures) fprintf(stderr, "%d failures\n", failures);
     else printf("ok: selftests, default grid (%d cells) and --addtl/--mech grid, all impls\n", 20);

@@ -45,7 +45,8 @@ for v in 256 384 512; do
 		has "^pbk1 sample suite=xts impl=kmod-child-ecb variant=$v op=enc size=$size round=0 iters=[1-9]"
 	done
 done
-python3 "$root/scripts/kmod/child_call_cost.py" "$out" | grep -qE '^256	' || fail "child_call_cost.py found no estimate"
+cost=$(python3 "$root/scripts/kmod/child_call_cost.py" "$out") || fail "child_call_cost.py failed"
+grep -qE '^256	' <<<"$cost" || fail "child_call_cost.py found no estimate"
 
 # sigpool: per-CPU requests everywhere; clone on 6.4+, else said unavailable.
 has '^pbk1 sample suite=sigpool impl=kmod-old variant=md5 op=segment size=1448 '

@@ -13,6 +13,9 @@
 #include "common/gcrypt_init.h"
 #include "sigpool_suite.h"
 
+/* the suite's options object (suite.h), one for the whole test: options accumulate as on a command line */
+static void *suite_opts;
+
 extern const pb_suite pb_suite_sigpool;
 
 #define NSEG 300
@@ -102,7 +105,7 @@ static void suite_level(const char *op, const char *impl, int expect_errors)
     snprintf(cell.op, sizeof cell.op, "%s", op);
     pb_case c;
     pb_err e = {{0}};
-    if (s->setup_case(&cell, impl, &c, &e)) {
+    if (s->setup_case(suite_opts, &cell, impl, &c, &e)) {
         fprintf(stderr, "setup %s %s: %s\n", op, impl, e.msg);
         assert(0);
     }
@@ -116,6 +119,8 @@ static void suite_level(const char *op, const char *impl, int expect_errors)
 
 int main(void)
 {
+    suite_opts = pb_suite_opts_new(&pb_suite_sigpool, NULL);
+    if (!suite_opts) return 1;
     assert(pb_gcrypt_init() == 0);
     pool_level("md5", 3, 1);
     pool_level("hmac(sha1)", 3, 1);
@@ -123,8 +128,8 @@ int main(void)
     pool_level("hmac(sha256)", 7, 4);
 
     pb_err e;
-    assert(pb_suite_sigpool.parse_opt("threads", "2", &e) == 1);
-    assert(pb_suite_sigpool.parse_opt("fail-alloc-every", "4", &e) == 1);
+    assert(pb_suite_set_opt(&pb_suite_sigpool, suite_opts, "threads", "2", &e) == 1);
+    assert(pb_suite_set_opt(&pb_suite_sigpool, suite_opts, "fail-alloc-every", "4", &e) == 1);
     suite_level("segment", "new", 1);
     suite_level("segment", "old", 0);
     suite_level("stream", "new", 1);

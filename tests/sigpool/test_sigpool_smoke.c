@@ -1,7 +1,7 @@
 /* Smoke test of the benchmark path, without timing anything: every cell of
  * the default grid (segment op with 2 threads, stream op) and every impl
  * passes selftest, sets up, runs body a few times, reports no errors and
- * frees. The kernel impl may only fail with "unavailable:" (TCP-AO is not
+ * frees. The kernel impl may only be unavailable (PB_SETUP_UNAVAILABLE: TCP-AO is not
  * in the host kernel; TCP-MD5 may be missing elsewhere). One segment and
  * one stream case also run past a sequence-number wrap (SNE + 1). Also the
  * suite's option errors. */
@@ -12,6 +12,9 @@
 
 #include "sigpool_suite.h"
 
+/* the suite's options object (suite.h), one for the whole test: options accumulate as on a command line */
+static void *suite_opts;
+
 extern const pb_suite pb_suite_sigpool;
 
 static int run_case(const pb_cell *cell, const char *impl, uint64_t iters)
@@ -19,9 +22,10 @@ static int run_case(const pb_cell *cell, const char *impl, uint64_t iters)
     const pb_suite *s = &pb_suite_sigpool;
     pb_case c;
     pb_err e = {{0}};
-    if (s->setup_case(cell, impl, &c, &e)) {
-        if (strcmp(impl, "kernel") == 0 && strncmp(e.msg, "unavailable:", 12) == 0) {
-            printf("  %-8s %-15s %-6s %s\n", cell->op, cell->variant, impl, e.msg);
+    pb_setup_status st = s->setup_case(suite_opts, cell, impl, &c, &e);
+    if (st != PB_SETUP_OK) {
+        if (strcmp(impl, "kernel") == 0 && st == PB_SETUP_UNAVAILABLE) {
+            printf("  %-8s %-15s %-6s unavailable: %s\n", cell->op, cell->variant, impl, e.msg);
             return 0;
         }
         fprintf(stderr, "FAIL setup %s %s %s: %s\n", cell->op, cell->variant, impl, e.msg);
@@ -43,7 +47,7 @@ static int run_case(const pb_cell *cell, const char *impl, uint64_t iters)
 static void expect_opt_error(const char *name, const char *value, const char *needle)
 {
     pb_err e = {{0}};
-    int rc = pb_suite_sigpool.parse_opt(name, value, &e);
+    int rc = pb_suite_set_opt(&pb_suite_sigpool, suite_opts, name, value, &e);
     if (rc != -1 || !strstr(e.msg, needle)) {
         fprintf(stderr, "FAIL --%s %s: rc %d, message '%s' lacks '%s'\n", name, value ? value : "(none)", rc, e.msg,
                 needle);
@@ -53,6 +57,8 @@ static void expect_opt_error(const char *name, const char *value, const char *ne
 
 int main(void)
 {
+    suite_opts = pb_suite_opts_new(&pb_suite_sigpool, NULL);
+    if (!suite_opts) return 1;
     const pb_suite *s = &pb_suite_sigpool;
     pb_err e = {{0}};
     expect_opt_error("algs", "hmac(sha1),hmac(sha999)", "valid: md5, hmac(sha1)");
@@ -63,19 +69,19 @@ int main(void)
     expect_opt_error("mode", "fast", "segment, stream or both");
     expect_opt_error("threads", "-1", "--threads");
     expect_opt_error("maclen", "17", "--maclen");
-    assert(s->parse_opt("no-such-option", "1", &e) == 0);
-    assert(s->parse_opt("--algs", "all", &e) == 1 && sp_opt.algs == (1u << SP_NVARIANTS) - 1);
-    assert(s->parse_opt("threads", "2", &e) == 1);
+    assert(pb_suite_set_opt(s, suite_opts, "no-such-option", "1", &e) == 0);
+    assert(pb_suite_set_opt(s, suite_opts, "--algs", "all", &e) == 1 && ((sp_opts *)suite_opts)->algs == (1u << SP_NVARIANTS) - 1);
+    assert(pb_suite_set_opt(s, suite_opts, "threads", "2", &e) == 1);
 
     for (const char *impl = "old"; impl; impl = strcmp(impl, "old") == 0 ? "new" : strcmp(impl, "new") == 0 ? "kernel" : NULL)
-        if (s->selftest(impl, &e)) {
+        if (s->selftest(suite_opts, impl, &e)) {
             fprintf(stderr, "FAIL selftest %s: %s\n", impl, e.msg);
             return 1;
         }
 
     pb_plan_opts po = {.quick = 1};
     pb_grid g;
-    if (s->plan(&po, &g, &e)) {
+    if (s->plan(suite_opts, &po, &g, &e)) {
         fprintf(stderr, "FAIL plan: %s\n", e.msg);
         return 1;
     }
@@ -84,7 +90,7 @@ int main(void)
     for (int i = 0; i < g.ncells; i++) {
         const pb_cell *c = &g.cells[i];
         /* stream cells: the data a segment carries under this host's timestamp setting */
-        int ts = sp_stream_timestamps(strcmp(c->variant, "md5") == 0, sp_opt.tcp_timestamps);
+        int ts = sp_stream_timestamps(strcmp(c->variant, "md5") == 0, ((sp_opts *)suite_opts)->tcp_timestamps);
         size_t want = strcmp(c->op, "stream") == 0 ? sp_stream_data_bytes(1448, ts) : 1448;
         assert(c->size_bytes == want && sp_variant_index(c->variant) >= 0);
         assert(s->claim(c, 1.0) == PB_CLAIM_EQUAL);
@@ -99,7 +105,7 @@ int main(void)
     fails += run_case(&wrap, "old", 1600);
 
     /* IPv6 pseudo-headers (stream over ::1) */
-    assert(s->parse_opt("ipv6", NULL, &e) == 1);
+    assert(pb_suite_set_opt(s, suite_opts, "ipv6", NULL, &e) == 1);
     pb_cell v6 = {.variant = "cmac(aes128)", .op = "stream", .size_bytes = 100};
     fails += run_case(&v6, "old", 5);
     snprintf(v6.variant, sizeof v6.variant, "md5");
@@ -110,8 +116,8 @@ int main(void)
 
     pb_cell bad = {.variant = "hmac(sha1)", .op = "segment", .size_bytes = 100};
     pb_case c;
-    assert(s->setup_case(&bad, "kernel", &c, &e) == -1 && strstr(e.msg, "only the stream op"));
-    assert(s->setup_case(&bad, "foo", &c, &e) == -1 && strstr(e.msg, "unknown impl"));
+    assert(s->setup_case(suite_opts, &bad, "kernel", &c, &e) == -1 && strstr(e.msg, "only the stream op"));
+    assert(s->setup_case(suite_opts, &bad, "foo", &c, &e) == -1 && strstr(e.msg, "unknown impl"));
     if (fails) return 1;
     printf("ok\n");
     return 0;

@@ -13,7 +13,7 @@
  *     exactly once per child call by old, new and old-nomem at 4 and 16 KiB,
  *     none at all when 0; bad values refused naming the option, both options
  *     refused together, the default read from the data file (malformed:
- *     FILE:LINE), and effective_options() says what was applied.
+ *     FILE:LINE), and effective_options(suite_opts) says what was applied.
  *
  * usage: xts_behaviour PATH/TO/xts_doc.tsv */
 #include <errno.h>
@@ -26,6 +26,9 @@
 #include "common/xts.h"
 #include "common/xts_aes.h"
 #include "suite.h"
+
+/* the suite's options object (suite.h), one for the whole test: options accumulate as on a command line */
+static void *suite_opts;
 
 extern const pb_suite pb_suite_xts;
 
@@ -168,15 +171,15 @@ static void test_suite_errors(void)
     pb_plan_opts o = { 0 };
     pb_grid g = { 0, NULL };
 
-    CHECK(s->parse_opt("keys", "128", &e) == -1 && strstr(e.msg, "128"), "--keys 128: %s", e.msg);
-    CHECK(s->parse_opt("keys", "256,", &e) == 1, "--keys 256, (trailing comma)");
-    CHECK(s->parse_opt("keys", NULL, &e) == -1 && strstr(e.msg, "--keys"), "--keys without a value: %s", e.msg);
-    CHECK(s->parse_opt("sizes", "64", &e) == 0, "--sizes is not the suite's option");
-    CHECK(s->parse_opt("--keys", "256,512", &e) == 1, "--keys 256,512");
-    CHECK(s->plan(&o, &g, &e) == 0 && g.ncells == 2 * 2 * 5, "--keys 256,512 plans %d cells", g.ncells);
+    CHECK(pb_suite_set_opt(s, suite_opts, "keys", "128", &e) == -1 && strstr(e.msg, "128"), "--keys 128: %s", e.msg);
+    CHECK(pb_suite_set_opt(s, suite_opts, "keys", "256,", &e) == 1, "--keys 256, (trailing comma)");
+    CHECK(pb_suite_set_opt(s, suite_opts, "keys", NULL, &e) == -1 && strstr(e.msg, "--keys"), "--keys without a value: %s", e.msg);
+    CHECK(pb_suite_set_opt(s, suite_opts, "sizes", "64", &e) == 0, "--sizes is not the suite's option");
+    CHECK(pb_suite_set_opt(s, suite_opts, "--keys", "256,512", &e) == 1, "--keys 256,512");
+    CHECK(s->plan(suite_opts, &o, &g, &e) == 0 && g.ncells == 2 * 2 * 5, "--keys 256,512 plans %d cells", g.ncells);
     free(g.cells);
-    CHECK(s->parse_opt("keys", "512,384,256", &e) == 1, "--keys all");
-    CHECK(s->plan(&o, &g, &e) == 0 && g.ncells == 30, "default grid has %d cells", g.ncells);
+    CHECK(pb_suite_set_opt(s, suite_opts, "keys", "512,384,256", &e) == 1, "--keys all");
+    CHECK(s->plan(suite_opts, &o, &g, &e) == 0 && g.ncells == 30, "default grid has %d cells", g.ncells);
     for (int i = 0; i < g.ncells; i++) {
         /* old, new, old-nomem, openssl (no 2 x 192), gcrypt, old@native, new@native */
         int want = strcmp(g.cells[i].variant, "384") == 0 ? 6 : 7;
@@ -192,21 +195,21 @@ static void test_suite_errors(void)
     pb_cell cell = g.cells[0];
     pb_case c;
     snprintf(cell.variant, sizeof cell.variant, "384");
-    CHECK(s->setup_case(&cell, "openssl", &c, &e) == -1 && strstr(e.msg, "openssl"), "openssl 384: %s", e.msg);
-    CHECK(s->setup_case(&g.cells[0], "nope", &c, &e) == -1 && strstr(e.msg, "old, new, old-nomem, openssl, gcrypt"),
+    CHECK(s->setup_case(suite_opts, &cell, "openssl", &c, &e) == -1 && strstr(e.msg, "openssl"), "openssl 384: %s", e.msg);
+    CHECK(s->setup_case(suite_opts, &g.cells[0], "nope", &c, &e) == -1 && strstr(e.msg, "old, new, old-nomem, openssl, gcrypt"),
           "unknown impl in setup_case: %s", e.msg);
     snprintf(cell.variant, sizeof cell.variant, "128");
-    CHECK(s->setup_case(&cell, "old", &c, &e) == -1 && strstr(e.msg, "128"), "variant 128: %s", e.msg);
+    CHECK(s->setup_case(suite_opts, &cell, "old", &c, &e) == -1 && strstr(e.msg, "128"), "variant 128: %s", e.msg);
     cell = g.cells[0];
     cell.size_bytes = 100;
-    CHECK(s->setup_case(&cell, "old", &c, &e) == -1 && strstr(e.msg, "100"), "size 100: %s", e.msg);
+    CHECK(s->setup_case(suite_opts, &cell, "old", &c, &e) == -1 && strstr(e.msg, "100"), "size 100: %s", e.msg);
     free(g.cells);
 
     pb_kat_result r = { 0, 0, 0 };
     CHECK(s->kat_file("/nonexistent.rsp", "nope", &r, stdout, &e) == -1 &&
           strstr(e.msg, "unknown implementation 'nope'") && strstr(e.msg, "old-nomem"),
           "kat with an unknown impl: %s", e.msg);
-    CHECK(s->selftest("nope", &e) == -1, "selftest of an unknown impl");
+    CHECK(s->selftest(suite_opts, "nope", &e) == -1, "selftest of an unknown impl");
 
     CHECK(s->claim(&g.cells[0], NAN) == PB_CLAIM_NONE, "no document number");
     CHECK(s->claim(&g.cells[0], 476.0 / 889.0) == PB_CLAIM_FASTER, "512 B: 0.54");
@@ -295,7 +298,7 @@ static void test_once_per_call(void)
 static int opt(const char *name, const char *value, pb_err *e)
 {
     memset(e, 0, sizeof *e);
-    return pb_suite_xts.parse_opt(name, value, e);
+    return pb_suite_set_opt(&pb_suite_xts, suite_opts, name, value, e);
 }
 
 static int plan(pb_err *e)
@@ -303,7 +306,7 @@ static int plan(pb_err *e)
     pb_plan_opts o = { .quick = 1 };
     pb_grid g = { 0, NULL };
     memset(e, 0, sizeof *e);
-    int rc = pb_suite_xts.plan(&o, &g, e);
+    int rc = pb_suite_xts.plan(suite_opts, &o, &g, e);
     free(g.cells);
     return rc;
 }
@@ -345,11 +348,11 @@ static void test_suite(const char *datadir, const char *tmpdir)
     CHECK(plan(&e) == -1 && strstr(e.msg, "no data line"), "empty: %s", e.msg);
     write_file(path, "0\ta test file that turns the model off\n");
     CHECK(plan(&e) == 0 && xts_child_cost_spins() == 0, "0 in the file: %s", e.msg);
-    eff = pb_suite_xts.effective_options();
+    eff = pb_suite_xts.effective_options(suite_opts);
     CHECK(eff && strstr(eff, "child_call_cost=off") && strstr(eff, "says 0"), "effective: %s", eff);
     setenv("PB_DATADIR", datadir, 1);
     CHECK(plan(&e) == 0 && xts_child_cost_spins() >= 1, "the project's default: %s", e.msg);
-    eff = pb_suite_xts.effective_options();
+    eff = pb_suite_xts.effective_options(suite_opts);
     CHECK(eff && strstr(eff, "default, data/xts_child_call.tsv") && strstr(eff, "spins per"),
           "effective: %s", eff);
     remove(path);
@@ -359,18 +362,20 @@ static void test_suite(const char *datadir, const char *tmpdir)
     /* an option overrides the file (which is then not read); 0 is off */
     CHECK(opt("child-call-cost", "0", &e) == 1, "--child-call-cost 0: %s", e.msg);
     CHECK(plan(&e) == 0 && xts_child_cost_spins() == 0, "--child-call-cost 0 leaves it on: %s", e.msg);
-    eff = pb_suite_xts.effective_options();
+    eff = pb_suite_xts.effective_options(suite_opts);
     CHECK(eff && strstr(eff, "off (--child-call-cost 0)"), "effective: %s", eff);
     CHECK(opt("child-call-ns", "10", &e) == -1 && strstr(e.msg, "not both"), "both options: %s", e.msg);
     CHECK(opt("child-call-cost", "50", &e) == 1, "--child-call-cost 50: %s", e.msg);
     CHECK(plan(&e) == 0 && xts_child_cost_spins() >= 1, "--child-call-cost 50: %s", e.msg);
-    eff = pb_suite_xts.effective_options();
+    eff = pb_suite_xts.effective_options(suite_opts);
     CHECK(eff && strstr(eff, "child_call_cost=50.0B") && strstr(eff, "(--child-call-cost"), "effective: %s", eff);
     xts_child_cost_set(0, 1);
 }
 
 int main(int argc, char **argv)
 {
+    suite_opts = pb_suite_opts_new(&pb_suite_xts, NULL);
+    if (!suite_opts) return 1;
     for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 7 + 1);
     for (int i = 0; xts_impl_name(i); i++) test_errors(xts_impl_name(i));
     test_paths();

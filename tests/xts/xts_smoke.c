@@ -6,17 +6,22 @@
 
 #include "suite.h"
 
+/* the suite's options object (suite.h), one for the whole test: options accumulate as on a command line */
+static void *suite_opts;
+
 extern const pb_suite pb_suite_xts;
 
 int main(void)
 {
+    suite_opts = pb_suite_opts_new(&pb_suite_xts, NULL);
+    if (!suite_opts) return 1;
     const pb_suite *s = &pb_suite_xts;
     pb_plan_opts o = { 0 };
     pb_grid g = { 0, NULL };
     pb_err e = { { 0 } };
     int cases = 0;
 
-    if (s->plan(&o, &g, &e)) {
+    if (s->plan(suite_opts, &o, &g, &e)) {
         fprintf(stderr, "plan: %s\n", e.msg);
         return 1;
     }
@@ -26,11 +31,11 @@ int main(void)
             const char *impl = cell->impls[i];
             pb_case k = { 0 };
             /* the first cell (2 x 128 bits) has every impl */
-            if (c == 0 && s->selftest(impl, &e)) {
+            if (c == 0 && s->selftest(suite_opts, impl, &e)) {
                 fprintf(stderr, "selftest %s: %s\n", impl, e.msg);
                 return 1;
             }
-            if (s->setup_case(cell, impl, &k, &e)) {
+            if (s->setup_case(suite_opts, cell, impl, &k, &e)) {
                 fprintf(stderr, "setup_case %s/%s/%llu %s: %s\n", cell->variant, cell->op,
                         (unsigned long long)cell->size_bytes, impl, e.msg);
                 return 1;

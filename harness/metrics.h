@@ -1,0 +1,38 @@
+/* metrics.h — the one table of metrics: name, unit, direction, words for humans. Every layer
+ * (runner, store, stats, report, gate, compare, import) asks it; there is no other list. */
+#ifndef PB_METRICS_H
+#define PB_METRICS_H
+
+#include <stddef.h>
+
+#include "suite.h"
+
+/* The metric of a suite that names none, and of rows stored without one. */
+#define PB_DEFAULT_METRIC "ns_per_op"
+
+typedef struct pb_metric {
+    unsigned bit;              /* PB_M_* (suite.h) */
+    const char *name;          /* as stored: "ns_per_op" */
+    const char *unit;          /* "ns" */
+    int higher_is_better;      /* 1: a throughput (a cost is its inverse) */
+    const char *words;         /* for a plot's axis: "ns per operation (median, p10-p90)" */
+    int valgrind;              /* 1: a count `--measure valgrind` stores (source "valgrind"); bit 0
+                                * when only that mode gives it (no suite asks for it by PB_M_*) */
+} pb_metric;
+
+extern const pb_metric pb_metrics[];
+extern const size_t pb_nmetrics;
+
+/* The entry called name, or NULL. */
+const pb_metric *pb_metric_find(const char *name);
+int pb_metric_known(const char *name);
+/* Is name a count that `--measure valgrind` stores (insns_per_op, ..., model_cycles_per_op)? */
+int pb_metric_valgrind(const char *name);
+/* 0 for an unknown name */
+int pb_metric_higher_is_better(const char *name);
+/* words for humans; the name itself for an unknown one */
+const char *pb_metric_words(const char *name);
+/* The suite's primary metric, PB_DEFAULT_METRIC when it names none. */
+const char *pb_suite_primary_metric(const pb_suite *s);
+
+#endif

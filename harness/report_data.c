@@ -1,0 +1,298 @@
+/* report_data.c — everything a suite's report draws from, loaded once: measured medians, the
+ * document's rows, the stored ratios, unavailable cases and the runs' headers. All of the
+ * report's SQL is here; the renderers (report_gnuplot.c, report_md.c) only read the struct. */
+#include "report_data.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+row *pb_report_push(rows *r)
+{
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 64;
+        row *nv = realloc(r->v, (size_t)cap * sizeof *nv);
+        if (!nv) return NULL;
+        r->v = nv;
+        r->cap = cap;
+    }
+    row *x = &r->v[r->n++];
+    memset(x, 0, sizeof *x);
+    return x;
+}
+
+static int load_measured(pb_store *st, int64_t run, const char *metric, int guest, rows *out, pb_err *e)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db,
+                           "SELECT c.impl, c.variant, c.op, c.size_bytes, s.median, s.p10, s.p90"
+                           " FROM cases c JOIN stats s ON s.case_id = c.id JOIN runs r ON r.id = c.run_id"
+                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND r.status = 'complete' ORDER BY c.id",
+                           -1, &q, NULL) != SQLITE_OK)
+        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, metric, -1, SQLITE_TRANSIENT);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        row *x = pb_report_push(out);
+        if (!x) break;
+        snprintf(x->impl, sizeof x->impl, "%s", sqlite3_column_text(q, 0));
+        snprintf(x->variant, sizeof x->variant, "%s", sqlite3_column_text(q, 1));
+        snprintf(x->op, sizeof x->op, "%s", sqlite3_column_text(q, 2));
+        x->size = sqlite3_column_int64(q, 3);
+        x->median = sqlite3_column_double(q, 4);
+        x->p10 = sqlite3_column_double(q, 5);
+        x->p90 = sqlite3_column_double(q, 6);
+        x->guest = guest;
+    }
+    sqlite3_finalize(q);
+    return 0;
+}
+
+/* data/<suite>_doc.tsv: impl variant op size_bytes metric value */
+static int load_doc(const char *dir, const char *suite, const char *metric, rows *out, pb_err *e)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s_doc.tsv", dir, suite);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0; /* a suite without a document table: nothing to draw beside */
+    char line[512];
+    int ln = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        if (ln == 1 || line[0] == '#' || line[0] == '\n') continue;
+        char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX], m[PB_NAME_MAX];
+        long long size;
+        double v;
+        if (sscanf(line, "%47[^\t]\t%47[^\t]\t%47[^\t]\t%lld\t%47[^\t]\t%lf", impl, variant, op, &size, m, &v) != 6) {
+            fclose(f);
+            return pb_errf(e, "%s:%d: expected 6 tab-separated fields (impl variant op size_bytes metric value)",
+                           path, ln);
+        }
+        if (strcmp(m, metric)) continue;
+        row *x = pb_report_push(out);
+        if (!x) break;
+        snprintf(x->impl, sizeof x->impl, "%s", impl);
+        snprintf(x->variant, sizeof x->variant, "%s", variant);
+        snprintf(x->op, sizeof x->op, "%s", op);
+        x->size = size;
+        x->median = x->p10 = x->p90 = v;
+    }
+    fclose(f);
+    return 0;
+}
+
+int pb_report_index_of(char list[][PB_NAME_MAX], int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(list[i], s)) return i;
+    return -1;
+}
+
+void pb_report_add_unique(char list[][PB_NAME_MAX], int *n, const char *s)
+{
+    if (pb_report_index_of(list, *n, s) < 0 && *n < MAXV) snprintf(list[(*n)++], PB_NAME_MAX, "%s", s);
+}
+
+void pb_report_axes(const rows *m, axes *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 0; i < m->n; i++) {
+        pb_report_add_unique(a->v, &a->nv, m->v[i].variant);
+        pb_report_add_unique(a->o, &a->no, m->v[i].op);
+        char label[PB_NAME_MAX];
+        snprintf(label, sizeof label, "%s", m->v[i].impl);
+        pb_report_add_unique(a->impl, &a->ni, label);
+        int found = 0;
+        for (int k = 0; k < a->ns; k++) found |= a->sizes[k] == m->v[i].size;
+        if (!found && a->ns < 64) a->sizes[a->ns++] = m->v[i].size;
+    }
+    /* sizes ascending */
+    for (int i = 1; i < a->ns; i++)
+        for (int j = i; j > 0 && a->sizes[j - 1] > a->sizes[j]; j--) {
+            int64_t t = a->sizes[j]; a->sizes[j] = a->sizes[j - 1]; a->sizes[j - 1] = t;
+        }
+}
+
+const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size)
+{
+    for (int i = 0; i < r->n; i++) {
+        const row *x = &r->v[i];
+        if (!strcmp(x->impl, impl) && !strcmp(x->variant, variant) && !strcmp(x->op, op) &&
+            (x->size == size || size < 0 || x->size == 0))
+            return x;
+    }
+    return NULL;
+}
+
+static char *dup_text(sqlite3_stmt *q, int col)
+{
+    const unsigned char *t = sqlite3_column_text(q, col);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+static int prepare(pb_store *st, const char *sql, sqlite3_stmt **q, int64_t run, pb_err *e)
+{
+    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
+        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
+    sqlite3_bind_int64(*q, 1, run);
+    return 0;
+}
+
+/* grow *v (of *n elements of size sz) by one zeroed element; NULL when out of memory */
+static void *grow(void **v, size_t *n, size_t sz)
+{
+    void *nv = realloc(*v, (*n + 1) * sz);
+    if (!nv) return NULL;
+    *v = nv;
+    void *x = (char *)nv + *n * sz;
+    memset(x, 0, sz);
+    (*n)++;
+    return x;
+}
+
+static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
+{
+    sqlite3_stmt *q;
+    if (prepare(st, "SELECT metric, baseline, candidate, variant, op, size_bytes, estimate, ci_lo, ci_hi, p_value,"
+                    " n_pairs FROM ratios WHERE run_id=?1 ORDER BY rowid", &q, run, e) < 0)
+        return -1;
+    int rc = 0, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        ratio_row *x = grow((void **)&d->ratios, &d->nratios, sizeof *x);
+        if (!x) { rc = pb_errf(e, "out of memory loading ratios"); break; }
+        x->run = run;
+        snprintf(x->metric, sizeof x->metric, "%s", sqlite3_column_text(q, 0));
+        snprintf(x->base, sizeof x->base, "%s", sqlite3_column_text(q, 1));
+        snprintf(x->cand, sizeof x->cand, "%s", sqlite3_column_text(q, 2));
+        snprintf(x->variant, sizeof x->variant, "%s", sqlite3_column_text(q, 3));
+        snprintf(x->op, sizeof x->op, "%s", sqlite3_column_text(q, 4));
+        x->size = sqlite3_column_int64(q, 5);
+        x->r.est = sqlite3_column_double(q, 6);
+        x->r.lo = sqlite3_column_double(q, 7);
+        x->r.hi = sqlite3_column_double(q, 8);
+        x->r.p = sqlite3_column_double(q, 9);
+        x->r.n = sqlite3_column_int(q, 10);
+    }
+    if (rc == 0 && step != SQLITE_DONE) rc = pb_errf(e, "%s: reading ratios: %s", st->path, sqlite3_errmsg(st->db));
+    sqlite3_finalize(q);
+    return rc;
+}
+
+static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
+{
+    sqlite3_stmt *q;
+    if (prepare(st, "SELECT impl, variant, op FROM cases WHERE run_id=?1 AND status='unavailable'", &q, run, e) < 0)
+        return -1;
+    int rc = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        unavail_row *x = grow((void **)&d->unavail, &d->nunavail, sizeof *x);
+        if (!x) { rc = pb_errf(e, "out of memory loading cases"); break; }
+        x->run = run;
+        snprintf(x->impl, sizeof x->impl, "%s", sqlite3_column_text(q, 0));
+        snprintf(x->variant, sizeof x->variant, "%s", sqlite3_column_text(q, 1));
+        snprintf(x->op, sizeof x->op, "%s", sqlite3_column_text(q, 2));
+    }
+    sqlite3_finalize(q);
+    if (rc < 0) return -1;
+    /* the notes: one line per impl and reason, its cells listed */
+    if (prepare(st, "SELECT impl, group_concat(variant || ' ' || op, ', '), min(reason) FROM cases"
+                    " WHERE run_id=?1 AND status='unavailable' GROUP BY impl, reason", &q, run, e) < 0)
+        return -1;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        note_row *x = grow((void **)&d->notes, &d->nnotes, sizeof *x);
+        if (!x) { rc = pb_errf(e, "out of memory loading cases"); break; }
+        x->run = run;
+        x->impl = dup_text(q, 0);
+        x->cells = dup_text(q, 1);
+        x->reason = dup_text(q, 2);
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
+{
+    sqlite3_stmt *q;
+    if (prepare(st,
+                "SELECT started_at, git_sha, compiler, cflags, cpu_model, cpu_flags, kernel, clock_source,"
+                " governor, boost, tick_source, counter_source, command_line, options, target,"
+                " COALESCE(guest_kernel,''), libs, suite_settings,"
+                " (SELECT CASE WHEN count(s.speed) > 0 THEN printf('%d of %d', sum(s.speed='fast'), count(*)) END"
+                "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id)"
+                " FROM runs WHERE id = ?1", &q, run, e) < 0)
+        return -1;
+    ri->run = run;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        ri->have = 1;
+        for (int i = 0; i < RUN_INFO_COLS; i++) ri->col[i] = dup_text(q, i);
+    }
+    sqlite3_finalize(q);
+    return 0;
+}
+
+void pb_report_data_free(pb_report_data *d)
+{
+    free(d->m.v);
+    free(d->doc.v);
+    free(d->ratios);
+    free(d->unavail);
+    for (size_t i = 0; i < d->nnotes; i++) {
+        free(d->notes[i].impl);
+        free(d->notes[i].cells);
+        free(d->notes[i].reason);
+    }
+    free(d->notes);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < RUN_INFO_COLS; i++) free(d->info[k].col[i]);
+    memset(d, 0, sizeof *d);
+}
+
+int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t guest_run, const char *data_dir,
+                        pb_report_data *d, pb_err *e)
+{
+    const char *metric = pb_suite_primary_metric(s);
+    memset(d, 0, sizeof *d);
+    d->run = run;
+    d->guest_run = guest_run;
+    int rc = load_measured(st, run, metric, 0, &d->m, e);
+    if (rc == 0 && guest_run) rc = load_measured(st, guest_run, metric, 1, &d->m, e);
+    if (rc == 0 && !d->m.n)
+        rc = pb_errf(e, "run %lld has no complete %s results for metric %s", (long long)run, s->name, metric);
+    if (rc == 0) rc = load_doc(data_dir, s->name, metric, &d->doc, e);
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        int64_t r = k ? guest_run : run;
+        if (!r) continue;
+        rc = load_ratios(st, r, d, e);
+        if (rc == 0) rc = load_unavailable(st, r, d, e);
+        if (rc == 0) rc = load_info(st, r, &d->info[k], e);
+    }
+    if (rc < 0) pb_report_data_free(d);
+    return rc;
+}
+
+int pb_report_ratio(const pb_report_data *d, int64_t run, const char *metric, const char *base, const char *cand,
+                    const char *variant, const char *op, int64_t size, ratio *r)
+{
+    for (size_t i = 0; i < d->nratios; i++) {
+        const ratio_row *x = &d->ratios[i];
+        if (x->run == run && x->size == size && !strcmp(x->metric, metric) && !strcmp(x->base, base) &&
+            !strcmp(x->cand, cand) && !strcmp(x->variant, variant) && !strcmp(x->op, op)) {
+            *r = x->r;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
+                          const char *op)
+{
+    for (size_t i = 0; i < d->nunavail; i++) {
+        const unavail_row *x = &d->unavail[i];
+        if (x->run == run && !strcmp(x->impl, impl) && !strcmp(x->variant, variant) &&
+            (!strcmp(x->op, op) || !strcmp(x->op, "-")))
+            return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,116 @@
+/* report_data.h — inside `bench report` (not for other layers): the data of one suite's report,
+ * loaded once by report_data.c (where all of the report's SQL is), and the two renderers that
+ * draw it, report_gnuplot.c (plots) and report_md.c (the markdown table). report.c runs them. */
+#ifndef PB_REPORT_DATA_H
+#define PB_REPORT_DATA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+
+typedef struct row {
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+    double median, p10, p90;
+    int guest;
+} row;
+
+typedef struct rows {
+    row *v;
+    int n, cap;
+} rows;
+
+/* a new zeroed row at the end of r; NULL when out of memory */
+row *pb_report_push(rows *r);
+
+typedef struct ratio {
+    double est, lo, hi, p;
+    int n;
+} ratio;
+
+
+/* One stored ratio of a run (table ratios). */
+typedef struct ratio_row {
+    int64_t run;
+    char metric[PB_NAME_MAX], base[2 * PB_NAME_MAX], cand[2 * PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+    ratio r;
+} ratio_row;
+
+/* A case set up as unavailable (op "-": every op of the variant). */
+typedef struct unavail_row {
+    int64_t run;
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+} unavail_row;
+
+/* One line of "Unavailable here": an impl, the cells, the reason (malloc'd). */
+typedef struct note_row {
+    int64_t run;
+    char *impl, *cells, *reason;
+} note_row;
+
+/* A run's header fields, in the order run_header prints them (malloc'd, NULL where absent). */
+#define RUN_INFO_COLS 19
+typedef struct run_info {
+    int64_t run;
+    int have;
+    char *col[RUN_INFO_COLS];
+} run_info;
+
+typedef struct pb_report_data {
+    int64_t run, guest_run;        /* guest_run 0: no kernel-module rows */
+    rows m;                        /* measured medians of both runs (row.guest tells which) */
+    rows doc;                      /* data/<suite>_doc.tsv in the primary metric */
+    ratio_row *ratios;
+    size_t nratios;
+    unavail_row *unavail;
+    size_t nunavail;
+    note_row *notes;
+    size_t nnotes;
+    run_info info[2];              /* [0] the run, [1] the kernel-module run */
+} pb_report_data;
+
+/* Everything the report of suite s draws from: run (and guest_run, 0 for none) in metric, the
+ * document rows from data_dir. 0, or -1 + e (nothing to free then). */
+int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t guest_run, const char *data_dir,
+                        pb_report_data *d, pb_err *e);
+void pb_report_data_free(pb_report_data *d);
+
+/* The stored ratio cand/base of a cell of run in metric: 1 and *r, or 0. */
+int pb_report_ratio(const pb_report_data *d, int64_t run, const char *metric, const char *base, const char *cand,
+                    const char *variant, const char *op, int64_t size, ratio *r);
+/* Was impl's case of (variant, op) in run set up as unavailable? */
+int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
+                          const char *op);
+
+#define MAXV 32
+typedef struct axes {
+    int nv, no, ni;
+    char v[MAXV][PB_NAME_MAX], o[MAXV][PB_NAME_MAX], impl[MAXV][PB_NAME_MAX];
+    int64_t sizes[64];
+    int ns;
+} axes;
+int pb_report_index_of(char list[][PB_NAME_MAX], int n, const char *s);
+void pb_report_add_unique(char list[][PB_NAME_MAX], int *n, const char *s);
+/* variants, ops, impls and sizes (ascending) of m */
+void pb_report_axes(const rows *m, axes *a);
+/* the row of (impl, variant, op, size); size < 0 or a row of size 0: any size */
+const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size);
+
+/* report.c: fclose that reports an earlier failed write too; removing a failed report's outputs */
+int pb_report_close_checked(FILE *f, const char *name, pb_err *e);
+void pb_report_remove_outputs(const char *png, const char *svg, const char *md);
+
+/* report_gnuplot.c: gnuplot's path on PATH (0: none); the plots of d as png and svg (every
+ * name checked before anything is written; on failure nothing is left behind). */
+int pb_report_find_gnuplot(char *path, size_t cap);
+int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnuplot, const char *out_dir,
+                    const char *png, const char *svg, const char *mdname, pb_err *e);
+
+/* report_md.c: the markdown report of d into mdname, verdicts counted into host and guest. */
+int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg, const char *mdname,
+                       const char *png, const char *svg, pb_verdict_counts *host, pb_verdict_counts *guest,
+                       pb_err *e);
+
+#endif
