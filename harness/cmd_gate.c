@@ -668,17 +668,20 @@ int cmd_gate(int argc, char **argv)
     pb_err e = {{0}};
     if (!a.runs_a && (!a.suite->plan || !a.suite->setup_case)) {
         fprintf(stderr, "bench gate: suite %s cannot run benchmarks yet\n", a.suite->name);
+        pb_suite_opts_free(a.suite, a.suite_opts);
         return PB_GATE_EXIT_ERROR;
     }
     pb_thresholds th;
     if (load_thresholds(&a, &th, &e) < 0) {
         fprintf(stderr, "bench gate: %s\n", e.msg);
+        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
         return PB_GATE_EXIT_ERROR;
     }
     pb_store st;
     if (pb_gate_open(&st, a.db, a.runs_a != NULL, &e) < 0) {
         fprintf(stderr, "bench gate: %s\n", e.msg);
         pb_thresholds_free(&th);
+        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
         return PB_GATE_EXIT_ERROR;
     }
     const char *metric = a.metric ? a.metric
