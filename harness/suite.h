@@ -23,7 +23,7 @@
 #include "pb.h"
 
 #define PB_NAME_MAX 48
-#define PB_MAX_IMPLS 8
+#define PB_MAX_IMPLS 12   /* xts: 7 built-in + 4 plug-ins */
 #define PB_MAX_SIZES 32
 
 /* Metrics the harness can derive from a sample; a suite ORs the ones it wants.
