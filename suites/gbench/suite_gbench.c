@@ -10,24 +10,18 @@
  * ratio, verdicts, reports and `bench gate` work on these samples unchanged. Processes are
  * started with posix_spawn and an argv: no shell sees a path or a name. */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "pb_spawn.h"
 #include "suite.h"
-
-extern char **environ;
 
 #define GB_PATH_MAX 1024
 #define GB_FILTER_MAX 512
-#define GB_OUTPUT_MAX (64u << 20)   /* a JSON report larger than this is refused, not truncated */
 
 typedef struct gb_opts {
     char old_path[GB_PATH_MAX], new_path[GB_PATH_MAX];
@@ -79,68 +73,18 @@ static const pb_suite_opt options[] = {
 };
 
 /* Run argv[0] with argv; its stdout in *out (malloc'd, NUL-terminated). -1 + e, with the start of
- * its stderr, if it cannot start, dies, exits non-zero or writes more than GB_OUTPUT_MAX. */
+ * its stderr, if it cannot start, dies, exits non-zero or writes too much. */
 static int run_capture(char *const argv[], char **out, pb_err *e)
 {
-    int pfd[2], efd = memfd_create("gbench-stderr", MFD_CLOEXEC);
-    if (efd < 0 || pipe2(pfd, O_CLOEXEC) < 0) {
-        if (efd >= 0) close(efd);
-        return pb_errf(e, "gbench: %s: cannot set up its output: %s", argv[0], strerror(errno));
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, efd, 2);
-    pid_t pid;
-    int err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(pfd[1]);
-    if (err) {
-        close(pfd[0]);
-        close(efd);
-        return pb_errf(e, "gbench: cannot start %s: %s", argv[0], strerror(err));
-    }
-    size_t len = 0, cap = 1 << 16;
-    char *buf = malloc(cap);
-    int toobig = 0;
-    for (;;) {
-        if (buf && len + 1 >= cap) {
-            char *nb = cap < GB_OUTPUT_MAX ? realloc(buf, cap * 2) : NULL;
-            if (!nb) toobig = 1;
-            else buf = nb, cap *= 2;
-        }
-        char sink[4096];
-        char *dst = buf && !toobig ? buf + len : sink;
-        size_t room = buf && !toobig ? cap - len - 1 : sizeof sink;
-        ssize_t r = read(pfd[0], dst, room);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        if (dst != sink) len += (size_t)r;
-    }
-    close(pfd[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    char errtext[300] = "";
-    ssize_t en = pread(efd, errtext, sizeof errtext - 1, 0);
-    close(efd);
-    errtext[en > 0 ? en : 0] = 0;
-    errtext[strcspn(errtext, "\n")] = 0;
-    int rc = 0;
-    if (!buf) rc = pb_errf(e, "gbench: out of memory");
-    else if (toobig) rc = pb_errf(e, "gbench: %s wrote more than %u bytes", argv[0], GB_OUTPUT_MAX);
-    else if (WIFSIGNALED(status))
-        rc = pb_errf(e, "gbench: %s %s died of signal %d (%s)%s%s", argv[0], argv[1], WTERMSIG(status),
-                     strsignal(WTERMSIG(status)), *errtext ? ": " : "", errtext);
-    else if (WEXITSTATUS(status))
-        rc = pb_errf(e, "gbench: %s %s exited with status %d%s%s", argv[0], argv[1], WEXITSTATUS(status),
-                     *errtext ? ": " : "", errtext);
-    if (rc < 0) {
-        free(buf);
+    pb_proc p;
+    char what[GB_PATH_MAX + 64];
+    snprintf(what, sizeof what, "gbench: %s %s", argv[0], argv[1] ? argv[1] : "");
+    pb_err se = {{0}};
+    if (pb_spawn(argv, out, &p, &se) < 0) return pb_errf(e, "gbench: %s", se.msg);
+    if (pb_proc_check(what, &p, e) < 0) {
+        free(*out);
         return -1;
     }
-    buf[len] = 0;
-    *out = buf;
     return 0;
 }
 
