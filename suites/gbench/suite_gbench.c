@@ -163,6 +163,11 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
                      o->filter[0] ? " that matches --filter" : "");
     free_names(on, no);
     free_names(nn, nnew);
+    if (rc < 0) {   /* the harness frees the grid of a plan that succeeded only */
+        free(g->cells);
+        g->cells = NULL;
+        g->ncells = 0;
+    }
     return rc;
 }
 
