@@ -274,6 +274,13 @@ static double multi_seeded_ns(void *p, int round, int repetition, uint64_t iters
     return m->c[0].seeded_ns(m->c[0].ctx, round, repetition, iters);
 }
 
+/* so is a measurement outside this process (suite.h external_sample) */
+static int multi_external_sample(void *p, int64_t *iterations, double *ns, double *cpu_ns, pb_err *e)
+{
+    multi_case *m = p;
+    return m->c[0].external_sample(m->c[0].ctx, iterations, ns, cpu_ns, e);
+}
+
 static void multi_free(void *p)
 {
     multi_case *m = p;
@@ -300,6 +307,7 @@ static pb_setup_status w_setup(void *opts, const pb_cell *cell, const char *impl
     c->free_ctx = multi_free;
     c->error_count = &m->errors;
     if (m->c[0].seeded_ns) c->seeded_ns = multi_seeded_ns;
+    if (m->c[0].external_sample) c->external_sample = multi_external_sample;
     return PB_SETUP_OK;
 }
 

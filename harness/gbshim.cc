@@ -170,6 +170,20 @@ extern "C" int pb_gb_run(pb_gb_result_cb cb, pb_gb_context_cb ctx_cb, void *user
     return rep.delivered;
 }
 
+extern "C" int pb_gb_run_console(void)
+{
+    try {
+        benchmark::RunSpecifiedBenchmarks();
+    } catch (const std::exception &x) {
+        std::fprintf(stderr, "Google Benchmark failed: %s\n", x.what());
+        return -1;
+    } catch (...) {
+        std::fprintf(stderr, "Google Benchmark failed (unknown exception)\n");
+        return -1;
+    }
+    return 0;
+}
+
 extern "C" void pb_gb_clear(void)
 {
     benchmark::ClearRegisteredBenchmarks();

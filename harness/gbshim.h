@@ -71,6 +71,10 @@ int pb_gb_register(const char *name, pb_gb_fn fn, void *arg, uint64_t iterations
 int pb_gb_run(pb_gb_result_cb cb, pb_gb_context_cb ctx_cb, void *user);
 
 void pb_gb_clear(void);
+/* Run everything registered as a stock Google Benchmark main() would: GB's own console/JSON
+ * reporters, --benchmark_list_tests, --benchmark_filter, --benchmark_format all as GB has them.
+ * For programs that are Google Benchmark binaries (tests/gbench). 0, or -1 if GB threw. */
+int pb_gb_run_console(void);
 
 /* --- inside a benchmark function --- */
 int pb_gb_keep_running_batch(pb_gb_state *st, uint64_t n);

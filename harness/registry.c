@@ -8,8 +8,10 @@ extern const pb_suite pb_suite_xts;
 extern const pb_suite pb_suite_drbg;
 extern const pb_suite pb_suite_sigpool;
 extern const pb_suite pb_suite_synthetic;
+extern const pb_suite pb_suite_gbench;
+extern const pb_suite pb_suite_exec;
 
-const pb_suite *const pb_suites[] = { &pb_suite_xts, &pb_suite_drbg, &pb_suite_sigpool, &pb_suite_synthetic, NULL };
+const pb_suite *const pb_suites[] = { &pb_suite_xts, &pb_suite_drbg, &pb_suite_sigpool, &pb_suite_synthetic, &pb_suite_gbench, &pb_suite_exec, NULL };
 
 const pb_suite *pb_suite_find(const char *name)
 {

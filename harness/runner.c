@@ -23,6 +23,9 @@ static void on_signal(int sig) { g_signal = sig; }
 typedef struct raw_sample {
     double tsc, cycles, insns, pb, pa;
     double seeded_ns;       /* > 0: the case's seeded source gave the time (tests) */
+    int external;           /* the case's external_sample gave iterations, ns and cpu_ns */
+    int64_t ext_iters;
+    double ext_ns, ext_cpu_ns;
     uint64_t errors;
     int have;
     pb_sample s;
@@ -58,6 +61,9 @@ static void seeded_sample(raw_sample *rs, const case_state *cs, int round, int r
     rs->cycles = rs->insns = -1;
 }
 
+/* The first failure of an external_sample in the cell being run (empty: none): the cell fails. */
+static pb_err g_external_err;
+
 static void sample_fn(pb_gb_state *st, void *arg)
 {
     slot *sl = arg;
@@ -79,6 +85,16 @@ static void sample_fn(pb_gb_state *st, void *arg)
     memset(rs, 0, sizeof *rs);
     case_state *cs = sl->cs;
     uint64_t n = pb_gb_max_iterations(st);
+    if (cs->c.external_sample) {
+        /* measured by another process: GB's loop runs once, around the call */
+        int rc = 0;
+        while (pb_gb_keep_running_batch(st, n))
+            if (rc == 0 && g_external_err.msg[0] == 0)
+                rc = cs->c.external_sample(cs->c.ctx, &rs->ext_iters, &rs->ext_ns, &rs->ext_cpu_ns, &g_external_err);
+        if (rc < 0 || g_external_err.msg[0]) pb_gb_skip_with_error(st, "external sample failed");
+        rs->external = rc == 0 && rs->ext_iters > 0;
+        return;
+    }
     uint64_t err0 = cs->c.error_count ? *cs->c.error_count : 0;
     rs->pb = pb_probe_ticks(&g_counters);
     pb_reading rd;
@@ -108,6 +124,16 @@ static void result_cb(const pb_gb_result *r, void *user)
     s->position = sl->position;
     s->repetition = rep;
     s->iterations = r->iterations;
+    if (rs->external) {
+        s->iterations = rs->ext_iters;
+        s->ns = rs->ext_ns;
+        s->cpu_ns = rs->ext_cpu_ns;
+        s->tsc = 0;
+        s->cycles = s->insns = -1;
+        s->probe_before = s->probe_after = 0;
+        s->errors = 0;
+        return;
+    }
     s->ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->real_seconds * 1e9;
     s->cpu_ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->cpu_seconds * 1e9;
     s->tsc = g_counters.tsc_ok ? rs->tsc : 0;
@@ -351,12 +377,14 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
     }
     double target = cell->sample_seconds > 0 ? cell->sample_seconds : sample_s;
     for (int i = 0; i < ncs && rc == 0; i++)
-        if (cs[i].ready) cs[i].iters = cs[i].c.seeded_ns ? SEEDED_ITERS : calibrate(&cs[i], target);
+        if (cs[i].ready)
+            cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS : calibrate(&cs[i], target);
 
     slot *slots = calloc((size_t)(unsigned)rounds * (size_t)(unsigned)ncs, sizeof *slots);
     if (!slots && rc == 0) rc = pb_errf(e, "out of memory");
     if (rc == 0) {
         pb_gb_clear();
+        g_external_err.msg[0] = 0;
         for (int r = 0; r < rounds && rc == 0; r++)
             for (int p = 0; p < ncs; p++) {
                 int i = (p + r) % ncs; /* rotate the start every round */
@@ -376,6 +404,8 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
         if (rc == 0 && pb_gb_run(result_cb, NULL, NULL) < 0)
             rc = pb_errf(e, "Google Benchmark failed in cell %s/%s/%llu (see above)", cell->variant, cell->op,
                          (unsigned long long)cell->size_bytes);
+        if (rc == 0 && g_external_err.msg[0])
+            rc = pb_errf(e, "%s %s %s: %s", s->name, cell->variant, cell->op, g_external_err.msg);
         pb_gb_clear();
     }
     if (rc == 0 && !g_signal) {

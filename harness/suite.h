@@ -23,7 +23,7 @@
 #include "pb.h"
 
 #define PB_NAME_MAX 48
-#define PB_MAX_IMPLS 8
+#define PB_MAX_IMPLS 12   /* xts: 7 built-in + 4 plug-ins */
 #define PB_MAX_SIZES 32
 
 /* Metrics the harness can derive from a sample; a suite ORs the ones it wants.
@@ -56,6 +56,12 @@ typedef struct pb_case {
      * the body a fixed number of times without calibrating. Every figure of such a run, and so
      * every verdict drawn from it, is a function of the seed, never of the machine's load. */
     double (*seeded_ns)(void *ctx, int round, int repetition, uint64_t iters);
+    /* Optional: a case measured outside this process (the gbench suite: another program times
+     * itself). The harness then calls this once per sample instead of body (never called) and
+     * stores what it returns: the iterations, and the wall and CPU ns over all of them (cpu_ns -1
+     * if unknown). No TSC, counters or core-speed probe: they would only measure bench waiting.
+     * 0, or -1 with e: the run fails. */
+    int (*external_sample)(void *ctx, int64_t *iterations, double *ns, double *cpu_ns, pb_err *e);
 } pb_case;
 
 /* One cell of the grid: every listed impl runs the same op on the same input shape. */

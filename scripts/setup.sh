@@ -8,7 +8,7 @@ PKGS=(
   gcc g++ make pkg-config git meson ninja-build
   # the sanitizer build's runtimes (ci/run-tests); gcc-12 pulls them in, named for clarity
   libasan8 libubsan1
-  libbenchmark-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
+  libbenchmark-dev libjansson-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
   # --measure valgrind: callgrind and its client-request headers (docs/gate.md)
   valgrind
   # the kernel-module variant: build against Debian's headers, boot in QEMU (docs/kmod.md)

@@ -52,16 +52,39 @@ static const struct xts_impl {
 
 #define NIMPLS (sizeof impls / sizeof impls[0])
 
+/* Plug-ins registered at run time (xts_register_impl), after the built-in ones. The names are
+ * copied; the algs belong to shared objects that stay loaded until the process ends. */
+static struct xts_plugin_impl {
+    char name[XTS_IMPL_NAME_MAX];
+    struct xts_impl impl;
+} plugins[XTS_MAX_PLUGINS];
+static size_t nplugins;
+
 static const struct xts_impl *find_impl(const char *name)
 {
     for (size_t i = 0; i < NIMPLS; i++)
         if (strcmp(impls[i].name, name) == 0) return &impls[i];
+    for (size_t i = 0; i < nplugins; i++)
+        if (strcmp(plugins[i].name, name) == 0) return &plugins[i].impl;
     return NULL;
 }
 
 const char *xts_impl_name(int i)
 {
-    return i >= 0 && (size_t)i < NIMPLS ? impls[i].name : NULL;
+    if (i < 0) return NULL;
+    if ((size_t)i < NIMPLS) return impls[i].name;
+    return (size_t)i - NIMPLS < nplugins ? plugins[i - NIMPLS].name : NULL;
+}
+
+int xts_register_impl(const char *name, const xts_alg *alg)
+{
+    if (!name[0] || strlen(name) >= XTS_IMPL_NAME_MAX) return -EINVAL;
+    if (find_impl(name)) return -EEXIST;
+    if (nplugins == XTS_MAX_PLUGINS) return -ENOSPC;
+    struct xts_plugin_impl *p = &plugins[nplugins++];
+    memcpy(p->name, name, strlen(name) + 1);
+    p->impl = (struct xts_impl){ p->name, alg, &xts_allocator_libc };
+    return 0;
 }
 
 const xts_alg *xts_impl_alg(const char *impl)

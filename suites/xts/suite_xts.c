@@ -66,6 +66,10 @@ typedef struct xts_opts {
     uint64_t child_spins;
     unsigned child_every;
     char child_cost_effective[512];    /* what plan() applied, for runs.options */
+    /* --plugin NAME=PATH, in the order given; plan() loads them */
+    int nplugins;
+    char plugin_name[XTS_MAX_PLUGINS][XTS_IMPL_NAME_MAX];
+    char plugin_path[XTS_MAX_PLUGINS][1024];
 } xts_opts;
 
 static void opts_init(void *p)
@@ -124,6 +128,29 @@ static int set_keys(void *o, const char *value, pb_err *e)
     return 0;
 }
 
+static int set_plugin(void *p, const char *value, pb_err *e)
+{
+    xts_opts *o = p;
+    const char *eq = strchr(value, '=');
+    if (!eq || eq == value || !eq[1])
+        return pb_errf(e, "--plugin wants NAME=PATH.so, got '%s'", value);
+    if (o->nplugins == XTS_MAX_PLUGINS) return pb_errf(e, "--plugin: at most %d plug-ins", XTS_MAX_PLUGINS);
+    const size_t n = (size_t)(eq - value);
+    if (n >= XTS_IMPL_NAME_MAX)
+        return pb_errf(e, "--plugin: name '%.*s' is longer than %d characters", (int)n, value, XTS_IMPL_NAME_MAX - 1);
+    char name[XTS_IMPL_NAME_MAX];
+    memcpy(name, value, n);
+    name[n] = 0;
+    if (xts_plugin_check_name(name, e) < 0) return -1;
+    if (strlen(eq + 1) >= sizeof o->plugin_path[0]) return pb_errf(e, "--plugin: path too long");
+    for (int i = 0; i < o->nplugins; i++)
+        if (!strcmp(o->plugin_name[i], name)) return pb_errf(e, "--plugin: name '%s' given twice", name);
+    snprintf(o->plugin_name[o->nplugins], sizeof o->plugin_name[0], "%s", name);
+    snprintf(o->plugin_path[o->nplugins], sizeof o->plugin_path[0], "%s", eq + 1);
+    o->nplugins++;
+    return 0;
+}
+
 static const pb_suite_opt options[] = {
     {"keys", "LIST", "XTS key sizes in bits to run, comma-separated: 256,384,512 (default all)\n"
                      "(256/384/512 = Key1||Key2 of 2 x AES-128/192/256; openssl has no 384)", set_keys},
@@ -133,13 +160,18 @@ static const pb_suite_opt options[] = {
                      "every child call; 0 = off. Default: data/xts_child_call.tsv (measured in\n"
                      "the kernel module, see docs/kmod.md)", set_child_cost},
     {"child-call-ns", "NS", "the same cost given in nanoseconds instead (0 = off)", set_child_ns},
+    {"plugin", "NAME=PATH.so", "also time the XTS template in this shared object as impl NAME\n"
+                     "(repeatable, at most 4; ABI: include/patchbench/xts_plugin.h). It must pass\n"
+                     "the suite's self-test, run in a child process, before it is timed", set_plugin},
     {NULL, NULL, NULL, NULL},
 };
 
 static int impl_has_keybits(const char *impl, unsigned bits)
 {
-    /* OpenSSL has no AES-192-XTS: that cell is simply not planned for it */
-    return !(bits == 384 && strcmp(impl, "openssl") == 0);
+    /* OpenSSL has no AES-192-XTS: that cell is simply not planned for it; nor for a plug-in
+     * without the key size */
+    const unsigned bit = bits == 256 ? XTS_KEYS_256 : bits == 384 ? XTS_KEYS_384 : XTS_KEYS_512;
+    return !(bits == 384 && strcmp(impl, "openssl") == 0) && (xts_impl_alg(impl)->key_sizes & bit);
 }
 
 /* data/xts_child_call.tsv: '#' comments, then one line "BYTES<TAB>where it came from".
@@ -304,6 +336,10 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
     const unsigned keys_mask = ((const xts_opts *)opts)->keys_mask;
     (void)o;   /* --quick: same grid, the harness shortens the samples */
 
+    const xts_opts *xo = opts;
+    for (int i = 0; i < xo->nplugins; i++)
+        if (!xts_impl_alg(xo->plugin_name[i]) && xts_plugin_load(xo->plugin_name[i], xo->plugin_path[i], e) < 0)
+            return -1;
     if (apply_child_cost(opts, e) < 0) return -1;
 
     g->ncells = 0;

@@ -11,6 +11,11 @@
 /* -1 + "xts: unknown implementation 'x' (xts has: old, new, ...)" if impl is not one of ours. */
 int xts_suite_check_impl(const char *impl, pb_err *e);
 
+/* xts_plugin.c: load plug-in PATH as impl NAME (include/patchbench/xts_plugin.h) after its
+ * self-test passed in a child process; -1 + e (naming the plug-in and what failed) otherwise. */
+int xts_plugin_check_name(const char *name, pb_err *e);
+int xts_plugin_load(const char *name, const char *path, pb_err *e);
+
 /* xts_check.c: one known answer against one implementation, both
  * directions, out of place and in place. */
 typedef struct xts_vector {
