@@ -58,8 +58,10 @@ int cmd_report(int argc, char **argv)
         .synopsis =
             "usage: bench report [--run ID|latest] [--suite NAME] [--out DIR] [--db PATH]\n"
             "\n"
-            "Draw, with gnuplot, <suite>.png and <suite>.svg (measured medians beside the document's\n"
-            "numbers) and write <suite>.md (per cell: baseline, candidate and peers, the paired ratio with\n"
+            "Draw, with gnuplot, <suite>_ratio.png/.svg (each implementation's time ratio against the\n"
+            "baseline with its 95 % CI, the document's ratio in its tolerance band), <suite>.png/.svg\n"
+            "(measured medians beside the document's numbers) and write <suite>.md (per cell: baseline,\n"
+            "candidate and peers, the paired time ratio (cost, as compare and gate) with\n"
             "its 95 % CI, the document's ratio, and a verdict that checks the size of the claim as well as\n"
             "its direction; data/verdict.tsv sets the tolerance). Where a run holds <candidate>@P and\n"
             "<baseline>@P (the same sources built with code-generation profile P), their ratio stands beside\n"
@@ -135,7 +137,7 @@ int cmd_report(int argc, char **argv)
             rc = 1;
             continue;
         }
-        printf("%s: run %lld%s -> %s/%s.png, %s/%s.svg, %s/%s.md\n", s->name, (long long)ro.run,
+        printf("%s: run %lld%s -> %s/%s_ratio.png (.svg), %s/%s.png (.svg), %s/%s.md\n", s->name, (long long)ro.run,
                ro.guest_run ? " (+ kernel-module run)" : "", out, s->name, out, s->name, out, s->name);
         char line[512];
         pb_verdict_summary(&host_n, line, sizeof line);

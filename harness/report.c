@@ -11,11 +11,13 @@
 #include "report_data.h"
 
 /* a report that failed leaves no plot or table behind that could pass for a whole one */
-void pb_report_remove_outputs(const char *png, const char *svg, const char *md)
+void pb_report_remove_outputs(const pb_report_paths *p)
 {
-    unlink(png);
-    unlink(svg);
-    unlink(md);
+    unlink(p->ratio_png);
+    unlink(p->ratio_svg);
+    unlink(p->png);
+    unlink(p->svg);
+    unlink(p->md);
 }
 
 /* fclose that reports any earlier failed write too (stdio keeps the error flag) */
@@ -46,12 +48,14 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
     pb_report_data d;
     if (pb_report_data_load(st, s, o->run, guest_run, o->data_dir, &d, e) < 0) return -1;
-    char png[1100], svg[1100], mdname[1100];
-    snprintf(png, sizeof png, "%s/%s.png", o->out_dir, s->name);
-    snprintf(svg, sizeof svg, "%s/%s.svg", o->out_dir, s->name);
-    snprintf(mdname, sizeof mdname, "%s/%s.md", o->out_dir, s->name);
-    int rc = pb_report_plots(s, &d, gnuplot, o->out_dir, png, svg, mdname, e);
-    if (rc == 0) rc = pb_report_markdown(s, &d, &cfg, mdname, png, svg, host, guest, e);
+    pb_report_paths out;
+    snprintf(out.ratio_png, sizeof out.ratio_png, "%s/%s_ratio.png", o->out_dir, s->name);
+    snprintf(out.ratio_svg, sizeof out.ratio_svg, "%s/%s_ratio.svg", o->out_dir, s->name);
+    snprintf(out.png, sizeof out.png, "%s/%s.png", o->out_dir, s->name);
+    snprintf(out.svg, sizeof out.svg, "%s/%s.svg", o->out_dir, s->name);
+    snprintf(out.md, sizeof out.md, "%s/%s.md", o->out_dir, s->name);
+    int rc = pb_report_plots(s, &d, gnuplot, o->out_dir, cfg.tolerance, &out, e);
+    if (rc == 0) rc = pb_report_markdown(s, &d, &cfg, &out, host, guest, e);
     pb_report_data_free(&d);
     return rc;
 }
