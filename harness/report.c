@@ -56,6 +56,7 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     snprintf(out.md, sizeof out.md, "%s/%s.md", o->out_dir, s->name);
     int rc = pb_report_plots(s, &d, gnuplot, o->out_dir, cfg.tolerance, &out, e);
     if (rc == 0) rc = pb_report_markdown(s, &d, &cfg, &out, host, guest, e);
+    if (rc == 0 && o->html) rc = pb_report_html_section(o->html, s, &d, &cfg, &out, host, guest, e);
     pb_report_data_free(&d);
     return rc;
 }

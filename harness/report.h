@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pb.h"
 #include "store.h"
@@ -18,6 +19,7 @@ typedef struct pb_report_opts {
     const char *data_dir;     /* where <suite>_doc.tsv lives */
     int64_t run;              /* the host run to report */
     int64_t guest_run;        /* 0, or a kmod/guest run of the same suite drawn beside it */
+    FILE *html;               /* NULL, or the page (bench report --html) this suite's section is added to */
 } pb_report_opts;
 
 /* How many cells of a table got each verdict (the summary line). */

@@ -116,8 +116,27 @@ int pb_report_find_gnuplot(char *path, size_t cap);
 int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnuplot, const char *out_dir,
                     double tolerance, const pb_report_paths *out, pb_err *e);
 
+/* report_md.c: the verdict table of run (guest: its kernel-module rows) in markdown or HTML,
+ * verdicts counted into n. */
+typedef struct pb_table_writer {
+    FILE *f;
+    int html;    /* 0: markdown */
+    int header;  /* inside the header row (set by the writer) */
+} pb_table_writer;
+void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                     const pb_verdict_cfg *cfg, pb_verdict_counts *n);
+
 /* report_md.c: the markdown report of d into out->md, verdicts counted into host and guest. */
 int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
                        const pb_report_paths *out, pb_verdict_counts *host, pb_verdict_counts *guest, pb_err *e);
+
+/* report_html.c: the page's head (title escaped), its links to each suite's section, its end;
+ * one suite's section (figures inlined from out's SVG files, which must exist): 0, or -1 + e. */
+void pb_report_html_begin(FILE *f, const char *title);
+void pb_report_html_nav(FILE *f, const char *const *suites, int n);
+void pb_report_html_end(FILE *f);
+int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
+                           const pb_report_paths *out, const pb_verdict_counts *host, const pb_verdict_counts *guest,
+                           pb_err *e);
 
 #endif

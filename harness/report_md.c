@@ -5,11 +5,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
+#include "html.h"
 #include "metrics.h"
 
 /* A faster claim that does not even show this gain does not hold (a CI wholly
@@ -176,28 +178,66 @@ static int find_profiles(const axes *a, const char *base, const char *cand, char
     return np;
 }
 
-/* The measured/document column: the ratio of the two in the table's own metric, and for a
- * speed-up claim how large the measured speed-up is against the document's (time ratios). */
-static void print_size_column(FILE *md, pb_claim cl, int have_t, const ratio *rt, double dt)
+/* One table, two notations: cells go through tw_cell, which writes a markdown cell or an HTML
+ * cell (its text escaped by pb_html_escape: names come from the store and are untrusted). */
+static void tw_row(pb_table_writer *t, int header)
 {
-    if (!have_t || !isfinite(dt) || dt <= 0 || !(rt->est > 0)) { fprintf(md, " - |"); return; }
-    fprintf(md, " %.2f", rt->est / dt);
-    if (cl != PB_CLAIM_EQUAL) fprintf(md, " (speed-up %.2fx the document's)", dt / rt->est);
-    fprintf(md, " |");
+    t->header = header;
+    fputs(t->html ? "<tr>" : "|", t->f);
+}
+
+static void tw_end(pb_table_writer *t, int ncols)
+{
+    fputs(t->html ? "</tr>\n" : "\n", t->f);
+    if (t->header && !t->html) {
+        fputs("|", t->f);
+        for (int i = 0; i < ncols; i++) fputs("---|", t->f);
+        fputs("\n", t->f);
+    }
+}
+
+static void tw_cell(pb_table_writer *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tw_cell(pb_table_writer *t, const char *fmt, ...)
+{
+    char b[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    if (!t->html) { fprintf(t->f, " %s |", b); return; }
+    fputs(t->header ? "<th>" : "<td>", t->f);
+    pb_html_fputs(t->f, b);
+    fputs(t->header ? "</th>" : "</td>", t->f);
+}
+
+/* The measured/document column: how the measured time ratio sits against the document's, and for
+ * a speed-up claim how large the measured speed-up is against the document's. */
+static void print_size_column(pb_table_writer *t, pb_claim cl, int have_t, const ratio *rt, double dt)
+{
+    if (!have_t || !isfinite(dt) || dt <= 0 || !(rt->est > 0)) { tw_cell(t, "-"); return; }
+    if (cl != PB_CLAIM_EQUAL) tw_cell(t, "%.2f (speed-up %.2fx the document's)", rt->est / dt, dt / rt->est);
+    else tw_cell(t, "%.2f", rt->est / dt);
 }
 
 /* a measured median in fixed notation (4 significant digits), or why there is none */
-static void print_median(FILE *md, const pb_report_data *d, int64_t run, const row *x, const char *impl,
+static void print_median(pb_table_writer *t, const pb_report_data *d, int64_t run, const row *x, const char *impl,
                          const char *variant, const char *op)
 {
     char b[48];
-    if (x) fprintf(md, " %s |", pb_fmt_sig(b, sizeof b, x->median, 4));
-    else fprintf(md, " %s |", pb_report_unavailable(d, run, impl, variant, op) ? "unavailable" : "-");
+    if (x) tw_cell(t, "%s", pb_fmt_sig(b, sizeof b, x->median, 4));
+    else tw_cell(t, "%s", pb_report_unavailable(d, run, impl, variant, op) ? "unavailable" : "-");
 }
 
-static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, int64_t run, const rows *m,
-                        const rows *doc, int guest, const pb_verdict_cfg *cfg, pb_verdict_counts *n)
+static void print_ratio(pb_table_writer *t, int have, const ratio *r)
 {
+    if (have) tw_cell(t, "%.3f [%.3f, %.3f]", r->est, r->lo, r->hi);
+    else tw_cell(t, "-");
+}
+
+void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                     const pb_verdict_cfg *cfg, pb_verdict_counts *n)
+{
+    const rows *m = &d->m, *doc = &d->doc;
     const char *metric = pb_suite_primary_metric(s);
     axes a;
     rows sub = {0};
@@ -213,37 +253,46 @@ static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, in
     int np = find_profiles(&a, base, cand, prof);
     const pb_metric *pm = pb_metric_find(metric);
     const char *unit = pm ? pm->unit : metric;
-    fprintf(md, "| variant | op | bytes | %s (%s) | %s (%s) |", base, unit, cand, unit);
+    int ncols = 0;
+    tw_row(t, 1);
+    tw_cell(t, "variant");
+    tw_cell(t, "op");
+    tw_cell(t, "bytes");
+    tw_cell(t, "%s (%s)", base, unit);
+    tw_cell(t, "%s (%s)", cand, unit);
+    ncols += 5;
     for (int k = 0; k < a.ni; k++)
-        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) fprintf(md, " %s (%s) |", a.impl[k], unit);
-    fprintf(md, " time %s/%s [95%% CI] |", cand, base);
-    for (int p = 0; p < np; p++) fprintf(md, " time %s@%s/%s@%s [95%% CI] |", cand, prof[p], base, prof[p]);
-    fprintf(md, " document time %s/%s | measured/document | claim | verdict |%s\n|---|---|---|---|---|", cand, base,
-            np ? " code generation |" : "");
-    for (int k = 0; k < a.ni; k++)
-        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) fprintf(md, "---|");
-    for (int p = 0; p < np; p++) fprintf(md, "---|");
-    /* measured, document, measured/document, claim, verdict */
-    fprintf(md, "---|---|---|---|---|%s\n", np ? "---|" : "");
+        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) { tw_cell(t, "%s (%s)", a.impl[k], unit); ncols++; }
+    tw_cell(t, "time %s/%s [95%% CI]", cand, base);
+    for (int p = 0; p < np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", cand, prof[p], base, prof[p]);
+    tw_cell(t, "document time %s/%s", cand, base);
+    tw_cell(t, "measured/document");
+    tw_cell(t, "claim");
+    tw_cell(t, "verdict");
+    ncols += np + 5;
+    if (np) { tw_cell(t, "code generation"); ncols++; }
+    tw_end(t, ncols);
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
             for (int si = 0; si < a.ns; si++) {
                 const row *b = pb_report_find(&sub, base, a.v[vi], a.o[oi], a.sizes[si]);
                 const row *c = pb_report_find(&sub, cand, a.v[vi], a.o[oi], a.sizes[si]);
                 if (!b && !c) continue;
-                fprintf(md, "| %s | %s | %lld |", a.v[vi], a.o[oi], (long long)a.sizes[si]);
-                print_median(md, d, run, b, base, a.v[vi], a.o[oi]);
-                print_median(md, d, run, c, cand, a.v[vi], a.o[oi]);
+                tw_row(t, 0);
+                tw_cell(t, "%s", a.v[vi]);
+                tw_cell(t, "%s", a.o[oi]);
+                tw_cell(t, "%lld", (long long)a.sizes[si]);
+                print_median(t, d, run, b, base, a.v[vi], a.o[oi]);
+                print_median(t, d, run, c, cand, a.v[vi], a.o[oi]);
                 for (int k = 0; k < a.ni; k++) {
                     if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
                     const row *x = pb_report_find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
-                    print_median(md, d, run, x, a.impl[k], a.v[vi], a.o[oi]);
+                    print_median(t, d, run, x, a.impl[k], a.v[vi], a.o[oi]);
                 }
                 /* every ratio in the table is one of time (cost): bench compare and bench gate's orientation */
                 ratio rt;
                 int have_t = pb_report_ratio(d, run, PB_DEFAULT_METRIC, base, cand, a.v[vi], a.o[oi], a.sizes[si], &rt);
-                if (have_t) fprintf(md, " %.3f [%.3f, %.3f] |", rt.est, rt.lo, rt.hi);
-                else fprintf(md, " - |");
+                print_ratio(t, have_t, &rt);
                 /* the same sources built with each profile, and whether the answer moves with them */
                 int codegen = 0;
                 for (int p = 0; p < np; p++) {
@@ -252,8 +301,7 @@ static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, in
                     snprintf(pc, sizeof pc, "%s@%s", cand, prof[p]);
                     ratio rpt;
                     int have_p = pb_report_ratio(d, run, PB_DEFAULT_METRIC, pb, pc, a.v[vi], a.o[oi], a.sizes[si], &rpt);
-                    if (have_p) fprintf(md, " %.3f [%.3f, %.3f] |", rpt.est, rpt.lo, rpt.hi);
-                    else fprintf(md, " - |");
+                    print_ratio(t, have_p, &rpt);
                     if (have_t && rt.est > 0 && have_p && fabs(rpt.est / rt.est - 1) > cfg->codegen_threshold)
                         codegen = 1;
                 }
@@ -263,18 +311,19 @@ static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, in
                 /* the document's ratio in time terms, as every ratio of the table */
                 double dt = dr;
                 if (isfinite(dr) && pb_metric_higher_is_better(metric)) dt = 1 / dr;
-                if (isfinite(dt)) fprintf(md, " %.3f |", dt); else fprintf(md, " - |");
+                if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
                 pb_cell cell;
                 memset(&cell, 0, sizeof cell);
                 snprintf(cell.variant, sizeof cell.variant, "%s", a.v[vi]);
                 snprintf(cell.op, sizeof cell.op, "%s", a.o[oi]);
                 cell.size_bytes = (uint64_t)a.sizes[si];
                 pb_claim cl = s->claim ? s->claim(&cell, dt) : PB_CLAIM_NONE;
-                print_size_column(md, cl, have_t, &rt, dt);
+                print_size_column(t, cl, have_t, &rt, dt);
                 const char *v = have_t ? pb_verdict(cl, dt, cfg->tolerance, rt.lo, rt.hi) : V_NODATA;
-                fprintf(md, " %s | %s |", claim_name(cl), v);
-                if (np) fprintf(md, " %s |", codegen ? CODEGEN_MARK : "");
-                fprintf(md, "\n");
+                tw_cell(t, "%s", claim_name(cl));
+                tw_cell(t, "%s", v);
+                if (np) tw_cell(t, "%s", codegen ? CODEGEN_MARK : "");
+                tw_end(t, ncols);
                 count_verdict(n, v);
                 n->codegen += codegen;
             }
@@ -338,7 +387,8 @@ int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verd
     fprintf(md, "![%s: measured medians beside the document's](%s.png)\n\n", s->name, s->name);
     run_header(md, &d->info[0], "Measured");
     verdict_legend(md, s, pb_suite_primary_metric(s), cfg);
-    write_table(md, d, s, d->run, &d->m, &d->doc, 0, cfg, host);
+    pb_table_writer tw = {.f = md};
+    pb_report_table(&tw, d, s, d->run, 0, cfg, host);
     fprintf(md, "\n");
     write_summary(md, host);
     unavailable_notes(md, d, d->run);
@@ -347,7 +397,7 @@ int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verd
         run_header(md, &d->info[1], "Kernel module");
         fprintf(md, "Timings under QEMU TCG are emulated (30-60x slower than hardware, ±25 %% between boots): only\n"
                     "the ratios measured within the same boot mean anything.\n\n");
-        write_table(md, d, s, d->guest_run, &d->m, &d->doc, 1, cfg, guest);
+        pb_report_table(&tw, d, s, d->guest_run, 1, cfg, guest);
         fprintf(md, "\n");
         write_summary(md, guest);
         unavailable_notes(md, d, d->guest_run);

@@ -11,6 +11,8 @@ PKGS=(
   libbenchmark-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
   # the kernel-module variant: build against Debian's headers, boot in QEMU (docs/kmod.md)
   linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod xz-utils dwarves
+  # bench report --html is checked in a real browser (tests/harness/report_html_test.sh)
+  chromium
 )
 
 missing=()
