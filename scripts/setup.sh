@@ -9,6 +9,8 @@ PKGS=(
   # the sanitizer build's runtimes (ci/run-tests); gcc-12 pulls them in, named for clarity
   libasan8 libubsan1
   libbenchmark-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
+  # bench export (JSON by libjansson); GB's compare.py and what it imports, for the export test
+  libjansson-dev libbenchmark-tools python3-scipy python3-numpy
   # the kernel-module variant: build against Debian's headers, boot in QEMU (docs/kmod.md)
   linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod xz-utils dwarves
   # bench report --html is checked in a real browser (tests/harness/report_html_test.sh)
