@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# bench history: a store of seeded synthetic runs (no timing) with a known 20 % step at a known
+# commit (runs 1-6 at --shift 1.0, runs 7-12 at 0.8, git revisions c01..c12 written into the store)
+# gives exactly that change point in every cell, between c06 and c07, with its size and p; a flat
+# store of the same kind (every run at 1.0) gives none.
+BENCH=$1
+source "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+
+store() { # store DB SHIFT_FROM_RUN_7
+    for i in $(seq 1 12); do
+        local shift=1.0
+        [[ $i -ge 7 ]] && shift=$2
+        "$BENCH" run --suite synthetic --quiet --rounds 30 --seed $((100 + i)) --shift $shift --db "$1" >/dev/null ||
+            { echo "FAIL: seeded run $i"; exit 1; }
+        q "$1" "UPDATE runs SET git_sha = printf('c%02d', $i) WHERE id = $i"
+    done
+}
+store step.db 0.8
+store flat.db 1.0
+cells=$(q step.db "SELECT count(*) FROM summary WHERE run_id = 1 AND impl = 'new' AND metric = 'ns_per_op'")
+[[ $cells -ge 2 ]] && ok || bad "only $cells cells"
+
+"$BENCH" history --suite synthetic --db step.db >step.txt 2>&1 || bad "history on the step store: $(cat step.txt)"
+is "change points in the step store" "$(grep -c 'CHANGE' step.txt)" "$cells"
+is "all between c06 and c07" "$(grep -c 'CHANGE between run 6 (git c06) and run 7 (git c07)' step.txt)" "$cells"
+grep -E 'CHANGE .*\(x0\.(79|80|81)[0-9], -(19|20|21)\.[0-9] %\), p = 0\.00' step.txt >/dev/null && ok ||
+    bad "shift size or p missing: $(grep CHANGE step.txt)"
+# the same store, the same answer (fixed permutation seed)
+"$BENCH" history --suite synthetic --db step.db >step2.txt 2>&1
+cmp -s step.txt step2.txt && ok || bad "a second run differs"
+# the baseline 'old' did not change
+"$BENCH" history --suite synthetic --impl old --db step.db >old.txt 2>&1 || bad "history --impl old"
+is "no change in old" "$(grep -c CHANGE old.txt)" 0
+
+"$BENCH" history --suite synthetic --db flat.db >flat.txt 2>&1 || bad "history on the flat store: $(cat flat.txt)"
+is "no change point in the flat store" "$(grep -c CHANGE flat.txt)" 0
+is "every cell says none" "$(grep -c 'change points: none' flat.txt)" "$cells"
+
+expect 2 "--suite NAME is required" "$BENCH" history --db step.db
+expect 2 "unknown suite" "$BENCH" history --suite nosuch --db step.db
+expect 2 "no complete run" "$BENCH" history --suite synthetic --impl nosuch --db step.db
+expect 2 "--metric" "$BENCH" history --suite synthetic --metric bogus --db step.db
+finish
