@@ -35,6 +35,12 @@ typedef struct pb_verdict_counts {
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e);
 
+/* The closing line of `bench run` for run (a complete userspace run of s): the cells per verdict
+ * (as pb_verdict_summary) and the smallest and largest time ratio candidate/baseline with their
+ * 95 % CI and cells, into buf. 0, or -1 + e. */
+int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
+                          pb_err *e);
+
 /* "N cell(s): claim holds a; direction holds, size differs b; claim does not hold c;
  * inconclusive here d[; no claim e][; no data f]; depends on code generation g" */
 void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len);

@@ -119,7 +119,7 @@ int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnup
 /* report_md.c: the verdict table of run (guest: its kernel-module rows) in markdown or HTML,
  * verdicts counted into n. */
 typedef struct pb_table_writer {
-    FILE *f;
+    FILE *f;     /* NULL: write nothing, only count the verdicts */
     int html;    /* 0: markdown */
     int header;  /* inside the header row (set by the writer) */
 } pb_table_writer;

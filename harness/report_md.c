@@ -183,11 +183,13 @@ static int find_profiles(const axes *a, const char *base, const char *cand, char
 static void tw_row(pb_table_writer *t, int header)
 {
     t->header = header;
+    if (!t->f) return;
     fputs(t->html ? "<tr>" : "|", t->f);
 }
 
 static void tw_end(pb_table_writer *t, int ncols)
 {
+    if (!t->f) return;
     fputs(t->html ? "</tr>\n" : "\n", t->f);
     if (t->header && !t->html) {
         fputs("|", t->f);
@@ -200,6 +202,7 @@ static void tw_cell(pb_table_writer *t, const char *fmt, ...) __attribute__((for
 static void tw_cell(pb_table_writer *t, const char *fmt, ...)
 {
     char b[512];
+    if (!t->f) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(b, sizeof b, fmt, ap);
