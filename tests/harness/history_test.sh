@@ -37,6 +37,16 @@ is "no change in old" "$(grep -c CHANGE old.txt)" 0
 is "no change point in the flat store" "$(grep -c CHANGE flat.txt)" 0
 is "every cell says none" "$(grep -c 'change points: none' flat.txt)" "$cells"
 
+# compare --runs across sessions (no PB_JOB_ID): UNPAIRED, labelled, the 0.8 step seen in new, none in old
+"$BENCH" compare --runs 1 7 --db step.db >cmp.txt 2>&1 || bad "compare --runs 1 7: $(cat cmp.txt)"
+grep -q 'UNPAIRED' cmp.txt && ok || bad "not labelled unpaired: $(cat cmp.txt)"
+# columns: impl variant op size unit nA nB ratio [lo, hi] p
+awk '$1 == "new" && $8 > 0.75 && $8 < 0.85 && $10 + 0 < 1 { n++ } END { exit !(n >= 2) }' cmp.txt && ok ||
+    bad "new's step not found unpaired: $(cat cmp.txt)"
+awk '$1 == "old" { lo = substr($9, 2) + 0; if (lo > 1 || $10 + 0 < 1) bad++ } END { exit bad }' cmp.txt &&
+    ok || bad "old moved unpaired: $(cat cmp.txt)"
+expect 2 "" "$BENCH" compare --runs 1 99 --db step.db
+
 expect 2 "--suite NAME is required" "$BENCH" history --db step.db
 expect 2 "unknown suite" "$BENCH" history --suite nosuch --db step.db
 expect 2 "no complete run" "$BENCH" history --suite synthetic --impl nosuch --db step.db
