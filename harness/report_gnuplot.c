@@ -110,7 +110,7 @@ static void write_size_xtics(FILE *gp, const axes *a)
         char b[32];
         fprintf(gp, "%s'%s' %lld", i ? ", " : "", pb_fmt_bytes(b, sizeof b, a->sizes[i]), (long long)a->sizes[i]);
     }
-    fprintf(gp, ")%s\n", a->ns > 6 ? " rotate by -30" : "");
+    fprintf(gp, ")%s\n", a->ns > 4 ? " rotate by -30" : "");
 }
 
 /* Plot for plot_x == "size": one panel per (variant, op), x = size (log2). */

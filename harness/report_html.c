@@ -23,7 +23,7 @@ void pb_report_html_begin(FILE *f, const char *title)
           "th,td{border:1px solid #bbb;padding:0.2em 0.45em;text-align:right;white-space:nowrap}\n"
           "th{background:#eee}td:nth-child(-n+2){text-align:left}\n"
           ".summary{font-size:1.1em;background:#f4f4f4;padding:0.5em;border-left:4px solid #d09000}\n"
-          "nav a{margin-right:1em}figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
+          ".tbl{overflow-x:auto}nav a{margin-right:1em}figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
           "dl{font-size:0.8em}dt{font-weight:bold}dd{margin:0 0 0.3em 1em;font-family:monospace}\n"
           "</style></head><body>\n<h1>", f);
     pb_html_fputs(f, title);
@@ -130,18 +130,18 @@ int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, 
     pb_table_writer tw = {.f = f, .html = 1};
     pb_verdict_counts scratch;
     memset(&scratch, 0, sizeof scratch);
-    fputs("<table>\n", f);
+    fputs("<div class=\"tbl\"><table>\n", f);
     pb_report_table(&tw, d, s, d->run, 0, cfg, &scratch);
-    fputs("</table>\n", f);
+    fputs("</table></div>\n", f);
     provenance(f, &d->info[0], "Measured");
     if (d->guest_run) {
         fputs("<h3>Kernel-module variant (QEMU TCG: only ratios within one boot mean anything)</h3>\n<p>", f);
         pb_verdict_summary(guest, line, sizeof line);
         pb_html_fputs(f, line);
-        fputs(".</p>\n<table>\n", f);
+        fputs(".</p>\n<div class=\"tbl\"><table>\n", f);
         memset(&scratch, 0, sizeof scratch);
         pb_report_table(&tw, d, s, d->guest_run, 1, cfg, &scratch);
-        fputs("</table>\n", f);
+        fputs("</table></div>\n", f);
         provenance(f, &d->info[1], "Kernel module");
     }
     fputs("<details><summary>Measured medians beside the document's (absolute)</summary>\n<figure>\n", f);
