@@ -3,17 +3,23 @@
  * E-divisive means finds in each cell's series (changepoint.h): where (the runs and git
  * revisions on either side), how large (median after / median before) and how significant
  * (permutation p at a fixed seed, so the same store always gives the same answer). */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "changepoint.h"
 #include "cli.h"
 #include "cli_opts.h"
 #include "fmt.h"
 #include "metrics.h"
+#include "pb_config.h"
 #include "store.h"
 
 enum { O_SUITE, O_IMPL, O_METRIC, O_ALPHA, O_DB };
@@ -58,15 +64,89 @@ static int on_opt(void *ctx, int id, const char *v)
 typedef struct point {
     int64_t run;
     char git[16], started[32];
+    char sha[64];   /* as stored (may end in -dirty) */
+    long order;     /* position of its commit in git's history, -1 unknown */
     double median;
 } point;
 
-/* one cell's series on one machine: print it and its change points */
-static void report_series(const char *machine, const char *cell, const point *pts, size_t n, const pb_cp_opts *o,
-                          const pb_metric *m)
+/* The commits of the repository at root, oldest first (git rev-list --topo-order --reverse HEAD,
+ * started without a shell); NULL when git or the repository is not at hand. */
+static char **git_commits(const char *root, size_t *n)
+{
+    *n = 0;
+    int fd[2];
+    if (pipe(fd)) return NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"git", "-C", (char *)root, "rev-list", "--topo-order", "--reverse", "HEAD", NULL};
+    extern char **environ;
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (rc) { close(fd[0]); return NULL; }
+    FILE *f = fdopen(fd[0], "r");
+    char **v = NULL, line[128];
+    size_t cap = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 256;
+            char **nv = realloc(v, cap * sizeof *nv);
+            if (!nv) break;
+            v = nv;
+        }
+        if (!(v[*n] = strdup(line))) break;
+        (*n)++;
+    }
+    if (f) fclose(f); else close(fd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        for (size_t i = 0; i < *n; i++) free(v[i]);
+        free(v);
+        *n = 0;
+        return NULL;
+    }
+    return v;
+}
+
+/* where sha (a stored revision, possibly abbreviated or ending in -dirty) is in commits; -1 if not */
+static long commit_order(char **commits, size_t n, const char *sha)
+{
+    size_t len = strcspn(sha, "-");
+    if (len < 7) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(commits[i], sha, len)) return (long)i;
+    return -1;
+}
+
+static int by_commit(const void *x, const void *y)
+{
+    const point *a = x, *b = y;
+    if (a->order != b->order) return a->order < b->order ? -1 : 1;
+    int c = strcmp(a->started, b->started);
+    return c ? c : (a->run > b->run) - (a->run < b->run);
+}
+
+/* one cell's series on one machine: print it and its change points. In git order when every
+ * run's commit is in the repository at hand, else in the order the runs started. */
+static void report_series(const char *machine, const char *cell, point *pts, size_t n, const pb_cp_opts *o,
+                          const pb_metric *m, char **commits, size_t ncommits)
 {
     char b[48];
-    printf("\n%s  [%s]\n  %-6s %-13s %-24s %s (%s)\n", cell, machine, "run", "git", "started", "median", m->unit);
+    int all_known = commits != NULL;
+    for (size_t i = 0; i < n; i++) {
+        pts[i].order = commits ? commit_order(commits, ncommits, pts[i].sha) : -1;
+        all_known &= pts[i].order >= 0;
+    }
+    if (all_known) qsort(pts, n, sizeof *pts, by_commit);
+    printf("\n%s  [%s] (ordered by %s)", cell, machine,
+           all_known ? "commit, git order; runs of one commit by start time" : "run start time");
+    printf("\n  %-6s %-13s %-24s %s (%s)\n", "run", "git", "started", "median", m->unit);
     for (size_t i = 0; i < n; i++)
         printf("  %-6lld %-13s %-24s %s\n", (long long)pts[i].run, pts[i].git, pts[i].started,
                pb_fmt_sig(b, sizeof b, pts[i].median, 4));
@@ -102,7 +182,9 @@ int cmd_history(int argc, char **argv)
         .cmd = "history", .opts = OPTS, .on_opt = on_opt, .ctx = &a,
         .synopsis = "usage: bench history --suite NAME [--impl X] [--metric M] [--alpha A] [--db PATH]\n\n"
                     "Per machine and cell: the impl's median in every complete run of the suite, oldest\n"
-                    "first (by the time the run started), and the change points found by E-divisive means\n"
+                    "first: in git order when every run's commit is in the repository at hand\n"
+                    "(PB_SOURCE_ROOT, git rev-list --topo-order), else by the time the run started; and\n"
+                    "the change points found by E-divisive means\n"
                     "(Matteson & James 2014, as in Apache Otava): each with the runs and git revisions on\n"
                     "either side, the medians before and after, and its permutation p-value (999\n"
                     "permutations, fixed seed: the same store always gives the same answer).\n",
@@ -124,7 +206,7 @@ int cmd_history(int argc, char **argv)
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(st.db,
                            "SELECT COALESCE(r.machine_id, r.cpu_model, '?'), s.variant, s.op, s.size_bytes, r.id,"
-                           " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median"
+                           " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median, COALESCE(r.git_sha, '')"
                            " FROM summary s JOIN runs r ON r.id = s.run_id"
                            " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = 'userspace'"
                            " ORDER BY 1, 2, 3, 4, r.started_at, r.id",
@@ -137,6 +219,10 @@ int cmd_history(int argc, char **argv)
     sqlite3_bind_text(q, 2, impl, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(q, 3, metric, -1, SQLITE_STATIC);
     printf("%s: %s, %s, every complete userspace run in %s\n", s->name, impl, m ? m->words : metric, a.db);
+    /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT) */
+    const char *root = getenv("PB_SOURCE_ROOT") ? getenv("PB_SOURCE_ROOT") : PB_SOURCE_ROOT;
+    size_t ncommits = 0;
+    char **commits = git_commits(root, &ncommits);
     pb_cp_opts o = {.alpha = a.alpha, .permutations = 999, .min_size = 3, .seed = 20161229};
     point *pts = NULL;
     size_t n = 0, cap = 0;
@@ -149,7 +235,7 @@ int cmd_history(int argc, char **argv)
             snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
                      sqlite3_column_text(q, 2), (long long)sqlite3_column_int64(q, 3));
         if (n && (step != SQLITE_ROW || strcmp(k2, key))) {
-            report_series(machine, cell, pts, n, &o, m);
+            report_series(machine, cell, pts, n, &o, m, commits, ncommits);
             series++;
             n = 0;
         }
@@ -172,11 +258,14 @@ int cmd_history(int argc, char **argv)
         point *p = &pts[n++];
         p->run = sqlite3_column_int64(q, 4);
         snprintf(p->git, sizeof p->git, "%s", sqlite3_column_text(q, 5));
+        snprintf(p->sha, sizeof p->sha, "%s", sqlite3_column_text(q, 8));
         snprintf(p->started, sizeof p->started, "%s", sqlite3_column_text(q, 6));
         p->median = sqlite3_column_double(q, 7);
     }
     sqlite3_finalize(q);
     free(pts);
+    for (size_t i = 0; i < ncommits; i++) free(commits[i]);
+    free(commits);
     pb_store_close(&st);
     if (!series && !rc) {
         fprintf(stderr, "bench history: no complete run of %s with impl '%s' in %s\n", s->name, impl, a.db);

@@ -37,6 +37,24 @@ is "no change in old" "$(grep -c CHANGE old.txt)" 0
 is "no change point in the flat store" "$(grep -c CHANGE flat.txt)" 0
 is "every cell says none" "$(grep -c 'change points: none' flat.txt)" "$cells"
 
+# git order: runs started in the reverse order of their commits; with the repository at hand
+# (PB_SOURCE_ROOT) the series follows the commits, without it the start times
+git init -q repo && for i in $(seq 1 12); do git -C repo -c user.name=t -c user.email=t@t commit -q --allow-empty -m "c$i"; done
+cp step.db order.db
+i=0
+for sha in $(git -C repo rev-list --reverse HEAD); do
+    i=$((i + 1))
+    q order.db "UPDATE runs SET git_sha = '$sha-dirty', started_at = printf('2000-01-%02dT00:00:00Z', 13 - $i) WHERE id = $i"
+done
+c6=$(git -C repo rev-list --reverse HEAD | sed -n 6p | cut -c1-12)
+c7=$(git -C repo rev-list --reverse HEAD | sed -n 7p | cut -c1-12)
+PB_SOURCE_ROOT=$T/repo "$BENCH" history --suite synthetic --db order.db >git.txt 2>&1 || bad "history in git order"
+is "git order" "$(grep -c "ordered by commit, git order" git.txt)" "$cells"
+is "change in git order" "$(grep -c "CHANGE between run 6 (git $c6) and run 7 (git $c7)" git.txt)" "$cells"
+PB_SOURCE_ROOT=$T/nothing "$BENCH" history --suite synthetic --db order.db >time.txt 2>&1 || bad "history in time order"
+is "time order without the repository" "$(grep -c "ordered by run start time" time.txt)" "$cells"
+is "change in time order" "$(grep -c "CHANGE between run 7 (git $c7) and run 6 (git $c6)" time.txt)" "$cells"
+
 # compare --runs across sessions (no PB_JOB_ID): UNPAIRED, labelled, the 0.8 step seen in new, none in old
 "$BENCH" compare --runs 1 7 --db step.db >cmp.txt 2>&1 || bad "compare --runs 1 7: $(cat cmp.txt)"
 grep -q 'UNPAIRED' cmp.txt && ok || bad "not labelled unpaired: $(cat cmp.txt)"
