@@ -80,12 +80,12 @@ static void csv_field(FILE *f, const char *s, int last)
 static int runs_to_export(pb_store *st, const export_args *a, int64_t *ids, int cap)
 {
     sqlite3_stmt *q;
-    const char *sql = a->run ? "SELECT id FROM runs WHERE id = ?1 AND status = 'complete'"
+    const char *sql = a->run ? "SELECT id FROM runs WHERE id = ?1 AND status = 'complete' AND (?2 IS NULL OR suite = ?2)"
                              : "SELECT max(id) FROM runs WHERE status = 'complete' AND target = 'userspace'"
                                " AND (?2 IS NULL OR suite = ?2) GROUP BY suite ORDER BY suite";
     if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) return -1;
     if (a->run) sqlite3_bind_int64(q, 1, a->run);
-    else if (a->suite) sqlite3_bind_text(q, 2, a->suite, -1, SQLITE_TRANSIENT);
+    if (a->suite) sqlite3_bind_text(q, 2, a->suite, -1, SQLITE_TRANSIENT);
     int n = 0;
     while (n < cap && sqlite3_step(q) == SQLITE_ROW) ids[n++] = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
@@ -275,7 +275,9 @@ int cmd_export(int argc, char **argv)
     int64_t ids[64];
     int n = runs_to_export(&st, &a, ids, 64);
     if (n <= 0) {
-        if (a.run) fprintf(stderr, "bench export: no complete run %lld in %s\n", (long long)a.run, a.db);
+        if (a.run)
+            fprintf(stderr, "bench export: no complete run %lld%s%s in %s\n", (long long)a.run,
+                    a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);
         else fprintf(stderr, "bench export: no complete run%s%s in %s\n", a.suite ? " of suite " : "",
                      a.suite ? a.suite : "", a.db);
         pb_store_close(&st);

@@ -48,6 +48,7 @@ is "csv quoted field" "$($PY -c 'import csv; print(list(csv.reader(open("r.csv")
 # refusals: nothing written
 expect 2 "--format" "$BENCH" export --format xml --db s.db
 expect 2 "no complete run 9" "$BENCH" export --format json --run 9 --db s.db --out x.json
+expect 2 "no complete run 1 of suite xts" "$BENCH" export --format json --run 1 --suite xts --db s.db --out x.json
 [[ ! -e x.json && ! -e x.json.part ]] && ok || bad "a refused export left a file"
 # the per-round --benchmark_out pass-through is refused, pointing here, before anything is measured
 expect 2 "bench export --format gbench" "$BENCH" run --suite synthetic --quick --seed 1 --db s.db --benchmark_out=o.json
