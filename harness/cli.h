@@ -9,4 +9,6 @@ int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_migrate(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 #endif

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "compare_unpaired.h"
 #include "gate.h"
 
 
@@ -28,7 +29,9 @@ static const pb_cli_opt OPTS[] = {
                             "alternately in one job on one machine (ci/perf-gate does this): pair k\n"
                             "is the k-th run of each side, per cell its medians. With one run each:\n"
                             "ratio of medians only (a single pair of runs allows no valid test).\n"
-                            "Runs of other machines or jobs (PB_JOB_ID) are refused.", O_RUNS},
+                            "Runs of other machines or jobs (PB_JOB_ID) are refused, except one run\n"
+                            "each of different (or no) jobs: then an UNPAIRED comparison (every sample\n"
+                            "against every sample, Hodges-Lehmann ratio, Mann-Whitney CI), not stored.", O_RUNS},
     {"impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL},
     {"metric", "M", "metric (default the run's primary metric); throughputs become costs", O_METRIC},
     {"alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA},
@@ -177,6 +180,15 @@ static int compare_runs(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
     if (pb_parse_run_ids(a->runs_a, &ra, &na, e) < 0) return -1;
     if (pb_parse_run_ids(a->runs_b, &rb, &nb, e) < 0) { free(ra); return -1; }
     int rc = 0;
+    /* one run each from different (or no) jobs: nothing pairs them; say so and compare unpaired */
+    pb_run_meta ma, mb;
+    if (na == 1 && nb == 1 && pb_gate_run_meta(st, ra[0], &ma, e) == 0 && pb_gate_run_meta(st, rb[0], &mb, e) == 0 &&
+        (!ma.job_id[0] || strcmp(ma.job_id, mb.job_id))) {
+        rc = pb_compare_unpaired(st, ra[0], rb[0], a->impl, stdout, e);
+        free(ra);
+        free(rb);
+        return rc;
+    }
     if (na != nb)
         rc = pb_errf(e, "--runs: %zu runs against %zu: give one run per alternation on each side", na, nb);
     pb_gate_data d = {0};

@@ -1,20 +1,27 @@
 /* cmd_report.c — `bench report [--run ID|latest] [--suite S] [--out plots/] [--db PATH]` */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_opts.h"
 #include "pb_config.h"
 #include "report.h"
+#include "report_data.h"
 #include "store.h"
 
-enum { O_RUN, O_SUITE, O_OUT, O_DB };
+enum { O_RUN, O_SUITE, O_OUT, O_DB, O_HTML };
 
 static const pb_cli_opt OPTS[] = {
     {"run", "ID|latest", "the run to report (default: the latest complete run of each suite)", O_RUN},
     {"suite", "NAME", "only this suite", O_SUITE},
-    {"out", "DIR", "output folder (default plots)", O_OUT},
+    {"out", "DIR|FILE.html", "output folder (default plots); a name ending in .html writes the HTML page there\n"
+                             "(its plots beside it) and implies --html", O_OUT},
+    {"html", NULL, "also write one self-contained HTML page (inline SVG, no network, no JavaScript):\n"
+                   "<out>/report.html", O_HTML},
     {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
     {NULL, NULL, NULL, 0},
 };
@@ -22,6 +29,7 @@ static const pb_cli_opt OPTS[] = {
 typedef struct report_args {
     pb_cli *cli;
     const char *db, *out, *run_s, *suite;
+    int html;
 } report_args;
 
 static int on_opt(void *ctx, int id, const char *v)
@@ -32,6 +40,7 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_RUN: a->run_s = v; return pb_cli_run_id(a->cli, "run", v, 1, &id_ignored);
     case O_SUITE: a->suite = v; return 0;
     case O_OUT: a->out = v; return 0;
+    case O_HTML: a->html = 1; return 0;
     default: a->db = v; return 0;
     }
 }
@@ -56,10 +65,12 @@ int cmd_report(int argc, char **argv)
     pb_cli cli = {
         .cmd = "report", .opts = OPTS, .on_opt = on_opt,
         .synopsis =
-            "usage: bench report [--run ID|latest] [--suite NAME] [--out DIR] [--db PATH]\n"
+            "usage: bench report [--run ID|latest] [--suite NAME] [--out DIR|FILE.html] [--html] [--db PATH]\n"
             "\n"
-            "Draw, with gnuplot, <suite>.png and <suite>.svg (measured medians beside the document's\n"
-            "numbers) and write <suite>.md (per cell: baseline, candidate and peers, the paired ratio with\n"
+            "Draw, with gnuplot, <suite>_ratio.png/.svg (each implementation's time ratio against the\n"
+            "baseline with its 95 % CI, the document's ratio in its tolerance band), <suite>.png/.svg\n"
+            "(measured medians beside the document's numbers) and write <suite>.md (per cell: baseline,\n"
+            "candidate and peers, the paired time ratio (cost, as compare and gate) with\n"
             "its 95 % CI, the document's ratio, and a verdict that checks the size of the claim as well as\n"
             "its direction; data/verdict.tsv sets the tolerance). Where a run holds <candidate>@P and\n"
             "<baseline>@P (the same sources built with code-generation profile P), their ratio stands beside\n"
@@ -75,6 +86,19 @@ int cmd_report(int argc, char **argv)
     int pr = pb_cli_parse(&cli, argc, argv);
     if (pr) return pr == 1 ? 0 : 2;
     const char *db = ra.db, *out = ra.out, *run_s = ra.run_s, *suite = ra.suite;
+    /* --out FILE.html: the page there, its plots in the folder that holds it */
+    char out_dir[1024], page[1100] = "";
+    size_t outlen = strlen(out);
+    if (outlen > 5 && !strcmp(out + outlen - 5, ".html")) {
+        ra.html = 1;
+        snprintf(page, sizeof page, "%s", out);
+        const char *slash = strrchr(out, '/');
+        if (slash) snprintf(out_dir, sizeof out_dir, "%.*s", (int)(slash - out) ? (int)(slash - out) : 1, out);
+        else snprintf(out_dir, sizeof out_dir, ".");
+        out = out_dir;
+    } else if (ra.html) {
+        snprintf(page, sizeof page, "%s/report.html", out);
+    }
     if (suite && !pb_suite_find(suite)) {
         fprintf(stderr, "bench report: unknown suite '%s'\n", suite);
         return 2;
@@ -112,8 +136,12 @@ int cmd_report(int argc, char **argv)
         suite = run_suite;
         run_is_guest = strcmp(target, "userspace") != 0;
     }
-    int reported = 0, rc = 0;
-    for (int i = 0; pb_suites[i]; i++) {
+    /* the runs to report, first: the page's links name every suite before its first section */
+    const pb_suite *todo[64];
+    pb_report_opts ros[64];
+    const char *names[64];
+    int ntodo = 0, reported = 0, rc = 0;
+    for (int i = 0; pb_suites[i] && ntodo < 64; i++) {
         const pb_suite *s = pb_suites[i];
         if (suite && strcmp(s->name, suite)) continue;
         pb_report_opts ro = {.out_dir = out, .data_dir = data_dir};
@@ -129,13 +157,40 @@ int cmd_report(int argc, char **argv)
             continue;
         }
         if (ro.guest_run == ro.run) ro.guest_run = 0;
+        todo[ntodo] = s;
+        names[ntodo] = s->name;
+        ros[ntodo++] = ro;
+    }
+    /* the page is written beside its final name and renamed when whole: no half page is left */
+    char page_tmp[1200];
+    FILE *html = NULL;
+    if (*page && ntodo) {
+        if (mkdir(out, 0755) && errno != EEXIST) {
+            fprintf(stderr, "bench report: cannot create %s: %s\n", out, strerror(errno));
+            pb_store_close(&st);
+            return 1;
+        }
+        snprintf(page_tmp, sizeof page_tmp, "%s.part", page);
+        html = fopen(page_tmp, "w");
+        if (!html) {
+            fprintf(stderr, "bench report: cannot write %s: %s\n", page_tmp, strerror(errno));
+            pb_store_close(&st);
+            return 1;
+        }
+        pb_report_html_begin(html, "patchbench report");
+        pb_report_html_nav(html, names, ntodo);
+    }
+    for (int i = 0; i < ntodo; i++) {
+        const pb_suite *s = todo[i];
+        pb_report_opts ro = ros[i];
+        ro.html = html;
         pb_verdict_counts host_n, guest_n;
         if (pb_report_suite(&st, s, &ro, &host_n, &guest_n, &e) < 0) {
             fprintf(stderr, "bench report: %s\n", e.msg);
             rc = 1;
             continue;
         }
-        printf("%s: run %lld%s -> %s/%s.png, %s/%s.svg, %s/%s.md\n", s->name, (long long)ro.run,
+        printf("%s: run %lld%s -> %s/%s_ratio.png (.svg), %s/%s.png (.svg), %s/%s.md\n", s->name, (long long)ro.run,
                ro.guest_run ? " (+ kernel-module run)" : "", out, s->name, out, s->name, out, s->name);
         char line[512];
         pb_verdict_summary(&host_n, line, sizeof line);
@@ -145,6 +200,21 @@ int cmd_report(int argc, char **argv)
             printf("%s kernel-module summary: %s\n", s->name, line);
         }
         reported++;
+    }
+    if (html) {
+        pb_report_html_end(html);
+        pb_err ce = {{0}};
+        if (pb_report_close_checked(html, page_tmp, &ce) < 0 || rc) {
+            if (!rc) fprintf(stderr, "bench report: %s\n", ce.msg);
+            unlink(page_tmp);
+            rc = rc ? rc : 1;
+        } else if (rename(page_tmp, page)) {
+            fprintf(stderr, "bench report: cannot write %s: %s\n", page, strerror(errno));
+            unlink(page_tmp);
+            rc = 1;
+        } else {
+            printf("page: %s\n", page);
+        }
     }
     pb_store_close(&st);
     if (!reported && !rc) {

@@ -2,12 +2,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_opts.h"
 #include "gbshim.h"
 #include "runner.h"
 #include "store.h"
+#include "pb_config.h"
+#include "report.h"
 #include "suite.h"
 #include "valgrind.h"
 
@@ -15,7 +18,8 @@ enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_D
        O_VG_CHILD, O_VG_REPS };
 
 static const pb_cli_opt OPTS[] = {
-    {"suite", "NAME", "suite to run (bench list shows them)", O_SUITE},
+    {"suite", "NAME|all", "suite to run (bench list shows them); all: each suite that re-runs a published\n"
+                          "patch (has data/<suite>_doc.tsv), in turn, each closed by its summary", O_SUITE},
     {"impl", "A,B", "only these implementations", O_IMPL},
     {"sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES},
     {"quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK},
@@ -116,17 +120,23 @@ static int cmd_run_valgrind(const pb_runner_opts *o, const char *cmdline)
     return 0;
 }
 
-int cmd_run(int argc, char **argv)
+/* The closing line of a run: cells per verdict, smallest and largest ratio (report.h). */
+static void closing_summary(const pb_suite *s, const char *db, int64_t run)
 {
-    char cmdline[2048] = "bench";
-    size_t off = 5;
-    for (int i = 0; i < argc && off < sizeof cmdline; i++)
-        off += (size_t)snprintf(cmdline + off, sizeof cmdline - off, " %s", argv[i]);
+    const char *data_dir = getenv("PB_DATADIR") ? getenv("PB_DATADIR") : PB_SOURCE_ROOT "/data";
+    pb_store st;
+    pb_err e = {{0}};
+    char line[1024];
+    if (pb_store_open_readonly(&st, db, &e) < 0) return;
+    if (pb_report_run_summary(&st, s, run, data_dir, line, sizeof line, &e) == 0)
+        printf("%s summary: %s\n", s->name, line);
+    else
+        printf("%s summary: unavailable (%s)\n", s->name, e.msg);
+    pb_store_close(&st);
+}
 
-    if (pb_gb_init(&argc, argv) < 0) {
-        fprintf(stderr, "bench run: bad --benchmark_ flag (see above)\n");
-        return 2;
-    }
+static int run_one(int argc, char **argv, const char *cmdline)
+{
     pb_cli cli = {
         .cmd = "run",
         .synopsis = "usage: bench run --suite NAME [options] [suite options] [--benchmark_* flags]\n"
@@ -211,5 +221,54 @@ int cmd_run(int argc, char **argv)
         return r == -2 ? 2 : 1;
     }
     printf("run %lld complete (suite %s) in %s\n", (long long)run, cli.suite->name, a.o.db_path);
+    closing_summary(cli.suite, a.o.db_path, run);
     return 0;
+}
+
+/* Is suite s one that re-runs a published patch (it has the document's table, data/<suite>_doc.tsv)? */
+static int has_document(const pb_suite *s)
+{
+    const char *data_dir = getenv("PB_DATADIR") ? getenv("PB_DATADIR") : PB_SOURCE_ROOT "/data";
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s_doc.tsv", data_dir, s->name);
+    return access(path, R_OK) == 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    char cmdline[2048] = "bench";
+    size_t off = 5;
+    for (int i = 0; i < argc && off < sizeof cmdline; i++)
+        off += (size_t)snprintf(cmdline + off, sizeof cmdline - off, " %s", argv[i]);
+
+    if (pb_gb_init(&argc, argv) < 0) {
+        fprintf(stderr, "bench run: bad --benchmark_ flag (see above)\n");
+        return 2;
+    }
+    /* --suite all: each suite that re-runs a published patch, in turn, with the same options */
+    int all_at = -1;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (!strcmp(argv[i], "--suite") && i + 1 < argc && !strcmp(argv[i + 1], "all")) all_at = i + 1;
+        if (!strcmp(argv[i], "--suite=all")) all_at = i;
+    }
+    if (all_at < 0) return run_one(argc, argv, cmdline);
+    char **copy = malloc((size_t)(argc + 1) * sizeof *copy);
+    if (!copy) { fprintf(stderr, "bench run: out of memory\n"); return 1; }
+    int rc = 0, ran = 0;
+    for (int k = 0; pb_suites[k] && rc != 130; k++) {
+        const pb_suite *s = pb_suites[k];
+        if (!has_document(s)) continue;
+        char value[PB_NAME_MAX + 16];
+        snprintf(value, sizeof value, "%s%s", strcmp(argv[all_at], "all") ? "--suite=" : "", s->name);
+        memcpy(copy, argv, (size_t)(argc + 1) * sizeof *copy);
+        copy[all_at] = value;
+        fprintf(stderr, "bench run --suite all: %s\n", s->name);
+        int r = run_one(argc, copy, cmdline);
+        ran++;
+        if (r && !rc) rc = r;
+        if (r == 130) rc = 130;
+    }
+    free(copy);
+    if (!ran) { fprintf(stderr, "bench run: --suite all: no suite has a document table\n"); return 2; }
+    return rc;
 }

@@ -113,6 +113,13 @@ extern "C" int pb_gb_init(int *argc, char **argv)
                          kMaxRepetitions, argv[i] + 24);
             return -1;
         }
+        if (std::strncmp(argv[i], "--benchmark_out", 15) == 0) {
+            // GB would rewrite that file for every cell, one entry per round, the iteration count in
+            // each name: nothing compare.py can match. The store has every sample instead.
+            std::fprintf(stderr, "bench: %s is not passed to Google Benchmark (it would hold one cell's rounds "
+                                 "only); use bench export --format gbench after the run\n", argv[i]);
+            return -1;
+        }
         if (std::strncmp(argv[i], "--benchmark_", 12) == 0)
             gb_args.push_back(argv[i]);
         else

@@ -14,6 +14,8 @@ static const struct {
     {"kat", cmd_kat, "check known-answer vector files against implementations"},
     {"list", cmd_list, "list suites, or stored runs (--runs)"},
     {"report", cmd_report, "draw plots and tables of a run into plots/"},
+    {"history", cmd_history, "a suite's medians over all runs, per machine, with change points"},
+    {"export", cmd_export, "a run's statistics as json, csv or Google Benchmark JSON (gbench)"},
     {"import", cmd_import, "import results saved from the kernel module (debugfs lines)"},
     {"compare", cmd_compare, "compare two implementations, runs or revisions (ratio, CI, test)"},
     {"gate", cmd_gate, "performance-regression gate for CI"},

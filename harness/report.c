@@ -8,14 +8,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
+#include "metrics.h"
 #include "report_data.h"
 
 /* a report that failed leaves no plot or table behind that could pass for a whole one */
-void pb_report_remove_outputs(const char *png, const char *svg, const char *md)
+void pb_report_remove_outputs(const pb_report_paths *p)
 {
-    unlink(png);
-    unlink(svg);
-    unlink(md);
+    unlink(p->ratio_png);
+    unlink(p->ratio_svg);
+    unlink(p->png);
+    unlink(p->svg);
+    unlink(p->md);
 }
 
 /* fclose that reports any earlier failed write too (stdio keeps the error flag) */
@@ -46,12 +50,50 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
     pb_report_data d;
     if (pb_report_data_load(st, s, o->run, guest_run, o->data_dir, &d, e) < 0) return -1;
-    char png[1100], svg[1100], mdname[1100];
-    snprintf(png, sizeof png, "%s/%s.png", o->out_dir, s->name);
-    snprintf(svg, sizeof svg, "%s/%s.svg", o->out_dir, s->name);
-    snprintf(mdname, sizeof mdname, "%s/%s.md", o->out_dir, s->name);
-    int rc = pb_report_plots(s, &d, gnuplot, o->out_dir, png, svg, mdname, e);
-    if (rc == 0) rc = pb_report_markdown(s, &d, &cfg, mdname, png, svg, host, guest, e);
+    pb_report_paths out;
+    snprintf(out.ratio_png, sizeof out.ratio_png, "%s/%s_ratio.png", o->out_dir, s->name);
+    snprintf(out.ratio_svg, sizeof out.ratio_svg, "%s/%s_ratio.svg", o->out_dir, s->name);
+    snprintf(out.png, sizeof out.png, "%s/%s.png", o->out_dir, s->name);
+    snprintf(out.svg, sizeof out.svg, "%s/%s.svg", o->out_dir, s->name);
+    snprintf(out.md, sizeof out.md, "%s/%s.md", o->out_dir, s->name);
+    int rc = pb_report_plots(s, &d, gnuplot, o->out_dir, cfg.tolerance, &out, e);
+    if (rc == 0) rc = pb_report_markdown(s, &d, &cfg, &out, host, guest, e);
+    if (rc == 0 && o->html) rc = pb_report_html_section(o->html, s, &d, &cfg, &out, host, guest, e);
     pb_report_data_free(&d);
     return rc;
+}
+
+int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
+                          pb_err *e)
+{
+    pb_verdict_cfg cfg;
+    if (pb_verdict_cfg_load(data_dir, s->name, &cfg, e) < 0) return -1;
+    pb_report_data d;
+    if (pb_report_data_load(st, s, run, 0, data_dir, &d, e) < 0) return -1;
+    pb_verdict_counts n;
+    memset(&n, 0, sizeof n);
+    pb_table_writer count_only = {.f = NULL};
+    pb_report_table(&count_only, &d, s, run, 0, &cfg, &n);
+    const ratio_row *lo = NULL, *hi = NULL;
+    for (size_t i = 0; i < d.nratios; i++) {
+        const ratio_row *x = &d.ratios[i];
+        if (x->run != run || strcmp(x->metric, PB_DEFAULT_METRIC) || strcmp(x->base, s->baseline) ||
+            strcmp(x->cand, s->candidate) || !(x->r.est > 0))
+            continue;
+        if (!lo || x->r.est < lo->r.est) lo = x;
+        if (!hi || x->r.est > hi->r.est) hi = x;
+    }
+    char counts[512];
+    pb_verdict_summary(&n, counts, sizeof counts);
+    int k = snprintf(buf, len, "%s", counts);
+    if (lo && hi && k > 0 && (size_t)k < len) {
+        char a[32], b[32];
+        snprintf(buf + k, len - (size_t)k,
+                 "; time %s/%s from %.3f [%.3f, %.3f] (%s %s %s) to %.3f [%.3f, %.3f] (%s %s %s)", s->candidate,
+                 s->baseline, lo->r.est, lo->r.lo, lo->r.hi, lo->variant, lo->op,
+                 pb_fmt_bytes(a, sizeof a, lo->size), hi->r.est, hi->r.lo, hi->r.hi, hi->variant, hi->op,
+                 pb_fmt_bytes(b, sizeof b, hi->size));
+    }
+    pb_report_data_free(&d);
+    return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pb.h"
 #include "store.h"
@@ -18,6 +19,7 @@ typedef struct pb_report_opts {
     const char *data_dir;     /* where <suite>_doc.tsv lives */
     int64_t run;              /* the host run to report */
     int64_t guest_run;        /* 0, or a kmod/guest run of the same suite drawn beside it */
+    FILE *html;               /* NULL, or the page (bench report --html) this suite's section is added to */
 } pb_report_opts;
 
 /* How many cells of a table got each verdict (the summary line). */
@@ -32,6 +34,12 @@ typedef struct pb_verdict_counts {
  * table and of the kernel-module table (zero when there is no guest run). */
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e);
+
+/* The closing line of `bench run` for run (a complete userspace run of s): the cells per verdict
+ * (as pb_verdict_summary) and the smallest and largest time ratio candidate/baseline with their
+ * 95 % CI and cells, into buf. 0, or -1 + e. */
+int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
+                          pb_err *e);
 
 /* "N cell(s): claim holds a; direction holds, size differs b; claim does not hold c;
  * inconclusive here d[; no claim e][; no data f]; depends on code generation g" */

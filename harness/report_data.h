@@ -98,19 +98,45 @@ void pb_report_axes(const rows *m, axes *a);
 /* the row of (impl, variant, op, size); size < 0 or a row of size 0: any size */
 const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size);
 
+/* The files one suite's report writes: the ratio figure (what the finding is) first, the absolute
+ * medians second, the markdown last. */
+typedef struct pb_report_paths {
+    char ratio_png[1100], ratio_svg[1100], png[1100], svg[1100], md[1100];
+} pb_report_paths;
+
 /* report.c: fclose that reports an earlier failed write too; removing a failed report's outputs */
 int pb_report_close_checked(FILE *f, const char *name, pb_err *e);
-void pb_report_remove_outputs(const char *png, const char *svg, const char *md);
+void pb_report_remove_outputs(const pb_report_paths *p);
 
 /* report_gnuplot.c: gnuplot's path on PATH (0: none); the plots of d as png and svg (every
- * name checked before anything is written; on failure nothing is left behind). */
+ * name checked before anything is written; on failure nothing is left behind): the time ratio
+ * of every impl against the baseline (and X@P against baseline@P) with its 95 % CI beside the
+ * document's ratio and its tolerance band t, then the absolute medians. */
 int pb_report_find_gnuplot(char *path, size_t cap);
 int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnuplot, const char *out_dir,
-                    const char *png, const char *svg, const char *mdname, pb_err *e);
+                    double tolerance, const pb_report_paths *out, pb_err *e);
 
-/* report_md.c: the markdown report of d into mdname, verdicts counted into host and guest. */
-int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg, const char *mdname,
-                       const char *png, const char *svg, pb_verdict_counts *host, pb_verdict_counts *guest,
-                       pb_err *e);
+/* report_md.c: the verdict table of run (guest: its kernel-module rows) in markdown or HTML,
+ * verdicts counted into n. */
+typedef struct pb_table_writer {
+    FILE *f;     /* NULL: write nothing, only count the verdicts */
+    int html;    /* 0: markdown */
+    int header;  /* inside the header row (set by the writer) */
+} pb_table_writer;
+void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                     const pb_verdict_cfg *cfg, pb_verdict_counts *n);
+
+/* report_md.c: the markdown report of d into out->md, verdicts counted into host and guest. */
+int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
+                       const pb_report_paths *out, pb_verdict_counts *host, pb_verdict_counts *guest, pb_err *e);
+
+/* report_html.c: the page's head (title escaped), its links to each suite's section, its end;
+ * one suite's section (figures inlined from out's SVG files, which must exist): 0, or -1 + e. */
+void pb_report_html_begin(FILE *f, const char *title);
+void pb_report_html_nav(FILE *f, const char *const *suites, int n);
+void pb_report_html_end(FILE *f);
+int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
+                           const pb_report_paths *out, const pb_verdict_counts *host, const pb_verdict_counts *guest,
+                           pb_err *e);
 
 #endif

@@ -3,6 +3,7 @@
 #include "report_data.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "metrics.h"
 
 int pb_gp_quote(char *out, size_t cap, const char *in, pb_err *e)
@@ -100,6 +102,17 @@ static int run_gnuplot(const char *gnuplot, const char *script, const char *log,
                    log);
 }
 
+/* x tics at the measured sizes, labelled in binary units ("32 KiB", never gnuplot's "33kB") */
+static void write_size_xtics(FILE *gp, const axes *a)
+{
+    fprintf(gp, "set xtics (");
+    for (int i = 0; i < a->ns; i++) {
+        char b[32];
+        fprintf(gp, "%s'%s' %lld", i ? ", " : "", pb_fmt_bytes(b, sizeof b, a->sizes[i]), (long long)a->sizes[i]);
+    }
+    fprintf(gp, ")%s\n", a->ns > 4 ? " rotate by -30" : "");
+}
+
 /* Plot for plot_x == "size": one panel per (variant, op), x = size (log2). */
 static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const rows *m,
                             const rows *doc, const axes *a, const char *term, const char *out, int write_data,
@@ -109,14 +122,15 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
     int nrows = a->no > 1 ? a->nv : (a->nv + cols - 1) / cols;
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, q(g, out));
     fprintf(gp, "set datafile missing '?'\nset logscale x 2\nset logscale y\nset grid\n"
-                "set key outside right top font ',7' spacing 0.9\nset format x '%%.0s%%cB'\n"
+                "set key outside right top font ',7' spacing 0.9\n"
                 "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines) vs the document (points)\"\n",
             nrows, cols, s->name, pb_metric_words(pb_suite_primary_metric(s)));
+    write_size_xtics(gp, a);
     int block = 0;
     for (int vi = 0; vi < a->nv; vi++)
         for (int oi = 0; oi < a->no; oi++) {
             fprintf(gp, "set title '%s %s'\nset xlabel 'bytes per operation'\nset ylabel '%s'\nplot ", q(g, a->v[vi]),
-                    q(g, a->o[oi]), pb_suite_primary_metric(s));
+                    q(g, a->o[oi]), pb_metric_words(pb_suite_primary_metric(s)));
             int first = 1;
             for (int pass = 0; pass < 3; pass++) {
                 /* pass 0: host impls; 1: guest (kmod) impls; 2: document */
@@ -210,7 +224,7 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
             if (pb_report_close_checked(d, datname, g->bad ? &(pb_err){{0}} : &g->err) < 0) g->bad = 1;
         }
         fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", q(g, a->o[oi]),
-                pb_suite_primary_metric(s));
+                pb_metric_words(pb_suite_primary_metric(s)));
         int ncol = a->ni + nd;
         for (int k = 0; k < ncol; k++)
             fprintf(gp, "%s'%s' using %d%s title columnheader(%d)%s", k ? ", " : "", q(g, datname), k + 2,
@@ -221,8 +235,138 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
     fprintf(gp, "unset multiplot\n");
 }
 
+/* One line of the ratio figure: cand/base time ratios of one run. */
+typedef struct ratio_series {
+    int64_t run;
+    const char *base, *cand;
+    int guest, profile; /* a kernel-module run; an X@P / baseline@P pair */
+} ratio_series;
+
+#define MAXSERIES 24
+/* The lines of the ratio figure: every impl against the run's baseline, and each X@P against
+ * baseline@P, in the order the store holds them. */
+static int ratio_series_of(const pb_suite *s, const pb_report_data *d, ratio_series *out)
+{
+    int n = 0;
+    for (size_t i = 0; i < d->nratios && n < MAXSERIES; i++) {
+        const ratio_row *x = &d->ratios[i];
+        if (strcmp(x->metric, PB_DEFAULT_METRIC)) continue;
+        int guest = x->run != d->run;
+        const char *base = guest ? s->kmod_baseline : s->baseline;
+        if (!base) continue;
+        size_t nb = strlen(base);
+        int profile = !strncmp(x->base, base, nb) && x->base[nb] == '@';
+        if (!profile && strcmp(x->base, base)) continue;
+        if (!profile && strchr(x->cand, '@')) continue; /* X@P against the faithful baseline: not shown */
+        if (profile && strcmp(strchr(x->cand, '@') ? strchr(x->cand, '@') : "", x->base + nb)) continue;
+        int seen = 0;
+        for (int k = 0; k < n && !seen; k++)
+            seen = out[k].run == x->run && !strcmp(out[k].base, x->base) && !strcmp(out[k].cand, x->cand);
+        if (!seen) out[n++] = (ratio_series){x->run, x->base, x->cand, guest, profile};
+    }
+    return n;
+}
+
+/* The document's time ratio candidate/baseline of a cell (size < 0: any size), NaN if it gives none. */
+static double doc_time_ratio(const pb_suite *s, const rows *doc, const char *variant, const char *op, int64_t size)
+{
+    const row *b = pb_report_find(doc, s->baseline, variant, op, size);
+    const row *c = pb_report_find(doc, s->candidate, variant, op, size);
+    if (!b || !c || !(b->median > 0) || !(c->median > 0)) return NAN;
+    double r = c->median / b->median;
+    return pb_metric_higher_is_better(pb_suite_primary_metric(s)) ? 1 / r : r;
+}
+
+/* The ratio figure: per panel ((variant, op) against size, or op against variant), each series'
+ * time ratio with its 95 % CI as error bars, the document's ratio as a point inside its tolerance
+ * band [d/(1+t), d(1+t)] (a shaded box), and 1 (no change) dashed. */
+static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const pb_report_data *d,
+                             const axes *a, double t, const char *term, const char *out, int write_data, gpq *g)
+{
+    int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
+    ratio_series sr[MAXSERIES];
+    int nsr = ratio_series_of(s, d, sr);
+    int npanel_v = by_size ? a->nv : 1;
+    int cols = by_size ? (a->no > 1 ? a->no : (a->nv >= 4 ? 2 : 1)) : 1;
+    int nrows = by_size ? (a->no > 1 ? a->nv : (a->nv + cols - 1) / cols) : a->no;
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, q(g, out));
+    fprintf(gp, "reset\nset datafile missing '?'\nset logscale y 2\nset format y '%%g'\nset grid\nset key outside right top font ',7'\n"
+                "set style fill transparent solid 0.35 noborder\n");
+    if (by_size) {
+        fprintf(gp, "set logscale x 2\nset xlabel 'bytes per operation'\n");
+        write_size_xtics(gp, a);
+    } else {
+        fprintf(gp, "set xrange [-0.5:%g]\nset xtics rotate by -30 (", a->nv - 0.5);
+        for (int vi = 0; vi < a->nv; vi++) fprintf(gp, "%s'%s' %d", vi ? ", " : "", q(g, a->v[vi]), vi);
+        fprintf(gp, ")\n");
+    }
+    fprintf(gp, "set multiplot layout %d,%d title \"%s: time per operation, X/%s (below 1: X is faster)\\n"
+                "95 %% CI as error bars; the document's %s/%s as a diamond in its tolerance band (t = %.2f)\"\n",
+            nrows, cols, s->name, s->baseline, s->candidate, s->baseline, t);
+    int block = 0;
+    for (int vi = 0; vi < npanel_v; vi++)
+        for (int oi = 0; oi < a->no; oi++) {
+            if (by_size) fprintf(gp, "set title '%s %s'\n", q(g, a->v[vi]), q(g, a->o[oi]));
+            else fprintf(gp, "set title '%s'\n", q(g, a->o[oi]));
+            fprintf(gp, "set ylabel 'time ratio X/%s'\nplot 1 with lines dt 2 lc rgb '#606060' title 'no change'",
+                    q(g, s->baseline));
+            /* the document's ratios and band */
+            int have_doc = 0;
+            for (int pass = 0; pass < 2; pass++) {
+                if (pass == 1 && !have_doc) break;
+                for (int xi = 0; xi < (by_size ? a->ns : a->nv); xi++) {
+                    const char *v = by_size ? a->v[vi] : a->v[xi];
+                    double dr = doc_time_ratio(s, &d->doc, v, a->o[oi], by_size ? a->sizes[xi] : -1);
+                    if (!isfinite(dr)) continue;
+                    have_doc = 1;
+                    if (pass == 1 && write_data) {
+                        double x = by_size ? (double)a->sizes[xi] : xi;
+                        double xlo = by_size ? x / 1.25 : x - 0.35, xhi = by_size ? x * 1.25 : x + 0.35;
+                        fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g\n", x, dr, dr / (1 + t), dr * (1 + t), xlo, xhi);
+                    }
+                }
+            }
+            if (have_doc) {
+                if (write_data) fprintf(dat, "\n\n");
+                fprintf(gp, ", \\\n     '%s' index %d using 1:2:5:6:3:4 with boxxyerror lc rgb '#d09000' "
+                            "title 'document, band \xc2\xb1t', \\\n     '' index %d using 1:2 with points pt 13 ps 1.5 "
+                            "lc rgb '#a06000' title 'document %s/%s'",
+                        q(g, datname), block, block, q(g, s->candidate), q(g, s->baseline));
+                block++;
+            }
+            for (int k = 0; k < nsr; k++) {
+                int any = 0;
+                double shift = (k - (nsr - 1) / 2.0);
+                for (int xi = 0; xi < (by_size ? a->ns : a->nv); xi++) {
+                    ratio r;
+                    const char *v = by_size ? a->v[vi] : a->v[xi];
+                    /* a variant plot's cell has one size: the one the baseline was measured at */
+                    const row *at = by_size ? NULL : pb_report_find(&d->m, sr[k].base, v, a->o[oi], -1);
+                    int64_t size = by_size ? a->sizes[xi] : at ? at->size : 0;
+                    if (!pb_report_ratio(d, sr[k].run, PB_DEFAULT_METRIC, sr[k].base, sr[k].cand, v, a->o[oi], size,
+                                         &r) || !(r.est > 0))
+                        continue;
+                    any = 1;
+                    /* side by side so that the error bars do not hide each other */
+                    double x = by_size ? (double)a->sizes[xi] * pow(2, 0.05 * shift) : xi + 0.08 * shift;
+                    if (write_data) fprintf(dat, "%.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi);
+                }
+                if (!any) continue;
+                if (write_data) fprintf(dat, "\n\n");
+                int ci = pb_report_index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, sr[k].cand);
+                fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %d %s title '%s/%s%s'", q(g, datname),
+                        block, by_size ? "yerrorlines" : "yerrorbars", ci >= 0 ? ci + 1 : 8 + k,
+                        sr[k].guest ? "dt 2" : sr[k].profile ? "dt 3 lw 1.2" : "lw 1.5", q(g, sr[k].cand),
+                        q(g, sr[k].base), sr[k].guest ? " (QEMU TCG)" : "");
+                block++;
+            }
+            fprintf(gp, "\n");
+        }
+    fprintf(gp, "unset multiplot\nreset\n");
+}
+
 int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnuplot, const char *out_dir,
-                    const char *png, const char *svg, const char *mdname, pb_err *e)
+                    double tolerance, const pb_report_paths *out, pb_err *e)
 {
     /* names come from imported files of other machines: every one must be safe as gnuplot text
      * and as a data-file field before anything is written */
@@ -235,41 +379,48 @@ int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnup
             q(&g, r->v[i].op);
         }
     }
+    for (size_t i = 0; i < d->nratios && !g.bad; i++) {
+        q(&g, d->ratios[i].base);
+        q(&g, d->ratios[i].cand);
+    }
     if (g.bad) return pb_errf(e, "%s", g.err.msg);
     axes a;
     pb_report_axes(&d->m, &a);
 
-    char gpname[1100], datname[1100];
+    char gpname[1100], datname[1100], rdatname[1100];
     snprintf(gpname, sizeof gpname, "%s/%s.gp", out_dir, s->name);
     snprintf(datname, sizeof datname, "%s/%s.dat", out_dir, s->name);
-    FILE *gp = fopen(gpname, "w"), *dat = NULL;
+    snprintf(rdatname, sizeof rdatname, "%s/%s_ratio.dat", out_dir, s->name);
+    FILE *gp = fopen(gpname, "w"), *dat = NULL, *rdat = NULL;
     if (!gp) return pb_errf(e, "cannot write %s: %s", gpname, strerror(errno));
     int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
-    int panels = by_size ? a.nv * (a.no > 1 ? a.no : 1) : a.no;
     int h = by_size ? (a.no > 1 ? a.nv : (a.nv + 1) / 2) * 330 + 60 : a.no * 380 + 60;
     int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 700 : 1100;
-    (void)panels;
     char tpng[128], tsvg[128];
     snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',9'", w, h);
     snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,9' dynamic", w, h);
+    rdat = fopen(rdatname, "w");
+    if (!rdat) { fclose(gp); return pb_errf(e, "cannot write %s: %s", rdatname, strerror(errno)); }
+    write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tpng, out->ratio_png, 1, &g);
+    write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tsvg, out->ratio_svg, 0, &g);
+    if (pb_report_close_checked(rdat, rdatname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     if (by_size) {
         dat = fopen(datname, "w");
         if (!dat) { fclose(gp); return pb_errf(e, "cannot write %s", datname); }
-        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tpng, png, 1, &g);
-        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tsvg, svg, 0, &g);
+        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tpng, out->png, 1, &g);
+        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tsvg, out->svg, 0, &g);
         if (pb_report_close_checked(dat, datname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     } else {
-        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tpng, png, 1, &g);
-        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tsvg, svg, 0, &g);
+        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tpng, out->png, 1, &g);
+        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tsvg, out->svg, 0, &g);
     }
     if (pb_report_close_checked(gp, gpname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     char log[1200];
     snprintf(log, sizeof log, "%s/%s.gnuplot.log", out_dir, s->name);
     if (g.bad || run_gnuplot(gnuplot, gpname, log, e) < 0) {
         if (g.bad) pb_errf(e, "%s", g.err.msg);
-        pb_report_remove_outputs(png, svg, mdname);
+        pb_report_remove_outputs(out);
         return -1;
     }
-
     return 0;
 }

@@ -5,10 +5,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
+#include "html.h"
 #include "metrics.h"
 
 /* A faster claim that does not even show this gain does not hold (a CI wholly
@@ -175,21 +178,69 @@ static int find_profiles(const axes *a, const char *base, const char *cand, char
     return np;
 }
 
-/* The measured/document column: the ratio of the two in the table's own metric, and for a
- * speed-up claim how large the measured speed-up is against the document's (time ratios). */
-static void print_size_column(FILE *md, pb_claim cl, int have, const ratio *r, double dr, int have_t,
-                              const ratio *rt, double dt)
+/* One table, two notations: cells go through tw_cell, which writes a markdown cell or an HTML
+ * cell (its text escaped by pb_html_escape: names come from the store and are untrusted). */
+static void tw_row(pb_table_writer *t, int header)
 {
-    if (!have || !isfinite(dr) || dr <= 0 || !(r->est > 0)) { fprintf(md, " - |"); return; }
-    fprintf(md, " %.2f", r->est / dr);
-    if (cl != PB_CLAIM_EQUAL && have_t && rt->est > 0 && isfinite(dt) && dt > 0)
-        fprintf(md, " (speed-up %.2fx the document's)", dt / rt->est);
-    fprintf(md, " |");
+    t->header = header;
+    if (!t->f) return;
+    fputs(t->html ? "<tr>" : "|", t->f);
 }
 
-static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, int64_t run, const rows *m,
-                        const rows *doc, int guest, const pb_verdict_cfg *cfg, pb_verdict_counts *n)
+static void tw_end(pb_table_writer *t, int ncols)
 {
+    if (!t->f) return;
+    fputs(t->html ? "</tr>\n" : "\n", t->f);
+    if (t->header && !t->html) {
+        fputs("|", t->f);
+        for (int i = 0; i < ncols; i++) fputs("---|", t->f);
+        fputs("\n", t->f);
+    }
+}
+
+static void tw_cell(pb_table_writer *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tw_cell(pb_table_writer *t, const char *fmt, ...)
+{
+    char b[512];
+    if (!t->f) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    if (!t->html) { fprintf(t->f, " %s |", b); return; }
+    fputs(t->header ? "<th>" : "<td>", t->f);
+    pb_html_fputs(t->f, b);
+    fputs(t->header ? "</th>" : "</td>", t->f);
+}
+
+/* The measured/document column: how the measured time ratio sits against the document's, and for
+ * a speed-up claim how large the measured speed-up is against the document's. */
+static void print_size_column(pb_table_writer *t, pb_claim cl, int have_t, const ratio *rt, double dt)
+{
+    if (!have_t || !isfinite(dt) || dt <= 0 || !(rt->est > 0)) { tw_cell(t, "-"); return; }
+    if (cl != PB_CLAIM_EQUAL) tw_cell(t, "%.2f (speed-up %.2fx the document's)", rt->est / dt, dt / rt->est);
+    else tw_cell(t, "%.2f", rt->est / dt);
+}
+
+/* a measured median in fixed notation (4 significant digits), or why there is none */
+static void print_median(pb_table_writer *t, const pb_report_data *d, int64_t run, const row *x, const char *impl,
+                         const char *variant, const char *op)
+{
+    char b[48];
+    if (x) tw_cell(t, "%s", pb_fmt_sig(b, sizeof b, x->median, 4));
+    else tw_cell(t, "%s", pb_report_unavailable(d, run, impl, variant, op) ? "unavailable" : "-");
+}
+
+static void print_ratio(pb_table_writer *t, int have, const ratio *r)
+{
+    if (have) tw_cell(t, "%.3f [%.3f, %.3f]", r->est, r->lo, r->hi);
+    else tw_cell(t, "-");
+}
+
+void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                     const pb_verdict_cfg *cfg, pb_verdict_counts *n)
+{
+    const rows *m = &d->m, *doc = &d->doc;
     const char *metric = pb_suite_primary_metric(s);
     axes a;
     rows sub = {0};
@@ -203,76 +254,79 @@ static void write_table(FILE *md, const pb_report_data *d, const pb_suite *s, in
     }
     char prof[MAXP][PB_NAME_MAX];
     int np = find_profiles(&a, base, cand, prof);
-    fprintf(md, "| variant | op | bytes | %s %s | %s %s |", base, metric, cand, metric);
+    const pb_metric *pm = pb_metric_find(metric);
+    const char *unit = pm ? pm->unit : metric;
+    int ncols = 0;
+    tw_row(t, 1);
+    tw_cell(t, "variant");
+    tw_cell(t, "op");
+    tw_cell(t, "bytes");
+    tw_cell(t, "%s (%s)", base, unit);
+    tw_cell(t, "%s (%s)", cand, unit);
+    ncols += 5;
     for (int k = 0; k < a.ni; k++)
-        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) fprintf(md, " %s |", a.impl[k]);
-    fprintf(md, " %s/%s measured [95%% CI] |", cand, base);
-    for (int p = 0; p < np; p++) fprintf(md, " %s@%s/%s@%s [95%% CI] |", cand, prof[p], base, prof[p]);
-    fprintf(md, " document | measured/document | claim | verdict |%s\n|---|---|---|---|---|",
-            np ? " code generation |" : "");
-    for (int k = 0; k < a.ni; k++)
-        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) fprintf(md, "---|");
-    for (int p = 0; p < np; p++) fprintf(md, "---|");
-    /* measured, document, measured/document, claim, verdict */
-    fprintf(md, "---|---|---|---|---|%s\n", np ? "---|" : "");
+        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) { tw_cell(t, "%s (%s)", a.impl[k], unit); ncols++; }
+    tw_cell(t, "time %s/%s [95%% CI]", cand, base);
+    for (int p = 0; p < np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", cand, prof[p], base, prof[p]);
+    tw_cell(t, "document time %s/%s", cand, base);
+    tw_cell(t, "measured/document");
+    tw_cell(t, "claim");
+    tw_cell(t, "verdict");
+    ncols += np + 5;
+    if (np) { tw_cell(t, "code generation"); ncols++; }
+    tw_end(t, ncols);
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
             for (int si = 0; si < a.ns; si++) {
                 const row *b = pb_report_find(&sub, base, a.v[vi], a.o[oi], a.sizes[si]);
                 const row *c = pb_report_find(&sub, cand, a.v[vi], a.o[oi], a.sizes[si]);
                 if (!b && !c) continue;
-                fprintf(md, "| %s | %s | %lld |", a.v[vi], a.o[oi], (long long)a.sizes[si]);
-                if (b) fprintf(md, " %.4g |", b->median);
-                else fprintf(md, " %s |", pb_report_unavailable(d, run, base, a.v[vi], a.o[oi]) ? "unavailable" : "-");
-                if (c) fprintf(md, " %.4g |", c->median);
-                else fprintf(md, " %s |", pb_report_unavailable(d, run, cand, a.v[vi], a.o[oi]) ? "unavailable" : "-");
+                tw_row(t, 0);
+                tw_cell(t, "%s", a.v[vi]);
+                tw_cell(t, "%s", a.o[oi]);
+                tw_cell(t, "%lld", (long long)a.sizes[si]);
+                print_median(t, d, run, b, base, a.v[vi], a.o[oi]);
+                print_median(t, d, run, c, cand, a.v[vi], a.o[oi]);
                 for (int k = 0; k < a.ni; k++) {
                     if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
                     const row *x = pb_report_find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
-                    if (x) fprintf(md, " %.4g |", x->median);
-                    else
-                        fprintf(md, " %s |",
-                                pb_report_unavailable(d, run, a.impl[k], a.v[vi], a.o[oi]) ? "unavailable" : "-");
+                    print_median(t, d, run, x, a.impl[k], a.v[vi], a.o[oi]);
                 }
-                ratio r, rt;
-                int have = pb_report_ratio(d, run, metric, base, cand, a.v[vi], a.o[oi], a.sizes[si], &r);
-                int have_t = pb_report_ratio(d, run, "ns_per_op", base, cand, a.v[vi], a.o[oi], a.sizes[si], &rt);
-                if (have) fprintf(md, " %.3f [%.3f, %.3f] |", r.est, r.lo, r.hi);
-                else fprintf(md, " - |");
+                /* every ratio in the table is one of time (cost): bench compare and bench gate's orientation */
+                ratio rt;
+                int have_t = pb_report_ratio(d, run, PB_DEFAULT_METRIC, base, cand, a.v[vi], a.o[oi], a.sizes[si], &rt);
+                print_ratio(t, have_t, &rt);
                 /* the same sources built with each profile, and whether the answer moves with them */
                 int codegen = 0;
                 for (int p = 0; p < np; p++) {
                     char pb[2 * PB_NAME_MAX], pc[2 * PB_NAME_MAX];
                     snprintf(pb, sizeof pb, "%s@%s", base, prof[p]);
                     snprintf(pc, sizeof pc, "%s@%s", cand, prof[p]);
-                    ratio rp, rpt;
-                    if (pb_report_ratio(d, run, metric, pb, pc, a.v[vi], a.o[oi], a.sizes[si], &rp))
-                        fprintf(md, " %.3f [%.3f, %.3f] |", rp.est, rp.lo, rp.hi);
-                    else
-                        fprintf(md, " - |");
-                    if (have_t && rt.est > 0 &&
-                        pb_report_ratio(d, run, "ns_per_op", pb, pc, a.v[vi], a.o[oi], a.sizes[si], &rpt) &&
-                        fabs(rpt.est / rt.est - 1) > cfg->codegen_threshold)
+                    ratio rpt;
+                    int have_p = pb_report_ratio(d, run, PB_DEFAULT_METRIC, pb, pc, a.v[vi], a.o[oi], a.sizes[si], &rpt);
+                    print_ratio(t, have_p, &rpt);
+                    if (have_t && rt.est > 0 && have_p && fabs(rpt.est / rt.est - 1) > cfg->codegen_threshold)
                         codegen = 1;
                 }
                 const row *db = pb_report_find(doc, s->baseline, a.v[vi], a.o[oi], a.sizes[si]);
                 const row *dc = pb_report_find(doc, s->candidate, a.v[vi], a.o[oi], a.sizes[si]);
                 double dr = db && dc && db->median > 0 ? dc->median / db->median : NAN;
-                if (isfinite(dr)) fprintf(md, " %.3f |", dr); else fprintf(md, " - |");
+                /* the document's ratio in time terms, as every ratio of the table */
+                double dt = dr;
+                if (isfinite(dr) && pb_metric_higher_is_better(metric)) dt = 1 / dr;
+                if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
                 pb_cell cell;
                 memset(&cell, 0, sizeof cell);
                 snprintf(cell.variant, sizeof cell.variant, "%s", a.v[vi]);
                 snprintf(cell.op, sizeof cell.op, "%s", a.o[oi]);
                 cell.size_bytes = (uint64_t)a.sizes[si];
-                /* the document's ratio in time terms, for the claim */
-                double dt = dr;
-                if (isfinite(dr) && pb_metric_higher_is_better(metric)) dt = 1 / dr;
                 pb_claim cl = s->claim ? s->claim(&cell, dt) : PB_CLAIM_NONE;
-                print_size_column(md, cl, have, &r, dr, have_t, &rt, dt);
+                print_size_column(t, cl, have_t, &rt, dt);
                 const char *v = have_t ? pb_verdict(cl, dt, cfg->tolerance, rt.lo, rt.hi) : V_NODATA;
-                fprintf(md, " %s | %s |", claim_name(cl), v);
-                if (np) fprintf(md, " %s |", codegen ? CODEGEN_MARK : "");
-                fprintf(md, "\n");
+                tw_cell(t, "%s", claim_name(cl));
+                tw_cell(t, "%s", v);
+                if (np) tw_cell(t, "%s", codegen ? CODEGEN_MARK : "");
+                tw_end(t, ncols);
                 count_verdict(n, v);
                 n->codegen += codegen;
             }
@@ -284,9 +338,15 @@ static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, cons
 {
     fprintf(md,
             "Each cell's implementations ran interleaved in rounds (rotating start); the ratio is the\n"
-            "Hodges-Lehmann estimate over rounds of the paired ratio %s/%s of %s, with its 95 %%\n"
-            "Wilcoxon signed-rank confidence interval.\n\n",
-            s->candidate, s->baseline, metric);
+            "Hodges-Lehmann estimate over rounds of the paired ratio %s/%s, with its 95 %%\n"
+            "Wilcoxon signed-rank confidence interval.\n\n"
+            "**Every ratio here is one of time per operation (cost), X/%s: below 1, X is faster** (the\n"
+            "orientation of `bench compare` and `bench gate`, cost B/A). The medians are in %s",
+            s->candidate, s->baseline, s->baseline, pb_metric_words(metric));
+    if (pb_metric_higher_is_better(metric))
+        fprintf(md, "; a throughput ratio is the inverse of the time ratio (time 1.197 = throughput 0.836), so\n"
+                    "the document's throughput figures are inverted too");
+    fprintf(md, ".\n\n");
     fprintf(md,
             "**Verdicts** (on the time ratio's CI; tolerance t = %.2f, code-generation threshold %.2f, from %s):\n\n"
             "- *claim holds*: the direction is right and the CI overlaps the document's ratio d widened by the\n"
@@ -317,20 +377,21 @@ static void write_summary(FILE *md, const pb_verdict_counts *n)
                 n->does_not_hold, n->cells);
 }
 
-int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg, const char *mdname,
-                       const char *png, const char *svg, pb_verdict_counts *host, pb_verdict_counts *guest,
-                       pb_err *e)
+int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
+                       const pb_report_paths *out, pb_verdict_counts *host, pb_verdict_counts *guest, pb_err *e)
 {
-    FILE *md = fopen(mdname, "w");
+    FILE *md = fopen(out->md, "w");
     if (!md) {
-        pb_report_remove_outputs(png, svg, mdname);
-                return pb_errf(e, "cannot write %s: %s", mdname, strerror(errno));
+        pb_report_remove_outputs(out);
+        return pb_errf(e, "cannot write %s: %s", out->md, strerror(errno));
     }
     fprintf(md, "# %s — %s\n\n", s->name, s->title ? s->title : "");
-    fprintf(md, "![%s](%s.png)\n\n", s->name, s->name);
+    fprintf(md, "![%s: time ratios against the document](%s_ratio.png)\n\n", s->name, s->name);
+    fprintf(md, "![%s: measured medians beside the document's](%s.png)\n\n", s->name, s->name);
     run_header(md, &d->info[0], "Measured");
     verdict_legend(md, s, pb_suite_primary_metric(s), cfg);
-    write_table(md, d, s, d->run, &d->m, &d->doc, 0, cfg, host);
+    pb_table_writer tw = {.f = md};
+    pb_report_table(&tw, d, s, d->run, 0, cfg, host);
     fprintf(md, "\n");
     write_summary(md, host);
     unavailable_notes(md, d, d->run);
@@ -339,14 +400,14 @@ int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verd
         run_header(md, &d->info[1], "Kernel module");
         fprintf(md, "Timings under QEMU TCG are emulated (30-60x slower than hardware, ±25 %% between boots): only\n"
                     "the ratios measured within the same boot mean anything.\n\n");
-        write_table(md, d, s, d->guest_run, &d->m, &d->doc, 1, cfg, guest);
+        pb_report_table(&tw, d, s, d->guest_run, 1, cfg, guest);
         fprintf(md, "\n");
         write_summary(md, guest);
         unavailable_notes(md, d, d->guest_run);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
-    if (pb_report_close_checked(md, mdname, e) < 0) {
-        pb_report_remove_outputs(png, svg, mdname);
+    if (pb_report_close_checked(md, out->md, e) < 0) {
+        pb_report_remove_outputs(out);
         return -1;
     }
     return 0;

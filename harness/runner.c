@@ -291,10 +291,16 @@ static uint64_t calibrate(case_state *cs, double target)
     }
 }
 
+/* when the current run's first cell started: the progress line's elapsed time and ETA */
+static uint64_t g_run_t0;
+
 static void progress_line(const pb_runner_opts *o, int idx, int n, const pb_cell *cell, case_state *cs,
                           int ncs, slot *slots, int rounds)
 {
-    fprintf(stderr, "[%d/%d] %s %s %s %llu B:", idx + 1, n, o->suite->name, cell->variant, cell->op,
+    /* the ETA assumes the cells left take as long as the mean cell so far */
+    double elapsed = (double)(pb_now_ns() - g_run_t0) * 1e-9;
+    fprintf(stderr, "[%d/%d %.0f s, ETA %.0f s] ", idx + 1, n, elapsed, elapsed / (idx + 1) * (n - idx - 1));
+    fprintf(stderr, "%s %s %s %llu B:", o->suite->name, cell->variant, cell->op,
             (unsigned long long)cell->size_bytes);
     int bi = -1, ci = -1;
     for (int i = 0; i < ncs; i++) {
@@ -484,6 +490,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
         fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds, %.2g ms samples; %s\n", (long long)run,
                 s->name, g.ncells, rounds, sample_s * 1e3, counter_desc);
     uint64_t t0 = pb_now_ns();
+    g_run_t0 = t0;
     selftest_cache sc;
     memset(&sc, 0, sizeof sc);
     int rc = 0;

@@ -11,8 +11,12 @@ PKGS=(
   libbenchmark-dev libjansson-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
   # --measure valgrind: callgrind and its client-request headers (docs/gate.md)
   valgrind
+  # bench export's test: GB's compare.py and what it imports
+  libbenchmark-tools python3-scipy python3-numpy
   # the kernel-module variant: build against Debian's headers, boot in QEMU (docs/kmod.md)
   linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod xz-utils dwarves
+  # bench report --html is checked in a real browser (tests/harness/report_html_test.sh)
+  chromium
 )
 
 missing=()

@@ -143,7 +143,7 @@ expect 0 "synthetic: run" "$BENCH" report --db "$DB" --run 2 --out "$T/plots"
 expect 0 "synthetic summary: 2 cells: claim holds " "$BENCH" report --db "$DB" --run 2 --out "$T/plots"
 grep -q "^\*\*Summary:\*\* 2 cells: claim holds " "$T/plots/synthetic.md" && ok || bad "report lacks the summary line"
 grep -q "tolerance t = 0.10" "$T/plots/synthetic.md" && ok || bad "report header lacks the tolerance"
-for f in synthetic.png synthetic.svg synthetic.md; do [[ -s "$T/plots/$f" ]] && ok || bad "report did not write $f"; done
+for f in synthetic.png synthetic.svg synthetic_ratio.png synthetic_ratio.svg synthetic.md; do [[ -s "$T/plots/$f" ]] && ok || bad "report did not write $f"; done
 grep -q "| variant | op | bytes |" "$T/plots/synthetic.md" && ok || bad "report table missing"
 grep -q "1\.[3-6][0-9]* \[" "$T/plots/synthetic.md" && ok || bad "report lacks the measured ratio"
 mkdir -p "$T/emptybin"

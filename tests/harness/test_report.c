@@ -204,8 +204,8 @@ int main(void)
               strstr(md, "*claim does not hold*") && strstr(md, "*inconclusive here*") &&
               strstr(md, "*depends on code generation*"),
           "header lacks what the verdicts mean");
-    CHECK(strstr(md, "| new/old measured [95% CI] | new@native/old@native [95% CI] | document | measured/document |"
-                     " claim | verdict | code generation |") != NULL,
+    CHECK(strstr(md, "| time new/old [95% CI] | time new@native/old@native [95% CI] | document time new/old |"
+                     " measured/document | claim | verdict | code generation |") != NULL,
           "table header lacks the code-generation column");
     /* a markdown table: the separator has as many columns as the header and every row */
     const char *hdr = strstr(md, "\n| variant |");
@@ -236,6 +236,17 @@ int main(void)
                      "inconclusive here 1; depends on code generation 2.") != NULL,
           "summary line missing or wrong");
     CHECK(strstr(md, "disagrees with the document in 2 of 9 cells") != NULL, "disagreement line");
+    CHECK(strstr(md, "(fake_ratio.png)") != NULL && strstr(md, "below 1, X is faster") != NULL,
+          "the ratio figure and the ratio orientation");
+    /* the ratio figure: sizes in binary units, the ratio axis named, the document's band drawn */
+    snprintf(path, sizeof path, "%s/fake_ratio.svg", out);
+    const char *svg = slurp(path);
+    CHECK(svg && strstr(svg, "64 KiB") && strstr(svg, "512 B") && !strstr(svg, "kB"), "ratio figure's size labels");
+    CHECK(svg && strstr(svg, "time ratio X/old") && strstr(svg, "document, band"), "ratio figure's labels");
+    snprintf(path, sizeof path, "%s/fake_ratio.dat", out);
+    const char *rdat = slurp(path);
+    /* faster 512: the document's 0.5 and its band [0.5/1.1, 0.5*1.1] */
+    CHECK(rdat && strstr(rdat, "512 0.5 0.454545 0.55 "), "document band in the ratio data");
 
     if (!fails && !getenv("PB_KEEP")) cleanup(dir); /* the files stay for a look when something failed */
     else printf("files kept in %s\n", dir);

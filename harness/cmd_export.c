@@ -1,0 +1,320 @@
+/* cmd_export.c — `bench export --format json|csv|gbench [--run ID|latest] [--suite S] [--out FILE]`:
+ * a run's per-cell statistics (the `summary` view) for other tools. JSON is written with libjansson,
+ * never by hand. gbench is Google Benchmark's JSON schema with one aggregate (the median over every
+ * stored sample) per (cell, impl), named suite/impl/variant/op/bytes: names stable across runs (no
+ * iteration count in them), so that GB's compare.py matches two exports line by line. */
+#include <errno.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_opts.h"
+#include "metrics.h"
+#include "store.h"
+
+enum { O_FORMAT, O_RUN, O_SUITE, O_OUT, O_DB };
+
+static const pb_cli_opt OPTS[] = {
+    {"format", "json|csv|gbench", "json: the run's provenance, every cell's statistics in every metric and the\n"
+                                  "paired ratios; csv: the statistics, one row per (cell, impl, metric);\n"
+                                  "gbench: Google Benchmark's JSON, one median entry per (cell, impl) in ns,\n"
+                                  "for compare.py", O_FORMAT},
+    {"run", "ID|latest", "the run (default: the latest complete run of each suite)", O_RUN},
+    {"suite", "NAME", "only this suite", O_SUITE},
+    {"out", "FILE", "write there (replaced only when whole) instead of stdout", O_OUT},
+    {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct export_args {
+    pb_cli *cli;
+    const char *db, *format, *run_s, *suite, *out;
+    int64_t run;
+} export_args;
+
+static int on_opt(void *ctx, int id, const char *v)
+{
+    export_args *a = ctx;
+    switch (id) {
+    case O_FORMAT:
+        if (strcmp(v, "json") && strcmp(v, "csv") && strcmp(v, "gbench")) {
+            fprintf(stderr, "bench export: --format: '%s' is not json, csv or gbench\n", v);
+            return -1;
+        }
+        a->format = v;
+        return 0;
+    case O_RUN: a->run_s = v; return pb_cli_run_id(a->cli, "run", v, 1, &a->run);
+    case O_SUITE: a->suite = v; return 0;
+    case O_OUT: a->out = v; return 0;
+    default: a->db = v; return 0;
+    }
+}
+
+static const char *text(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? (const char *)t : "";
+}
+
+/* RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; exact otherwise */
+static void csv_field(FILE *f, const char *s, int last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"') fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+    fputc(last ? '\n' : ',', f);
+}
+
+/* The runs to export: one, or the latest complete run of each suite (of one suite). */
+static int runs_to_export(pb_store *st, const export_args *a, int64_t *ids, int cap)
+{
+    sqlite3_stmt *q;
+    const char *sql = a->run ? "SELECT id FROM runs WHERE id = ?1 AND status = 'complete' AND (?2 IS NULL OR suite = ?2)"
+                             : "SELECT max(id) FROM runs WHERE status = 'complete' AND target = 'userspace'"
+                               " AND (?2 IS NULL OR suite = ?2) GROUP BY suite ORDER BY suite";
+    if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) return -1;
+    if (a->run) sqlite3_bind_int64(q, 1, a->run);
+    if (a->suite) sqlite3_bind_text(q, 2, a->suite, -1, SQLITE_TRANSIENT);
+    int n = 0;
+    while (n < cap && sqlite3_step(q) == SQLITE_ROW) ids[n++] = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return n;
+}
+
+static const char STATS_SQL[] =
+    "SELECT run_id, suite, impl, variant, op, size_bytes, metric, unit, n, median, p10, p90 FROM summary"
+    " WHERE run_id = ?1 ORDER BY suite, variant, op, size_bytes, impl, metric";
+
+static int export_csv(FILE *f, pb_store *st, const int64_t *ids, int n)
+{
+    fputs("run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90\n", f);
+    for (int r = 0; r < n; r++) {
+        sqlite3_stmt *q;
+        if (sqlite3_prepare_v2(st->db, STATS_SQL, -1, &q, NULL) != SQLITE_OK) return -1;
+        sqlite3_bind_int64(q, 1, ids[r]);
+        while (sqlite3_step(q) == SQLITE_ROW) {
+            fprintf(f, "%lld,", (long long)sqlite3_column_int64(q, 0));
+            for (int i = 1; i <= 4; i++) csv_field(f, text(q, i), 0);
+            fprintf(f, "%lld,", (long long)sqlite3_column_int64(q, 5));
+            csv_field(f, text(q, 6), 0);
+            csv_field(f, text(q, 7), 0);
+            /* %.17g: the stored double exactly */
+            fprintf(f, "%lld,%.17g,%.17g,%.17g\n", (long long)sqlite3_column_int64(q, 8), sqlite3_column_double(q, 9),
+                    sqlite3_column_double(q, 10), sqlite3_column_double(q, 11));
+        }
+        sqlite3_finalize(q);
+    }
+    return 0;
+}
+
+/* a run's provenance as a JSON object */
+static json_t *run_object(pb_store *st, int64_t id)
+{
+    static const char *cols[] = {"id", "suite", "status", "target", "started_at", "git_sha", "compiler", "cflags",
+                                 "cpu_model", "kernel", "clock_source", "governor", "boost", "tick_source",
+                                 "counter_source", "command_line", "options", "libs", "baseline", "candidate",
+                                 "primary_metric"};
+    json_t *o = json_object();
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db, "SELECT * FROM runs WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) return o;
+    sqlite3_bind_int64(q, 1, id);
+    if (sqlite3_step(q) == SQLITE_ROW)
+        for (int i = 0; i < sqlite3_column_count(q); i++)
+            for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+                if (!strcmp(sqlite3_column_name(q, i), cols[k])) {
+                    if (sqlite3_column_type(q, i) == SQLITE_INTEGER)
+                        json_object_set_new(o, cols[k], json_integer(sqlite3_column_int64(q, i)));
+                    else if (sqlite3_column_type(q, i) != SQLITE_NULL)
+                        json_object_set_new(o, cols[k], json_string(text(q, i)));
+                }
+    sqlite3_finalize(q);
+    return o;
+}
+
+static json_t *export_json(pb_store *st, const int64_t *ids, int n, int gbench)
+{
+    json_t *root = json_object(), *list = json_array();
+    if (gbench) {
+        /* GB's context: what compare.py reads is only the benchmarks; the rest says where they came from */
+        json_t *ctx = json_object();
+        json_t *first = n ? run_object(st, ids[0]) : json_object();
+        json_object_set(ctx, "date", json_object_get(first, "started_at") ? json_object_get(first, "started_at")
+                                                                             : json_string(""));
+        json_object_set_new(ctx, "executable", json_string("bench"));
+        json_object_set_new(ctx, "library_build_type", json_string("release"));
+        json_t *runs = json_array();
+        for (int r = 0; r < n; r++) json_array_append_new(runs, run_object(st, ids[r]));
+        json_object_set_new(ctx, "patchbench_runs", runs);
+        json_decref(first);
+        json_object_set_new(root, "context", ctx);
+        json_object_set_new(root, "benchmarks", list);
+    } else {
+        json_object_set_new(root, "format", json_string("patchbench-export"));
+        json_object_set_new(root, "version", json_integer(1));
+        json_t *runs = json_array();
+        for (int r = 0; r < n; r++) json_array_append_new(runs, run_object(st, ids[r]));
+        json_object_set_new(root, "runs", runs);
+        json_object_set_new(root, "stats", list);
+    }
+    int family = 0;
+    for (int r = 0; r < n; r++) {
+        sqlite3_stmt *q;
+        if (sqlite3_prepare_v2(st->db, STATS_SQL, -1, &q, NULL) != SQLITE_OK) break;
+        sqlite3_bind_int64(q, 1, ids[r]);
+        while (sqlite3_step(q) == SQLITE_ROW) {
+            json_t *o = json_object();
+            if (gbench) {
+                if (strcmp(text(q, 6), PB_DEFAULT_METRIC)) { json_decref(o); continue; }
+                char name[5 * PB_NAME_MAX + 32];
+                snprintf(name, sizeof name, "%s/%s/%s/%s/%lld", text(q, 1), text(q, 2), text(q, 3), text(q, 4),
+                         (long long)sqlite3_column_int64(q, 5));
+                char agg[sizeof name + 8];
+                snprintf(agg, sizeof agg, "%s_median", name);
+                json_object_set_new(o, "name", json_string(agg));
+                json_object_set_new(o, "family_index", json_integer(family++));
+                json_object_set_new(o, "per_family_instance_index", json_integer(0));
+                json_object_set_new(o, "run_name", json_string(name));
+                json_object_set_new(o, "run_type", json_string("aggregate"));
+                json_object_set_new(o, "repetitions", json_integer(sqlite3_column_int64(q, 8)));
+                json_object_set_new(o, "threads", json_integer(1));
+                json_object_set_new(o, "aggregate_name", json_string("median"));
+                json_object_set_new(o, "aggregate_unit", json_string("time"));
+                json_object_set_new(o, "iterations", json_integer(sqlite3_column_int64(q, 8)));
+                /* the store keeps wall time per operation; GB's cpu_time is set to it too */
+                json_object_set_new(o, "real_time", json_real(sqlite3_column_double(q, 9)));
+                json_object_set_new(o, "cpu_time", json_real(sqlite3_column_double(q, 9)));
+                json_object_set_new(o, "time_unit", json_string("ns"));
+            } else {
+                json_object_set_new(o, "run_id", json_integer(sqlite3_column_int64(q, 0)));
+                static const char *names[] = {"suite", "impl", "variant", "op"};
+                for (int i = 0; i < 4; i++) json_object_set_new(o, names[i], json_string(text(q, i + 1)));
+                json_object_set_new(o, "size_bytes", json_integer(sqlite3_column_int64(q, 5)));
+                json_object_set_new(o, "metric", json_string(text(q, 6)));
+                json_object_set_new(o, "unit", json_string(text(q, 7)));
+                json_object_set_new(o, "n", json_integer(sqlite3_column_int64(q, 8)));
+                json_object_set_new(o, "median", json_real(sqlite3_column_double(q, 9)));
+                json_object_set_new(o, "p10", json_real(sqlite3_column_double(q, 10)));
+                json_object_set_new(o, "p90", json_real(sqlite3_column_double(q, 11)));
+            }
+            json_array_append_new(list, o);
+        }
+        sqlite3_finalize(q);
+    }
+    if (!gbench) {
+        json_t *ratios = json_array();
+        for (int r = 0; r < n; r++) {
+            sqlite3_stmt *q;
+            if (sqlite3_prepare_v2(st->db,
+                                   "SELECT suite, variant, op, size_bytes, metric, baseline, candidate, estimate, ci_lo,"
+                                   " ci_hi, p_value, n_pairs FROM summary_ratios WHERE run_id = ?1 ORDER BY rowid",
+                                   -1, &q, NULL) != SQLITE_OK)
+                break;
+            sqlite3_bind_int64(q, 1, ids[r]);
+            while (sqlite3_step(q) == SQLITE_ROW) {
+                json_t *o = json_object();
+                json_object_set_new(o, "run_id", json_integer(ids[r]));
+                static const char *names[] = {"suite", "variant", "op"};
+                for (int i = 0; i < 3; i++) json_object_set_new(o, names[i], json_string(text(q, i)));
+                json_object_set_new(o, "size_bytes", json_integer(sqlite3_column_int64(q, 3)));
+                json_object_set_new(o, "metric", json_string(text(q, 4)));
+                json_object_set_new(o, "baseline", json_string(text(q, 5)));
+                json_object_set_new(o, "candidate", json_string(text(q, 6)));
+                json_object_set_new(o, "orientation", json_string("time (cost) candidate/baseline; < 1: faster"));
+                for (int i = 7; i <= 10; i++)
+                    json_object_set_new(o, sqlite3_column_name(q, i), json_real(sqlite3_column_double(q, i)));
+                json_object_set_new(o, "n_pairs", json_integer(sqlite3_column_int64(q, 11)));
+                json_array_append_new(ratios, o);
+            }
+            sqlite3_finalize(q);
+        }
+        json_object_set_new(root, "ratios", ratios);
+    }
+    return root;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    pb_cli cli = {
+        .cmd = "export", .opts = OPTS, .on_opt = on_opt,
+        .synopsis = "usage: bench export --format json|csv|gbench [--run ID|latest] [--suite NAME] [--out FILE]"
+                    " [--db PATH]\n\n"
+                    "A run's statistics for other tools. gbench files of two runs compare with Google Benchmark's\n"
+                    "compare.py (Debian libbenchmark-tools):\n"
+                    "  /usr/share/benchmark/compare.py benchmarks A.json B.json\n"
+                    "and old against new within one file: compare.py filters A.json xts/old/ xts/new/\n",
+    };
+    export_args a = {.cli = &cli, .db = pb_default_db()};
+    cli.ctx = &a;
+    int pr = pb_cli_parse(&cli, argc, argv);
+    if (pr) return pr == 1 ? 0 : 2;
+    if (!a.format) {
+        fprintf(stderr, "bench export: --format json|csv|gbench is required\n");
+        return 2;
+    }
+    if (a.suite && !pb_suite_find(a.suite)) {
+        fprintf(stderr, "bench export: unknown suite '%s'\n", a.suite);
+        return 2;
+    }
+    pb_store st;
+    pb_err e = {{0}};
+    if (pb_store_open_readonly(&st, a.db, &e) < 0) {
+        fprintf(stderr, "bench export: %s\n", e.msg);
+        return 2;
+    }
+    int64_t ids[64];
+    int n = runs_to_export(&st, &a, ids, 64);
+    if (n <= 0) {
+        if (a.run)
+            fprintf(stderr, "bench export: no complete run %lld%s%s in %s\n", (long long)a.run,
+                    a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);
+        else fprintf(stderr, "bench export: no complete run%s%s in %s\n", a.suite ? " of suite " : "",
+                     a.suite ? a.suite : "", a.db);
+        pb_store_close(&st);
+        return 2;
+    }
+    char tmp[1100];
+    FILE *f = stdout;
+    if (a.out) {
+        snprintf(tmp, sizeof tmp, "%s.part", a.out);
+        f = fopen(tmp, "w");
+        if (!f) {
+            fprintf(stderr, "bench export: cannot write %s: %s\n", tmp, strerror(errno));
+            pb_store_close(&st);
+            return 1;
+        }
+    }
+    int rc = 0;
+    if (!strcmp(a.format, "csv")) {
+        rc = export_csv(f, &st, ids, n);
+    } else {
+        json_t *root = export_json(&st, ids, n, !strcmp(a.format, "gbench"));
+        rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -1 : 0;
+        fputc('\n', f);
+        json_decref(root);
+    }
+    pb_store_close(&st);
+    int failed = rc < 0 || ferror(f);
+    if (a.out) {
+        failed |= fclose(f) != 0;
+        if (failed || rename(tmp, a.out)) {
+            fprintf(stderr, "bench export: cannot write %s\n", a.out);
+            unlink(tmp);
+            return 1;
+        }
+    } else if (fflush(f) || failed) {
+        fprintf(stderr, "bench export: write failed\n");
+        return 1;
+    }
+    return 0;
+}

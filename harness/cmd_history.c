@@ -1,0 +1,275 @@
+/* cmd_history.c — `bench history --suite S [--impl X] [--metric M]`: one impl's median per cell
+ * over every complete run of a suite, per machine, in run order, with the change points that
+ * E-divisive means finds in each cell's series (changepoint.h): where (the runs and git
+ * revisions on either side), how large (median after / median before) and how significant
+ * (permutation p at a fixed seed, so the same store always gives the same answer). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "changepoint.h"
+#include "cli.h"
+#include "cli_opts.h"
+#include "fmt.h"
+#include "metrics.h"
+#include "pb_config.h"
+#include "store.h"
+
+enum { O_SUITE, O_IMPL, O_METRIC, O_ALPHA, O_DB };
+
+static const pb_cli_opt OPTS[] = {
+    {"suite", "NAME", "the suite (required)", O_SUITE},
+    {"impl", "X", "the implementation followed (default the suite's candidate)", O_IMPL},
+    {"metric", "M", "the metric (default the suite's primary metric)", O_METRIC},
+    {"alpha", "A", "significance level of each change point's permutation test (default 0.01)", O_ALPHA},
+    {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct history_args {
+    const char *db, *suite, *impl, *metric;
+    double alpha;
+} history_args;
+
+static int on_opt(void *ctx, int id, const char *v)
+{
+    history_args *a = ctx;
+    switch (id) {
+    case O_SUITE: a->suite = v; return 0;
+    case O_IMPL: a->impl = v; return 0;
+    case O_METRIC:
+        if (!pb_metric_known(v)) { fprintf(stderr, "bench history: --metric: unknown metric '%s'\n", v); return -1; }
+        a->metric = v;
+        return 0;
+    case O_ALPHA: {
+        char *end;
+        a->alpha = strtod(v, &end);
+        if (*end || !(a->alpha > 0 && a->alpha < 1)) {
+            fprintf(stderr, "bench history: --alpha wants a number between 0 and 1, got '%s'\n", v);
+            return -1;
+        }
+        return 0;
+    }
+    default: a->db = v; return 0;
+    }
+}
+
+typedef struct point {
+    int64_t run;
+    char git[16], started[32];
+    char sha[64];   /* as stored (may end in -dirty) */
+    long order;     /* position of its commit in git's history, -1 unknown */
+    double median;
+} point;
+
+/* The commits of the repository at root, oldest first (git rev-list --topo-order --reverse HEAD,
+ * started without a shell); NULL when git or the repository is not at hand. */
+static char **git_commits(const char *root, size_t *n)
+{
+    *n = 0;
+    int fd[2];
+    if (pipe(fd)) return NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"git", "-C", (char *)root, "rev-list", "--topo-order", "--reverse", "HEAD", NULL};
+    extern char **environ;
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (rc) { close(fd[0]); return NULL; }
+    FILE *f = fdopen(fd[0], "r");
+    char **v = NULL, line[128];
+    size_t cap = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 256;
+            char **nv = realloc(v, cap * sizeof *nv);
+            if (!nv) break;
+            v = nv;
+        }
+        if (!(v[*n] = strdup(line))) break;
+        (*n)++;
+    }
+    if (f) fclose(f); else close(fd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        for (size_t i = 0; i < *n; i++) free(v[i]);
+        free(v);
+        *n = 0;
+        return NULL;
+    }
+    return v;
+}
+
+/* where sha (a stored revision, possibly abbreviated or ending in -dirty) is in commits; -1 if not */
+static long commit_order(char **commits, size_t n, const char *sha)
+{
+    size_t len = strcspn(sha, "-");
+    if (len < 7) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(commits[i], sha, len)) return (long)i;
+    return -1;
+}
+
+static int by_commit(const void *x, const void *y)
+{
+    const point *a = x, *b = y;
+    if (a->order != b->order) return a->order < b->order ? -1 : 1;
+    int c = strcmp(a->started, b->started);
+    return c ? c : (a->run > b->run) - (a->run < b->run);
+}
+
+/* one cell's series on one machine: print it and its change points. In git order when every
+ * run's commit is in the repository at hand, else in the order the runs started. */
+static void report_series(const char *machine, const char *cell, point *pts, size_t n, const pb_cp_opts *o,
+                          const pb_metric *m, char **commits, size_t ncommits)
+{
+    char b[48];
+    int all_known = commits != NULL;
+    for (size_t i = 0; i < n; i++) {
+        pts[i].order = commits ? commit_order(commits, ncommits, pts[i].sha) : -1;
+        all_known &= pts[i].order >= 0;
+    }
+    if (all_known) qsort(pts, n, sizeof *pts, by_commit);
+    printf("\n%s  [%s] (ordered by %s)", cell, machine,
+           all_known ? "commit, git order; runs of one commit by start time" : "run start time");
+    printf("\n  %-6s %-13s %-24s %s (%s)\n", "run", "git", "started", "median", m->unit);
+    for (size_t i = 0; i < n; i++)
+        printf("  %-6lld %-13s %-24s %s\n", (long long)pts[i].run, pts[i].git, pts[i].started,
+               pb_fmt_sig(b, sizeof b, pts[i].median, 4));
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    pb_change ch[32];
+    int k = -1;
+    if (x) {
+        for (size_t i = 0; i < n; i++) x[i] = pts[i].median;
+        k = pb_changepoints(x, n, o, ch, 32);
+    }
+    free(x);
+    if (k < 0) { printf("  change points: out of memory\n"); return; }
+    if (k == 0) {
+        printf("  change points: none (E-divisive means, alpha %.3g, %zu runs%s)\n", o->alpha, n,
+               n < 2 * (size_t)o->min_size ? ", too few to test" : "");
+        return;
+    }
+    for (int i = 0; i < k; i++) {
+        const point *a = &pts[ch[i].index - 1], *z = &pts[ch[i].index];
+        char bb[48], ba[48];
+        printf("  CHANGE between run %lld (git %s) and run %lld (git %s): median %s -> %s %s (x%.3f, %+.1f %%), "
+               "p = %.4f (%d permutations)\n",
+               (long long)a->run, a->git, (long long)z->run, z->git, pb_fmt_sig(bb, sizeof bb, ch[i].before, 4),
+               pb_fmt_sig(ba, sizeof ba, ch[i].after, 4), m->unit, ch[i].after / ch[i].before,
+               (ch[i].after / ch[i].before - 1) * 100, ch[i].p, o->permutations);
+    }
+}
+
+int cmd_history(int argc, char **argv)
+{
+    history_args a = {.db = pb_default_db(), .alpha = 0.01};
+    pb_cli cli = {
+        .cmd = "history", .opts = OPTS, .on_opt = on_opt, .ctx = &a,
+        .synopsis = "usage: bench history --suite NAME [--impl X] [--metric M] [--alpha A] [--db PATH]\n\n"
+                    "Per machine and cell: the impl's median in every complete run of the suite, oldest\n"
+                    "first: in git order when every run's commit is in the repository at hand\n"
+                    "(PB_SOURCE_ROOT, git rev-list --topo-order), else by the time the run started; and\n"
+                    "the change points found by E-divisive means\n"
+                    "(Matteson & James 2014, as in Apache Otava): each with the runs and git revisions on\n"
+                    "either side, the medians before and after, and its permutation p-value (999\n"
+                    "permutations, fixed seed: the same store always gives the same answer).\n",
+    };
+    int pr = pb_cli_parse(&cli, argc, argv);
+    if (pr) return pr == 1 ? 0 : 2;
+    const pb_suite *s = a.suite ? pb_suite_find(a.suite) : NULL;
+    if (!a.suite) { fprintf(stderr, "bench history: --suite NAME is required\n"); return 2; }
+    if (!s) { fprintf(stderr, "bench history: unknown suite '%s'\n", a.suite); return 2; }
+    const char *impl = a.impl ? a.impl : s->candidate;
+    const char *metric = a.metric ? a.metric : pb_suite_primary_metric(s);
+    const pb_metric *m = pb_metric_find(metric);
+    pb_store st;
+    pb_err e = {{0}};
+    if (pb_store_open_readonly(&st, a.db, &e) < 0) {
+        fprintf(stderr, "bench history: %s\n", e.msg);
+        return 2;
+    }
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st.db,
+                           "SELECT COALESCE(r.machine_id, r.cpu_model, '?'), s.variant, s.op, s.size_bytes, r.id,"
+                           " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median, COALESCE(r.git_sha, '')"
+                           " FROM summary s JOIN runs r ON r.id = s.run_id"
+                           " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = 'userspace'"
+                           " ORDER BY 1, 2, 3, 4, r.started_at, r.id",
+                           -1, &q, NULL) != SQLITE_OK) {
+        fprintf(stderr, "bench history: %s: %s\n", a.db, sqlite3_errmsg(st.db));
+        pb_store_close(&st);
+        return 2;
+    }
+    sqlite3_bind_text(q, 1, s->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, impl, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 3, metric, -1, SQLITE_STATIC);
+    printf("%s: %s, %s, every complete userspace run in %s\n", s->name, impl, m ? m->words : metric, a.db);
+    /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT) */
+    const char *root = getenv("PB_SOURCE_ROOT") ? getenv("PB_SOURCE_ROOT") : PB_SOURCE_ROOT;
+    size_t ncommits = 0;
+    char **commits = git_commits(root, &ncommits);
+    pb_cp_opts o = {.alpha = a.alpha, .permutations = 999, .min_size = 3, .seed = 20161229};
+    point *pts = NULL;
+    size_t n = 0, cap = 0;
+    char key[512] = "", machine[256] = "", cell[256] = "";
+    int series = 0, rc = 0;
+    for (;;) {
+        int step = sqlite3_step(q);
+        char k2[512] = "";
+        if (step == SQLITE_ROW)
+            snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
+                     sqlite3_column_text(q, 2), (long long)sqlite3_column_int64(q, 3));
+        if (n && (step != SQLITE_ROW || strcmp(k2, key))) {
+            report_series(machine, cell, pts, n, &o, m, commits, ncommits);
+            series++;
+            n = 0;
+        }
+        if (step != SQLITE_ROW) {
+            if (step != SQLITE_DONE) { fprintf(stderr, "bench history: %s\n", sqlite3_errmsg(st.db)); rc = 2; }
+            break;
+        }
+        snprintf(key, sizeof key, "%s", k2);
+        snprintf(machine, sizeof machine, "machine %s", sqlite3_column_text(q, 0));
+        char sz[32];
+        snprintf(cell, sizeof cell, "%s %s %s", sqlite3_column_text(q, 1), sqlite3_column_text(q, 2),
+                 pb_fmt_bytes(sz, sizeof sz, sqlite3_column_int64(q, 3)));
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            point *np = realloc(pts, nc * sizeof *np);
+            if (!np) { fprintf(stderr, "bench history: out of memory\n"); rc = 1; break; }
+            pts = np;
+            cap = nc;
+        }
+        point *p = &pts[n++];
+        p->run = sqlite3_column_int64(q, 4);
+        snprintf(p->git, sizeof p->git, "%s", sqlite3_column_text(q, 5));
+        snprintf(p->sha, sizeof p->sha, "%s", sqlite3_column_text(q, 8));
+        snprintf(p->started, sizeof p->started, "%s", sqlite3_column_text(q, 6));
+        p->median = sqlite3_column_double(q, 7);
+    }
+    sqlite3_finalize(q);
+    free(pts);
+    for (size_t i = 0; i < ncommits; i++) free(commits[i]);
+    free(commits);
+    pb_store_close(&st);
+    if (!series && !rc) {
+        fprintf(stderr, "bench history: no complete run of %s with impl '%s' in %s\n", s->name, impl, a.db);
+        return 2;
+    }
+    return rc;
+}

@@ -1,0 +1,151 @@
+/* report_html.c — one suite's section of the self-contained HTML page of `bench report --html`:
+ * the summary sentence, the ratio figure and the absolute figure as inline SVG (gnuplot's, read
+ * back), the verdict table and the provenance. Every text from the store goes through
+ * pb_html_escape (html.h); the page needs no network and no JavaScript. */
+#include "report_data.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "html.h"
+#include "metrics.h"
+
+void pb_report_html_begin(FILE *f, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", f);
+    pb_html_fputs(f, title);
+    fputs("</title>\n<style>\n"
+          "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#111}\n"
+          "table{border-collapse:collapse;font-size:0.85em;margin:1em 0}\n"
+          "th,td{border:1px solid #bbb;padding:0.2em 0.45em;text-align:right;white-space:nowrap}\n"
+          "th{background:#eee}td:nth-child(-n+2){text-align:left}\n"
+          ".summary{font-size:1.1em;background:#f4f4f4;padding:0.5em;border-left:4px solid #d09000}\n"
+          ".tbl{overflow-x:auto}nav a{margin-right:1em}figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
+          "dl{font-size:0.8em}dt{font-weight:bold}dd{margin:0 0 0.3em 1em;font-family:monospace}\n"
+          "</style></head><body>\n<h1>", f);
+    pb_html_fputs(f, title);
+    fputs("</h1>\n", f);
+}
+
+void pb_report_html_nav(FILE *f, const char *const *suites, int n)
+{
+    fputs("<nav>Suites: ", f);
+    for (int i = 0; i < n; i++) {
+        fputs("<a href=\"#suite-", f);
+        pb_html_fputs(f, suites[i]);
+        fputs("\">", f);
+        pb_html_fputs(f, suites[i]);
+        fputs("</a>", f);
+    }
+    fputs("</nav>\n", f);
+}
+
+void pb_report_html_end(FILE *f)
+{
+    fputs("<p><small>Written by <code>bench report --html</code>; numbers as measured, never rounded toward the "
+          "documents.</small></p>\n</body></html>\n",
+          f);
+}
+
+/* gnuplot's SVG file, from its <svg> element on, into f. An SVG that holds a script or foreign
+ * content is refused: the page must not run code. */
+static int inline_svg(FILE *f, const char *path, pb_err *e)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) return pb_errf(e, "cannot read %s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, in)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int err = ferror(in);
+    fclose(in);
+    if (!buf) return pb_errf(e, "out of memory reading %s", path);
+    buf[n] = 0;
+    const char *svg = strstr(buf, "<svg");
+    int rc = 0;
+    if (err || !svg) rc = pb_errf(e, "%s: not an SVG file", path);
+    for (const char *p = buf; rc == 0 && *p; p++)
+        if (*p == '<' && (!strncasecmp(p + 1, "script", 6) || !strncasecmp(p + 1, "foreignobject", 13)))
+            rc = pb_errf(e, "%s: refusing an SVG that holds a script or foreign content", path);
+    if (rc == 0) fputs(svg, f);
+    free(buf);
+    return rc;
+}
+
+static void provenance(FILE *f, const run_info *ri, const char *label)
+{
+    if (!ri->have) return;
+    static const char *names[] = {"started", "git", "compiler", "flags", "CPU", "CPU flags", "kernel",
+                                  "clock source", "governor", "boost", "tick source", "counters", "command",
+                                  "options", "target", "guest kernel", "libraries",
+                                  "suite settings derived on this machine", "samples in the fast core state"};
+    fprintf(f, "<details><summary>%s: run %lld, provenance</summary><dl>\n", label, (long long)ri->run);
+    for (int i = 0; i < RUN_INFO_COLS; i++) {
+        if (!ri->col[i] || !*ri->col[i]) continue;
+        fprintf(f, "<dt>%s</dt><dd>", names[i]);
+        pb_html_fputs(f, ri->col[i]);
+        fputs("</dd>\n", f);
+    }
+    fputs("</dl></details>\n", f);
+}
+
+int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
+                           const pb_report_paths *out, const pb_verdict_counts *host, const pb_verdict_counts *guest,
+                           pb_err *e)
+{
+    char line[512];
+    fputs("<section id=\"suite-", f);
+    pb_html_fputs(f, s->name);
+    fputs("\">\n<h2>", f);
+    pb_html_fputs(f, s->name);
+    fputs(" — ", f);
+    pb_html_fputs(f, s->title ? s->title : "");
+    fputs("</h2>\n<p class=\"summary\"><strong>", f);
+    pb_html_fputs(f, s->name);
+    fputs(" summary:</strong> ", f);
+    pb_verdict_summary(host, line, sizeof line);
+    pb_html_fputs(f, line);
+    fputs(".</p>\n", f);
+    fprintf(f, "<p>Every ratio is one of <strong>time per operation (cost), X/");
+    pb_html_fputs(f, s->baseline);
+    fprintf(f, ": below 1, X is faster</strong> (as <code>bench compare</code> and <code>bench gate</code>); "
+               "medians in %s. Verdicts judge the 95 %% CI against the document's ratio with tolerance t = %.2f.</p>\n",
+            pb_metric_words(pb_suite_primary_metric(s)), cfg->tolerance);
+    fputs("<figure>\n", f);
+    if (inline_svg(f, out->ratio_svg, e) < 0) return -1;
+    fputs("<figcaption>Time ratios against the baseline, with the document's ratio in its tolerance band."
+          "</figcaption></figure>\n",
+          f);
+    pb_table_writer tw = {.f = f, .html = 1};
+    pb_verdict_counts scratch;
+    memset(&scratch, 0, sizeof scratch);
+    fputs("<div class=\"tbl\"><table>\n", f);
+    pb_report_table(&tw, d, s, d->run, 0, cfg, &scratch);
+    fputs("</table></div>\n", f);
+    provenance(f, &d->info[0], "Measured");
+    if (d->guest_run) {
+        fputs("<h3>Kernel-module variant (QEMU TCG: only ratios within one boot mean anything)</h3>\n<p>", f);
+        pb_verdict_summary(guest, line, sizeof line);
+        pb_html_fputs(f, line);
+        fputs(".</p>\n<div class=\"tbl\"><table>\n", f);
+        memset(&scratch, 0, sizeof scratch);
+        pb_report_table(&tw, d, s, d->guest_run, 1, cfg, &scratch);
+        fputs("</table></div>\n", f);
+        provenance(f, &d->info[1], "Kernel module");
+    }
+    fputs("<details><summary>Measured medians beside the document's (absolute)</summary>\n<figure>\n", f);
+    if (inline_svg(f, out->svg, e) < 0) return -1;
+    fputs("</figure></details>\n</section>\n", f);
+    return 0;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# bench history: a store of seeded synthetic runs (no timing) with a known 20 % step at a known
+# commit (runs 1-6 at --shift 1.0, runs 7-12 at 0.8, git revisions c01..c12 written into the store)
+# gives exactly that change point in every cell, between c06 and c07, with its size and p; a flat
+# store of the same kind (every run at 1.0) gives none.
+BENCH=$1
+source "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+
+store() { # store DB SHIFT_FROM_RUN_7
+    for i in $(seq 1 12); do
+        local shift=1.0
+        [[ $i -ge 7 ]] && shift=$2
+        "$BENCH" run --suite synthetic --quiet --rounds 30 --seed $((100 + i)) --shift $shift --db "$1" >/dev/null ||
+            { echo "FAIL: seeded run $i"; exit 1; }
+        q "$1" "UPDATE runs SET git_sha = printf('c%02d', $i) WHERE id = $i"
+    done
+}
+store step.db 0.8
+store flat.db 1.0
+cells=$(q step.db "SELECT count(*) FROM summary WHERE run_id = 1 AND impl = 'new' AND metric = 'ns_per_op'")
+[[ $cells -ge 2 ]] && ok || bad "only $cells cells"
+
+"$BENCH" history --suite synthetic --db step.db >step.txt 2>&1 || bad "history on the step store: $(cat step.txt)"
+is "change points in the step store" "$(grep -c 'CHANGE' step.txt)" "$cells"
+is "all between c06 and c07" "$(grep -c 'CHANGE between run 6 (git c06) and run 7 (git c07)' step.txt)" "$cells"
+grep -E 'CHANGE .*\(x0\.(79|80|81)[0-9], -(19|20|21)\.[0-9] %\), p = 0\.00' step.txt >/dev/null && ok ||
+    bad "shift size or p missing: $(grep CHANGE step.txt)"
+# the same store, the same answer (fixed permutation seed)
+"$BENCH" history --suite synthetic --db step.db >step2.txt 2>&1
+cmp -s step.txt step2.txt && ok || bad "a second run differs"
+# the baseline 'old' did not change
+"$BENCH" history --suite synthetic --impl old --db step.db >old.txt 2>&1 || bad "history --impl old"
+is "no change in old" "$(grep -c CHANGE old.txt)" 0
+
+"$BENCH" history --suite synthetic --db flat.db >flat.txt 2>&1 || bad "history on the flat store: $(cat flat.txt)"
+is "no change point in the flat store" "$(grep -c CHANGE flat.txt)" 0
+is "every cell says none" "$(grep -c 'change points: none' flat.txt)" "$cells"
+
+# git order: runs started in the reverse order of their commits; with the repository at hand
+# (PB_SOURCE_ROOT) the series follows the commits, without it the start times
+git init -q repo && for i in $(seq 1 12); do git -C repo -c user.name=t -c user.email=t@t commit -q --allow-empty -m "c$i"; done
+cp step.db order.db
+i=0
+for sha in $(git -C repo rev-list --reverse HEAD); do
+    i=$((i + 1))
+    q order.db "UPDATE runs SET git_sha = '$sha-dirty', started_at = printf('2000-01-%02dT00:00:00Z', 13 - $i) WHERE id = $i"
+done
+c6=$(git -C repo rev-list --reverse HEAD | sed -n 6p | cut -c1-12)
+c7=$(git -C repo rev-list --reverse HEAD | sed -n 7p | cut -c1-12)
+PB_SOURCE_ROOT=$T/repo "$BENCH" history --suite synthetic --db order.db >git.txt 2>&1 || bad "history in git order"
+is "git order" "$(grep -c "ordered by commit, git order" git.txt)" "$cells"
+is "change in git order" "$(grep -c "CHANGE between run 6 (git $c6) and run 7 (git $c7)" git.txt)" "$cells"
+PB_SOURCE_ROOT=$T/nothing "$BENCH" history --suite synthetic --db order.db >time.txt 2>&1 || bad "history in time order"
+is "time order without the repository" "$(grep -c "ordered by run start time" time.txt)" "$cells"
+is "change in time order" "$(grep -c "CHANGE between run 7 (git $c7) and run 6 (git $c6)" time.txt)" "$cells"
+
+# compare --runs across sessions (no PB_JOB_ID): UNPAIRED, labelled, the 0.8 step seen in new, none in old
+"$BENCH" compare --runs 1 7 --db step.db >cmp.txt 2>&1 || bad "compare --runs 1 7: $(cat cmp.txt)"
+grep -q 'UNPAIRED' cmp.txt && ok || bad "not labelled unpaired: $(cat cmp.txt)"
+# columns: impl variant op size unit nA nB ratio [lo, hi] p
+awk '$1 == "new" && $8 > 0.75 && $8 < 0.85 && $10 + 0 < 1 { n++ } END { exit !(n >= 2) }' cmp.txt && ok ||
+    bad "new's step not found unpaired: $(cat cmp.txt)"
+awk '$1 == "old" { lo = substr($9, 2) + 0; if (lo > 1 || $10 + 0 < 1) bad++ } END { exit bad }' cmp.txt &&
+    ok || bad "old moved unpaired: $(cat cmp.txt)"
+expect 2 "" "$BENCH" compare --runs 1 99 --db step.db
+
+expect 2 "--suite NAME is required" "$BENCH" history --db step.db
+expect 2 "unknown suite" "$BENCH" history --suite nosuch --db step.db
+expect 2 "no complete run" "$BENCH" history --suite synthetic --impl nosuch --db step.db
+expect 2 "--metric" "$BENCH" history --suite synthetic --metric bogus --db step.db
+finish

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# bench report --html, read in a real browser: headless Chromium loads the page from a file:// URL,
+# no console message may appear, the DOM must hold the key numbers (each stored time ratio, as the
+# table prints it) and a hostile variant name only as text; a screenshot is kept for a reader.
+# Fixed data only: one seeded synthetic run (no timing). Skips (77) only when chromium is missing.
+# Usage: report_html_test.sh BENCH SCREENSHOT
+BENCH=$1 SHOT=$2
+source "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 1
+CHROMIUM=$(command -v chromium || command -v chromium-browser) || { echo "SKIP: chromium not installed"; exit 77; }
+
+"$BENCH" run --suite synthetic --quick --quiet --rounds 8 --seed 3 --shift 0.8 --db s.db >/dev/null ||
+    { echo "FAIL: seeded run"; exit 1; }
+# a name that is markup: it must reach the page as text
+q s.db "UPDATE cases SET variant = '<b id=hostile>chain</b>&amp;' WHERE variant = 'chain'"
+q s.db "UPDATE ratios SET variant = '<b id=hostile>chain</b>&amp;' WHERE variant = 'chain'"
+expect 0 "page: out/page.html" "$BENCH" report --db s.db --out out/page.html
+[[ -s out/page.html && ! -e out/page.html.part ]] && ok || bad "no page, or a partial one left"
+grep -q '<script' out/page.html && bad "the page holds a script" || ok
+grep -qE 'src="https?:|href="https?:|@import' out/page.html && bad "the page loads something from the network" || ok
+grep -q '&lt;b id=hostile&gt;chain&lt;/b&gt;&amp;amp;' out/page.html && ok || bad "hostile name not escaped"
+# --html with a folder: report.html in it
+expect 0 "page: dir/report.html" "$BENCH" report --db s.db --out dir --html
+
+browse() { # browse WHAT ARGS...: chromium on the page, its stderr in chromium.log
+    local prof
+    prof=$(mktemp -d "$T/profile.XXXX")
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$prof" \
+        --enable-logging=stderr --v=0 "$@" "file://$T/out/page.html" 2>>chromium.log
+}
+browse --dump-dom >dom.html || bad "chromium --dump-dom failed: $(tail -3 chromium.log)"
+browse --window-size=1280,2200 --screenshot="$SHOT" >/dev/null || bad "chromium --screenshot failed"
+[[ -s $SHOT ]] && ok || bad "no screenshot at $SHOT"
+# a console message (a script error, an SVG parse error) is logged as CONSOLE(...)
+if grep -q 'CONSOLE' chromium.log; then bad "console messages: $(grep CONSOLE chromium.log | head -3)"; else ok; fi
+# the key numbers: every stored time ratio new/old, as the table prints it
+n=0
+while IFS='|' read -r est lo hi; do
+    n=$((n + 1))
+    want=$(printf '%.3f [%.3f, %.3f]' "$est" "$lo" "$hi")
+    grep -qF "$want" dom.html && ok || bad "DOM lacks the ratio $want"
+done < <(q s.db "SELECT estimate, ci_lo, ci_hi FROM ratios WHERE metric='ns_per_op' AND baseline='old' AND candidate='new'")
+[[ $n -ge 2 ]] && ok || bad "only $n ratios in the store"
+grep -q 'synthetic summary:' dom.html && ok || bad "DOM lacks the summary sentence"
+grep -q 'id="hostile"' dom.html && bad "the hostile name became an element" || ok
+grep -q '<svg' dom.html && ok || bad "no inline SVG in the DOM"
+echo "screenshot: $SHOT"
+finish
