@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* callgrind_parse.c — see callgrind_parse.h */
 #include "callgrind_parse.h"
 

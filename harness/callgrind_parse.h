@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* callgrind_parse.h — the event totals of one callgrind output file (`bench ... --measure valgrind`).
  *
  * Only the parts the harness uses are read, and those strictly: the format header

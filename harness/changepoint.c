@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* changepoint.c — E-divisive means with a permutation test (changepoint.h). */
 #include "changepoint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* changepoint.h — change points in a series of per-run medians: E-divisive means (Matteson & James,
  * "A Nonparametric Approach for Multiple Change Point Analysis of Multivariate Data", JASA 2014),
  * in the form Apache Otava (ex Hunter, MongoDB's CI) uses: the split that maximises the energy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cli.h — the bench subcommands (one file each). Each returns the process exit status. */
 #ifndef PB_CLI_H
 #define PB_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cli_opts.c — the table-driven command-line parser of every bench subcommand (cli_opts.h). */
 #include "cli_opts.h"
 

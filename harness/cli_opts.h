@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cli_opts.h — the one command-line parser of bench: every subcommand declares its options as a
  * table, and the suite's own options come from the suite's table (suite.h). On getopt_long:
  *   --opt=value and --opt value everywhere; booleans take no value (--quick=no is an error);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_compare.c — `bench compare`: B against A per cell, from one run or from runs of one job. */
 #include <math.h>
 #include <stdio.h>

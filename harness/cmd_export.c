@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_export.c — `bench export --format json|csv|gbench [--run ID|latest] [--suite S] [--out FILE]`:
  * a run's per-cell statistics (the `summary` view) for other tools. JSON is written with libjansson,
  * never by hand. gbench is Google Benchmark's JSON schema with one aggregate (the median over every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_gate.c — `bench gate`: the claim gate (two impls interleaved in one run), the commit
  * gate's decision (one impl across the alternating runs of two builds: ci/perf-gate makes
  * them), and A/A calibration. Statistics and verdicts are gate.c's; this file runs things. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_history.c — `bench history --suite S [--impl X] [--metric M]`: one impl's median per cell
  * over every complete run of a suite, per machine, in run order, with the change points that
  * E-divisive means finds in each cell's series (changepoint.h): where (the runs and git

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_import.c — `bench import FILE [--db PATH] [--target NAME]`, and the kernel-module
  * targets of `bench run` (--target qemu|host), which produce such a file and import it.
  *

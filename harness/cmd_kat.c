@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_kat.c — `bench kat FILE.rsp... [--impl NAME] [--suite NAME]`
  *
  * Each file is handed to the suite that recognises it (kat_accepts), or to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_list.c — `bench list [--runs] [--db PATH]`: suites, or the runs stored; `bench migrate`. */
 #include <sqlite3.h>
 #include <stdio.h>

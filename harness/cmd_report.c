@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_report.c — `bench report [--run ID|latest] [--suite S] [--out plots/] [--db PATH]` */
 #include <stdio.h>
 #include <stdlib.h>

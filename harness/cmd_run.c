@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_run.c — `bench run --suite NAME [options] [suite options] [--benchmark_* flags]` */
 #include <stdio.h>
 #include <stdlib.h>

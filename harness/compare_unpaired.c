@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* compare_unpaired.c — UNPAIRED comparison of two runs (compare_unpaired.h). */
 #include "compare_unpaired.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* compare_unpaired.h — `bench compare --runs A B` for two runs that were not made in one job
  * (different or no PB_JOB_ID): an explicitly UNPAIRED comparison. Nothing pairs the samples
  * (the machine's state between the two sessions is unknown), so per cell and impl the time per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* counters.h — what a sample is measured with: hardware counters where the
  * kernel offers them, the invariant TSC otherwise, and a core-speed probe.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fmt.c — numbers and sizes as people read them (fmt.h). */
 #include "fmt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fmt.h — numbers and sizes as people read them, for every table and plot label: fixed notation
  * (never 1.066e+04 beside 5972) and byte counts in binary units ("32 KiB", never "33kB"). */
 #ifndef PB_FMT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gate.c — per-cell statistics, Holm's correction, verdicts, and the thresholds file. No I/O but files read here. */
 #include "gate.h"
 

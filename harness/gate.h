@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gate.h — comparisons and performance-regression gates (`bench compare`, `bench gate`).
  *
  * Three layers, one file each:

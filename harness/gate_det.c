@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gate_det.c — see gate_det.h */
 #include "gate_det.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gate_det.h — gates on deterministic counts (`bench gate --measure valgrind`), and what a count
  * ratio and a time ratio of the same cell say together.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gate_out.c — a comparison as a table on stdout, as markdown (CI comments) or as JSON. */
 #include "gate.h"
 

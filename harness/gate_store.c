@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gate_store.c — the gate's side of SQLite: samples of runs in, pairing, refusals, comparisons out. */
 #include "gate.h"
 

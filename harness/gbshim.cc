@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 // gbshim.cc — the only C++ file: adapts Google Benchmark 1.7 to the C API in gbshim.h.
 #include "gbshim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gbshim.h — Google Benchmark (libbenchmark 1.7) behind a C API.
  *
  * Google Benchmark is C++; the suites and the harness are C. This shim is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* html.c — HTML escaping (html.h). */
 #include "html.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* html.h — the one way text reaches an HTML page (`bench report --html`). Names in the store come
  * from other machines' files (bench import): every text from the store goes through here. */
 #ifndef PB_HTML_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* import.h — the parser behind `bench import`: kernel-module result files (pbk1 lines).
  *
  * One rule: refuse or store exactly. pb_import_parse reads and checks the whole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* main.c — the bench CLI: dispatch to one file per subcommand. */
 #include <stdio.h>
 #include <string.h>

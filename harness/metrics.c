@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metrics.c — the one table of metrics (metrics.h). */
 #include "metrics.h"
 

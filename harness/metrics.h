@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metrics.h — the one table of metrics: name, unit, direction, words for humans. Every layer
  * (runner, store, stats, report, gate, compare, import) asks it; there is no other list. */
 #ifndef PB_METRICS_H

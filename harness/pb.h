@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pb.h — small shared helpers of the patchbench harness: errors, hex, strings.
  *
  * Contract: functions that can fail take a `pb_err *` and return -1 after

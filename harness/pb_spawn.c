@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_spawn.c — see pb_spawn.h. */
 #include "pb_spawn.h"
 

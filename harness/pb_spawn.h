@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_spawn.h — run another program, the only way bench does: posix_spawn with an argv (no shell,
  * so no path, name or argument is ever parsed as shell text), stdin from /dev/null. Used by the
  * suites that measure other programs (gbench, exec). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_valgrind.h — Valgrind's client requests where Debian's valgrind headers are installed
  * (pb_config.h: PB_HAVE_VALGRIND), no-ops otherwise, so that bench builds without them
  * (`--measure valgrind` then needs valgrind at run time anyway, and says so). */

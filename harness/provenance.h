@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* provenance.h — what a number needs to be traced: which code, built how, on what machine. */
 #ifndef PB_PROVENANCE_H
 #define PB_PROVENANCE_H

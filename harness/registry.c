@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* registry.c — the suites linked into bench. Adding a suite = one line here
  * plus its subdir() in the top-level meson.build. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report.c — `bench report` for one suite: load its data once (report_data.c), draw the plots
  * (report_gnuplot.c), write the markdown (report_md.c). */
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report.h — plots (gnuplot, PNG + SVG) and a markdown verdict table per suite.
  *
  * Everything comes from the store (the `summary` view and the ratios of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report_data.c — everything a suite's report draws from, loaded once: measured medians, the
  * document's rows, the stored ratios, unavailable cases and the runs' headers. All of the
  * report's SQL is here; the renderers (report_gnuplot.c, report_md.c) only read the struct. */

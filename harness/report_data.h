@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report_data.h — inside `bench report` (not for other layers): the data of one suite's report,
  * loaded once by report_data.c (where all of the report's SQL is), and the two renderers that
  * draw it, report_gnuplot.c (plots) and report_md.c (the markdown table). report.c runs them. */

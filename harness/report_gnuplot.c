@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report_gnuplot.c — the report's plots: names quoted by the one tested function (pb_gp_quote),
  * gnuplot started without a shell. Reads only the loaded data (report_data.h). */
 #include "report_data.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report_html.c — one suite's section of the self-contained HTML page of `bench report --html`:
  * the summary sentence, the ratio figure and the absolute figure as inline SVG (gnuplot's, read
  * back), the verdict table and the provenance. Every text from the store goes through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report_md.c — the report's markdown: per cell the measured values, the paired ratio and its CI,
  * the document's ratio and the verdict (what the verdicts mean: report.h). Reads only the
  * loaded data (report_data.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* rsp.h — reader for NIST CAVP/CAVS-style .rsp files, shared by every suite's `bench kat`.
  *
  * Format: '#' comment lines; "[...]" section headers (a run of consecutive

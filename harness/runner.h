@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* runner.h — runs one suite's grid, interleaved, into the store.
  *
  * For every cell: set up one case per impl (selftest first: an impl that

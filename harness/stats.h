@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* stats.h — the statistics the runner, report and gate share.
  *
  * Samples on these VMs are skewed (the host flips the vCPU between two

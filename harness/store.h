@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* store.h — the SQLite results store (default PB_DEFAULT_DB_PATH, or $PB_DB).
  *
  * Schema: docs/schema.md. Discipline:

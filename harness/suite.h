@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite.h — the contract between a suite (xts, drbg, sigpool, ...) and the harness.
  *
  * A suite knows its algorithms; the harness knows nothing suite-specific.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_opts.c — a suite's options object and its option table (suite.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* valgrind.c — see valgrind.h */
 #include "valgrind.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* valgrind.h — `--measure valgrind`: instruction, cache and branch counts per op under callgrind.
  *
  * Why: on a shared VM without a PMU, wall time moves by several percent from run to run, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* native_names.h — forced (-include) into the native-profile copies of the
  * old/new sources (impls old@native, new@native; docs/build-profiles.md).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Install what is missing (Debian 12 packages), then configure and build patchbench in build/.
 # Safe to re-run: it installs nothing that is already there and rebuilds only what changed.
 set -euo pipefail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/lib.sh — helpers shared by the shell tests (source it; it sets -u).
 # Gives: $T (a temp folder removed on exit), ok, bad, expect CODE PATTERN cmd..., q DB SQL,
 # is WHAT GOT WANT, and finish (prints 'N passed, M failed' and returns non-zero on failure).

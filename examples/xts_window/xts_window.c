@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_window.c — a third XTS template, as an xts plug-in (include/patchbench/xts_plugin.h).
  *
  * Between the two sides of Linux 78105c7e769b:

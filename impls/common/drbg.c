@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg.c — the SP 800-90A envelope shared by all mechanisms (§9): checks,
  * entropy, reseed counter and interval, prediction resistance, zeroization. */
 #include "drbg.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg.h — SP 800-90A DRBGs: CTR_DRBG AES-128/AES-256 (with and without the
  * derivation function), Hash_DRBG SHA-256 and HMAC_DRBG SHA-256.
  *

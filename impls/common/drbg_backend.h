@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_backend.h — the primitive layer under the DRBG state machines.
  *
  * This is the seam the libgcrypt patch 20886fdc cut along: the DRBG algorithms

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_ctr.c — CTR_DRBG (SP 800-90A §10.2.1) with AES-128 / AES-256, with or
  * without the derivation function Block_Cipher_df (§10.3.2).
  * State: the key K (d->C, also announced to the backend with ctr_setkey) and

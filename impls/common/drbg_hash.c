@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_hash.c — Hash_DRBG (SP 800-90A §10.1.1) with SHA-256: seedlen 55 bytes.
  * State: V and the constant C (d->C). Every hash goes through d->bk->hash. */
 #include <string.h>

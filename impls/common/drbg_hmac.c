@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_hmac.c — HMAC_DRBG (SP 800-90A §10.1.2) with SHA-256.
  * State: V (32 B) and the key K (d->C). Every new K is announced to the
  * backend with hmac_setkey; all HMACs then run under it. */

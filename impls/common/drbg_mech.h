@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_mech.h — internal: the three SP 800-90A mechanisms as seen by drbg.c.
  *
  * drbg.c does everything the mechanisms share (argument and length checks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gcrypt_init.h — the one place where libgcrypt is initialised.
  *
  * libgcrypt must be initialised exactly once per process, and its own DRBG

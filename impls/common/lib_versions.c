@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib_versions.c — the crypto libraries' versions, for a run's provenance. Here, in the suites'
  * common library, because the harness core links no crypto library (suite.h library_versions). */
 #include "lib_versions.h"

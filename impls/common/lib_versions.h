@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib_versions.h — "libgcrypt 1.10.1" / "libgcrypt 1.10.1; OpenSSL 3.0.x ...": what a suite's
  * library_versions (suite.h) returns. Static text, overwritten by the next call. */
 #ifndef PB_LIB_VERSIONS_H

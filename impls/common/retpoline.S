@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* retpoline.S — __x86_indirect_thunk_<reg> for the kernel build profile.
  *
  * Kernel-profile code is compiled with -mindirect-branch=thunk-extern, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool.h — the signature pool: what TCP-MD5 and TCP-AO use to hash a
  * segment in softirq context, where they must not sleep.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_cpu.c — per-CPU slots (see sigpool_cpu.h). */
 #include "sigpool_cpu.h"
 

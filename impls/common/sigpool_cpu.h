@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_cpu.h — per-CPU slots: userspace stand-in for local_bh_disable().
  *
  * Both kernel pools hand out per-CPU state (a scratch buffer, and in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_tfm.c — transforms and requests on libgcrypt (see sigpool_tfm.h). */
 #include "sigpool_tfm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_tfm.h — the crypto layer under both signature pools: algorithms,
  * transforms and requests, in the kernel's vocabulary, on top of libgcrypt.
  *

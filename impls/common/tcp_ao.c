@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tcp_ao.c — TCP-AO traffic keys and MACs (see tcp_ao.h). */
 #include "tcp_ao.h"
 

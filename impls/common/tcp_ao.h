@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tcp_ao.h — TCP-AO (RFC 5925) traffic keys and MACs through a signature
  * pool, with the RFC 5926 KDF generalised to every pool algorithm the way
  * Linux does it (SPEC 2.6).

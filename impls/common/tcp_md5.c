@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tcp_md5.c — TCP-MD5 signatures (see tcp_md5.h). */
 #include "tcp_md5.h"
 

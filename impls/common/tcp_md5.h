@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tcp_md5.h — TCP-MD5 (RFC 2385) signatures through a signature pool.
  *
  * MD5 over, in this order (SPEC 2.2): the pseudo-header (IPv4 12 B / IPv6

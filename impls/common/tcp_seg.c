@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tcp_seg.c — TCP segment layout (see tcp_seg.h). */
 #include "tcp_seg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tcp_seg.h — TCP segment layout shared by TCP-MD5 and TCP-AO: addresses,
  * the pseudo-header, header options, building and parsing segments.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts.c — the XTS API of xts.h: implementations by name, transform and
  * request allocation, and the checks every implementation shares (the
  * kernel does them in crypto_skcipher_setkey/encrypt and the skcipher walk). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts.h — one interface for every XTS implementation of the xts suite.
  *
  * Modelled on the Linux skcipher API that crypto/xts.c implements, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_aes.c — child ECB and tweak cipher on OpenSSL EVP (see xts_aes.h). */
 #include "xts_aes.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_aes.h — the two AES ciphers the XTS template is built on.
  *
  *   xts_ecb     the child "ecb(aes)" skcipher, keyed with Key1. In the

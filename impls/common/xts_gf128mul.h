@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_gf128mul.h — the XTS tweak as the kernel handles it: le128 and
  * multiplication by x in GF(2^128) (include/crypto/b128ops.h, gf128mul.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_tmpl.c — transform set-up shared by the old and new XTS templates. */
 #include "xts_tmpl.h"
 

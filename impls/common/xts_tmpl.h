@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_tmpl.h — what the old and new XTS templates share unchanged: the
  * transform context and its set-up (the patch did not touch them).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_prim.c (new) — the DRBG primitive layer after libgcrypt 20886fdc.
  *
  * Handles are opened once at instantiate and closed at uninstantiate; setkey

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* impls/new/sigpool.c — clone-tfm (tcp_sigpool as merged in Linux 6.7).
  *
  * The document's "clone-tfm" column (SPEC 2.4). Creation allocates one

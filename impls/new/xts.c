@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* impls/new/xts.c — the XTS template after Linux commit 78105c7e769b
  * ("crypto: xts - Drop use of auxiliary buffer"), in userspace.
  *

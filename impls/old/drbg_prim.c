@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_prim.c (old) — the DRBG primitive layer before libgcrypt 20886fdc.
  *
  * Nothing lives across calls: every hash, every HMAC and every AES block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* impls/old/sigpool.c — per-CPU requests.
  *
  * The document's "per-CPU-requests" column: the fallback backend of the

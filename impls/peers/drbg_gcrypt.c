@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_gcrypt.c — libgcrypt's own DRBG as a peer of old/new. */
 #include <gcrypt.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_openssl.c — OpenSSL 3 EVP_RAND DRBGs as a peer of old/new. */
 #include <openssl/core_names.h>
 #include <openssl/evp.h>

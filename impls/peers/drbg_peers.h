@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_peers.h — the DRBGs of the crypto libraries, measured beside old/new.
  *
  * gcrypt:  libgcrypt's own SP 800-90A DRBG (random/random-drbg.c, which has the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* impls/peers/xts_gcrypt.c — peer row: libgcrypt GCRY_CIPHER_MODE_XTS.
  *
  * The only peer with 2 x 192-bit keys. The cipher handle is opened and keyed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* impls/peers/xts_openssl.c — peer row: OpenSSL 3 EVP aes-{128,256}-xts.
  *
  * Not a template: OpenSSL computes the tweaks and the AES-NI blocks in one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* patchbench/xts_plugin.h — the plug-in ABI of the xts suite, version 1 (frozen).
  *
  * A plug-in is a shared object holding one XTS template, loaded by

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Per-call cost of the XTS templates' child, from a kernel module results file.
 
 Usage: child_call_cost.py RESULTS [--tsv SOURCE-TEXT]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Shared by run-qemu.sh and run-host.sh (sourced, not run): option parsing,
 # the module's parameters, building, and checking the results document.

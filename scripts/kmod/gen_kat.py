@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Generate kmod/xts_kat.h: the known answers the kernel module tests itself with.
 
 Usage: gen_kat.py DIR > kmod/xts_kat.h

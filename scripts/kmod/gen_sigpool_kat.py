@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Generate kmod/sigpool_kat.h: known digests of the module's test segment.
 
 Usage: gen_sigpool_kat.py > kmod/sigpool_kat.h

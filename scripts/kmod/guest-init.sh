@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # /init of the patchbench QEMU guest (busybox, from run-qemu.sh's initramfs).
 #
 # Console (kernel log, progress) on ttyS0; data on ttyS1, which only this

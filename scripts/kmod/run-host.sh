@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build patchbench.ko for the running kernel, load it with the benchmark on,
 # copy its results document from debugfs to --out, and unload it.
 # Needs root, a kernel with module support, and the kernel's headers

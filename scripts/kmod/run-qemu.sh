@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build patchbench.ko against a Debian kernel, boot that kernel under QEMU
 # (TCG software emulation), run the module's self-tests and benchmark there,
 # and write its results document to --out. See docs/kmod.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_kat.c — NIST CAVS DRBGVS .rsp files for `bench kat`, and the record
  * runner the suite's selftest shares. */
 #include "drbg_kat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_kat.h — known-answer runs of the drbg suite: NIST CAVS DRBGVS .rsp
  * files (`bench kat`) and the suite's built-in selftest vectors.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_selftest.c — built-in known answers and sanity checks per impl. */
 #include "drbg_selftest.h"
 

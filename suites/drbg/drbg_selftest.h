@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_selftest.h — the drbg suite's selftest (suite.h: the harness refuses to
  * time an implementation whose selftest fails).
  *   old, new:  embedded NIST CAVS records, two per mechanism and df mode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_drbg.c — libgcrypt "random: Add performance improvements for the DRBG"
  * (20886fdc, 2016) re-run: SP 800-90A DRBG generate throughput, old (a
  * libgcrypt handle per primitive call) vs new (persistent handles, CTR mode),

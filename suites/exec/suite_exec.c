@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_exec.c — two commands, old vs new, timed as whole processes.
  *
  *   bench run --suite exec --old 'CMD ARGS' --new 'CMD ARGS' [--bytes N] [--warmup N]

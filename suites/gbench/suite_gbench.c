@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_gbench.c — two builds of any Google Benchmark binary, old vs new.
  *
  *   bench run --suite gbench --old PATH --new PATH [--filter REGEX] [--min-time S]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_flow.c — one signed direction of a TCP connection (see sigpool_suite.h). */
 #include <string.h>
 

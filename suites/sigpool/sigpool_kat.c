@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_kat.c — known answers through both pools: `bench kat` files and
  * the built-in selftest.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_segment.c — the `segment` op: N threads sign and verify segments
  * in memory through one pool, as fast as they can.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_stream.c — the `stream` op: an iperf3-like run over a real TCP
  * connection on loopback (127.0.0.1, or ::1 with --ipv6; never anything
  * else).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_suite.h — internals of the sigpool suite shared by its files:
  * options, the flow (one signed direction of a connection), the ops
  * (segment, stream), known answers. */

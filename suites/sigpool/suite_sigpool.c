@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_sigpool.c — "net/tcp: Prepare tcp_md5sig_pool for TCP-AO":
  * per-CPU requests (old) vs clone-tfm (new) signing TCP-MD5 and TCP-AO
  * segments, in Gbit/s of payload.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_synthetic.c — a suite with a known answer, for testing the harness and the gate.
  *
  * `old` runs a chain of dependent adds of size_bytes steps per op; `new` runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_xts.c — the xts suite: Linux "crypto: xts - Drop use of auxiliary
  * buffer" (78105c7e769b) re-run old-vs-new in userspace.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_check.c — check one known answer against one XTS implementation.
  * Shared by the selftest (embedded vectors) and `bench kat` (.rsp files). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_kat.c — `bench kat` for NIST CAVP XTSGen-style .rsp files.
  *
  * Record fields: COUNT (for messages), DataUnitLen (bits), Key (Key1||Key2,

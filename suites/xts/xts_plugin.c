@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_plugin.c — loading an XTS template from a shared object (include/patchbench/xts_plugin.h).
  *
  * The plug-in is first loaded in a forked child that runs the suite's whole self-test on it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_selftest.c — built-in known answers for every XTS implementation.
  *
  * IEEE Std 1619-2007 Annex B vectors 1, 2, 4 (2 x AES-128) and 10

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_suite.h — the pieces of the xts suite (suite_xts.c) kept in their own files. */
 #ifndef PB_XTS_SUITE_H
 #define PB_XTS_SUITE_H

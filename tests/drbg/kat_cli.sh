@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # kat_cli.sh BENCH DIR — `bench kat` on the drbg suite's bad and odd .rsp files:
 # exact exit status and message (meson's should_fail would accept any failure).
 bench=$1

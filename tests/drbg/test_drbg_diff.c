@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* test_drbg_diff.c — differential test: for identical seeds the old and the new
  * backend produce identical output over random sequences of operations
  * (request sizes 1..70000 bytes, including non-multiples of 16 and requests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* test_drbg_errors.c — the DRBG's error paths and SP 800-90A bookkeeping, for
  * both backends and every mechanism: requests over the maximum are refused
  * (nothing written) and sliced by generate_long; use before instantiate or

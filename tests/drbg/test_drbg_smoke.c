@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* test_drbg_smoke.c — the benchmark path without timing: every impl's
  * selftest, then for every cell of the default grid and every impl of the
  * cell setup_case, body(ctx, 2), free_ctx; again with --addtl and a --mech

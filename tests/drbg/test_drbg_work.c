@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* test_drbg_work.c — the work one generate request does, counted, against the
  * counts derived from libgcrypt's random-drbg.c (20886fdc for new; for old the
  * same state machine with per-call handles, as the patch's ChangeLog and

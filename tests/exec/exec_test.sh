@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # exec_test.sh BENCH: the exec suite. Only what is stored and refused is checked, never a time.
 . "$(dirname "$0")/../lib.sh"
 bench=$1

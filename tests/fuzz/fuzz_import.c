@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_import.c — libFuzzer target for the `bench import` parser (pb_import_parse).
  *
  * Beyond "no crash": a file the parser accepts must hold only what the store

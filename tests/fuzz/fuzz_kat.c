@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_kat.c — libFuzzer target for every suite's `bench kat` reader (suite->kat_file),
  * which take a path: the input is written to one temporary file, then read by
  * each suite as `bench kat --suite S` would. Beyond "no crash": a refusal

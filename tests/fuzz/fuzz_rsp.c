@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_rsp.c — libFuzzer target for the .rsp reader (harness/rsp.c).
  *
  * Reads every record and decodes every field as hex. Beyond "no crash": a

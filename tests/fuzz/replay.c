@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* replay.c — runs a libFuzzer target over a checked-in corpus, without libFuzzer:
  * `replay DIR|FILE...` feeds every file to LLVMFuzzerTestOneInput once. It is
  * what `meson test` runs with gcc; a crash or abort fails the test. */

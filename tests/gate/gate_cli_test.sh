@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench gate and bench compare for real: exit codes, refusals, what the store keeps, the ci/ scripts.
 # Every verdict and exit status asserted here comes from fixed data: the synthetic suite with --seed
 # (no clock: samples drawn from a seeded generator whose true ratio is --shift, with this VM's noise

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sim.c — see sim.h */
 #include "sim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sim.h — simulated gates on synthetic paired samples with this VM's noise shape.
  *
  * The noise model (from what the runs here look like, see docs/gate.md):

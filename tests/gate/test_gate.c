@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The gate's statistics and decisions with known answers, simulated gates with this VM's
  * noise shape (fixed seeds: deterministic), the thresholds file and its errors, and the
  * refusals of runs that cannot be compared. No wall-clock figure is asserted. */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gbench_gate_repo_test.sh GBENCH_GATE BENCH OLD_BIN SLOW_BIN: ci/gbench-gate on a throw-away git
 # repository whose "build" copies one of the two tiny GB builds (which one is what the revision
 # says), so that the revisions differ by a 2x regression by construction, and A/A passes.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gbench_test.sh BENCH OLD NEW: the gbench suite on two builds of tests/gbench/tiny_gb.c, NEW doing
 # twice the work per iteration. Timing enters only through the gate's verdicts, with margins far
 # from this machine's noise: a 2x regression against a 15 % threshold, and A/A, which fails only

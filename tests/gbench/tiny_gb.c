@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tiny_gb.c — a Google Benchmark binary (through harness/gbshim: GB's own main behaviour, its
  * flags, listing and JSON), built twice by meson with a different amount of work per iteration
  * (-DWORK=N: N dependent multiply-adds), so that one build is slower than the other by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # cli_layer_test.sh BENCH CASE — the one CLI layer (issue 10, item 6) and the suite declaration
 # of kernel-module parts (item 7), one case per behaviour. Seeded synthetic runs only: nothing
 # here depends on timing.

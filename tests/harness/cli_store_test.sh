@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The bench CLI's errors, the store's contents, and what a failed, refused or killed run leaves behind.
 # Uses the synthetic suite (known ratio, no crypto) so that it tests the harness alone.
 BENCH=$1

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench export: json and csv hold exactly the run's statistics; gbench files of two seeded runs are
 # accepted by Google Benchmark's own compare.py, which prints one line per (cell, impl) of the run
 # (names stable across runs: no iteration count in them). Fixed data only: seeded synthetic runs.

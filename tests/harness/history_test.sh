@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench history: a store of seeded synthetic runs (no timing) with a known 20 % step at a known
 # commit (runs 1-6 at --shift 1.0, runs 7-12 at 0.8, git revisions c01..c12 written into the store)
 # gives exactly that change point in every cell, between c06 and c07, with its size and p; a flat

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench report with names and paths made to run commands: results come from other machines, so impl,
 # variant and op names are untrusted text. Nothing may run: no shell is ever started, gnuplot gets
 # names only through pb_gp_quote (quotes doubled; backquotes, double quotes, control characters

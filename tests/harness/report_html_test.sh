@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench report --html, read in a real browser: headless Chromium loads the page from a file:// URL,
 # no console message may appear, the DOM must hold the key numbers (each stored time ratio, as the
 # table prints it) and a hostile variant name only as text; a screenshot is kept for a reader.

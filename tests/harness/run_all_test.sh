@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench run --suite all: every suite with a document table (data/<suite>_doc.tsv) in turn, each closed
 # by its summary line (cells per verdict class, smallest and largest ratio with CI); the progress
 # line shows elapsed time and an ETA. PB_DATADIR points at a folder whose only document is a

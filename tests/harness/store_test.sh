@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # store_test.sh BENCH FIXTURES SECTION — the versioned store and `bench run`'s refusals.
 # Fixed data only: the version-1 databases come from checked-in SQL dumps (FIXTURES/*.sql), the
 # runs are the synthetic suite's (their numbers are never asserted, only their status and count).

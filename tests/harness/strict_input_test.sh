@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # strict_input_test.sh BENCH SRCROOT CASE — one regression test per defect of the
 # input parsers (issue 10, item 3): `bench import` and `bench kat` refuse clearly
 # (exit 2, FILE:LINE: what) or read exactly; a refusal stores nothing.

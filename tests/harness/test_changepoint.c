@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* E-divisive means (changepoint.h) on made-up series: a step found exactly where it is, with its
  * size; a flat noisy series and a single outlier give none; two steps give two. Seeded: no timing. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Numbers and sizes as the report prints them (fmt.h): fixed notation, binary units. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The Google Benchmark shim: flags pass through, every repetition and aggregate comes back
  * with its user counters, registration order is run order, errors are reported. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_gp_quote, the one function through which names and paths reach a gnuplot script: quotes
  * are doubled, backquotes, double quotes and control characters are refused, never mangled. */
 #include <stdio.h>

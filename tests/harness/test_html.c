@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_html_escape (html.h): the one way store text reaches the HTML page. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The report on a store filled with seeded synthetic samples: magnitude verdicts, the
  * code-generation column and marker, the summary counts in the generated .md, and the
  * `X@P` against `baseline@P` ratios the store derives for it. No timing: every sample is

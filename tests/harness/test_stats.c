@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Statistics with known answers: quantiles, Hodges-Lehmann, Wilcoxon CI and p-values. */
 #include <assert.h>
 #include <math.h>

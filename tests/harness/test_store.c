@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The store's refusals, with fixed data: a run without samples is never complete, an allocation
  * that fails while a run is finalized fails the run (never a complete run with missing
  * statistics), '' and ':memory:' are refused, and a read-only open creates nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_verdict against a table of synthetic CIs (every verdict, every claim kind, CIs that touch the
  * band, NaN, no document number), the verdict settings file, and the summary line. No timing. */
 #include <math.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # End to end: run-qemu.sh with a short benchmark, the sigpool part and 20
 # load/unload cycles, then check the results document it wrote.
 set -euo pipefail

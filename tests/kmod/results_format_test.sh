@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # pbk_finalize (scripts/kmod/common.sh): what reaches the results file from a
 # guest's raw output, and which raw outputs are refused with which exit code.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Usage errors of run-qemu.sh and run-host.sh: exit 2 and a message naming the
 # problem, before anything is installed, built or loaded.
 set -euo pipefail

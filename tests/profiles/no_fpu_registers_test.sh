@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Kernel-profile code must not touch an SSE/AVX/AVX-512 (xmm/ymm/zmm), MMX or
 # x87 register: the kernel builds its C without them (docs/build-profiles.md),
 # and the XTS headline was once an artefact of SSE code generation.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A run's stored cflags name every build profile, the code it builds and its
 # flags (docs/build-profiles.md). Uses the synthetic suite; asserts no time.
 BENCH=$1

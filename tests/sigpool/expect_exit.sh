@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # expect_exit.sh CODE TEXT COMMAND... — pass if COMMAND exits with CODE and
 # its output (stdout + stderr) contains TEXT.
 code=$1 text=$2

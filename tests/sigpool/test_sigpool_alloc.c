@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Injected allocation failures in the clone-tfm pool (GFP_ATOMIC failing on
  * the fast path): every failure is reported to the caller and counted by
  * the pool, nothing crashes, the successful segments are still right and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Differential test: the per-CPU-requests pool (old) and the clone-tfm pool
  * (new) produce identical TCP-MD5 signatures, TCP-AO traffic keys and MACs,
  * and both equal a reference that builds the whole message in one buffer

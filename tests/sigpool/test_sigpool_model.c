@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The cost model of the two pools and the stream op's segment shape,
  * checked by counting events, not by timing:
  *   - a keyless clone (md5, rmd160) in the clone-tfm pool is a reference

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Smoke test of the benchmark path, without timing anything: every cell of
  * the default grid (segment op with 2 threads, stream op) and every impl
  * passes selftest, sets up, runs body a few times, reports no errors and

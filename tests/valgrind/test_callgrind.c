@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The callgrind output parser (a checked-in dump and malformed texts, every error as FILE:LINE),
  * the cycle model, per-op figures, and the deterministic and two-metric verdicts. No valgrind
  * needed, no timing. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench run/gate --measure valgrind for real: refusals, what is stored, and the gates' exit codes on
 # a known 2 % work increase (synthetic --shift 1.02; xts's test-only PB_XTS_TEST_SLOWDOWN=new). The
 # counts are deterministic (the same binary gives the same Ir in every run), so these verdicts do

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # expect.sh CODE TEXT CMD [ARGS...]
 # Passes when CMD exits with status CODE and its output (stdout and stderr)
 # contains TEXT (a fixed string). meson's should_fail accepts any non-zero

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* plugin_kat.c — `bench kat` for a plug-in: load PATH as impl NAME the way `bench run --plugin`
  * does (self-test in a child first), then run every public XTS vector file on it and print the
  * tally 'N passed, M failed, K skipped'. Exit 1 if a vector failed or the plug-in was refused.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # plugin_test.sh BENCH GOOD.so ABI.so NOSYM.so VECTOR.so CRASH.so
 # bench run --suite xts --plugin: the good plug-in is self-tested, timed beside old/new, stored
 # and reported; the bad ones are refused with exit 2 and a message that names what is wrong,

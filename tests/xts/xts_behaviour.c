@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_behaviour.c — what the XTS implementations and the xts suite do
  * besides computing the right bytes:
  *   - error paths: bad key lengths, keys an impl lacks or refuses, requests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_diff.c — differential test: every XTS implementation gives the same
  * ciphertext on thousands of random keys, tweaks and lengths, and every
  * implementation decrypts every other's ciphertext back to the plaintext.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_smoke.c — the benchmark path without timing: every implementation
  * passes its selftest, and for every cell of the default grid and every impl
  * of the cell, setup_case + body(ctx, 2) + free_ctx run without an error. */

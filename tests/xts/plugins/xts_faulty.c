@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xts_faulty.c — xts plug-ins that bench must refuse, built from the real xts_window template
  * (examples/xts_window) with one fault each, chosen by -DFAULT_...:
  *   FAULT_ABI     says it was built for ABI 99
