@@ -20,6 +20,16 @@ expect() {
     ok
 }
 q() { sqlite3 "$1" "$2"; }
+# decided CMD...: a live-timed gate ran to a decision (exit 0 pass, 1 regression or 3 inconclusive),
+# whichever the clock gave; its output is shown, never asserted: tests do not depend on timing
+# (the verdicts themselves are checked on seeded samples, tests/gate).
+decided() {
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    echo "$out" | grep -E '^verdict:' | sed "s/^/  (live timing, not asserted) /"
+    if [[ $rc -eq 0 || $rc -eq 1 || $rc -eq 3 ]]; then ok; else bad "$* exited $rc: $out"; fi
+}
 is() { # is WHAT GOT WANT
     if [[ "$2" == "$3" ]]; then ok; else bad "$1: got '$2', want '$3'"; fi
 }
