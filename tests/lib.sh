@@ -3,6 +3,9 @@
 # Gives: $T (a temp folder removed on exit), ok, bad, expect CODE PATTERN cmd..., q DB SQL,
 # is WHAT GOT WANT, and finish (prints 'N passed, M failed' and returns non-zero on failure).
 set -u
+# The CI job's PB_JOB_ID (or a developer's) must not leak into a test: it decides whether runs are
+# paired or compared unpaired, so a test that wants one sets it itself.
+unset PB_JOB_ID
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
