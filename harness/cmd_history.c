@@ -4,6 +4,7 @@
  * E-divisive means finds in each cell's series (changepoint.h): where (the runs and git
  * revisions on either side), how large (median after / median before) and how significant
  * (permutation p at a fixed seed, so the same store always gives the same answer). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,22 +23,28 @@
 #include "fmt.h"
 #include "metrics.h"
 #include "pb_config.h"
+#include "report.h"
+#include "report_data.h"
+#include "stats.h"
 #include "store.h"
 
-enum { O_SUITE, O_IMPL, O_METRIC, O_ALPHA, O_DB };
+enum { O_SUITE, O_IMPL, O_METRIC, O_ALPHA, O_OUT, O_NO_PLOTS, O_DB };
 
 static const pb_cli_opt OPTS[] = {
     {"suite", "NAME", "the suite (required)", O_SUITE},
     {"impl", "X", "the implementation followed (default the suite's candidate)", O_IMPL},
     {"metric", "M", "the metric (default the suite's primary metric)", O_METRIC},
     {"alpha", "A", "significance level of each change point's permutation test (default 0.01)", O_ALPHA},
+    {"out", "DIR", "where the plots go (default plots/)", O_OUT},
+    {"no-plots", NULL, "the tables only: no gnuplot, nothing written", O_NO_PLOTS},
     {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
     {NULL, NULL, NULL, 0},
 };
 
 typedef struct history_args {
-    const char *db, *suite, *impl, *metric;
+    const char *db, *suite, *impl, *metric, *out;
     double alpha;
+    int no_plots;
 } history_args;
 
 static int on_opt(void *ctx, int id, const char *v)
@@ -45,6 +53,8 @@ static int on_opt(void *ctx, int id, const char *v)
     switch (id) {
     case O_SUITE: a->suite = v; return 0;
     case O_IMPL: a->impl = v; return 0;
+    case O_OUT: a->out = v; return 0;
+    case O_NO_PLOTS: a->no_plots = 1; return 0;
     case O_METRIC:
         if (!pb_metric_known(v)) { fprintf(stderr, "bench history: --metric: unknown metric '%s'\n", v); return -1; }
         a->metric = v;
@@ -133,10 +143,98 @@ static int by_commit(const void *x, const void *y)
     return c ? c : (a->run > b->run) - (a->run < b->run);
 }
 
+/* The history plots: one gnuplot script and one data file for every series, gnuplot run once at
+ * the end. Every name (machine, cell, git revision, the output folder) reaches the script only
+ * through pb_gp_quote; one refusal and nothing is drawn, and what was written is removed. */
+typedef struct history_plots {
+    FILE *gp, *dat;
+    char dir[1024], gpname[1100], datname[1100], log[1100];
+    const char *suite, *ylabel;
+    int block, series;
+    char (*files)[1100]; /* the png and svg of each series, in order */
+    size_t nfiles, cap;
+    pb_gpq q; /* every name in the script passes through it */
+} history_plots;
+
+static void hp_remove(history_plots *h)
+{
+    for (size_t i = 0; i < h->nfiles; i++) unlink(h->files[i]);
+    unlink(h->gpname);
+    unlink(h->datname);
+}
+
+/* "chain spin 4 KiB" as a file-name part: anything but letters, digits, '.' and '-' becomes '_',
+ * so that no name can leave the folder or look like an option */
+static void slug(char *out, size_t cap, const char *in)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && k + 1 < cap && k < 60; p++) {
+        int keep = (isalnum(*p) || *p == '.' || *p == '-') && !(k == 0 && *p == '-');
+        out[k++] = keep ? (char)*p : '_';
+    }
+    out[k] = 0;
+}
+
+/* the series' figure, png and svg: the medians in order, the change points as dashed vertical
+ * lines labelled with the shift and p, and each segment's median as a step */
+static void hp_series(history_plots *h, const char *machine, const char *cell, const point *pts, size_t n,
+                      const pb_change *ch, int k, int by_commit)
+{
+    if (h->q.bad || !n) return;
+    char name[128];
+    slug(name, sizeof name, cell);
+    h->series++;
+    if (h->nfiles + 2 > h->cap) {
+        size_t nc = h->cap ? h->cap * 2 : 32;
+        char (*nf)[1100] = realloc(h->files, nc * sizeof *nf);
+        if (!nf) { pb_errf(&h->q.err, "out of memory"); h->q.bad = 1; return; }
+        h->files = nf;
+        h->cap = nc;
+    }
+    char *png = h->files[h->nfiles], *svg = h->files[h->nfiles + 1];
+    snprintf(png, 1100, "%s/history_%s_%02d_%s.png", h->dir, h->suite, h->series, name);
+    snprintf(svg, 1100, "%s/history_%s_%02d_%s.svg", h->dir, h->suite, h->series, name);
+    h->nfiles += 2;
+    /* block h->block: the medians; block h->block + 1: the segment medians as a step */
+    for (size_t i = 0; i < n; i++) fprintf(h->dat, "%zu %.6g\n", i + 1, pts[i].median);
+    fprintf(h->dat, "\n\n");
+    double *x = malloc(n * sizeof *x);
+    if (!x) { pb_errf(&h->q.err, "out of memory"); h->q.bad = 1; return; }
+    for (size_t i = 0; i < n; i++) x[i] = pts[i].median;
+    for (int c = 0; c <= k; c++) {
+        size_t lo = c ? ch[c - 1].index : 0, hi = c < k ? ch[c].index : n;
+        double med = pb_median(x + lo, hi - lo);
+        fprintf(h->dat, "%.6g %.6g\n%.6g %.6g\n", lo + 0.5, med, hi + 0.5, med);
+    }
+    fprintf(h->dat, "\n\n");
+    free(x);
+    for (int t = 0; t < 2; t++) {
+        int w = n > 24 ? 1200 : 800;
+        if (t == 0) fprintf(h->gp, "reset\nset terminal pngcairo size %d,450 font ',9' noenhanced\n", w);
+        else fprintf(h->gp, "reset\nset terminal svg size %d,450 font 'sans,9' dynamic noenhanced\n", w);
+        fprintf(h->gp, "set output '%s'\n", pb_gpq_text(&h->q, t ? svg : png));
+        fprintf(h->gp, "set title '%s: %s [%s]'\nset grid\nset key below font ',8'\n", pb_gpq_text(&h->q, h->suite),
+                pb_gpq_text(&h->q, cell), pb_gpq_text(&h->q, machine));
+        fprintf(h->gp, "set ylabel '%s'\nset xlabel '%s'\nset xrange [0.5:%zu.5]\nset xtics rotate by -45 (", pb_gpq_text(&h->q, h->ylabel),
+                by_commit ? "git revision (git order)" : "git revision (runs by start time)", n);
+        for (size_t i = 0; i < n; i++) fprintf(h->gp, "%s'%s' %zu", i ? ", " : "", pb_gpq_text(&h->q, pts[i].git), i + 1);
+        fprintf(h->gp, ")\n");
+        for (int c = 0; c < k; c++)
+            fprintf(h->gp, "set arrow from %zu.5, graph 0 to %zu.5, graph 1 nohead dt 2 lw 1.5 lc rgb '#c00000'\n"
+                           "set label 'x%.3f, p = %.3f' at %zu.5, graph 0.96 left offset 0.5,0 textcolor rgb '#c00000'\n",
+                    ch[c].index, ch[c].index, ch[c].after / ch[c].before, ch[c].p, ch[c].index);
+        fprintf(h->gp, "plot '%s' index %d using 1:2 with linespoints pt 7 ps 0.8 lc rgb '#1f5fa0' title 'median per run', \\\n"
+                       "     '' index %d using 1:2 with lines lw 2 lc rgb '#d09000' title '%s'\n",
+                pb_gpq_text(&h->q, h->datname), h->block, h->block + 1,
+                k ? "segment median (E-divisive change points)" : "median (no change point)");
+    }
+    h->block += 2;
+}
+
 /* one cell's series on one machine: print it and its change points. In git order when every
  * run's commit is in the repository at hand, else in the order the runs started. */
 static void report_series(const char *machine, const char *cell, point *pts, size_t n, const pb_cp_opts *o,
-                          const pb_metric *m, char **commits, size_t ncommits)
+                          const pb_metric *m, char **commits, size_t ncommits, history_plots *plots)
 {
     char b[48];
     int all_known = commits != NULL;
@@ -160,6 +258,7 @@ static void report_series(const char *machine, const char *cell, point *pts, siz
     }
     free(x);
     if (k < 0) { printf("  change points: out of memory\n"); return; }
+    if (plots) hp_series(plots, machine, cell, pts, n, ch, k, all_known);
     if (k == 0) {
         printf("  change points: none (E-divisive means, alpha %.3g, %zu runs%s)\n", o->alpha, n,
                n < 2 * (size_t)o->min_size ? ", too few to test" : "");
@@ -181,14 +280,18 @@ int cmd_history(int argc, char **argv)
     history_args a = {.db = pb_default_db(), .alpha = 0.01};
     pb_cli cli = {
         .cmd = "history", .opts = OPTS, .on_opt = on_opt, .ctx = &a,
-        .synopsis = "usage: bench history --suite NAME [--impl X] [--metric M] [--alpha A] [--db PATH]\n\n"
+        .synopsis = "usage: bench history --suite NAME [--impl X] [--metric M] [--alpha A] [--out DIR] [--no-plots]\n"
+                    "                     [--db PATH]\n\n"
                     "Per machine and cell: the impl's median in every complete run of the suite, oldest\n"
                     "first: in git order when every run's commit is in the repository at hand\n"
                     "(PB_SOURCE_ROOT, git rev-list --topo-order), else by the time the run started; and\n"
                     "the change points found by E-divisive means\n"
                     "(Matteson & James 2014, as in Apache Otava): each with the runs and git revisions on\n"
                     "either side, the medians before and after, and its permutation p-value (999\n"
-                    "permutations, fixed seed: the same store always gives the same answer).\n",
+                    "permutations, fixed seed: the same store always gives the same answer).\n"
+                    "A plot per cell (png and svg in --out DIR, default plots/): the series with each change\n"
+                    "point as a dashed line and the segment medians as a step; the files are listed. A name\n"
+                    "that gnuplot could run as a command is refused (exit 1) and no plot is left behind.\n",
     };
     int pr = pb_cli_parse(&cli, argc, argv);
     if (pr) return pr == 1 ? 0 : 2;
@@ -203,6 +306,32 @@ int cmd_history(int argc, char **argv)
     if (pb_store_open_readonly(&st, a.db, &e) < 0) {
         fprintf(stderr, "bench history: %s\n", e.msg);
         return 2;
+    }
+    char gnuplot[1100], ylabel[256];
+    history_plots hp = {.suite = s->name, .ylabel = ylabel}, *plots = a.no_plots ? NULL : &hp;
+    /* the metric's words without their "(median, p10-p90)": the plot shows each run's median only */
+    const char *words = m ? m->words : metric;
+    size_t wl = strcspn(words, "(");
+    while (wl && words[wl - 1] == ' ') wl--;
+    snprintf(ylabel, sizeof ylabel, "%.*s, each run's median", (int)wl, words);
+    if (plots) {
+        snprintf(hp.dir, sizeof hp.dir, "%s", a.out ? a.out : "plots");
+        snprintf(hp.gpname, sizeof hp.gpname, "%s/history_%s.gp", hp.dir, s->name);
+        snprintf(hp.datname, sizeof hp.datname, "%s/history_%s.dat", hp.dir, s->name);
+        snprintf(hp.log, sizeof hp.log, "%s/history_%s.gnuplot.log", hp.dir, s->name);
+        const char *why = NULL;
+        if (!pb_report_find_gnuplot(gnuplot, sizeof gnuplot))
+            why = "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox) or pass --no-plots";
+        else if (mkdir(hp.dir, 0755) && errno != EEXIST)
+            why = strerror(errno);
+        else if (!(hp.gp = fopen(hp.gpname, "w")) || !(hp.dat = fopen(hp.datname, "w")))
+            why = strerror(errno);
+        if (why) {
+            fprintf(stderr, "bench history: %s: %s\n", hp.dir, why);
+            if (hp.gp) { fclose(hp.gp); unlink(hp.gpname); }
+            pb_store_close(&st);
+            return 1;
+        }
     }
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(st.db,
@@ -236,7 +365,7 @@ int cmd_history(int argc, char **argv)
             snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
                      sqlite3_column_text(q, 2), (long long)sqlite3_column_int64(q, 3));
         if (n && (step != SQLITE_ROW || strcmp(k2, key))) {
-            report_series(machine, cell, pts, n, &o, m, commits, ncommits);
+            report_series(machine, cell, pts, n, &o, m, commits, ncommits, plots);
             series++;
             n = 0;
         }
@@ -268,6 +397,23 @@ int cmd_history(int argc, char **argv)
     for (size_t i = 0; i < ncommits; i++) free(commits[i]);
     free(commits);
     pb_store_close(&st);
+    if (plots) {
+        int bad = hp.q.bad;
+        if (pb_report_close_checked(hp.gp, hp.gpname, bad ? &(pb_err){{0}} : &hp.q.err) < 0) bad = 1;
+        if (pb_report_close_checked(hp.dat, hp.datname, bad ? &(pb_err){{0}} : &hp.q.err) < 0) bad = 1;
+        if (!bad && series && !rc && pb_report_run_gnuplot(gnuplot, hp.gpname, hp.log, &hp.q.err) < 0) bad = 1;
+        if (bad || !series || rc) hp_remove(&hp);
+        if (bad) {
+            fprintf(stderr, "bench history: no plots: %s\n", hp.q.err.msg);
+            free(hp.files);
+            return rc ? rc : 1;
+        }
+        if (series && !rc) {
+            printf("\nplots (png and svg per cell; script %s):\n", hp.gpname);
+            for (size_t i = 0; i < hp.nfiles; i++) printf("  %s\n", hp.files[i]);
+        }
+        free(hp.files);
+    }
     if (!series && !rc) {
         fprintf(stderr, "bench history: no complete run of %s with impl '%s' in %s\n", s->name, impl, a.db);
         return 2;

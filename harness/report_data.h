@@ -114,6 +114,21 @@ void pb_report_remove_outputs(const pb_report_paths *p);
  * of every impl against the baseline (and X@P against baseline@P) with its 95 % CI beside the
  * document's ratio and its tolerance band t, then the absolute medians. */
 int pb_report_find_gnuplot(char *path, size_t cap);
+/* Quote one name or path for a gnuplot string (see pb_gp_quote), into one of four rotating
+ * buffers (so up to four may sit in one fprintf); on refusal an empty string, bad set and the
+ * first reason kept in err, so that script writers stay simple and their caller refuses the
+ * whole figure. Start from a zeroed pb_gpq. */
+typedef struct pb_gpq {
+    char buf[4][2200];
+    int next;
+    pb_err err;
+    int bad;
+} pb_gpq;
+const char *pb_gpq_text(pb_gpq *g, const char *in);
+/* Run `GNUPLOT SCRIPT` with stdin from /dev/null and stderr into LOG; no shell, the script's
+ * path is one argument (a relative one made ./-prefixed so it never reads as an option).
+ * 0 if gnuplot exited 0, else -1 with the exit status and the log's path in e. */
+int pb_report_run_gnuplot(const char *gnuplot, const char *script, const char *log, pb_err *e);
 int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnuplot, const char *out_dir,
                     double tolerance, const pb_report_paths *out, pb_err *e);
 

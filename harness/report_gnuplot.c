@@ -39,16 +39,7 @@ int pb_gp_quote(char *out, size_t cap, const char *in, pb_err *e)
     return 0;
 }
 
-/* Quote one name or path for a gnuplot string (see pb_gp_quote); on refusal an empty string and
- * *bad set, so that the script writers stay simple and the caller refuses the whole report. */
-typedef struct gpq {
-    char buf[4][2200];
-    int next;
-    pb_err err;
-    int bad;
-} gpq;
-
-static const char *q(gpq *g, const char *in)
+const char *pb_gpq_text(pb_gpq *g, const char *in)
 {
     char *b = g->buf[g->next++ % 4];
     if (pb_gp_quote(b, sizeof g->buf[0], in, g->bad ? &(pb_err){{0}} : &g->err) < 0) {
@@ -76,9 +67,7 @@ int pb_report_find_gnuplot(char *path, size_t cap)
     }
 }
 
-/* Run `gnuplot SCRIPT` with stdin from /dev/null and stderr into LOG; no shell, the script's
- * path is one argument. 0 if gnuplot exited 0. */
-static int run_gnuplot(const char *gnuplot, const char *script, const char *log, pb_err *e)
+int pb_report_run_gnuplot(const char *gnuplot, const char *script, const char *log, pb_err *e)
 {
     char arg[1200];
     /* a relative path that starts with '-' must not read as an option */
@@ -117,11 +106,11 @@ static void write_size_xtics(FILE *gp, const axes *a)
 /* Plot for plot_x == "size": one panel per (variant, op), x = size (log2). */
 static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const rows *m,
                             const rows *doc, const axes *a, const char *term, const char *out, int write_data,
-                            gpq *g)
+                            pb_gpq *g)
 {
     int cols = a->no > 1 ? a->no : (a->nv >= 4 ? 2 : 1);
     int nrows = a->no > 1 ? a->nv : (a->nv + cols - 1) / cols;
-    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, q(g, out));
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
     fprintf(gp, "set datafile missing '?'\nset logscale x 2\nset logscale y\nset grid\n"
                 "set key outside right top font ',7' spacing 0.9\n"
                 "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines) vs the document (points)\"\n",
@@ -130,8 +119,8 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
     int block = 0;
     for (int vi = 0; vi < a->nv; vi++)
         for (int oi = 0; oi < a->no; oi++) {
-            fprintf(gp, "set title '%s %s'\nset xlabel 'bytes per operation'\nset ylabel '%s'\nplot ", q(g, a->v[vi]),
-                    q(g, a->o[oi]), pb_metric_words(pb_suite_primary_metric(s)));
+            fprintf(gp, "set title '%s %s'\nset xlabel 'bytes per operation'\nset ylabel '%s'\nplot ", pb_gpq_text(g, a->v[vi]),
+                    pb_gpq_text(g, a->o[oi]), pb_metric_words(pb_suite_primary_metric(s)));
             int first = 1;
             for (int pass = 0; pass < 3; pass++) {
                 /* pass 0: host impls; 1: guest (kmod) impls; 2: document */
@@ -162,11 +151,11 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
                     int lc = ci >= 0 ? ci + 1 : 8 + nseen;
                     if (pass == 2)
                         fprintf(gp, "%s'%s' index %d using 1:2 with points pt %d ps 1.6 lw 2 lc %d title 'document: %s'",
-                                first ? "" : ", \\\n     ", q(g, datname), block, nseen == 1 ? 6 : 8, lc, q(g, x->impl));
+                                first ? "" : ", \\\n     ", pb_gpq_text(g, datname), block, nseen == 1 ? 6 : 8, lc, pb_gpq_text(g, x->impl));
                     else
                         fprintf(gp, "%s'%s' index %d using 1:2:3:4 with yerrorlines %s lc %d title '%s%s'",
-                                first ? "" : ", \\\n     ", q(g, datname), block, pass == 1 ? "dt 2" : "lw 1.5", lc,
-                                q(g, x->impl), pass == 1 ? " (TCG)" : "");
+                                first ? "" : ", \\\n     ", pb_gpq_text(g, datname), block, pass == 1 ? "dt 2" : "lw 1.5", lc,
+                                pb_gpq_text(g, x->impl), pass == 1 ? " (TCG)" : "");
                     first = 0;
                     block++;
                 }
@@ -179,9 +168,9 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
 
 /* Plot for plot_x == "variant": one panel per op, grouped bars per variant. */
 static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, const rows *m, const rows *doc,
-                               const axes *a, const char *term, const char *out, int write_data, gpq *g)
+                               const axes *a, const char *term, const char *out, int write_data, pb_gpq *g)
 {
-    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, q(g, out));
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
     fprintf(gp, "set datafile missing '?'\nset style data histogram\nset style histogram clustered gap 1\n"
                 "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset yrange [0:*]\nset xtics rotate by -30\n"
                 "set key outside right top font ',8'\n"
@@ -224,11 +213,11 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
             }
             if (pb_report_close_checked(d, datname, g->bad ? &(pb_err){{0}} : &g->err) < 0) g->bad = 1;
         }
-        fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", q(g, a->o[oi]),
+        fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", pb_gpq_text(g, a->o[oi]),
                 pb_metric_words(pb_suite_primary_metric(s)));
         int ncol = a->ni + nd;
         for (int k = 0; k < ncol; k++)
-            fprintf(gp, "%s'%s' using %d%s title columnheader(%d)%s", k ? ", " : "", q(g, datname), k + 2,
+            fprintf(gp, "%s'%s' using %d%s title columnheader(%d)%s", k ? ", " : "", pb_gpq_text(g, datname), k + 2,
                     k == 0 ? ":xtic(1)" : "", k + 2, k >= a->ni ? " fs pattern 4" : "");
         if (!ncol) fprintf(gp, "NaN notitle");
         fprintf(gp, "\n");
@@ -282,7 +271,7 @@ static double doc_time_ratio(const pb_suite *s, const rows *doc, const char *var
  * time ratio with its 95 % CI as error bars, the document's ratio as a point inside its tolerance
  * band [d/(1+t), d(1+t)] (a shaded box), and 1 (no change) dashed. */
 static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const pb_report_data *d,
-                             const axes *a, double t, const char *term, const char *out, int write_data, gpq *g)
+                             const axes *a, double t, const char *term, const char *out, int write_data, pb_gpq *g)
 {
     int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
     ratio_series sr[MAXSERIES];
@@ -290,7 +279,7 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
     int npanel_v = by_size ? a->nv : 1;
     int cols = by_size ? (a->no > 1 ? a->no : (a->nv >= 4 ? 2 : 1)) : 1;
     int nrows = by_size ? (a->no > 1 ? a->nv : (a->nv + cols - 1) / cols) : a->no;
-    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, q(g, out));
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
     fprintf(gp, "reset\nset datafile missing '?'\nset logscale y 2\nset format y '%%g'\nset grid\nset key outside right top font ',7'\n"
                 "set style fill transparent solid 0.35 noborder\n");
     if (by_size) {
@@ -298,7 +287,7 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
         write_size_xtics(gp, a);
     } else {
         fprintf(gp, "set xrange [-0.5:%g]\nset xtics rotate by -30 (", a->nv - 0.5);
-        for (int vi = 0; vi < a->nv; vi++) fprintf(gp, "%s'%s' %d", vi ? ", " : "", q(g, a->v[vi]), vi);
+        for (int vi = 0; vi < a->nv; vi++) fprintf(gp, "%s'%s' %d", vi ? ", " : "", pb_gpq_text(g, a->v[vi]), vi);
         fprintf(gp, ")\n");
     }
     fprintf(gp, "set multiplot layout %d,%d title \"%s: time per operation, X/%s (below 1: X is faster)\\n"
@@ -307,10 +296,10 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
     int block = 0;
     for (int vi = 0; vi < npanel_v; vi++)
         for (int oi = 0; oi < a->no; oi++) {
-            if (by_size) fprintf(gp, "set title '%s %s'\n", q(g, a->v[vi]), q(g, a->o[oi]));
-            else fprintf(gp, "set title '%s'\n", q(g, a->o[oi]));
+            if (by_size) fprintf(gp, "set title '%s %s'\n", pb_gpq_text(g, a->v[vi]), pb_gpq_text(g, a->o[oi]));
+            else fprintf(gp, "set title '%s'\n", pb_gpq_text(g, a->o[oi]));
             fprintf(gp, "set ylabel 'time ratio X/%s'\nplot 1 with lines dt 2 lc rgb '#606060' title 'no change'",
-                    q(g, s->baseline));
+                    pb_gpq_text(g, s->baseline));
             /* the document's ratios and band */
             int have_doc = 0;
             for (int pass = 0; pass < 2; pass++) {
@@ -332,7 +321,7 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
                 fprintf(gp, ", \\\n     '%s' index %d using 1:2:5:6:3:4 with boxxyerror lc rgb '#d09000' "
                             "title 'document, band \xc2\xb1t', \\\n     '' index %d using 1:2 with points pt 13 ps 1.5 "
                             "lc rgb '#a06000' title 'document %s/%s'",
-                        q(g, datname), block, block, q(g, s->candidate), q(g, s->baseline));
+                        pb_gpq_text(g, datname), block, block, pb_gpq_text(g, s->candidate), pb_gpq_text(g, s->baseline));
                 block++;
             }
             for (int k = 0; k < nsr; k++) {
@@ -355,10 +344,10 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
                 if (!any) continue;
                 if (write_data) fprintf(dat, "\n\n");
                 int ci = pb_report_index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, sr[k].cand);
-                fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %d %s title '%s/%s%s'", q(g, datname),
+                fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %d %s title '%s/%s%s'", pb_gpq_text(g, datname),
                         block, by_size ? "yerrorlines" : "yerrorbars", ci >= 0 ? ci + 1 : 8 + k,
-                        sr[k].guest ? "dt 2" : sr[k].profile ? "dt 3 lw 1.2" : "lw 1.5", q(g, sr[k].cand),
-                        q(g, sr[k].base), sr[k].guest ? " (QEMU TCG)" : "");
+                        sr[k].guest ? "dt 2" : sr[k].profile ? "dt 3 lw 1.2" : "lw 1.5", pb_gpq_text(g, sr[k].cand),
+                        pb_gpq_text(g, sr[k].base), sr[k].guest ? " (QEMU TCG)" : "");
                 block++;
             }
             fprintf(gp, "\n");
@@ -371,18 +360,18 @@ int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnup
 {
     /* names come from imported files of other machines: every one must be safe as gnuplot text
      * and as a data-file field before anything is written */
-    gpq g = {.next = 0, .bad = 0};
+    pb_gpq g = {.next = 0, .bad = 0};
     for (int pass = 0; pass < 2 && !g.bad; pass++) {
         const rows *r = pass ? &d->doc : &d->m;
         for (int i = 0; i < r->n && !g.bad; i++) {
-            q(&g, r->v[i].impl);
-            q(&g, r->v[i].variant);
-            q(&g, r->v[i].op);
+            pb_gpq_text(&g, r->v[i].impl);
+            pb_gpq_text(&g, r->v[i].variant);
+            pb_gpq_text(&g, r->v[i].op);
         }
     }
     for (size_t i = 0; i < d->nratios && !g.bad; i++) {
-        q(&g, d->ratios[i].base);
-        q(&g, d->ratios[i].cand);
+        pb_gpq_text(&g, d->ratios[i].base);
+        pb_gpq_text(&g, d->ratios[i].cand);
     }
     if (g.bad) return pb_errf(e, "%s", g.err.msg);
     axes a;
@@ -418,7 +407,7 @@ int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnup
     if (pb_report_close_checked(gp, gpname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     char log[1200];
     snprintf(log, sizeof log, "%s/%s.gnuplot.log", out_dir, s->name);
-    if (g.bad || run_gnuplot(gnuplot, gpname, log, e) < 0) {
+    if (g.bad || pb_report_run_gnuplot(gnuplot, gpname, log, e) < 0) {
         if (g.bad) pb_errf(e, "%s", g.err.msg);
         pb_report_remove_outputs(out);
         return -1;

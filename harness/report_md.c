@@ -285,7 +285,8 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
                 tw_row(t, 0);
                 tw_cell(t, "%s", a.v[vi]);
                 tw_cell(t, "%s", a.o[oi]);
-                tw_cell(t, "%lld", (long long)a.sizes[si]);
+                char sz[32]; /* in binary units, as the plots label them (32 KiB, not 32768) */
+                tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
                 print_median(t, d, run, b, base, a.v[vi], a.o[oi]);
                 print_median(t, d, run, c, cand, a.v[vi], a.o[oi]);
                 for (int k = 0; k < a.ni; k++) {

@@ -66,6 +66,28 @@ awk '$1 == "old" { lo = substr($9, 2) + 0; if (lo > 1 || $10 + 0 < 1) bad++ } EN
     ok || bad "old moved unpaired: $(cat cmp.txt)"
 expect 2 "" "$BENCH" compare --runs 1 99 --db step.db
 
+# the plots: one png and one svg per cell, listed, non-empty; --no-plots writes none
+"$BENCH" history --suite synthetic --db step.db --out hplots >plots.txt 2>&1 || bad "history --out: $(cat plots.txt)"
+is "plots listed" "$(grep -cE '^  hplots/history_synthetic_[0-9]+_.*\.(png|svg)$' plots.txt)" $((2 * cells))
+for f in $(grep -E '^  hplots/' plots.txt); do [[ -s $f ]] && ok || bad "plot $f missing or empty"; done
+grep -q "set arrow from 6.5, graph 0" hplots/history_synthetic.gp && ok || bad "the change point is not drawn at c06|c07"
+"$BENCH" history --suite synthetic --db step.db --out noplots --no-plots >/dev/null 2>&1 || bad "history --no-plots"
+[[ ! -e noplots ]] && ok || bad "--no-plots wrote noplots/"
+
+# a hostile name (a variant, a git revision, --out) could run a command in gnuplot: refused, exit 1,
+# nothing runs, no plot left behind
+hostile_hist() { # hostile_hist DB SQL OUT
+    cp step.db "$1"
+    q "$1" "$2"
+    expect 1 "refusing" "$BENCH" history --suite synthetic --db "$1" --out "$3"
+    [[ -z $(find "$T" -name X -print -quit) ]] && ok || bad "$1: a command ran (X exists)"
+    [[ -z $(find "$3" -name 'history_*' -print -quit 2>/dev/null) ]] && ok || bad "$1: plots left in $3"
+}
+hostile_hist hv.db "UPDATE cases SET variant = CAST(x'$(printf '%s' '`touch X`' | od -An -tx1 | tr -d ' \n')' AS TEXT)" hv
+hostile_hist hg.db "UPDATE runs SET git_sha = 'c1\`touch X\`' WHERE id = 3" hg
+expect 1 "backquote" "$BENCH" history --suite synthetic --db step.db --out 'o`touch X`'
+[[ -z $(find "$T" -name X -print -quit) ]] && ok || bad "--out: a command ran (X exists)"
+
 expect 2 "--suite NAME is required" "$BENCH" history --db step.db
 expect 2 "unknown suite" "$BENCH" history --suite nosuch --db step.db
 expect 2 "no complete run" "$BENCH" history --suite synthetic --impl nosuch --db step.db

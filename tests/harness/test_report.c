@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "report.h"
 #include "store.h"
 
@@ -102,11 +103,12 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* the table row of a cell ("| variant | enc | size |" up to the end of its line) */
+/* the table row of a cell ("| variant | enc | 4 KiB |" up to the end of its line: the size in
+ * binary units, as the plots label it) */
 static const char *row_of(const char *md, const char *variant, int size, char *out, size_t len)
 {
-    char key[128];
-    snprintf(key, sizeof key, "\n| %s | enc | %d |", variant, size);
+    char key[128], sz[32];
+    snprintf(key, sizeof key, "\n| %s | enc | %s |", variant, pb_fmt_bytes(sz, sizeof sz, size));
     const char *p = strstr(md, key);
     if (!p) { snprintf(out, len, "(no row)"); return out; }
     p++;
