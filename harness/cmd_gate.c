@@ -372,8 +372,8 @@ typedef struct session {
     int64_t runs[MAX_RERUNS + 1];
     size_t nruns;
     int last_rounds;
-    /* --budget: the MDC reached over the cells with data (fractions), the time spent, why it stopped */
-    double mdc_median, mdc_max, spent_s;
+    /* --budget: the time spent and why it stopped */
+    double spent_s;
     const char *stop;
 } session;
 
@@ -384,15 +384,19 @@ static void session_free(session *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The MDC over the cells with data, after the latest pass: median and largest. */
-static void mdc_reached(session *s)
+/* The MDC over the cells with data (median, largest) and how many cells still need power
+ * (needs_power), appended to a note as "; MDC reached: ..." — ci/perf-gate --budget reads the count. */
+static void note_mdc_reached(char *note, size_t cap, const pb_cmp_cell *c, size_t n)
 {
-    double *m = malloc((s->nfinal + 1) * sizeof *m);
-    size_t k = 0;
-    for (size_t i = 0; m && i < s->nfinal; i++)
-        if (s->final[i].verdict != PB_CELL_NODATA && isfinite(s->final[i].mdc)) m[k++] = s->final[i].mdc;
-    s->mdc_median = k ? pb_median(m, k) : NAN;
-    s->mdc_max = k ? pb_quantile(m, k, 1.0) : NAN;
+    double *m = malloc((n + 1) * sizeof *m);
+    size_t k = 0, short_of = 0;
+    for (size_t i = 0; m && i < n; i++) {
+        if (c[i].verdict != PB_CELL_NODATA && isfinite(c[i].mdc)) m[k++] = c[i].mdc;
+        short_of += needs_power(&c[i]);
+    }
+    size_t len = strlen(note);
+    snprintf(note + len, cap - len, "; MDC reached: median %.2f%%, largest %.2f%%; %zu of %zu cells not under half "
+             "their threshold", k ? 100 * pb_median(m, k) : NAN, k ? 100 * pb_quantile(m, k, 1.0) : NAN, short_of, n);
     free(m);
 }
 
@@ -463,7 +467,6 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
                 only[nonly++] = out->final[i];
         double now = (double)(pb_now_ns() - t0) * 1e-9;
         out->spent_s = now;
-        mdc_reached(out);
         if (!nonly) { out->stop = a->budget > 0 ? "every cell's MDC under half its threshold" : NULL; break; }
         if (pass >= a->reruns) { out->stop = "no looks left (--reruns)"; break; }
         /* the next pass: twice the rounds of nonly cells; the last pass's cost per cell-round predicts it */
@@ -491,10 +494,11 @@ static void rounds_note(char *buf, size_t cap, const gate_args *a, const session
              : a->budget > 0 ? ", cells inconclusive or with MDC >= threshold/2 rerun" : ", inconclusive cells rerun");
     for (size_t i = 1; i < s->nruns; i++)
         snprintf(buf + strlen(buf), cap - strlen(buf), " +%d", r0 << i);
-    if (a->budget > 0)
-        snprintf(buf + strlen(buf), cap - strlen(buf),
-                 "; budget %gs: %.1fs spent, %s; MDC reached: median %.2f%%, largest %.2f%%", a->budget, s->spent_s,
-                 s->stop ? s->stop : "done", 100 * s->mdc_median, 100 * s->mdc_max);
+    if (a->budget > 0) {
+        snprintf(buf + strlen(buf), cap - strlen(buf), "; budget %gs: %.1fs spent, %s", a->budget, s->spent_s,
+                 s->stop ? s->stop : "done");
+        note_mdc_reached(buf, cap, s->final, s->nfinal);
+    }
 }
 
 static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
@@ -676,6 +680,7 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
                  na < need ? "; too few alternations for any cell to reach significance after Holm" : "");
         if (na < need)
             snprintf(note + strlen(note), sizeof note - strlen(note), " (need %zu for %zu cells)", need, n);
+        note_mdc_reached(note, sizeof note, cells, n);
         const char *gate = a->calibrate ? "aa" : "commit";
         pb_comparison c = {.command = "gate", .gate = gate, .suite = m0.suite, .metric = metric,
                            .pairing = "alternation", .thresholds = th->path, .command_line = a->cmdline, .note = note,

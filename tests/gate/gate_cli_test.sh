@@ -161,10 +161,14 @@ expect 2 "has no job id (PB_JOB_ID was not set)" "$BENCH" gate --db "$S" --thres
 expect 0 "claim gate: passed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c.db" --thresholds "$TH" \
     -- --seed 1
 "$SRC/ci/perf-gate" --aa --bench "$BENCH" --suites synthetic --alternations 6 --max-alternations 12 --rounds 3 \
-    --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
+    --budget 30 --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
 rc=$?
 # live timing (ci/perf-gate runs bench without suite options): the procedure is checked, not its verdict
 [[ ($rc -eq 0 || $rc -eq 1 || $rc -eq 3) && $(cat "$T/out") == *"perf gate: "* ]] && ok || bad "perf-gate --aa exited $rc: $(cat "$T/out")"
+is "perf-gate: the gate's note says the MDC reached" \
+   "$(q "$T/p.db" "SELECT count(*) > 0 FROM comparisons WHERE note LIKE '%MDC reached: median%cells not under half their threshold%'")" "1"
+expect 2 "--budget wants whole seconds" "$SRC/ci/perf-gate" --aa --bench "$BENCH" --budget 1.5
+expect 2 "--budget is for wall time" "$SRC/ci/perf-gate" --aa --bench "$BENCH" --budget 60 --measure valgrind
 is "perf-gate: one job, both sides alternating" \
    "$(q "$T/p.db" "SELECT count(DISTINCT job_id) || ':' || (count(*) % 2) FROM runs")" "1:0"
 is "perf-gate --aa stores a calibration" "$(q "$T/p.db" "SELECT count(*) > 0 FROM calibrations WHERE pairing = 'alternation'")" "1"
