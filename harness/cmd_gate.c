@@ -42,7 +42,7 @@ static const char GATE_EPILOGUE[] =
     "calibration with run lists: what its A/A gate decided.\n";
 
 enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
-       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE };
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE, O_BUDGET };
 
 static const pb_cli_opt OPTS[] = {
     {"suite", "S", "suite (bench list)", O_SUITE},
@@ -57,6 +57,11 @@ static const pb_cli_opt OPTS[] = {
     {"reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default 2).\n"
                     "With run lists: how many more looks the caller may take (default 0).\n"
                     "Each look is tested at alpha / (1 + N).", O_RERUNS},
+    {"budget", "SECONDS", "more power per second: after the first pass, rerun (twice the rounds\n"
+                          "each time) every cell whose MDC is not yet under half its threshold,\n"
+                          "until all are, or the next pass would overrun SECONDS, or --reruns\n"
+                          "(default with --budget: 6) is reached; alpha is spent over those\n"
+                          "looks as above. Reports the MDC reached (median, largest)", O_BUDGET},
     {"sizes", "LIST", "only these sizes (as bench run)", O_SIZES},
     {"repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT},
     {"metric", "M", "metric (default the suite's primary metric)", O_METRIC},
@@ -79,6 +84,7 @@ typedef struct gate_args {
     const pb_suite *suite;
     const char *baseline, *candidate, *impl, *db, *thresholds, *metric, *sizes, *runs_a, *runs_b, *measure;
     int quick, rounds, reruns, repeat, calibrate, progress;
+    double budget;         /* --budget SECONDS; 0: none */
     pb_format fmt;
     pb_gate_params gp;     /* as given: alpha is the whole gate's family-wise error rate */
     pb_gate_params look;   /* what each look at the data is tested at (pb_gate_look_params) */
@@ -107,6 +113,14 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_CALIBRATE: a->calibrate = 1; return 0;
     case O_MEASURE: a->measure = v; return 0;
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 6, 100000, &a->rounds);
+    case O_BUDGET: {
+        char *end;
+        double b = strtod(v, &end);
+        if (end == v || *end || !(b > 0) || b > 86400)
+            return pb_cli_error(a->cli, "--budget '%s': seconds, a number > 0 and <= 86400", v);
+        a->budget = b;
+        return 0;
+    }
     case O_RERUNS: return pb_cli_int(a->cli, "reruns", v, 0, MAX_RERUNS, &a->reruns);
     case O_REPEAT: return pb_cli_int(a->cli, "repeat", v, 1, 1000, &a->repeat);
     case O_ALPHA: return pb_gate_output_opt("bench gate", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
@@ -148,6 +162,12 @@ static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
     }
     if (a->measure && strcmp(a->measure, "time") && a->fmt != PB_FMT_TEXT) {
         fprintf(stderr, "bench gate: --measure %s prints text only (the comparison is stored in full)\n", a->measure);
+        return -1;
+    }
+    if (a->budget > 0 && (a->runs_a || vg)) {
+        /* the commit gate's alternations are made by ci/perf-gate, which takes --budget itself */
+        fprintf(stderr, "bench gate: --budget is for the wall-time gate in one run (claim or --calibrate); "
+                        "the commit gate: ci/perf-gate --budget\n");
         return -1;
     }
     if (vg && a->calibrate) {
@@ -336,6 +356,15 @@ static int check_impl(const pb_suite *s, void *suite_opts, const char *impl, pb_
     return found ? 0 : pb_errf(e, "unknown impl '%s' for suite %s (impls:%s)", impl, s->name, all);
 }
 
+/* --budget: a cell still worth more rounds — decided or not, its MDC is not yet under half its
+ * threshold. A regression is left alone (the gate fails on it already); a cell without data
+ * (an impl unavailable) gains nothing from more rounds. */
+static int needs_power(const pb_cmp_cell *c)
+{
+    if (c->verdict == PB_CELL_REGRESSION || c->verdict == PB_CELL_NODATA) return 0;
+    return !(c->mdc < c->threshold / 2);
+}
+
 /* One gate in one run (or in a few, with the reruns): first = the first pass, final = after reruns. */
 typedef struct session {
     pb_cmp_cell *first, *final;
@@ -343,6 +372,9 @@ typedef struct session {
     int64_t runs[MAX_RERUNS + 1];
     size_t nruns;
     int last_rounds;
+    /* --budget: the time spent and why it stopped */
+    double spent_s;
+    const char *stop;
 } session;
 
 static void session_free(session *s)
@@ -350,6 +382,22 @@ static void session_free(session *s)
     free(s->first);
     free(s->final);
     memset(s, 0, sizeof *s);
+}
+
+/* The MDC over the cells with data (median, largest) and how many cells still need power
+ * (needs_power), appended to a note as "; MDC reached: ..." — ci/perf-gate --budget reads the count. */
+static void note_mdc_reached(char *note, size_t cap, const pb_cmp_cell *c, size_t n)
+{
+    double *m = malloc((n + 1) * sizeof *m);
+    size_t k = 0, short_of = 0;
+    for (size_t i = 0; m && i < n; i++) {
+        if (c[i].verdict != PB_CELL_NODATA && isfinite(c[i].mdc)) m[k++] = c[i].mdc;
+        short_of += needs_power(&c[i]);
+    }
+    size_t len = strlen(note);
+    snprintf(note + len, cap - len, "; MDC reached: median %.2f%%, largest %.2f%%; %zu of %zu cells not under half "
+             "their threshold", k ? 100 * pb_median(m, k) : NAN, k ? 100 * pb_quantile(m, k, 1.0) : NAN, short_of, n);
+    free(m);
 }
 
 static int run_session(const gate_args *a, pb_store *st, const char *A, const char *B, int aa, double threshold,
@@ -377,7 +425,9 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
     pb_run_meta m = {0};
     const pb_gate_params gp = a->look;
     int rc = 0;
+    const uint64_t t0 = pb_now_ns();
     for (int pass = 0; rc == 0; pass++) {
+        double pass_start = (double)(pb_now_ns() - t0) * 1e-9;
         W.only = only;
         W.nonly = nonly;
         pb_runner_opts o = {.suite = &wrapped, .suite_opts = &W, .quick = a->quick, .rounds = rounds,
@@ -409,15 +459,24 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
         }
         free(only);
         only = malloc((out->nfinal + 1) * sizeof *only);
+        size_t nlast = nonly ? nonly : out->nfinal;
         nonly = 0;
         if (!only) { rc = pb_errf(e, "out of memory"); break; }
         for (size_t i = 0; i < out->nfinal; i++)
-            if (out->final[i].verdict == PB_CELL_INCONCLUSIVE) only[nonly++] = out->final[i];
-        if (!nonly || pass >= a->reruns) break;
+            if (out->final[i].verdict == PB_CELL_INCONCLUSIVE || (a->budget > 0 && needs_power(&out->final[i])))
+                only[nonly++] = out->final[i];
+        double now = (double)(pb_now_ns() - t0) * 1e-9;
+        out->spent_s = now;
+        if (!nonly) { out->stop = a->budget > 0 ? "every cell's MDC under half its threshold" : NULL; break; }
+        if (pass >= a->reruns) { out->stop = "no looks left (--reruns)"; break; }
+        /* the next pass: twice the rounds of nonly cells; the last pass's cost per cell-round predicts it */
+        double next_s = (now - pass_start) * 2.0 * (double)nonly / (double)nlast;
+        if (a->budget > 0 && now + next_s > a->budget) { out->stop = "budget spent (the next pass would overrun it)"; break; }
         rounds *= 2;
         if (a->progress)
-            fprintf(stderr, "bench gate: %zu inconclusive cell%s: rerun %d of %d with %d rounds\n", nonly,
-                    nonly == 1 ? "" : "s", pass + 1, a->reruns, rounds);
+            fprintf(stderr, "bench gate: %zu cell%s %s: rerun %d of %d with %d rounds\n", nonly,
+                    nonly == 1 ? "" : "s", a->budget > 0 ? "inconclusive or with MDC >= threshold/2" : "inconclusive",
+                    pass + 1, a->reruns, rounds);
     }
     free(only);
     pb_gate_data_free(&d);
@@ -431,9 +490,15 @@ static void rounds_note(char *buf, size_t cap, const gate_args *a, const session
 {
     int r0 = a->rounds ? a->rounds : (a->quick ? 15 : 61);
     snprintf(buf, cap, "threshold %.3g%% (%s:%d); alpha %g over up to %d looks; %d rounds%s", 100 * t, th->path, line,
-             a->gp.alpha, 1 + a->reruns, r0, s->nruns > 1 ? ", inconclusive cells rerun" : "");
+             a->gp.alpha, 1 + a->reruns, r0, s->nruns == 1 ? ""
+             : a->budget > 0 ? ", cells inconclusive or with MDC >= threshold/2 rerun" : ", inconclusive cells rerun");
     for (size_t i = 1; i < s->nruns; i++)
         snprintf(buf + strlen(buf), cap - strlen(buf), " +%d", r0 << i);
+    if (a->budget > 0) {
+        snprintf(buf + strlen(buf), cap - strlen(buf), "; budget %gs: %.1fs spent, %s", a->budget, s->spent_s,
+                 s->stop ? s->stop : "done");
+        note_mdc_reached(buf, cap, s->final, s->nfinal);
+    }
 }
 
 static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
@@ -448,7 +513,7 @@ static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const
     session ss;
     if (run_session(a, st, A, B, 0, t, metric, &ss, e) < 0) return -1;
     int status = pb_gate_exit_status(ss.final, ss.nfinal);
-    char note[512];
+    char note[768];
     rounds_note(note, sizeof note, a, &ss, t, line, th);
     pb_comparison c = {.command = "gate", .gate = "claim", .suite = s->name, .metric = metric, .pairing = "round",
                        .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
@@ -544,7 +609,7 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
         final[r] = ss[r].final;
         int status = pb_gate_exit_status(ss[r].final, ss[r].nfinal);
         exits[status]++;
-        char note[512];
+        char note[768];
         rounds_note(note, sizeof note, a, &ss[r], t, line, th);
         pb_comparison c = {.command = "gate", .gate = "aa", .suite = s->name, .metric = metric, .pairing = "round",
                            .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
@@ -615,6 +680,7 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
                  na < need ? "; too few alternations for any cell to reach significance after Holm" : "");
         if (na < need)
             snprintf(note + strlen(note), sizeof note - strlen(note), " (need %zu for %zu cells)", need, n);
+        note_mdc_reached(note, sizeof note, cells, n);
         const char *gate = a->calibrate ? "aa" : "commit";
         pb_comparison c = {.command = "gate", .gate = gate, .suite = m0.suite, .metric = metric,
                            .pairing = "alternation", .thresholds = th->path, .command_line = a->cmdline, .note = note,
@@ -672,7 +738,7 @@ int cmd_gate(int argc, char **argv)
         return r > 0 ? 0 : PB_GATE_EXIT_ERROR;
     }
     /* in one run the gate reruns by itself; for runs, ci/perf-gate adds alternations and says how often it may */
-    if (a.reruns < 0) a.reruns = a.runs_a ? 0 : 2;
+    if (a.reruns < 0) a.reruns = a.runs_a ? 0 : a.budget > 0 ? MAX_RERUNS : 2;
     a.look = pb_gate_look_params(a.gp, a.reruns);
     pb_err e = {{0}};
     if (!a.runs_a && (!a.suite->plan || !a.suite->setup_case)) {

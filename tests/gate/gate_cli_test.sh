@@ -64,6 +64,21 @@ is "comparisons linked to their runs" \
    "$(q "$DB" "SELECT count(*) FROM comparison_runs cr JOIN runs r ON r.id = cr.run_id WHERE cr.side = 'both' AND r.status = 'complete'")" \
    "$(q "$DB" "SELECT count(*) FROM runs")"
 
+# ---- --budget: rerun until every cell's MDC is under half its threshold, or the budget is spent ----
+# Seeded samples, so which cells are rerun and with how many rounds is fixed; the only clock is the
+# budget: 600 s is never reached by two seeded passes, 0.001 s is spent by any first pass.
+DBB=$T/budget.db
+expect 2 "--budget '0': seconds" "$BENCH" gate --suite synthetic "${G[@]}" --budget 0
+expect 2 "the commit gate: ci/perf-gate --budget" "$BENCH" gate --baseline-runs 1 --candidate-runs 2 --budget 5
+expect 0 "every cell's MDC under half its threshold; MDC reached: median 3.16%, largest 3.27%" \
+    "$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$DBB" --shift 1.0 --budget 600
+is "budget met: only the cell above 7.5 % MDC rerun, once" \
+   "$(q "$DBB" "SELECT group_concat(rounds, ',') FROM comparison_cells WHERE comparison_id = 1")" "15,45"
+printf 'claim synthetic * 1%%\n' >"$T/th1"
+expect 3 "15 rounds; budget 0.001s" \
+    "$BENCH" gate --suite synthetic --quick --quiet --thresholds "$T/th1" "${SEED[@]}" --db "$DBB" --shift 1.0 --budget 0.001
+is "budget spent: one pass, no rerun" "$(q "$DBB" "SELECT note LIKE '%budget spent%' FROM comparisons WHERE id = 2")" "1"
+
 # ---- a higher-is-better metric is inverted into a cost: 1.3x the work is 1/1.3 the MB/s, a regression ----
 expect 1 "cost = 1/mb_per_s" "$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$T/m.db" --shift 1.3 \
     --metric mb_per_s
@@ -146,10 +161,14 @@ expect 2 "has no job id (PB_JOB_ID was not set)" "$BENCH" gate --db "$S" --thres
 expect 0 "claim gate: passed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c.db" --thresholds "$TH" \
     -- --seed 1
 "$SRC/ci/perf-gate" --aa --bench "$BENCH" --suites synthetic --alternations 6 --max-alternations 12 --rounds 3 \
-    --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
+    --budget 30 --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
 rc=$?
 # live timing (ci/perf-gate runs bench without suite options): the procedure is checked, not its verdict
 [[ ($rc -eq 0 || $rc -eq 1 || $rc -eq 3) && $(cat "$T/out") == *"perf gate: "* ]] && ok || bad "perf-gate --aa exited $rc: $(cat "$T/out")"
+is "perf-gate: the gate's note says the MDC reached" \
+   "$(q "$T/p.db" "SELECT count(*) > 0 FROM comparisons WHERE note LIKE '%MDC reached: median%cells not under half their threshold%'")" "1"
+expect 2 "--budget wants whole seconds" "$SRC/ci/perf-gate" --aa --bench "$BENCH" --budget 1.5
+expect 2 "--budget is for wall time" "$SRC/ci/perf-gate" --aa --bench "$BENCH" --budget 60 --measure valgrind
 is "perf-gate: one job, both sides alternating" \
    "$(q "$T/p.db" "SELECT count(DISTINCT job_id) || ':' || (count(*) % 2) FROM runs")" "1:0"
 is "perf-gate --aa stores a calibration" "$(q "$T/p.db" "SELECT count(*) > 0 FROM calibrations WHERE pairing = 'alternation'")" "1"
