@@ -17,6 +17,7 @@
 
 #include "common/lib_versions.h"
 #include "common/drbg.h"
+#include "drbg_gcrypt_lib.h"
 #include "drbg_kat.h"
 #include "drbg_selftest.h"
 #include "pb.h"
@@ -43,6 +44,10 @@ static const uint64_t sizes[] = { 4096, 1024, 128, 32, 16 };
 typedef struct drbg_opts {
     int addtl;                    /* --addtl */
     unsigned mech_mask;           /* --mech: bit i = variants[i]; 0 = all */
+    /* --gcrypt-lib NAME=PATH, in the order given; plan() loads them */
+    int nlibs;
+    char lib_name[DRBG_GCRYPT_LIB_MAX][DRBG_GCRYPT_LIB_NAME_MAX];
+    char lib_path[DRBG_GCRYPT_LIB_MAX][1024];
 } drbg_opts;
 
 static int variant_index(const char *name)
@@ -76,11 +81,37 @@ static int set_mech(void *p, const char *value, pb_err *e)
     return 0;
 }
 
+static int set_gcrypt_lib(void *p, const char *value, pb_err *e)
+{
+    drbg_opts *o = p;
+    const char *eq = strchr(value, '=');
+    if (!eq || eq == value || !eq[1])
+        return pb_errf(e, "--gcrypt-lib wants NAME=PATH (a libgcrypt.so), got '%s'", value);
+    if (o->nlibs == DRBG_GCRYPT_LIB_MAX) return pb_errf(e, "--gcrypt-lib: at most %d builds", DRBG_GCRYPT_LIB_MAX);
+    size_t n = (size_t)(eq - value);
+    if (n >= DRBG_GCRYPT_LIB_NAME_MAX)
+        return pb_errf(e, "--gcrypt-lib: name '%.*s' is longer than %d characters", (int)n, value,
+                       DRBG_GCRYPT_LIB_NAME_MAX - 1);
+    char name[DRBG_GCRYPT_LIB_NAME_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)n, value);
+    if (drbg_gcrypt_lib_check_name(name, e) < 0) return -1;
+    if (strlen(eq + 1) >= sizeof o->lib_path[0]) return pb_errf(e, "--gcrypt-lib: path too long");
+    for (int i = 0; i < o->nlibs; i++)
+        if (!strcmp(o->lib_name[i], name)) return pb_errf(e, "--gcrypt-lib: name '%s' given twice", name);
+    snprintf(o->lib_name[o->nlibs], sizeof o->lib_name[0], "%s", name);
+    snprintf(o->lib_path[o->nlibs], sizeof o->lib_path[0], "%s", eq + 1);
+    o->nlibs++;
+    return 0;
+}
+
 static const pb_suite_opt options[] = {
     {"addtl", NULL, "every generate request carries 32 bytes of additional input\n"
                     "(runs the derivation function / update paths; gcrypt sits out:\n"
                     "gcry_randomize has no additional input)", set_addtl},
     {"mech", "LIST", "only these mechanisms, comma-separated: aes256,aes128,sha256,hmac-sha256", set_mech},
+    {"gcrypt-lib", "NAME=PATH", "also time the DRBG of the libgcrypt build at PATH (its libgcrypt.so) as impl\n"
+                                "gcrypt:NAME (repeatable, at most 4; each in its own dlmopen namespace, so two\n"
+                                "builds with one soname coexist). Self-tested first in a child process", set_gcrypt_lib},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -88,6 +119,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
     const drbg_opts *opt = opts;
     (void)o;
+    for (int i = 0; i < opt->nlibs; i++)
+        if (drbg_gcrypt_lib_load(opt->lib_name[i], opt->lib_path[i], e) < 0) return -1;
     g->ncells = 0;
     g->cells = calloc(NVARIANTS * NSIZES, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "out of memory");
@@ -104,6 +137,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new@native");
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
             if (!opt->addtl) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "gcrypt");
+            for (int i = 0; i < opt->nlibs && !opt->addtl; i++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s%s", DRBG_GCRYPT_LIB_PREFIX, opt->lib_name[i]);
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "openssl");
         }
     }
@@ -116,6 +151,7 @@ typedef struct drbg_case {
     pb_drbg d;                    /* old / new / old@native / new@native */
     const pb_drbg_build *build;   /* the build that instantiated d */
     pb_drbg_ossl *ossl;           /* openssl */
+    drbg_gcrypt_lib *lib;         /* gcrypt:NAME */
     pb_drbg_mech mech;
     size_t n;
     uint8_t *out;
@@ -145,6 +181,20 @@ static void body_gcrypt(void *ctx, uint64_t iters)
     }
     for (uint64_t i = 0; i < iters; i++) {
         pb_drbg_gcrypt_generate(c->out, c->n);
+        pb_sink(c->out);
+    }
+}
+
+static void body_gcrypt_lib(void *ctx, uint64_t iters)
+{
+    drbg_case *c = ctx;
+    /* one DRBG per build (per namespace): take it back as in body_gcrypt */
+    if (drbg_gcrypt_lib_current(c->lib) != (int)c->mech) {
+        const char *why;
+        if (drbg_gcrypt_lib_reinit(c->lib, c->mech, &why)) c->errors += iters;
+    }
+    for (uint64_t i = 0; i < iters; i++) {
+        drbg_gcrypt_lib_generate(c->lib, c->out, c->n);
         pb_sink(c->out);
     }
 }
@@ -216,11 +266,16 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         if (opt->addtl) why = "gcry_randomize takes no additional input (--addtl)";
         else pb_drbg_gcrypt_reinit(c->mech, &why);
         pc->body = body_gcrypt;
+    } else if ((c->lib = drbg_gcrypt_lib_find(impl))) {
+        if (opt->addtl) why = "gcry_randomize takes no additional input (--addtl)";
+        else drbg_gcrypt_lib_reinit(c->lib, c->mech, &why);
+        pc->body = body_gcrypt_lib;
     } else if (!strcmp(impl, "openssl")) {
         c->ossl = pb_drbg_ossl_new(c->mech, NULL, 0, &why);
         pc->body = body_openssl;
     } else {
-        why = "unknown implementation (old, new, old@native, new@native, gcrypt, openssl)";
+        why = "unknown implementation (old, new, old@native, new@native, gcrypt, openssl, "
+              "gcrypt:NAME given by --gcrypt-lib)";
     }
     if (why) {
         free_case(c);
@@ -234,6 +289,15 @@ static int selftest(const void *opts, const char *impl, pb_err *e)
 {
     (void)opts;   /* the known answers do not depend on the options */
     return drbg_selftest(impl, e);
+}
+
+/* The linked libraries, and every build loaded by --gcrypt-lib with its path and version. */
+static const char *library_versions(void)
+{
+    static char text[8192];
+    const char *libs = drbg_gcrypt_lib_describe();
+    snprintf(text, sizeof text, "%s%s%s", pb_lib_versions_gcrypt_openssl(), *libs ? "; " : "", libs);
+    return text;
 }
 
 static pb_claim claim(const pb_cell *cell, double doc_ratio)
@@ -262,7 +326,7 @@ const pb_suite pb_suite_drbg = {
     .selftest = selftest,
     .kat_accepts = drbg_kat_accepts,
     .kat_file = drbg_kat_file,
-    .library_versions = pb_lib_versions_gcrypt_openssl,
+    .library_versions = library_versions,
     .claim = claim,
     .plot_x = "size",
     .notes_md =
