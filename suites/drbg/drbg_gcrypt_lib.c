@@ -105,17 +105,12 @@ static int open_lib(const char *name, const char *path, pb_err *e)
     return 0;
 }
 
-typedef struct lib_ref {
-    const char *name, *path;
-} lib_ref;
-
-/* In the child: load and run the suite's selftest for "gcrypt:NAME". */
-static int open_and_selftest(void *arg, pb_err *e)
+/* The suite's selftest of the build loaded as NAME (impl "gcrypt:NAME"). */
+static int selftest_lib(const char *name, pb_err *e)
 {
-    const lib_ref *r = arg;
     char impl[64];
-    snprintf(impl, sizeof impl, "%s%s", DRBG_GCRYPT_LIB_PREFIX, r->name);
-    return open_lib(r->name, r->path, e) < 0 || drbg_selftest(impl, e) < 0 ? -1 : 0;
+    snprintf(impl, sizeof impl, "%s%s", DRBG_GCRYPT_LIB_PREFIX, name);
+    return drbg_selftest(impl, e);
 }
 
 int drbg_gcrypt_lib_load(const char *name, const char *path, pb_err *e)
@@ -124,11 +119,7 @@ int drbg_gcrypt_lib_load(const char *name, const char *path, pb_err *e)
     char impl[64];
     snprintf(impl, sizeof impl, "%s%s", DRBG_GCRYPT_LIB_PREFIX, name);
     if (drbg_gcrypt_lib_find(impl)) return 0;
-    char who[1200];
-    snprintf(who, sizeof who, "--gcrypt-lib %s (%s)", name, path);
-    lib_ref ref = {name, path};
-    if (pb_fork_check(who, SELFTEST_SECONDS, open_and_selftest, &ref, e) < 0) return -1;
-    return open_lib(name, path, e);
+    return pb_fork_load_checked("--gcrypt-lib", name, path, SELFTEST_SECONDS, open_lib, selftest_lib, e);
 }
 
 int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **why)

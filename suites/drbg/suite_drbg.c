@@ -19,6 +19,7 @@
 #include "common/drbg.h"
 #include "drbg_gcrypt_lib.h"
 #include "drbg_kat.h"
+#include "drbg_plugin.h"
 #include "drbg_selftest.h"
 #include "pb.h"
 #include "peers/drbg_peers.h"
@@ -48,6 +49,10 @@ typedef struct drbg_opts {
     int nlibs;
     char lib_name[DRBG_GCRYPT_LIB_MAX][DRBG_GCRYPT_LIB_NAME_MAX];
     char lib_path[DRBG_GCRYPT_LIB_MAX][1024];
+    /* --plugin NAME=PATH.so, in the order given; plan() loads them */
+    int nplugins;
+    char plugin_name[DRBG_MAX_PLUGINS][DRBG_PLUGIN_NAME_MAX];
+    char plugin_path[DRBG_MAX_PLUGINS][1024];
 } drbg_opts;
 
 static int variant_index(const char *name)
@@ -81,27 +86,41 @@ static int set_mech(void *p, const char *value, pb_err *e)
     return 0;
 }
 
+/* One NAME=PATH of a repeatable option into names[*n] / paths[*n] (name_max, path_max bytes). */
+static int add_name_path(const char *opt, const char *value, int *n, int max, char *names, size_t name_max,
+                         char *paths, size_t path_max, int (*check_name)(const char *, pb_err *), pb_err *e)
+{
+    const char *eq = strchr(value, '=');
+    if (!eq || eq == value || !eq[1]) return pb_errf(e, "--%s wants NAME=PATH, got '%s'", opt, value);
+    if (*n == max) return pb_errf(e, "--%s: at most %d", opt, max);
+    size_t len = (size_t)(eq - value);
+    if (len >= name_max)
+        return pb_errf(e, "--%s: name '%.*s' is longer than %zu characters", opt, (int)len, value, name_max - 1);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)len, value);
+    if (check_name(name, e) < 0) return -1;
+    if (strlen(eq + 1) >= path_max) return pb_errf(e, "--%s: path too long", opt);
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(names + (size_t)i * name_max, name)) return pb_errf(e, "--%s: name '%s' given twice", opt, name);
+    snprintf(names + (size_t)*n * name_max, name_max, "%s", name);
+    snprintf(paths + (size_t)*n * path_max, path_max, "%s", eq + 1);
+    (*n)++;
+    return 0;
+}
+
 static int set_gcrypt_lib(void *p, const char *value, pb_err *e)
 {
     drbg_opts *o = p;
-    const char *eq = strchr(value, '=');
-    if (!eq || eq == value || !eq[1])
-        return pb_errf(e, "--gcrypt-lib wants NAME=PATH (a libgcrypt.so), got '%s'", value);
-    if (o->nlibs == DRBG_GCRYPT_LIB_MAX) return pb_errf(e, "--gcrypt-lib: at most %d builds", DRBG_GCRYPT_LIB_MAX);
-    size_t n = (size_t)(eq - value);
-    if (n >= DRBG_GCRYPT_LIB_NAME_MAX)
-        return pb_errf(e, "--gcrypt-lib: name '%.*s' is longer than %d characters", (int)n, value,
-                       DRBG_GCRYPT_LIB_NAME_MAX - 1);
-    char name[DRBG_GCRYPT_LIB_NAME_MAX];
-    snprintf(name, sizeof name, "%.*s", (int)n, value);
-    if (drbg_gcrypt_lib_check_name(name, e) < 0) return -1;
-    if (strlen(eq + 1) >= sizeof o->lib_path[0]) return pb_errf(e, "--gcrypt-lib: path too long");
-    for (int i = 0; i < o->nlibs; i++)
-        if (!strcmp(o->lib_name[i], name)) return pb_errf(e, "--gcrypt-lib: name '%s' given twice", name);
-    snprintf(o->lib_name[o->nlibs], sizeof o->lib_name[0], "%s", name);
-    snprintf(o->lib_path[o->nlibs], sizeof o->lib_path[0], "%s", eq + 1);
-    o->nlibs++;
-    return 0;
+    return add_name_path("gcrypt-lib", value, &o->nlibs, DRBG_GCRYPT_LIB_MAX, o->lib_name[0], sizeof o->lib_name[0],
+                         o->lib_path[0], sizeof o->lib_path[0], drbg_gcrypt_lib_check_name, e);
+}
+
+static int set_plugin(void *p, const char *value, pb_err *e)
+{
+    drbg_opts *o = p;
+    return add_name_path("plugin", value, &o->nplugins, DRBG_MAX_PLUGINS, o->plugin_name[0],
+                         sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
+                         drbg_plugin_check_name, e);
 }
 
 static const pb_suite_opt options[] = {
@@ -112,6 +131,10 @@ static const pb_suite_opt options[] = {
     {"gcrypt-lib", "NAME=PATH", "also time the DRBG of the libgcrypt build at PATH (its libgcrypt.so) as impl\n"
                                 "gcrypt:NAME (repeatable, at most 4; each in its own dlmopen namespace, so two\n"
                                 "builds with one soname coexist). Self-tested first in a child process", set_gcrypt_lib},
+    {"plugin", "NAME=PATH.so", "also time the DRBG backend in this shared object as impl NAME, under the\n"
+                               "same state machines as old/new (repeatable, at most 2; ABI:\n"
+                               "include/patchbench/drbg_plugin.h). It must pass the suite's self-test,\n"
+                               "run in a child process, before it is timed", set_plugin},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -121,6 +144,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
     (void)o;
     for (int i = 0; i < opt->nlibs; i++)
         if (drbg_gcrypt_lib_load(opt->lib_name[i], opt->lib_path[i], e) < 0) return -1;
+    for (int i = 0; i < opt->nplugins; i++)
+        if (drbg_plugin_load(opt->plugin_name[i], opt->plugin_path[i], e) < 0) return -1;
     g->ncells = 0;
     g->cells = calloc(NVARIANTS * NSIZES, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "out of memory");
@@ -135,6 +160,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new");
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "old@native");
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new@native");
+            for (int i = 0; i < opt->nplugins; i++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", opt->plugin_name[i]);
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
             if (!opt->addtl) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "gcrypt");
             for (int i = 0; i < opt->nlibs && !opt->addtl; i++)
@@ -275,7 +302,7 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         pc->body = body_openssl;
     } else {
         why = "unknown implementation (old, new, old@native, new@native, gcrypt, openssl, "
-              "gcrypt:NAME given by --gcrypt-lib)";
+              "gcrypt:NAME given by --gcrypt-lib, a --plugin NAME)";
     }
     if (why) {
         free_case(c);

@@ -69,23 +69,8 @@ static int load(const char *name, const char *path, pb_err *e)
     return 0;
 }
 
-typedef struct plugin_ref {
-    const char *name, *path;
-} plugin_ref;
-
-/* In the child: load and self-test. */
-static int load_and_selftest(void *arg, pb_err *e)
-{
-    const plugin_ref *p = arg;
-    return load(p->name, p->path, e) < 0 || xts_suite_selftest(p->name, e) < 0 ? -1 : 0;
-}
-
 int xts_plugin_load(const char *name, const char *path, pb_err *e)
 {
     if (xts_plugin_check_name(name, e) < 0) return -1;
-    char who[1200];
-    snprintf(who, sizeof who, "plug-in %s (%s)", name, path);
-    plugin_ref ref = {name, path};
-    if (pb_fork_check(who, SELFTEST_SECONDS, load_and_selftest, &ref, e) < 0) return -1;
-    return load(name, path, e);
+    return pb_fork_load_checked("plug-in", name, path, SELFTEST_SECONDS, load, xts_suite_selftest, e);
 }
