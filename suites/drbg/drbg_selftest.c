@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drbg_gcrypt_lib.h"
 #include "drbg_kat.h"
 #include "peers/drbg_peers.h"
 
@@ -135,7 +136,13 @@ static int sanity(const char *impl, pb_drbg_mech mech, pb_err *e)
     const char *why = NULL;
     memset(a, 0, sizeof a);
     memset(b, 0, sizeof b);
-    if (!strcmp(impl, "gcrypt")) {
+    drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(impl);
+    if (lib) {
+        if (!drbg_gcrypt_lib_reinit(lib, mech, &why)) {
+            drbg_gcrypt_lib_generate(lib, a, sizeof a);
+            drbg_gcrypt_lib_generate(lib, b, sizeof b);
+        }
+    } else if (!strcmp(impl, "gcrypt")) {
         if (!pb_drbg_gcrypt_reinit(mech, &why)) {
             pb_drbg_gcrypt_generate(a, sizeof a);
             pb_drbg_gcrypt_generate(b, sizeof b);
@@ -155,7 +162,10 @@ int drbg_selftest(const char *impl, pb_err *e)
 {
     const pb_drbg_backend *bk;
     int kat = drbg_build_of(impl, &bk) || !strcmp(impl, "openssl");
-    if (!kat && strcmp(impl, "gcrypt")) return pb_errf(e, "drbg selftest: unknown implementation '%s'", impl);
+    drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(impl);
+    /* a libgcrypt build by path: its own self-test, then the same sanity checks as gcrypt's */
+    if (lib && drbg_gcrypt_lib_selftest_ctl(lib, e) < 0) return -1;
+    if (!kat && !lib && strcmp(impl, "gcrypt")) return pb_errf(e, "drbg selftest: unknown implementation '%s'", impl);
     for (size_t i = 0; kat && i < sizeof vectors / sizeof vectors[0]; i++) {
         const char *why;
         int rc = run_hexvec(&vectors[i], impl, &why);
@@ -163,7 +173,7 @@ int drbg_selftest(const char *impl, pb_err *e)
             return pb_errf(e, "drbg selftest %s: %s%s vector %zu: %s", impl, pb_drbg_info_of(vectors[i].mech)->name,
                            vectors[i].use_df ? "" : " no df", i, why ? why : "failed");
     }
-    if (!strcmp(impl, "gcrypt") || !strcmp(impl, "openssl"))
+    if (lib || !strcmp(impl, "gcrypt") || !strcmp(impl, "openssl"))
         for (int m = 0; m < PB_DRBG_NMECH; m++)
             if (sanity(impl, (pb_drbg_mech)m, e)) return -1;
     return 0;

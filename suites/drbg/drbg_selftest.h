@@ -7,7 +7,9 @@
  *              of the system-seeded instance the benchmark uses;
  *   gcrypt:    a sanity check only (output of the right length, not all zero,
  *              not repeating), because libgcrypt's DRBG seeds itself and cannot
- *              be given the vectors' entropy. */
+ *              be given the vectors' entropy;
+ *   gcrypt:NAME: a build by path (--gcrypt-lib): its GCRYCTL_SELFTEST, then the
+ *              same sanity check as gcrypt (drbg_gcrypt_lib.h says why no more). */
 #ifndef PB_DRBG_SELFTEST_H
 #define PB_DRBG_SELFTEST_H
 

@@ -17,7 +17,9 @@
 
 #include "common/lib_versions.h"
 #include "common/drbg.h"
+#include "drbg_gcrypt_lib.h"
 #include "drbg_kat.h"
+#include "drbg_plugin.h"
 #include "drbg_selftest.h"
 #include "pb.h"
 #include "peers/drbg_peers.h"
@@ -43,6 +45,14 @@ static const uint64_t sizes[] = { 4096, 1024, 128, 32, 16 };
 typedef struct drbg_opts {
     int addtl;                    /* --addtl */
     unsigned mech_mask;           /* --mech: bit i = variants[i]; 0 = all */
+    /* --gcrypt-lib NAME=PATH, in the order given; plan() loads them */
+    int nlibs;
+    char lib_name[DRBG_GCRYPT_LIB_MAX][DRBG_GCRYPT_LIB_NAME_MAX];
+    char lib_path[DRBG_GCRYPT_LIB_MAX][1024];
+    /* --plugin NAME=PATH.so, in the order given; plan() loads them */
+    int nplugins;
+    char plugin_name[DRBG_MAX_PLUGINS][DRBG_PLUGIN_NAME_MAX];
+    char plugin_path[DRBG_MAX_PLUGINS][1024];
 } drbg_opts;
 
 static int variant_index(const char *name)
@@ -76,11 +86,55 @@ static int set_mech(void *p, const char *value, pb_err *e)
     return 0;
 }
 
+/* One NAME=PATH of a repeatable option into names[*n] / paths[*n] (name_max, path_max bytes). */
+static int add_name_path(const char *opt, const char *value, int *n, int max, char *names, size_t name_max,
+                         char *paths, size_t path_max, int (*check_name)(const char *, pb_err *), pb_err *e)
+{
+    const char *eq = strchr(value, '=');
+    if (!eq || eq == value || !eq[1]) return pb_errf(e, "--%s wants NAME=PATH, got '%s'", opt, value);
+    if (*n == max) return pb_errf(e, "--%s: at most %d", opt, max);
+    size_t len = (size_t)(eq - value);
+    if (len >= name_max)
+        return pb_errf(e, "--%s: name '%.*s' is longer than %zu characters", opt, (int)len, value, name_max - 1);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)len, value);
+    if (check_name(name, e) < 0) return -1;
+    if (strlen(eq + 1) >= path_max) return pb_errf(e, "--%s: path too long", opt);
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(names + (size_t)i * name_max, name)) return pb_errf(e, "--%s: name '%s' given twice", opt, name);
+    snprintf(names + (size_t)*n * name_max, name_max, "%s", name);
+    snprintf(paths + (size_t)*n * path_max, path_max, "%s", eq + 1);
+    (*n)++;
+    return 0;
+}
+
+static int set_gcrypt_lib(void *p, const char *value, pb_err *e)
+{
+    drbg_opts *o = p;
+    return add_name_path("gcrypt-lib", value, &o->nlibs, DRBG_GCRYPT_LIB_MAX, o->lib_name[0], sizeof o->lib_name[0],
+                         o->lib_path[0], sizeof o->lib_path[0], drbg_gcrypt_lib_check_name, e);
+}
+
+static int set_plugin(void *p, const char *value, pb_err *e)
+{
+    drbg_opts *o = p;
+    return add_name_path("plugin", value, &o->nplugins, DRBG_MAX_PLUGINS, o->plugin_name[0],
+                         sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
+                         drbg_plugin_check_name, e);
+}
+
 static const pb_suite_opt options[] = {
     {"addtl", NULL, "every generate request carries 32 bytes of additional input\n"
                     "(runs the derivation function / update paths; gcrypt sits out:\n"
                     "gcry_randomize has no additional input)", set_addtl},
     {"mech", "LIST", "only these mechanisms, comma-separated: aes256,aes128,sha256,hmac-sha256", set_mech},
+    {"gcrypt-lib", "NAME=PATH", "also time the DRBG of the libgcrypt build at PATH (its libgcrypt.so) as impl\n"
+                                "gcrypt:NAME (repeatable, at most 4; each in its own dlmopen namespace, so two\n"
+                                "builds with one soname coexist). Self-tested first in a child process", set_gcrypt_lib},
+    {"plugin", "NAME=PATH.so", "also time the DRBG backend in this shared object as impl NAME, under the\n"
+                               "same state machines as old/new (repeatable, at most 2; ABI:\n"
+                               "include/patchbench/drbg_plugin.h). It must pass the suite's self-test,\n"
+                               "run in a child process, before it is timed", set_plugin},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -88,6 +142,10 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
     const drbg_opts *opt = opts;
     (void)o;
+    for (int i = 0; i < opt->nlibs; i++)
+        if (drbg_gcrypt_lib_load(opt->lib_name[i], opt->lib_path[i], e) < 0) return -1;
+    for (int i = 0; i < opt->nplugins; i++)
+        if (drbg_plugin_load(opt->plugin_name[i], opt->plugin_path[i], e) < 0) return -1;
     g->ncells = 0;
     g->cells = calloc(NVARIANTS * NSIZES, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "out of memory");
@@ -102,8 +160,12 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new");
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "old@native");
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new@native");
+            for (int i = 0; i < opt->nplugins; i++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", opt->plugin_name[i]);
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
             if (!opt->addtl) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "gcrypt");
+            for (int i = 0; i < opt->nlibs && !opt->addtl; i++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s%s", DRBG_GCRYPT_LIB_PREFIX, opt->lib_name[i]);
             snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "openssl");
         }
     }
@@ -116,6 +178,7 @@ typedef struct drbg_case {
     pb_drbg d;                    /* old / new / old@native / new@native */
     const pb_drbg_build *build;   /* the build that instantiated d */
     pb_drbg_ossl *ossl;           /* openssl */
+    drbg_gcrypt_lib *lib;         /* gcrypt:NAME */
     pb_drbg_mech mech;
     size_t n;
     uint8_t *out;
@@ -145,6 +208,20 @@ static void body_gcrypt(void *ctx, uint64_t iters)
     }
     for (uint64_t i = 0; i < iters; i++) {
         pb_drbg_gcrypt_generate(c->out, c->n);
+        pb_sink(c->out);
+    }
+}
+
+static void body_gcrypt_lib(void *ctx, uint64_t iters)
+{
+    drbg_case *c = ctx;
+    /* one DRBG per build (per namespace): take it back as in body_gcrypt */
+    if (drbg_gcrypt_lib_current(c->lib) != (int)c->mech) {
+        const char *why;
+        if (drbg_gcrypt_lib_reinit(c->lib, c->mech, &why)) c->errors += iters;
+    }
+    for (uint64_t i = 0; i < iters; i++) {
+        drbg_gcrypt_lib_generate(c->lib, c->out, c->n);
         pb_sink(c->out);
     }
 }
@@ -216,11 +293,16 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         if (opt->addtl) why = "gcry_randomize takes no additional input (--addtl)";
         else pb_drbg_gcrypt_reinit(c->mech, &why);
         pc->body = body_gcrypt;
+    } else if ((c->lib = drbg_gcrypt_lib_find(impl))) {
+        if (opt->addtl) why = "gcry_randomize takes no additional input (--addtl)";
+        else drbg_gcrypt_lib_reinit(c->lib, c->mech, &why);
+        pc->body = body_gcrypt_lib;
     } else if (!strcmp(impl, "openssl")) {
         c->ossl = pb_drbg_ossl_new(c->mech, NULL, 0, &why);
         pc->body = body_openssl;
     } else {
-        why = "unknown implementation (old, new, old@native, new@native, gcrypt, openssl)";
+        why = "unknown implementation (old, new, old@native, new@native, gcrypt, openssl, "
+              "gcrypt:NAME given by --gcrypt-lib, a --plugin NAME)";
     }
     if (why) {
         free_case(c);
@@ -234,6 +316,15 @@ static int selftest(const void *opts, const char *impl, pb_err *e)
 {
     (void)opts;   /* the known answers do not depend on the options */
     return drbg_selftest(impl, e);
+}
+
+/* The linked libraries, and every build loaded by --gcrypt-lib with its path and version. */
+static const char *library_versions(void)
+{
+    static char text[8192];
+    const char *libs = drbg_gcrypt_lib_describe();
+    snprintf(text, sizeof text, "%s%s%s", pb_lib_versions_gcrypt_openssl(), *libs ? "; " : "", libs);
+    return text;
 }
 
 static pb_claim claim(const pb_cell *cell, double doc_ratio)
@@ -262,7 +353,7 @@ const pb_suite pb_suite_drbg = {
     .selftest = selftest,
     .kat_accepts = drbg_kat_accepts,
     .kat_file = drbg_kat_file,
-    .library_versions = pb_lib_versions_gcrypt_openssl,
+    .library_versions = library_versions,
     .claim = claim,
     .plot_x = "size",
     .notes_md =

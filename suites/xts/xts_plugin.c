@@ -5,15 +5,11 @@
  * and reports through a pipe: a plug-in that crashes or hangs there costs the child, not
  * bench. Only a plug-in that passed is loaded into bench itself. */
 #include <dlfcn.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "patchbench/xts_plugin.h"
+#include "pb_fork.h"
 #include "xts_suite.h"
 
 #define SELFTEST_SECONDS 60   /* far above what the vectors take; a hung plug-in is refused */
@@ -73,56 +69,8 @@ static int load(const char *name, const char *path, pb_err *e)
     return 0;
 }
 
-/* In the child: load and self-test, the outcome as text on fd; exit 0 if it passed. */
-static _Noreturn void child(const char *name, const char *path, int fd)
-{
-    pb_err e = {{0}};
-    alarm(SELFTEST_SECONDS);
-    int rc = load(name, path, &e) < 0 || xts_suite_selftest(name, &e) < 0;
-    if (rc) {
-        size_t n = strlen(e.msg);
-        while (n > 0) {
-            ssize_t w = write(fd, e.msg, n);
-            if (w <= 0) break;
-            n -= (size_t)w;
-        }
-    }
-    _exit(rc);
-}
-
 int xts_plugin_load(const char *name, const char *path, pb_err *e)
 {
     if (xts_plugin_check_name(name, e) < 0) return -1;
-    int fds[2];
-    if (pipe(fds) < 0) return pb_errf(e, "plug-in %s: pipe: %s", name, strerror(errno));
-    fflush(NULL);   /* nothing buffered twice */
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return pb_errf(e, "plug-in %s: fork: %s", name, strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        child(name, path, fds[1]);
-    }
-    close(fds[1]);
-    char msg[sizeof e->msg];
-    size_t got = 0;
-    ssize_t r;
-    while ((r = read(fds[0], msg + got, sizeof msg - 1 - got)) > 0 || (r < 0 && errno == EINTR))
-        if (r > 0) got += (size_t)r;
-    msg[got] = 0;
-    close(fds[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return pb_errf(e, "plug-in %s: waitpid: %s", name, strerror(errno));
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-        return pb_errf(e, "plug-in %s (%s): self-test did not finish in %d s", name, path, SELFTEST_SECONDS);
-    if (WIFSIGNALED(status))
-        return pb_errf(e, "plug-in %s (%s): crashed in its self-test: signal %d (%s)", name, path,
-                       WTERMSIG(status), strsignal(WTERMSIG(status)));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return pb_errf(e, "%s", got ? msg : "plug-in self-test failed without saying why");
-    return load(name, path, e);
+    return pb_fork_load_checked("plug-in", name, path, SELFTEST_SECONDS, load, xts_suite_selftest, e);
 }

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* pb_fork.h — run a check of foreign code (a plug-in, a libgcrypt build by path) in a forked
+ * child, so that code which crashes or hangs there costs the child, not bench. */
+#ifndef PB_FORK_H
+#define PB_FORK_H
+
+#include "pb.h"
+
+/* fork; in the child, alarm(seconds) and fn(arg, e), its message sent back through a pipe.
+ * 0 if fn returned 0; else -1 + e: fn's message, or "WHO crashed in its self-test: signal N
+ * (name)", "WHO: self-test did not finish in N s", "WHO: self-test failed without saying why".
+ * who names the code for messages, e.g. "plug-in w (w.so)". */
+int pb_fork_check(const char *who, unsigned seconds, int (*fn)(void *arg, pb_err *e), void *arg, pb_err *e);
+
+/* Foreign code named NAME at PATH (a plug-in, a library build): load(name, path) then
+ * selftest(name) in a forked child (pb_fork_check, who = "WHAT NAME (PATH)"); only if both
+ * passed there, load(name, path) in this process. 0, or -1 + e. */
+typedef int (*pb_fork_load_fn)(const char *name, const char *path, pb_err *e);
+typedef int (*pb_fork_selftest_fn)(const char *name, pb_err *e);
+int pb_fork_load_checked(const char *what, const char *name, const char *path, unsigned seconds,
+                         pb_fork_load_fn load, pb_fork_selftest_fn selftest, pb_err *e);
+
+#endif

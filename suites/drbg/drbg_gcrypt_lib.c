@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* drbg_gcrypt_lib.c — a libgcrypt build by path, in its own link-map namespace (drbg_gcrypt_lib.h). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gcrypt.h>   /* the control codes and enums only: every call goes through dlsym'd pointers */
+
+#include "drbg_gcrypt_lib.h"
+#include "drbg_selftest.h"
+#include "pb_fork.h"
+#include "peers/drbg_peers.h"
+
+#define SELFTEST_SECONDS 60
+#define MIN_VERSION "1.7.0"   /* GCRYCTL_DRBG_REINIT as used here; the 2016 patch's parent is 1.7.x */
+
+typedef const char *(*check_version_fn)(const char *);
+typedef gcry_error_t (*control_fn)(enum gcry_ctl_cmds, ...);
+typedef void (*randomize_fn)(void *, size_t, enum gcry_random_level);
+
+struct drbg_gcrypt_lib {
+    char name[DRBG_GCRYPT_LIB_NAME_MAX];
+    char path[1024];
+    char version[32];
+    void *handle;
+    control_fn control;
+    randomize_fn randomize;
+    int current;
+};
+
+/* The builds loaded into this process. Loaded code, not options: like the xts plug-in registry,
+ * it outlives one run's options object, and a handle is never closed. */
+static drbg_gcrypt_lib libs[DRBG_GCRYPT_LIB_MAX];
+static int nlibs;
+
+int drbg_gcrypt_lib_check_name(const char *name, pb_err *e)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= DRBG_GCRYPT_LIB_NAME_MAX ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.@") != n)
+        return pb_errf(e, "--gcrypt-lib: name '%s' must be 1 to %d characters of A-Z a-z 0-9 _ - . @", name,
+                       DRBG_GCRYPT_LIB_NAME_MAX - 1);
+    return 0;
+}
+
+drbg_gcrypt_lib *drbg_gcrypt_lib_find(const char *impl)
+{
+    size_t np = strlen(DRBG_GCRYPT_LIB_PREFIX);
+    if (strncmp(impl, DRBG_GCRYPT_LIB_PREFIX, np)) return NULL;
+    for (int i = 0; i < nlibs; i++)
+        if (!strcmp(libs[i].name, impl + np)) return &libs[i];
+    return NULL;
+}
+
+static void *sym(void *h, const char *s)
+{
+    return dlsym(h, s);
+}
+
+/* dlmopen PATH into a new namespace, resolve, select the FIPS DRBG, initialise, register. */
+static int open_lib(const char *name, const char *path, pb_err *e)
+{
+    if (nlibs == DRBG_GCRYPT_LIB_MAX) return pb_errf(e, "--gcrypt-lib: at most %d builds", DRBG_GCRYPT_LIB_MAX);
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return pb_errf(e, "--gcrypt-lib %s: %s: %s", name, path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return pb_errf(e, "--gcrypt-lib %s: %s: not a regular file", name, path);
+    char where[1100];
+    /* a bare file name would be looked up in the library path: take it as ./NAME, as written */
+    snprintf(where, sizeof where, "%s%s", strchr(path, '/') ? "" : "./", path);
+    void *h = dlmopen(LM_ID_NEWLM, where, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return pb_errf(e, "--gcrypt-lib %s: cannot load %s: %s", name, path, dlerror());
+    check_version_fn check_version;
+    control_fn control;
+    randomize_fn randomize;
+    void *s1 = sym(h, "gcry_check_version"), *s2 = sym(h, "gcry_control"), *s3 = sym(h, "gcry_randomize");
+    if (!s1 || !s2 || !s3)
+        return pb_errf(e, "--gcrypt-lib %s: %s is not a libgcrypt: no symbol %s", name, path,
+                       !s1 ? "gcry_check_version" : !s2 ? "gcry_control" : "gcry_randomize");
+    memcpy(&check_version, &s1, sizeof s1);   /* object to function pointer, as POSIX allows */
+    memcpy(&control, &s2, sizeof s2);
+    memcpy(&randomize, &s3, sizeof s3);
+    /* the RNG type must be chosen before the library initialises (gcry_check_version does that) */
+    if (control(GCRYCTL_SET_PREFERRED_RNG_TYPE, GCRY_RNG_TYPE_FIPS))
+        return pb_errf(e, "--gcrypt-lib %s: %s refused GCRYCTL_SET_PREFERRED_RNG_TYPE", name, path);
+    const char *v = check_version(NULL);
+    if (!v) return pb_errf(e, "--gcrypt-lib %s: %s: gcry_check_version gives no version", name, path);
+    if (!check_version(MIN_VERSION))
+        return pb_errf(e, "--gcrypt-lib %s: %s is libgcrypt %s, older than %s", name, path, v, MIN_VERSION);
+    control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    int type = 0;
+    if (control(GCRYCTL_GET_CURRENT_RNG_TYPE, &type) || type != GCRY_RNG_TYPE_FIPS)
+        return pb_errf(e, "--gcrypt-lib %s: %s: its DRBG (GCRY_RNG_TYPE_FIPS) did not become the active RNG",
+                       name, path);
+    drbg_gcrypt_lib *l = &libs[nlibs++];
+    snprintf(l->name, sizeof l->name, "%s", name);
+    snprintf(l->path, sizeof l->path, "%s", path);
+    snprintf(l->version, sizeof l->version, "%s", v);
+    l->handle = h;
+    l->control = control;
+    l->randomize = randomize;
+    l->current = -1;
+    return 0;
+}
+
+/* The suite's selftest of the build loaded as NAME (impl "gcrypt:NAME"). */
+static int selftest_lib(const char *name, pb_err *e)
+{
+    char impl[64];
+    snprintf(impl, sizeof impl, "%s%s", DRBG_GCRYPT_LIB_PREFIX, name);
+    return drbg_selftest(impl, e);
+}
+
+int drbg_gcrypt_lib_load(const char *name, const char *path, pb_err *e)
+{
+    if (drbg_gcrypt_lib_check_name(name, e) < 0) return -1;
+    char impl[64];
+    snprintf(impl, sizeof impl, "%s%s", DRBG_GCRYPT_LIB_PREFIX, name);
+    if (drbg_gcrypt_lib_find(impl)) return 0;
+    return pb_fork_load_checked("--gcrypt-lib", name, path, SELFTEST_SECONDS, open_lib, selftest_lib, e);
+}
+
+int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **why)
+{
+    const char *flags = pb_drbg_gcrypt_flags(mech);
+    if (!flags) return *why = "invalid mechanism", -1;
+    l->current = -1;
+    /* GCRYCTL_DRBG_REINIT: flag string, personalization buffers, their count, NULL guard. */
+    if (l->control(GCRYCTL_DRBG_REINIT, flags, (gcry_buffer_t *)NULL, 0, (void *)NULL))
+        return *why = "GCRYCTL_DRBG_REINIT refused the flags", -1;
+    l->current = (int)mech;
+    *why = NULL;
+    return 0;
+}
+
+int drbg_gcrypt_lib_current(const drbg_gcrypt_lib *l)
+{
+    return l->current;
+}
+
+void drbg_gcrypt_lib_generate(const drbg_gcrypt_lib *l, uint8_t *out, size_t n)
+{
+    l->randomize(out, n, GCRY_STRONG_RANDOM);
+}
+
+int drbg_gcrypt_lib_selftest_ctl(const drbg_gcrypt_lib *l, pb_err *e)
+{
+    gcry_error_t err = l->control(GCRYCTL_SELFTEST);
+    if (err) return pb_errf(e, "drbg selftest gcrypt:%s: GCRYCTL_SELFTEST failed (error %u)", l->name, (unsigned)err);
+    return 0;
+}
+
+const char *drbg_gcrypt_lib_describe(void)
+{
+    static char text[DRBG_GCRYPT_LIB_MAX * 1100];
+    size_t at = 0;
+    text[0] = 0;
+    for (int i = 0; i < nlibs && at < sizeof text; i++)
+        at += (size_t)snprintf(text + at, sizeof text - at, "%s%s%s=%s (libgcrypt %s)", i ? "; " : "",
+                               DRBG_GCRYPT_LIB_PREFIX, libs[i].name, libs[i].path, libs[i].version);
+    return text;
+}
