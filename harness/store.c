@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,7 +35,9 @@ static const char *SCHEMA =
     "  guest_kernel TEXT,\n"
     "  machine_id TEXT,\n"
     "  job_id TEXT,\n"
-    "  suite_settings TEXT\n"
+    "  suite_settings TEXT,\n"
+    "  uuid TEXT,\n"
+    "  cpu_affinity TEXT, loadavg_start REAL, loadavg_end REAL, noise TEXT\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS cases (\n"
     "  id INTEGER PRIMARY KEY,\n"
@@ -84,6 +87,9 @@ static const char *SCHEMA =
     "  WHERE r.status = 'complete';\n"
     "CREATE VIEW IF NOT EXISTS summary_ratios AS\n"
     "  SELECT q.* FROM ratios q JOIN runs r ON r.id = q.run_id WHERE r.status = 'complete';\n";
+
+/* Not in SCHEMA: migrate_1_to_2 replays SCHEMA on a `runs` that has no uuid column yet. */
+static const char *RUNS_UUID_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS runs_uuid ON runs(uuid)";
 
 static int sqlerr(pb_store *s, pb_err *e, const char *what)
 {
@@ -179,12 +185,38 @@ static int migrate_1_to_2(pb_store *s, pb_err *e)
     return pb_store_exec(s, pb_gate_tables_sql, e);
 }
 
+/* Version 3: a run carries a UUID (random, made where the run started) so that `bench merge` can
+ * keep one identity for it across stores whose integer ids differ; and where its benchmark thread
+ * ran (cpu_affinity) with the load average at its start and end and the noise warnings it drew.
+ * Runs from before get a fresh UUID now: they existed in this file only. */
+static int migrate_2_to_3(pb_store *s, pb_err *e)
+{
+    static const struct { const char *name, *type; } added[] = {
+        {"uuid", "TEXT"}, {"cpu_affinity", "TEXT"}, {"loadavg_start", "REAL"}, {"loadavg_end", "REAL"}, {"noise", "TEXT"}};
+    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+        int have = has_column(s, "runs", added[i].name, e);
+        if (have < 0) return -1;
+        if (have) continue;
+        char sql[128];
+        snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", added[i].name, added[i].type);
+        if (pb_store_exec(s, sql, e) < 0) return -1;
+    }
+    if (pb_store_exec(s,
+                      "UPDATE runs SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' ||"
+                      " substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) ||"
+                      " substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))) WHERE uuid IS NULL",
+                      e) < 0)
+        return -1;
+    return pb_store_exec(s, RUNS_UUID_INDEX, e);
+}
+
 static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
 } MIGRATIONS[] = {
     {"1 -> 2: runs gain guest_kernel/machine_id/job_id/suite_settings, target 'host' becomes 'userspace', gate tables",
      migrate_1_to_2},
+    {"2 -> 3: runs gain uuid (filled for existing runs), cpu_affinity, loadavg_start/_end, noise", migrate_2_to_3},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
@@ -224,7 +256,9 @@ static int ensure_schema(pb_store *s, pb_err *e)
     int v = schema_version(s, e);
     if (v < 0 || (v > PB_SCHEMA_VERSION && check_ours(s, e) < 0)) goto fail;
     if (v == 0) {
-        if (pb_store_exec(s, SCHEMA, e) < 0 || pb_store_exec(s, pb_gate_tables_sql, e) < 0) goto fail;
+        if (pb_store_exec(s, SCHEMA, e) < 0 || pb_store_exec(s, pb_gate_tables_sql, e) < 0 ||
+            pb_store_exec(s, RUNS_UUID_INDEX, e) < 0)
+            goto fail;
     } else {
         for (int k = v; k < PB_SCHEMA_VERSION; k++)
             if (MIGRATIONS[k - 1].apply(s, e) < 0) {
@@ -365,15 +399,34 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
     else sqlite3_bind_null(st, i);
 }
 
+int pb_uuid4(char out[37], pb_err *e)
+{
+    unsigned char b[16];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t n = getrandom(b + got, sizeof b - got, 0);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return pb_errf(e, "getrandom: %s", strerror(errno));
+        }
+        got += (size_t)n;
+    }
+    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
+    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
+             b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    return 0;
+}
+
 int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e)
 {
     static const char *sql =
         "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
-        " guest_kernel, machine_id, job_id, suite_settings)"
+        " guest_kernel, machine_id, job_id, suite_settings, uuid)"
         " VALUES (?1, 'incomplete', strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)";
+        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "insert run");
     bind_text(st, 1, ri->suite);
@@ -408,6 +461,12 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     /* runs of one CI job (or one gate session) share PB_JOB_ID: only those may be compared */
     bind_text(st, 30, getenv("PB_JOB_ID"));
     bind_text(st, 31, ri->suite_settings);
+    char uuid[37];
+    if (pb_uuid4(uuid, e) < 0) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    bind_text(st, 32, uuid);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return sqlerr(s, e, "insert run");

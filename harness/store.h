@@ -39,7 +39,7 @@ typedef struct pb_sample {
 const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version; docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 2
+#define PB_SCHEMA_VERSION 3
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 
@@ -90,6 +90,9 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *smp, pb_e
  * code-generation profile P of the same sources); mark the run complete. One
  * transaction. */
 int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e);
+
+/* A random (version 4) UUID, 36 characters and a NUL, from getrandom(2); -1 + e if none. */
+int pb_uuid4(char out[37], pb_err *e);
 
 /* The newest complete run (of `suite`, or any if NULL); 0 if none. */
 int64_t pb_store_latest_run(pb_store *s, const char *suite);

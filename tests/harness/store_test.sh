@@ -23,8 +23,8 @@ store-migrates-v1-databases)
         expect 2 "schema version 1" "$BENCH" list --runs --db "$D"
         expect 2 "bench migrate" "$BENCH" report --db "$D" --out "$T/p"
         is "$f: a refused read leaves the file unchanged" "$(sha256sum "$D")" "$before"
-        expect 0 "schema version 2" "$BENCH" migrate --db "$D"
-        is "$f: user_version" "$(q "$D" "PRAGMA user_version")" "2"
+        expect 0 "schema version 3" "$BENCH" migrate --db "$D"
+        is "$f: user_version" "$(q "$D" "PRAGMA user_version")" "3"
         is "$f: old 'host' runs are userspace runs" "$(q "$D" "SELECT group_concat(target) FROM runs WHERE id IN (1, 2)")" \
            "userspace,userspace"
         is "$f: every column of version 2" \
@@ -34,17 +34,19 @@ store-migrates-v1-databases)
         is "$f: samples, stats and ratios kept" \
            "$(q "$D" "SELECT (SELECT count(*) FROM samples) || ',' || (SELECT count(*) FROM stats) || ',' || (SELECT count(*) FROM ratios)")" "6,2,1"
         is "$f: the old run is in summary" "$(q "$D" "SELECT count(*) FROM summary WHERE run_id = 1")" "2"
+        is "$f: every run has its own version-4 uuid (version 3)" \
+           "$(q "$D" "SELECT count(DISTINCT uuid) = count(*) AND min(uuid GLOB '????????-????-4???-[89ab]???-????????????') FROM runs")" "1"
         is "$f: the integrity check" "$(q "$D" "PRAGMA integrity_check")" "ok"
         expect 0 "userspace" "$BENCH" list --runs --db "$D"
         # a second migrate finds nothing to do
-        expect 0 "schema version 2" "$BENCH" migrate --db "$D"
+        expect 0 "schema version 3" "$BENCH" migrate --db "$D"
     done
     is "a kernel-module run stays one" "$(q "$T/store-v1-branch-start.db" "SELECT target FROM runs WHERE id = 3")" "qemu-tcg"
     # a command that stores migrates by itself: the first schema had no machine_id column
     D=$T/run-on-old.db
     load store-v1-first "$D"
     expect 0 "run 3 complete" "$BENCH" "${QUICK[@]}" --db "$D"
-    is "run on a version-1 file: migrated" "$(q "$D" "PRAGMA user_version")" "2"
+    is "run on a version-1 file: migrated" "$(q "$D" "PRAGMA user_version")" "3"
     is "run on a version-1 file: its run" "$(q "$D" "SELECT status || ':' || target || ':' || (machine_id IS NOT NULL) FROM runs WHERE id = 3")" \
        "complete:userspace:1"
     # a file from a newer bench is refused by every command and left alone
@@ -92,7 +94,7 @@ store-concurrent-writers-all-complete)
             if wait "${pids[$((i - 1))]}"; then ok; else bad "$kind file: writer $i failed: $(cat "$T/$kind.$i.out")"; fi
         done
         is "$kind file: $N complete runs" "$(q "$D" "SELECT count(*) FROM runs WHERE suite = 'synthetic' AND status = 'complete' AND job_id = 'store-test'")" "$N"
-        is "$kind file: user_version" "$(q "$D" "PRAGMA user_version")" "2"
+        is "$kind file: user_version" "$(q "$D" "PRAGMA user_version")" "3"
     done
     ;;
 
