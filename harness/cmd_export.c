@@ -6,7 +6,6 @@
  * iteration count in them), so that GB's compare.py matches two exports line by line. */
 #include <errno.h>
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +54,9 @@ static int on_opt(void *ctx, int id, const char *v)
     }
 }
 
-static const char *text(sqlite3_stmt *q, int i)
+static const char *text(pb_stmt *q, int i)
 {
-    const unsigned char *t = sqlite3_column_text(q, i);
+    const char *t = pb_db_column_text(q, i);
     return t ? (const char *)t : "";
 }
 
@@ -80,16 +79,16 @@ static void csv_field(FILE *f, const char *s, int last)
 /* The runs to export: one, or the latest complete run of each suite (of one suite). */
 static int runs_to_export(pb_store *st, const export_args *a, int64_t *ids, int cap)
 {
-    sqlite3_stmt *q;
+    pb_stmt *q;
     const char *sql = a->run ? "SELECT id FROM runs WHERE id = ?1 AND status = 'complete' AND (?2 IS NULL OR suite = ?2)"
                              : "SELECT max(id) FROM runs WHERE status = 'complete' AND target = 'userspace'"
                                " AND (?2 IS NULL OR suite = ?2) GROUP BY suite ORDER BY suite";
-    if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) return -1;
-    if (a->run) sqlite3_bind_int64(q, 1, a->run);
-    if (a->suite) sqlite3_bind_text(q, 2, a->suite, -1, SQLITE_TRANSIENT);
+    if (pb_db_prepare(st->db, sql, &q) != PB_DB_OK) return -1;
+    if (a->run) pb_db_bind_int64(q, 1, a->run);
+    if (a->suite) pb_db_bind_text(q, 2, a->suite);
     int n = 0;
-    while (n < cap && sqlite3_step(q) == SQLITE_ROW) ids[n++] = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
+    while (n < cap && pb_db_step(q) == PB_DB_ROW) ids[n++] = pb_db_column_int64(q, 0);
+    pb_db_finalize(q);
     return n;
 }
 
@@ -101,20 +100,20 @@ static int export_csv(FILE *f, pb_store *st, const int64_t *ids, int n)
 {
     fputs("run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90\n", f);
     for (int r = 0; r < n; r++) {
-        sqlite3_stmt *q;
-        if (sqlite3_prepare_v2(st->db, STATS_SQL, -1, &q, NULL) != SQLITE_OK) return -1;
-        sqlite3_bind_int64(q, 1, ids[r]);
-        while (sqlite3_step(q) == SQLITE_ROW) {
-            fprintf(f, "%lld,", (long long)sqlite3_column_int64(q, 0));
+        pb_stmt *q;
+        if (pb_db_prepare(st->db, STATS_SQL, &q) != PB_DB_OK) return -1;
+        pb_db_bind_int64(q, 1, ids[r]);
+        while (pb_db_step(q) == PB_DB_ROW) {
+            fprintf(f, "%lld,", (long long)pb_db_column_int64(q, 0));
             for (int i = 1; i <= 4; i++) csv_field(f, text(q, i), 0);
-            fprintf(f, "%lld,", (long long)sqlite3_column_int64(q, 5));
+            fprintf(f, "%lld,", (long long)pb_db_column_int64(q, 5));
             csv_field(f, text(q, 6), 0);
             csv_field(f, text(q, 7), 0);
             /* %.17g: the stored double exactly */
-            fprintf(f, "%lld,%.17g,%.17g,%.17g\n", (long long)sqlite3_column_int64(q, 8), sqlite3_column_double(q, 9),
-                    sqlite3_column_double(q, 10), sqlite3_column_double(q, 11));
+            fprintf(f, "%lld,%.17g,%.17g,%.17g\n", (long long)pb_db_column_int64(q, 8), pb_db_column_double(q, 9),
+                    pb_db_column_double(q, 10), pb_db_column_double(q, 11));
         }
-        sqlite3_finalize(q);
+        pb_db_finalize(q);
     }
     return 0;
 }
@@ -127,19 +126,19 @@ static json_t *run_object(pb_store *st, int64_t id)
                                  "counter_source", "command_line", "options", "libs", "baseline", "candidate",
                                  "primary_metric"};
     json_t *o = json_object();
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db, "SELECT * FROM runs WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) return o;
-    sqlite3_bind_int64(q, 1, id);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        for (int i = 0; i < sqlite3_column_count(q); i++)
+    pb_stmt *q;
+    if (pb_db_prepare(st->db, "SELECT * FROM runs WHERE id = ?1", &q) != PB_DB_OK) return o;
+    pb_db_bind_int64(q, 1, id);
+    if (pb_db_step(q) == PB_DB_ROW)
+        for (int i = 0; i < pb_db_column_count(q); i++)
             for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
-                if (!strcmp(sqlite3_column_name(q, i), cols[k])) {
-                    if (sqlite3_column_type(q, i) == SQLITE_INTEGER)
-                        json_object_set_new(o, cols[k], json_integer(sqlite3_column_int64(q, i)));
-                    else if (sqlite3_column_type(q, i) != SQLITE_NULL)
+                if (!strcmp(pb_db_column_name(q, i), cols[k])) {
+                    if (pb_db_column_type(q, i) == PB_DB_INTEGER)
+                        json_object_set_new(o, cols[k], json_integer(pb_db_column_int64(q, i)));
+                    else if (pb_db_column_type(q, i) != PB_DB_NULL)
                         json_object_set_new(o, cols[k], json_string(text(q, i)));
                 }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     return o;
 }
 
@@ -170,16 +169,16 @@ static json_t *export_json(pb_store *st, const int64_t *ids, int n, int gbench)
     }
     int family = 0;
     for (int r = 0; r < n; r++) {
-        sqlite3_stmt *q;
-        if (sqlite3_prepare_v2(st->db, STATS_SQL, -1, &q, NULL) != SQLITE_OK) break;
-        sqlite3_bind_int64(q, 1, ids[r]);
-        while (sqlite3_step(q) == SQLITE_ROW) {
+        pb_stmt *q;
+        if (pb_db_prepare(st->db, STATS_SQL, &q) != PB_DB_OK) break;
+        pb_db_bind_int64(q, 1, ids[r]);
+        while (pb_db_step(q) == PB_DB_ROW) {
             json_t *o = json_object();
             if (gbench) {
                 if (strcmp(text(q, 6), PB_DEFAULT_METRIC)) { json_decref(o); continue; }
                 char name[5 * PB_NAME_MAX + 32];
                 snprintf(name, sizeof name, "%s/%s/%s/%s/%lld", text(q, 1), text(q, 2), text(q, 3), text(q, 4),
-                         (long long)sqlite3_column_int64(q, 5));
+                         (long long)pb_db_column_int64(q, 5));
                 char agg[sizeof name + 8];
                 snprintf(agg, sizeof agg, "%s_median", name);
                 json_object_set_new(o, "name", json_string(agg));
@@ -187,57 +186,56 @@ static json_t *export_json(pb_store *st, const int64_t *ids, int n, int gbench)
                 json_object_set_new(o, "per_family_instance_index", json_integer(0));
                 json_object_set_new(o, "run_name", json_string(name));
                 json_object_set_new(o, "run_type", json_string("aggregate"));
-                json_object_set_new(o, "repetitions", json_integer(sqlite3_column_int64(q, 8)));
+                json_object_set_new(o, "repetitions", json_integer(pb_db_column_int64(q, 8)));
                 json_object_set_new(o, "threads", json_integer(1));
                 json_object_set_new(o, "aggregate_name", json_string("median"));
                 json_object_set_new(o, "aggregate_unit", json_string("time"));
-                json_object_set_new(o, "iterations", json_integer(sqlite3_column_int64(q, 8)));
+                json_object_set_new(o, "iterations", json_integer(pb_db_column_int64(q, 8)));
                 /* the store keeps wall time per operation; GB's cpu_time is set to it too */
-                json_object_set_new(o, "real_time", json_real(sqlite3_column_double(q, 9)));
-                json_object_set_new(o, "cpu_time", json_real(sqlite3_column_double(q, 9)));
+                json_object_set_new(o, "real_time", json_real(pb_db_column_double(q, 9)));
+                json_object_set_new(o, "cpu_time", json_real(pb_db_column_double(q, 9)));
                 json_object_set_new(o, "time_unit", json_string("ns"));
             } else {
-                json_object_set_new(o, "run_id", json_integer(sqlite3_column_int64(q, 0)));
+                json_object_set_new(o, "run_id", json_integer(pb_db_column_int64(q, 0)));
                 static const char *names[] = {"suite", "impl", "variant", "op"};
                 for (int i = 0; i < 4; i++) json_object_set_new(o, names[i], json_string(text(q, i + 1)));
-                json_object_set_new(o, "size_bytes", json_integer(sqlite3_column_int64(q, 5)));
+                json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 5)));
                 json_object_set_new(o, "metric", json_string(text(q, 6)));
                 json_object_set_new(o, "unit", json_string(text(q, 7)));
-                json_object_set_new(o, "n", json_integer(sqlite3_column_int64(q, 8)));
-                json_object_set_new(o, "median", json_real(sqlite3_column_double(q, 9)));
-                json_object_set_new(o, "p10", json_real(sqlite3_column_double(q, 10)));
-                json_object_set_new(o, "p90", json_real(sqlite3_column_double(q, 11)));
+                json_object_set_new(o, "n", json_integer(pb_db_column_int64(q, 8)));
+                json_object_set_new(o, "median", json_real(pb_db_column_double(q, 9)));
+                json_object_set_new(o, "p10", json_real(pb_db_column_double(q, 10)));
+                json_object_set_new(o, "p90", json_real(pb_db_column_double(q, 11)));
             }
             json_array_append_new(list, o);
         }
-        sqlite3_finalize(q);
+        pb_db_finalize(q);
     }
     if (!gbench) {
         json_t *ratios = json_array();
         for (int r = 0; r < n; r++) {
-            sqlite3_stmt *q;
-            if (sqlite3_prepare_v2(st->db,
+            pb_stmt *q;
+            if (pb_db_prepare(st->db,
                                    "SELECT suite, variant, op, size_bytes, metric, baseline, candidate, estimate, ci_lo,"
-                                   " ci_hi, p_value, n_pairs FROM summary_ratios WHERE run_id = ?1 ORDER BY rowid",
-                                   -1, &q, NULL) != SQLITE_OK)
+                                   " ci_hi, p_value, n_pairs FROM summary_ratios WHERE run_id = ?1 ORDER BY id", &q) != PB_DB_OK)
                 break;
-            sqlite3_bind_int64(q, 1, ids[r]);
-            while (sqlite3_step(q) == SQLITE_ROW) {
+            pb_db_bind_int64(q, 1, ids[r]);
+            while (pb_db_step(q) == PB_DB_ROW) {
                 json_t *o = json_object();
                 json_object_set_new(o, "run_id", json_integer(ids[r]));
                 static const char *names[] = {"suite", "variant", "op"};
                 for (int i = 0; i < 3; i++) json_object_set_new(o, names[i], json_string(text(q, i)));
-                json_object_set_new(o, "size_bytes", json_integer(sqlite3_column_int64(q, 3)));
+                json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 3)));
                 json_object_set_new(o, "metric", json_string(text(q, 4)));
                 json_object_set_new(o, "baseline", json_string(text(q, 5)));
                 json_object_set_new(o, "candidate", json_string(text(q, 6)));
                 json_object_set_new(o, "orientation", json_string("time (cost) candidate/baseline; < 1: faster"));
                 for (int i = 7; i <= 10; i++)
-                    json_object_set_new(o, sqlite3_column_name(q, i), json_real(sqlite3_column_double(q, i)));
-                json_object_set_new(o, "n_pairs", json_integer(sqlite3_column_int64(q, 11)));
+                    json_object_set_new(o, pb_db_column_name(q, i), json_real(pb_db_column_double(q, i)));
+                json_object_set_new(o, "n_pairs", json_integer(pb_db_column_int64(q, 11)));
                 json_array_append_new(ratios, o);
             }
-            sqlite3_finalize(q);
+            pb_db_finalize(q);
         }
         json_object_set_new(root, "ratios", ratios);
     }

@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,21 +332,20 @@ int cmd_history(int argc, char **argv)
             return 1;
         }
     }
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st.db,
+    pb_stmt *q;
+    if (pb_db_prepare(st.db,
                            "SELECT COALESCE(r.machine_id, r.cpu_model, '?'), s.variant, s.op, s.size_bytes, r.id,"
                            " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median, COALESCE(r.git_sha, '')"
                            " FROM summary s JOIN runs r ON r.id = s.run_id"
                            " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = 'userspace'"
-                           " ORDER BY 1, 2, 3, 4, r.started_at, r.id",
-                           -1, &q, NULL) != SQLITE_OK) {
-        fprintf(stderr, "bench history: %s: %s\n", a.db, sqlite3_errmsg(st.db));
+                           " ORDER BY 1, 2, 3, 4, r.started_at, r.id", &q) != PB_DB_OK) {
+        fprintf(stderr, "bench history: %s: %s\n", a.db, pb_db_errmsg(st.db));
         pb_store_close(&st);
         return 2;
     }
-    sqlite3_bind_text(q, 1, s->name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, impl, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(q, 3, metric, -1, SQLITE_STATIC);
+    pb_db_bind_text(q, 1, s->name);
+    pb_db_bind_text(q, 2, impl);
+    pb_db_bind_text(q, 3, metric);
     printf("%s: %s, %s, every complete userspace run in %s\n", s->name, impl, m ? m->words : metric, a.db);
     /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT) */
     const char *root = getenv("PB_SOURCE_ROOT") ? getenv("PB_SOURCE_ROOT") : PB_SOURCE_ROOT;
@@ -359,25 +357,25 @@ int cmd_history(int argc, char **argv)
     char key[512] = "", machine[256] = "", cell[256] = "";
     int series = 0, rc = 0;
     for (;;) {
-        int step = sqlite3_step(q);
+        int step = pb_db_step(q);
         char k2[512] = "";
-        if (step == SQLITE_ROW)
-            snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
-                     sqlite3_column_text(q, 2), (long long)sqlite3_column_int64(q, 3));
-        if (n && (step != SQLITE_ROW || strcmp(k2, key))) {
+        if (step == PB_DB_ROW)
+            snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", pb_db_column_text(q, 0), pb_db_column_text(q, 1),
+                     pb_db_column_text(q, 2), (long long)pb_db_column_int64(q, 3));
+        if (n && (step != PB_DB_ROW || strcmp(k2, key))) {
             report_series(machine, cell, pts, n, &o, m, commits, ncommits, plots);
             series++;
             n = 0;
         }
-        if (step != SQLITE_ROW) {
-            if (step != SQLITE_DONE) { fprintf(stderr, "bench history: %s\n", sqlite3_errmsg(st.db)); rc = 2; }
+        if (step != PB_DB_ROW) {
+            if (step != PB_DB_DONE) { fprintf(stderr, "bench history: %s\n", pb_db_errmsg(st.db)); rc = 2; }
             break;
         }
         snprintf(key, sizeof key, "%s", k2);
-        snprintf(machine, sizeof machine, "machine %s", sqlite3_column_text(q, 0));
+        snprintf(machine, sizeof machine, "machine %s", pb_db_column_text(q, 0));
         char sz[32];
-        snprintf(cell, sizeof cell, "%s %s %s", sqlite3_column_text(q, 1), sqlite3_column_text(q, 2),
-                 pb_fmt_bytes(sz, sizeof sz, sqlite3_column_int64(q, 3)));
+        snprintf(cell, sizeof cell, "%s %s %s", pb_db_column_text(q, 1), pb_db_column_text(q, 2),
+                 pb_fmt_bytes(sz, sizeof sz, pb_db_column_int64(q, 3)));
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 64;
             point *np = realloc(pts, nc * sizeof *np);
@@ -386,13 +384,13 @@ int cmd_history(int argc, char **argv)
             cap = nc;
         }
         point *p = &pts[n++];
-        p->run = sqlite3_column_int64(q, 4);
-        snprintf(p->git, sizeof p->git, "%s", sqlite3_column_text(q, 5));
-        snprintf(p->sha, sizeof p->sha, "%s", sqlite3_column_text(q, 8));
-        snprintf(p->started, sizeof p->started, "%s", sqlite3_column_text(q, 6));
-        p->median = sqlite3_column_double(q, 7);
+        p->run = pb_db_column_int64(q, 4);
+        snprintf(p->git, sizeof p->git, "%s", pb_db_column_text(q, 5));
+        snprintf(p->sha, sizeof p->sha, "%s", pb_db_column_text(q, 8));
+        snprintf(p->started, sizeof p->started, "%s", pb_db_column_text(q, 6));
+        p->median = pb_db_column_double(q, 7);
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     free(pts);
     for (size_t i = 0; i < ncommits; i++) free(commits[i]);
     free(commits);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_list.c — `bench list [--runs] [--db PATH]`: suites, or the runs stored; `bench migrate`. */
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,28 +74,27 @@ int cmd_list(int argc, char **argv)
     pb_store st;
     pb_err e = {{0}};
     if (pb_store_open_readonly(&st, db, &e) < 0) { fprintf(stderr, "bench list: %s\n", e.msg); return 2; }
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st.db,
+    pb_stmt *q;
+    if (pb_db_prepare(st.db,
                            "SELECT r.id, r.suite, r.status, r.target, r.started_at, COALESCE(r.status_reason,''),"
                            " (SELECT count(*) FROM cases c WHERE c.run_id = r.id), substr(r.git_sha,1,12)"
-                           " FROM runs r ORDER BY r.id DESC",
-                           -1, &q, NULL) != SQLITE_OK) {
-        fprintf(stderr, "bench list: %s: %s\n", db, sqlite3_errmsg(st.db));
+                           " FROM runs r ORDER BY r.id DESC", &q) != PB_DB_OK) {
+        fprintf(stderr, "bench list: %s: %s\n", db, pb_db_errmsg(st.db));
         pb_store_close(&st);
         return 1;
     }
     printf("%-5s %-8s %-10s %-9s %-24s %-6s %-12s %s\n", "run", "suite", "status", "target", "started", "cases",
            "git", "note");
     int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-        printf("%-5lld %-8s %-10s %-9s %-24s %-6d %-12s %s\n", (long long)sqlite3_column_int64(q, 0),
-               sqlite3_column_text(q, 1), sqlite3_column_text(q, 2), sqlite3_column_text(q, 3),
-               sqlite3_column_text(q, 4), sqlite3_column_int(q, 6), sqlite3_column_text(q, 7),
-               sqlite3_column_text(q, 5));
+    while ((rc = pb_db_step(q)) == PB_DB_ROW)
+        printf("%-5lld %-8s %-10s %-9s %-24s %-6d %-12s %s\n", (long long)pb_db_column_int64(q, 0),
+               pb_db_column_text(q, 1), pb_db_column_text(q, 2), pb_db_column_text(q, 3),
+               pb_db_column_text(q, 4), pb_db_column_int(q, 6), pb_db_column_text(q, 7),
+               pb_db_column_text(q, 5));
     /* a corrupt page shows up here, after some rows: say so instead of a short list and exit 0 */
-    int failed = rc != SQLITE_DONE;
-    if (failed) fprintf(stderr, "bench list: %s: reading runs: %s\n", db, sqlite3_errmsg(st.db));
-    sqlite3_finalize(q);
+    int failed = rc != PB_DB_DONE;
+    if (failed) fprintf(stderr, "bench list: %s: reading runs: %s\n", db, pb_db_errmsg(st.db));
+    pb_db_finalize(q);
     pb_store_close(&st);
     return failed ? 1 : 0;
 }
@@ -120,7 +118,7 @@ int cmd_migrate(int argc, char **argv)
     const char *db = a.db;
     pb_err e = {{0}};
     if (pb_store_check_path(db, &e) < 0) { fprintf(stderr, "bench migrate: %s\n", e.msg); return 2; }
-    if (access(db, F_OK) != 0) { fprintf(stderr, "bench migrate: no database at %s\n", db); return 2; }
+    if (!pb_store_exists(db)) { fprintf(stderr, "bench migrate: no database at %s\n", db); return 2; }
     pb_store st;
     if (pb_store_open(&st, db, &e) < 0) { fprintf(stderr, "bench migrate: %s\n", e.msg); return 1; }
     pb_store_close(&st);

@@ -49,15 +49,15 @@ static int on_opt(void *ctx, int id, const char *v)
 /* The newest complete run of a suite: userspace (guest = 0) or a kernel-module run (guest = 1). */
 static int64_t latest_run(pb_store *st, const char *suite, int guest)
 {
-    sqlite3_stmt *q;
-    sqlite3_prepare_v2(st->db,
+    pb_stmt *q;
+    pb_db_prepare(st->db,
                        "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND (target = 'userspace') <> ?2"
-                       " ORDER BY id DESC LIMIT 1", -1, &q, NULL);
-    sqlite3_bind_text(q, 1, suite, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(q, 2, guest);
+                       " ORDER BY id DESC LIMIT 1", &q);
+    pb_db_bind_text(q, 1, suite);
+    pb_db_bind_int(q, 2, guest);
     int64_t id = 0;
-    if (sqlite3_step(q) == SQLITE_ROW) id = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
+    if (pb_db_step(q) == PB_DB_ROW) id = pb_db_column_int64(q, 0);
+    pb_db_finalize(q);
     return id;
 }
 
@@ -116,17 +116,17 @@ int cmd_report(int argc, char **argv)
     char run_suite[64] = "";
     if (strcmp(run_s, "latest")) {
         run = strtoll(run_s, NULL, 10);   /* checked by on_opt */
-        sqlite3_stmt *q;
-        sqlite3_prepare_v2(st.db, "SELECT suite, status, target FROM runs WHERE id = ?1", -1, &q, NULL);
-        sqlite3_bind_int64(q, 1, run);
-        int found = sqlite3_step(q) == SQLITE_ROW;
+        pb_stmt *q;
+        pb_db_prepare(st.db, "SELECT suite, status, target FROM runs WHERE id = ?1", &q);
+        pb_db_bind_int64(q, 1, run);
+        int found = pb_db_step(q) == PB_DB_ROW;
         char rs[64] = "", status[32] = "", target[32] = "";
         if (found) {
-            snprintf(rs, sizeof rs, "%s", sqlite3_column_text(q, 0));
-            snprintf(status, sizeof status, "%s", sqlite3_column_text(q, 1));
-            snprintf(target, sizeof target, "%s", sqlite3_column_text(q, 2));
+            snprintf(rs, sizeof rs, "%s", pb_db_column_text(q, 0));
+            snprintf(status, sizeof status, "%s", pb_db_column_text(q, 1));
+            snprintf(target, sizeof target, "%s", pb_db_column_text(q, 2));
         }
-        sqlite3_finalize(q);
+        pb_db_finalize(q);
         if (!found) { fprintf(stderr, "bench report: no run %lld in %s\n", (long long)run, db); pb_store_close(&st); return 2; }
         if (strcmp(status, "complete")) {
             fprintf(stderr, "bench report: run %lld is %s, not complete: it is never reported\n", (long long)run, status);

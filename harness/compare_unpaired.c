@@ -3,7 +3,6 @@
 #include "compare_unpaired.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,49 +48,48 @@ int pb_unpaired_ratio(const double *a, size_t na, const double *b, size_t nb, pb
 }
 
 /* the per-operation times of one case of run in (impl, variant, op, size) */
-static int load_times(sqlite3 *db, int64_t run, const char *impl, const char *variant, const char *op, int64_t size,
+static int load_times(pb_db *db, int64_t run, const char *impl, const char *variant, const char *op, int64_t size,
                       double **v, size_t *n)
 {
-    sqlite3_stmt *q;
+    pb_stmt *q;
     *v = NULL;
     *n = 0;
-    if (sqlite3_prepare_v2(db,
+    if (pb_db_prepare(db,
                            "SELECT s.ns / s.iterations FROM samples s JOIN cases c ON c.id = s.case_id"
                            " WHERE c.run_id = ?1 AND c.impl = ?2 AND c.variant = ?3 AND c.op = ?4 AND c.size_bytes = ?5"
-                           " AND s.iterations > 0 AND s.ns > 0",
-                           -1, &q, NULL) != SQLITE_OK)
+                           " AND s.iterations > 0 AND s.ns > 0", &q) != PB_DB_OK)
         return -1;
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_text(q, 2, impl, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(q, 3, variant, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(q, 4, op, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(q, 5, size);
+    pb_db_bind_int64(q, 1, run);
+    pb_db_bind_text(q, 2, impl);
+    pb_db_bind_text(q, 3, variant);
+    pb_db_bind_text(q, 4, op);
+    pb_db_bind_int64(q, 5, size);
     size_t cap = 0;
     int rc = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
+    while (pb_db_step(q) == PB_DB_ROW) {
         if (*n == cap) {
             cap = cap ? cap * 2 : 64;
             double *nv = realloc(*v, cap * sizeof *nv);
             if (!nv) { rc = -2; break; }
             *v = nv;
         }
-        (*v)[(*n)++] = sqlite3_column_double(q, 0);
+        (*v)[(*n)++] = pb_db_column_double(q, 0);
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     return rc;
 }
 
-static int run_row(sqlite3 *db, int64_t run, char *suite, size_t cap, char *status, size_t scap)
+static int run_row(pb_db *db, int64_t run, char *suite, size_t cap, char *status, size_t scap)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(db, "SELECT suite, status FROM runs WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) return 0;
-    sqlite3_bind_int64(q, 1, run);
-    int found = sqlite3_step(q) == SQLITE_ROW;
+    pb_stmt *q;
+    if (pb_db_prepare(db, "SELECT suite, status FROM runs WHERE id = ?1", &q) != PB_DB_OK) return 0;
+    pb_db_bind_int64(q, 1, run);
+    int found = pb_db_step(q) == PB_DB_ROW;
     if (found) {
-        snprintf(suite, cap, "%s", sqlite3_column_text(q, 0));
-        snprintf(status, scap, "%s", sqlite3_column_text(q, 1));
+        snprintf(suite, cap, "%s", pb_db_column_text(q, 0));
+        snprintf(status, scap, "%s", pb_db_column_text(q, 1));
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     return found;
 }
 
@@ -106,17 +104,16 @@ int pb_compare_unpaired(pb_store *st, int64_t run_a, int64_t run_b, const char *
     if (strcmp(sa, sb))
         return pb_errf(e, "run %lld is of suite %s, run %lld of suite %s: only runs of one suite compare",
                        (long long)run_a, sa, (long long)run_b, sb);
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db,
+    pb_stmt *q;
+    if (pb_db_prepare(st->db,
                            "SELECT a.impl, a.variant, a.op, a.size_bytes FROM cases a JOIN cases b"
                            " ON b.run_id = ?2 AND b.impl = a.impl AND b.variant = a.variant AND b.op = a.op"
                            " AND b.size_bytes = a.size_bytes WHERE a.run_id = ?1 AND a.status = 'ok' AND b.status = 'ok'"
-                           " AND (?3 IS NULL OR a.impl = ?3) ORDER BY a.variant, a.op, a.size_bytes, a.impl",
-                           -1, &q, NULL) != SQLITE_OK)
-        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
-    sqlite3_bind_int64(q, 1, run_a);
-    sqlite3_bind_int64(q, 2, run_b);
-    if (impl) sqlite3_bind_text(q, 3, impl, -1, SQLITE_TRANSIENT);
+                           " AND (?3 IS NULL OR a.impl = ?3) ORDER BY a.variant, a.op, a.size_bytes, a.impl", &q) != PB_DB_OK)
+        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
+    pb_db_bind_int64(q, 1, run_a);
+    pb_db_bind_int64(q, 2, run_b);
+    if (impl) pb_db_bind_text(q, 3, impl);
     fprintf(f,
             "compare %s run %lld (B) against run %lld (A): UNPAIRED\n"
             "The runs were not made in one job (PB_JOB_ID differs or is unset), so no sample of B has a partner\n"
@@ -127,12 +124,12 @@ int pb_compare_unpaired(pb_store *st, int64_t run_a, int64_t run_b, const char *
     fprintf(f, "%-12s %-12s %-8s %9s %6s %6s %8s %20s %8s\n", "impl", "variant", "op", "bytes", "n A", "n B", "B/A",
             "95% CI", "p");
     int rows = 0, rc = 0;
-    while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
+    while (rc == 0 && pb_db_step(q) == PB_DB_ROW) {
         char im[PB_NAME_MAX], va[PB_NAME_MAX], op[PB_NAME_MAX];
-        snprintf(im, sizeof im, "%s", sqlite3_column_text(q, 0));
-        snprintf(va, sizeof va, "%s", sqlite3_column_text(q, 1));
-        snprintf(op, sizeof op, "%s", sqlite3_column_text(q, 2));
-        int64_t size = sqlite3_column_int64(q, 3);
+        snprintf(im, sizeof im, "%s", pb_db_column_text(q, 0));
+        snprintf(va, sizeof va, "%s", pb_db_column_text(q, 1));
+        snprintf(op, sizeof op, "%s", pb_db_column_text(q, 2));
+        int64_t size = pb_db_column_int64(q, 3);
         double *a = NULL, *b = NULL;
         size_t na = 0, nb = 0;
         int la = load_times(st->db, run_a, im, va, op, size, &a, &na);
@@ -152,7 +149,7 @@ int pb_compare_unpaired(pb_store *st, int64_t run_a, int64_t run_b, const char *
         }
         rows++;
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     if (rc == 0 && !rows)
         rc = pb_errf(e, "runs %lld and %lld have no cell in common%s%s", (long long)run_a, (long long)run_b,
                      impl ? " for impl " : "", impl ? impl : "");

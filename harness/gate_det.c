@@ -177,36 +177,35 @@ typedef struct det_row {
 
 static int load_rows(pb_store *st, int64_t run, const char *metric, det_row **out, size_t *nout, pb_err *e)
 {
-    sqlite3_stmt *q;
+    pb_stmt *q;
     *out = NULL;
     *nout = 0;
-    if (sqlite3_prepare_v2(st->db,
+    if (pb_db_prepare(st->db,
                            "SELECT c.impl, c.variant, c.op, c.size_bytes, s.median, s.min, s.max, s.n"
                            " FROM cases c JOIN stats s ON s.case_id = c.id"
-                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND s.source = 'valgrind' ORDER BY c.id",
-                           -1, &q, NULL) != SQLITE_OK)
-        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_text(q, 2, metric, -1, SQLITE_STATIC);
+                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND s.source = 'valgrind' ORDER BY c.id", &q) != PB_DB_OK)
+        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
+    pb_db_bind_int64(q, 1, run);
+    pb_db_bind_text(q, 2, metric);
     size_t cap = 0;
     int rc = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
+    while (pb_db_step(q) == PB_DB_ROW) {
         if (*nout == cap) {
             det_row *nr = realloc(*out, (cap = cap ? 2 * cap : 64) * sizeof *nr);
             if (!nr) { rc = pb_errf(e, "out of memory"); break; }
             *out = nr;
         }
         det_row *r = &(*out)[(*nout)++];
-        snprintf(r->impl, PB_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 0));
-        snprintf(r->variant, PB_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 1));
-        snprintf(r->op, PB_NAME_MAX, "%s", (const char *)sqlite3_column_text(q, 2));
-        r->size = (uint64_t)sqlite3_column_int64(q, 3);
-        r->v[1] = sqlite3_column_double(q, 4);
-        r->v[0] = sqlite3_column_double(q, 5);
-        r->v[2] = sqlite3_column_double(q, 6);
-        r->n = sqlite3_column_int(q, 7);
+        snprintf(r->impl, PB_NAME_MAX, "%s", (const char *)pb_db_column_text(q, 0));
+        snprintf(r->variant, PB_NAME_MAX, "%s", (const char *)pb_db_column_text(q, 1));
+        snprintf(r->op, PB_NAME_MAX, "%s", (const char *)pb_db_column_text(q, 2));
+        r->size = (uint64_t)pb_db_column_int64(q, 3);
+        r->v[1] = pb_db_column_double(q, 4);
+        r->v[0] = pb_db_column_double(q, 5);
+        r->v[2] = pb_db_column_double(q, 6);
+        r->n = pb_db_column_int(q, 7);
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     if (rc == 0 && !*nout) rc = pb_errf(e, "run %lld has no %s counted under valgrind (bench run --measure valgrind)",
                                         (long long)run, metric);
     if (rc < 0) { free(*out); *out = NULL; }
@@ -275,44 +274,45 @@ int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *im
 
 int64_t pb_gate_last_comparison(pb_store *st)
 {
-    sqlite3_stmt *q;
+    pb_stmt *q;
     int64_t id = 0;
-    if (sqlite3_prepare_v2(st->db, "SELECT max(id) FROM comparisons", -1, &q, NULL) != SQLITE_OK) return 0;
-    if (sqlite3_step(q) == SQLITE_ROW) id = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
+    if (pb_db_prepare(st->db, "SELECT max(id) FROM comparisons", &q) != PB_DB_OK) return 0;
+    if (pb_db_step(q) == PB_DB_ROW) id = pb_db_column_int64(q, 0);
+    pb_db_finalize(q);
     return id;
 }
 
 int pb_two_metric_print(FILE *f, pb_store *st, int64_t time_id, int64_t count_id, pb_err *e)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db,
-                           "SELECT t.variant, t.op, t.size_bytes, t.ratio, t.ci_lo, t.ci_hi, t.verdict, c.ratio,"
-                           " c.verdict, c.threshold FROM comparison_cells t JOIN comparison_cells c"
-                           " ON c.comparison_id = ?2 AND c.baseline = t.baseline AND c.candidate = t.candidate"
-                           " AND c.variant = t.variant AND c.op = t.op AND c.size_bytes = t.size_bytes"
-                           " WHERE t.comparison_id = ?1 ORDER BY t.rowid",
-                           -1, &q, NULL) != SQLITE_OK)
-        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
-    sqlite3_bind_int64(q, 1, time_id);
-    sqlite3_bind_int64(q, 2, count_id);
+    pb_stmt *q;
+    char sql[640];
+    snprintf(sql, sizeof sql,
+             "SELECT t.variant, t.op, t.size_bytes, t.ratio, t.ci_lo, t.ci_hi, t.verdict, c.ratio,"
+             " c.verdict, c.threshold FROM comparison_cells t JOIN comparison_cells c"
+             " ON c.comparison_id = ?2 AND c.baseline = t.baseline AND c.candidate = t.candidate"
+             " AND c.variant = t.variant AND c.op = t.op AND c.size_bytes = t.size_bytes"
+             " WHERE t.comparison_id = ?1 ORDER BY t.%s", pb_db_rowid(st->db));
+    if (pb_db_prepare(st->db, sql, &q) != PB_DB_OK)
+        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
+    pb_db_bind_int64(q, 1, time_id);
+    pb_db_bind_int64(q, 2, count_id);
     fprintf(f, "\ntwo metrics per cell (comparisons %lld: time, %lld: counts)\n", (long long)time_id,
             (long long)count_id);
     fprintf(f, "%-12s %-8s %8s  %-24s %-13s  %-9s %-13s  %s\n", "variant", "op", "bytes", "time ratio [CI]", "verdict",
             "insns", "verdict", "reading");
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        double tr = sqlite3_column_type(q, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 3);
-        double lo = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 4);
-        double hi = sqlite3_column_type(q, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 5);
-        double cr = sqlite3_column_type(q, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 7);
-        double ct = sqlite3_column_double(q, 9);
+    while (pb_db_step(q) == PB_DB_ROW) {
+        double tr = pb_db_column_type(q, 3) == PB_DB_NULL ? NAN : pb_db_column_double(q, 3);
+        double lo = pb_db_column_type(q, 4) == PB_DB_NULL ? NAN : pb_db_column_double(q, 4);
+        double hi = pb_db_column_type(q, 5) == PB_DB_NULL ? NAN : pb_db_column_double(q, 5);
+        double cr = pb_db_column_type(q, 7) == PB_DB_NULL ? NAN : pb_db_column_double(q, 7);
+        double ct = pb_db_column_double(q, 9);
         char tcol[40];
         snprintf(tcol, sizeof tcol, "%.3f [%.3f, %.3f]", tr, lo, hi);
-        fprintf(f, "%-12s %-8s %8lld  %-24s %-13s  %-9.5f %-13s  %s\n", (const char *)sqlite3_column_text(q, 0),
-                (const char *)sqlite3_column_text(q, 1), (long long)sqlite3_column_int64(q, 2), tcol,
-                (const char *)sqlite3_column_text(q, 6), cr, (const char *)sqlite3_column_text(q, 8),
+        fprintf(f, "%-12s %-8s %8lld  %-24s %-13s  %-9.5f %-13s  %s\n", (const char *)pb_db_column_text(q, 0),
+                (const char *)pb_db_column_text(q, 1), (long long)pb_db_column_int64(q, 2), tcol,
+                (const char *)pb_db_column_text(q, 6), cr, (const char *)pb_db_column_text(q, 8),
                 pb_two_metric_note(cr, ct, tr, lo, hi));
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     return 0;
 }

@@ -65,33 +65,32 @@ const char *const pb_gate_tables_sql =
 
 int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e)
 {
-    if (must_exist && access(path, F_OK) != 0) return pb_errf(e, "no database at %s", path);
+    if (must_exist && !pb_store_exists(path)) return pb_errf(e, "no database at %s", path);
     return pb_store_open(s, path, e);
 }
 
 static int sqlerr(pb_store *s, pb_err *e, const char *what)
 {
-    return pb_errf(e, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+    return pb_errf(e, "%s: %s: %s", s->path, what, pb_db_errmsg(s->db));
 }
 
-static void col_text(sqlite3_stmt *st, int i, char *out, size_t cap)
+static void col_text(pb_stmt *st, int i, char *out, size_t cap)
 {
-    const unsigned char *t = sqlite3_column_text(st, i);
+    const char *t = pb_db_column_text(st, i);
     snprintf(out, cap, "%s", t ? (const char *)t : "");
 }
 
 int pb_gate_run_meta(pb_store *s, int64_t run, pb_run_meta *m, pb_err *e)
 {
-    sqlite3_stmt *st;
+    pb_stmt *st;
     memset(m, 0, sizeof *m);
-    if (sqlite3_prepare_v2(s->db,
+    if (pb_db_prepare(s->db,
                            "SELECT suite, status, baseline, candidate, primary_metric, machine_id, job_id, git_sha,"
-                           " options FROM runs WHERE id = ?1",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " options FROM runs WHERE id = ?1", &st) != PB_DB_OK)
         return sqlerr(s, e, "read run");
-    sqlite3_bind_int64(st, 1, run);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
+    pb_db_bind_int64(st, 1, run);
+    if (pb_db_step(st) != PB_DB_ROW) {
+        pb_db_finalize(st);
         return pb_errf(e, "%s has no run %lld", s->path, (long long)run);
     }
     m->id = run;
@@ -105,7 +104,7 @@ int pb_gate_run_meta(pb_store *s, int64_t run, pb_run_meta *m, pb_err *e)
     col_text(st, 7, m->git_sha, sizeof m->git_sha);
     col_text(st, 8, m->options, sizeof m->options);
     if (!m->primary_metric[0]) snprintf(m->primary_metric, sizeof m->primary_metric, PB_DEFAULT_METRIC);
-    sqlite3_finalize(st);
+    pb_db_finalize(st);
     return 0;
 }
 
@@ -139,23 +138,22 @@ static int push_obs(pb_gate_case *c, size_t *cap, const pb_gate_obs *o)
 int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data *d, pb_err *e)
 {
     int inverse = pb_metric_higher_is_better(metric);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "SELECT c.id, c.impl, c.variant, c.op, c.size_bytes, c.status, c.reason,"
                            "       s.round, s.repetition, m.value, s.position"
                            " FROM cases c LEFT JOIN samples s ON s.case_id = c.id"
                            " LEFT JOIN sample_metrics m ON m.sample_id = s.id AND m.metric = ?2"
-                           " WHERE c.run_id = ?1 ORDER BY c.id, s.round, s.repetition",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " WHERE c.run_id = ?1 ORDER BY c.id, s.round, s.repetition", &st) != PB_DB_OK)
         return sqlerr(s, e, "read samples");
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, metric, -1, SQLITE_TRANSIENT);
+    pb_db_bind_int64(st, 1, run);
+    pb_db_bind_text(st, 2, metric);
     int64_t cur = -1;
     pb_gate_case *c = NULL;
     size_t cap = 0;
     int rc = 0, any_value = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        int64_t cid = sqlite3_column_int64(st, 0);
+    while (pb_db_step(st) == PB_DB_ROW) {
+        int64_t cid = pb_db_column_int64(st, 0);
         if (cid != cur) {
             if (!(c = new_case(d))) { rc = pb_errf(e, "out of memory"); break; }
             cur = cid;
@@ -164,20 +162,20 @@ int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data 
             col_text(st, 1, c->impl, sizeof c->impl);
             col_text(st, 2, c->variant, sizeof c->variant);
             col_text(st, 3, c->op, sizeof c->op);
-            c->size = (uint64_t)sqlite3_column_int64(st, 4);
+            c->size = (uint64_t)pb_db_column_int64(st, 4);
             char status[16];
             col_text(st, 5, status, sizeof status);
             c->ok = !strcmp(status, "ok");
             col_text(st, 6, c->reason, sizeof c->reason);
         }
-        if (sqlite3_column_type(st, 9) == SQLITE_NULL) continue;
-        double v = sqlite3_column_double(st, 9);
-        pb_gate_obs o = {sqlite3_column_int(st, 7), sqlite3_column_int(st, 8), sqlite3_column_int(st, 10),
+        if (pb_db_column_type(st, 9) == PB_DB_NULL) continue;
+        double v = pb_db_column_double(st, 9);
+        pb_gate_obs o = {pb_db_column_int(st, 7), pb_db_column_int(st, 8), pb_db_column_int(st, 10),
                          inverse ? (v > 0 ? 1 / v : NAN) : v};
         any_value = 1;
         if (push_obs(c, &cap, &o) < 0) { rc = pb_errf(e, "out of memory"); break; }
     }
-    sqlite3_finalize(st);
+    pb_db_finalize(st);
     if (rc == 0 && !any_value) {
         pb_run_meta m;
         if (pb_gate_run_meta(s, run, &m, e) < 0) return -1;
@@ -496,65 +494,66 @@ int pb_gate_cells_across(const pb_gate_data *d, const int64_t *runs_a, const int
 
 /* ---- storing comparisons ---- */
 
-static void bind_real(sqlite3_stmt *st, int i, double v)
+static void bind_real(pb_stmt *st, int i, double v)
 {
-    if (isfinite(v)) sqlite3_bind_double(st, i, v);
-    else sqlite3_bind_null(st, i);
+    if (isfinite(v)) pb_db_bind_double(st, i, v);
+    else pb_db_bind_null(st, i);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+static void bind_text(pb_stmt *st, int i, const char *v)
 {
-    if (v) sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-    else sqlite3_bind_null(st, i);
+    if (v) pb_db_bind_text(st, i, v);
+    else pb_db_bind_null(st, i);
 }
 
 static int add_run_link(pb_store *s, int64_t cmp, int64_t run, const char *side, int alternation, pb_err *e)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
-                           "INSERT OR IGNORE INTO comparison_runs (comparison_id, run_id, side, alternation)"
-                           " VALUES (?1, ?2, ?3, ?4)",
-                           -1, &st, NULL) != SQLITE_OK)
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
+                           "INSERT INTO comparison_runs (comparison_id, run_id, side, alternation)"
+                           " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING", &st) != PB_DB_OK)
         return sqlerr(s, e, "link run");
-    sqlite3_bind_int64(st, 1, cmp);
-    sqlite3_bind_int64(st, 2, run);
-    sqlite3_bind_text(st, 3, side, -1, SQLITE_STATIC);
-    if (alternation > 0) sqlite3_bind_int(st, 4, alternation); else sqlite3_bind_null(st, 4);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : sqlerr(s, e, "link run");
+    pb_db_bind_int64(st, 1, cmp);
+    pb_db_bind_int64(st, 2, run);
+    pb_db_bind_text(st, 3, side);
+    if (alternation > 0) pb_db_bind_int(st, 4, alternation); else pb_db_bind_null(st, 4);
+    int rc = pb_db_step(st);
+    pb_db_finalize(st);
+    return rc == PB_DB_DONE ? 0 : sqlerr(s, e, "link run");
 }
 
 static int store_body(pb_store *s, const pb_comparison *c, const pb_cmp_cell *cells, size_t n, int64_t *id,
                       pb_err *e)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "INSERT INTO comparisons (created_at, command, gate, suite, metric, pairing, alpha, conf,"
                            " power, ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note)"
-                           " SELECT strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                           " ?11, ?12, r.machine_id, r.job_id, ?13, ?14 FROM runs r WHERE r.id = ?15",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " SELECT ?16, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+                           " ?11, ?12, r.machine_id, r.job_id, ?13, ?14 FROM runs r WHERE r.id = ?15 RETURNING id", &st) != PB_DB_OK)
         return sqlerr(s, e, "insert comparison");
     bind_text(st, 1, c->command);
     bind_text(st, 2, c->gate);
     bind_text(st, 3, c->suite);
     bind_text(st, 4, c->metric);
     bind_text(st, 5, c->pairing);
-    sqlite3_bind_double(st, 6, c->gp->alpha);
-    sqlite3_bind_double(st, 7, c->gp->conf);
-    sqlite3_bind_double(st, 8, c->gp->power);
-    sqlite3_bind_int64(st, 9, (int64_t)n);
+    pb_db_bind_double(st, 6, c->gp->alpha);
+    pb_db_bind_double(st, 7, c->gp->conf);
+    pb_db_bind_double(st, 8, c->gp->power);
+    pb_db_bind_int64(st, 9, (int64_t)n);
     bind_text(st, 10, c->thresholds);
     bind_text(st, 11, pb_gate_exit_name(c->exit_status));
-    if (c->exit_status >= 0) sqlite3_bind_int(st, 12, c->exit_status); else sqlite3_bind_null(st, 12);
+    if (c->exit_status >= 0) pb_db_bind_int(st, 12, c->exit_status); else pb_db_bind_null(st, 12);
     bind_text(st, 13, c->command_line);
     bind_text(st, 14, c->note);
-    sqlite3_bind_int64(st, 15, c->runs_a[0]);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE || sqlite3_changes(s->db) != 1) return sqlerr(s, e, "insert comparison");
-    *id = sqlite3_last_insert_rowid(s->db);
+    pb_db_bind_int64(st, 15, c->runs_a[0]);
+    char now[32];
+    pb_db_now(now);
+    bind_text(st, 16, now);
+    int rc = pb_db_step(st);
+    if (rc == PB_DB_ROW) *id = pb_db_column_int64(st, 0);
+    pb_db_finalize(st);
+    if (rc != PB_DB_ROW) return sqlerr(s, e, "insert comparison");
 
     for (size_t i = 0; i < c->nruns_a; i++)
         if (add_run_link(s, *id, c->runs_a[i], c->runs_b ? "baseline" : "both", c->alternating ? (int)i + 1 : 0, e) < 0)
@@ -562,24 +561,30 @@ static int store_body(pb_store *s, const pb_comparison *c, const pb_cmp_cell *ce
     for (size_t i = 0; c->runs_b && i < c->nruns_b; i++)
         if (add_run_link(s, *id, c->runs_b[i], "candidate", c->alternating ? (int)i + 1 : 0, e) < 0) return -1;
 
-    if (sqlite3_prepare_v2(s->db,
-                           "INSERT OR REPLACE INTO comparison_cells (comparison_id, baseline, candidate, variant, op,"
+    if (pb_db_prepare(s->db,
+                           "INSERT INTO comparison_cells (comparison_id, baseline, candidate, variant, op,"
                            " size_bytes, n_pairs, rounds, ratio, ci_lo, ci_hi, conf, p_value, p_holm, se_log, noise,"
                            " mdc, calibrated_mdc, threshold, change, verdict, note, order_effect)"
-                           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23)",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23)"
+                           " ON CONFLICT (comparison_id, baseline, candidate, variant, op, size_bytes) DO UPDATE SET"
+                           " n_pairs = excluded.n_pairs, rounds = excluded.rounds, ratio = excluded.ratio,"
+                           " ci_lo = excluded.ci_lo, ci_hi = excluded.ci_hi, conf = excluded.conf,"
+                           " p_value = excluded.p_value, p_holm = excluded.p_holm, se_log = excluded.se_log,"
+                           " noise = excluded.noise, mdc = excluded.mdc, calibrated_mdc = excluded.calibrated_mdc,"
+                           " threshold = excluded.threshold, change = excluded.change, verdict = excluded.verdict,"
+                           " note = excluded.note, order_effect = excluded.order_effect", &st) != PB_DB_OK)
         return sqlerr(s, e, "insert comparison cell");
     for (size_t i = 0; i < n; i++) {
         const pb_cmp_cell *x = &cells[i];
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, *id);
+        pb_db_reset(st);
+        pb_db_bind_int64(st, 1, *id);
         bind_text(st, 2, x->impl_a);
         bind_text(st, 3, x->impl_b);
         bind_text(st, 4, x->variant);
         bind_text(st, 5, x->op);
-        sqlite3_bind_int64(st, 6, (int64_t)x->size);
-        sqlite3_bind_int64(st, 7, (int64_t)x->n);
-        sqlite3_bind_int(st, 8, x->rounds);
+        pb_db_bind_int64(st, 6, (int64_t)x->size);
+        pb_db_bind_int64(st, 7, (int64_t)x->n);
+        pb_db_bind_int(st, 8, x->rounds);
         bind_real(st, 9, x->ratio);
         bind_real(st, 10, x->ci_lo);
         bind_real(st, 11, x->ci_hi);
@@ -595,12 +600,12 @@ static int store_body(pb_store *s, const pb_comparison *c, const pb_cmp_cell *ce
         bind_text(st, 21, pb_cell_verdict_name(x->verdict));
         bind_text(st, 22, x->note[0] ? x->note : NULL);
         bind_real(st, 23, x->order_effect);
-        if (sqlite3_step(st) != SQLITE_DONE) {
-            sqlite3_finalize(st);
+        if (pb_db_step(st) != PB_DB_DONE) {
+            pb_db_finalize(st);
             return sqlerr(s, e, "insert comparison cell");
         }
     }
-    sqlite3_finalize(st);
+    pb_db_finalize(st);
     return 0;
 }
 
@@ -618,16 +623,15 @@ int64_t pb_gate_store(pb_store *s, const pb_comparison *c, const pb_cmp_cell *ce
 
 int pb_gate_store_calibration(pb_store *s, const pb_calibration *cal, pb_err *e)
 {
-    sqlite3_stmt *st;
+    pb_stmt *st;
     if (pb_store_begin(s, e) < 0) return -1;
-    if (sqlite3_prepare_v2(s->db,
+    if (pb_db_prepare(s->db,
                            "INSERT INTO calibrations (created_at, machine_id, job_id, suite, metric, pairing, impl,"
                            " variant, op, size_bytes, repeats, n_pairs, se_log, noise, mdc, worst_ratio, false_alarms,"
                            " inconclusive, threshold, first_comparison, last_comparison)"
-                           " SELECT strftime('%Y-%m-%dT%H:%M:%fZ','now'), r.machine_id, r.job_id, ?1, ?2, ?3, ?4,"
+                           " SELECT ?20, r.machine_id, r.job_id, ?1, ?2, ?3, ?4,"
                            " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18"
-                           " FROM runs r WHERE r.id = ?19",
-                           -1, &st, NULL) != SQLITE_OK) {
+                           " FROM runs r WHERE r.id = ?19", &st) != PB_DB_OK) {
         pb_store_rollback(s);
         return sqlerr(s, e, "insert calibration");
     }
@@ -655,30 +659,33 @@ int pb_gate_store_calibration(pb_store *s, const pb_calibration *cal, pb_err *e)
             inconc += f->verdict == PB_CELL_INCONCLUSIVE;
         }
         const pb_cmp_cell *c0 = &cal->first[0][i];
-        sqlite3_reset(st);
+        pb_db_reset(st);
         bind_text(st, 1, cal->suite);
         bind_text(st, 2, cal->metric);
         bind_text(st, 3, cal->pairing);
         bind_text(st, 4, cal->impl);
         bind_text(st, 5, c0->variant);
         bind_text(st, 6, c0->op);
-        sqlite3_bind_int64(st, 7, (int64_t)c0->size);
-        sqlite3_bind_int64(st, 8, (int64_t)cal->repeats);
-        sqlite3_bind_int64(st, 9, (int64_t)llround(npairs / (double)cal->repeats));
+        pb_db_bind_int64(st, 7, (int64_t)c0->size);
+        pb_db_bind_int64(st, 8, (int64_t)cal->repeats);
+        pb_db_bind_int64(st, 9, (int64_t)llround(npairs / (double)cal->repeats));
         bind_real(st, 10, se);
         bind_real(st, 11, noise);
         bind_real(st, 12, mdc);
         bind_real(st, 13, worst);
-        sqlite3_bind_int(st, 14, alarms);
-        sqlite3_bind_int(st, 15, inconc);
+        pb_db_bind_int(st, 14, alarms);
+        pb_db_bind_int(st, 15, inconc);
         bind_real(st, 16, c0->threshold);
-        sqlite3_bind_int64(st, 17, cal->first_comparison);
-        sqlite3_bind_int64(st, 18, cal->last_comparison);
-        sqlite3_bind_int64(st, 19, cal->run);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = sqlerr(s, e, "insert calibration");
+        pb_db_bind_int64(st, 17, cal->first_comparison);
+        pb_db_bind_int64(st, 18, cal->last_comparison);
+        pb_db_bind_int64(st, 19, cal->run);
+        char now[32];
+        pb_db_now(now);
+        bind_text(st, 20, now);
+        if (pb_db_step(st) != PB_DB_DONE) rc = sqlerr(s, e, "insert calibration");
     }
     free(v);
-    sqlite3_finalize(st);
+    pb_db_finalize(st);
     if (rc < 0) {
         pb_store_rollback(s);
         return -1;
@@ -690,12 +697,11 @@ double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *p
                               const char *impl, const char *variant, const char *op, uint64_t size,
                               const char *metric)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "SELECT mdc FROM calibrations WHERE machine_id = ?1 AND pairing = ?2 AND suite = ?3"
                            " AND variant = ?5 AND op = ?6 AND size_bytes = ?7 AND metric = ?8 AND mdc IS NOT NULL"
-                           " ORDER BY (impl = ?4) DESC, id DESC LIMIT 1",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " ORDER BY (impl = ?4) DESC, id DESC LIMIT 1", &st) != PB_DB_OK)
         return NAN;
     bind_text(st, 1, machine_id);
     bind_text(st, 2, pairing);
@@ -703,10 +709,10 @@ double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *p
     bind_text(st, 4, impl);
     bind_text(st, 5, variant);
     bind_text(st, 6, op);
-    sqlite3_bind_int64(st, 7, (int64_t)size);
+    pb_db_bind_int64(st, 7, (int64_t)size);
     bind_text(st, 8, metric);
     double v = NAN;
-    if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
+    if (pb_db_step(st) == PB_DB_ROW) v = pb_db_column_double(st, 0);
+    pb_db_finalize(st);
     return v;
 }

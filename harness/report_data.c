@@ -25,28 +25,27 @@ row *pb_report_push(rows *r)
 
 static int load_measured(pb_store *st, int64_t run, const char *metric, int guest, rows *out, pb_err *e)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(st->db,
+    pb_stmt *q;
+    if (pb_db_prepare(st->db,
                            "SELECT c.impl, c.variant, c.op, c.size_bytes, s.median, s.p10, s.p90"
                            " FROM cases c JOIN stats s ON s.case_id = c.id JOIN runs r ON r.id = c.run_id"
-                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND r.status = 'complete' ORDER BY c.id",
-                           -1, &q, NULL) != SQLITE_OK)
-        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_text(q, 2, metric, -1, SQLITE_TRANSIENT);
-    while (sqlite3_step(q) == SQLITE_ROW) {
+                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND r.status = 'complete' ORDER BY c.id", &q) != PB_DB_OK)
+        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
+    pb_db_bind_int64(q, 1, run);
+    pb_db_bind_text(q, 2, metric);
+    while (pb_db_step(q) == PB_DB_ROW) {
         row *x = pb_report_push(out);
         if (!x) break;
-        snprintf(x->impl, sizeof x->impl, "%s", sqlite3_column_text(q, 0));
-        snprintf(x->variant, sizeof x->variant, "%s", sqlite3_column_text(q, 1));
-        snprintf(x->op, sizeof x->op, "%s", sqlite3_column_text(q, 2));
-        x->size = sqlite3_column_int64(q, 3);
-        x->median = sqlite3_column_double(q, 4);
-        x->p10 = sqlite3_column_double(q, 5);
-        x->p90 = sqlite3_column_double(q, 6);
+        snprintf(x->impl, sizeof x->impl, "%s", pb_db_column_text(q, 0));
+        snprintf(x->variant, sizeof x->variant, "%s", pb_db_column_text(q, 1));
+        snprintf(x->op, sizeof x->op, "%s", pb_db_column_text(q, 2));
+        x->size = pb_db_column_int64(q, 3);
+        x->median = pb_db_column_double(q, 4);
+        x->p10 = pb_db_column_double(q, 5);
+        x->p90 = pb_db_column_double(q, 6);
         x->guest = guest;
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     return 0;
 }
 
@@ -126,17 +125,17 @@ const row *pb_report_find(const rows *r, const char *impl, const char *variant, 
     return NULL;
 }
 
-static char *dup_text(sqlite3_stmt *q, int col)
+static char *dup_text(pb_stmt *q, int col)
 {
-    const unsigned char *t = sqlite3_column_text(q, col);
+    const char *t = pb_db_column_text(q, col);
     return t ? strdup((const char *)t) : NULL;
 }
 
-static int prepare(pb_store *st, const char *sql, sqlite3_stmt **q, int64_t run, pb_err *e)
+static int prepare(pb_store *st, const char *sql, pb_stmt **q, int64_t run, pb_err *e)
 {
-    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
-        return pb_errf(e, "%s: %s", st->path, sqlite3_errmsg(st->db));
-    sqlite3_bind_int64(*q, 1, run);
+    if (pb_db_prepare(st->db, sql, q) != PB_DB_OK)
+        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
+    pb_db_bind_int64(*q, 1, run);
     return 0;
 }
 
@@ -154,53 +153,53 @@ static void *grow(void **v, size_t *n, size_t sz)
 
 static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 {
-    sqlite3_stmt *q;
+    pb_stmt *q;
     if (prepare(st, "SELECT metric, baseline, candidate, variant, op, size_bytes, estimate, ci_lo, ci_hi, p_value,"
-                    " n_pairs FROM ratios WHERE run_id=?1 ORDER BY rowid", &q, run, e) < 0)
+                    " n_pairs FROM ratios WHERE run_id=?1 ORDER BY id", &q, run, e) < 0)
         return -1;
     int rc = 0, step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+    while ((step = pb_db_step(q)) == PB_DB_ROW) {
         ratio_row *x = grow((void **)&d->ratios, &d->nratios, sizeof *x);
         if (!x) { rc = pb_errf(e, "out of memory loading ratios"); break; }
         x->run = run;
-        snprintf(x->metric, sizeof x->metric, "%s", sqlite3_column_text(q, 0));
-        snprintf(x->base, sizeof x->base, "%s", sqlite3_column_text(q, 1));
-        snprintf(x->cand, sizeof x->cand, "%s", sqlite3_column_text(q, 2));
-        snprintf(x->variant, sizeof x->variant, "%s", sqlite3_column_text(q, 3));
-        snprintf(x->op, sizeof x->op, "%s", sqlite3_column_text(q, 4));
-        x->size = sqlite3_column_int64(q, 5);
-        x->r.est = sqlite3_column_double(q, 6);
-        x->r.lo = sqlite3_column_double(q, 7);
-        x->r.hi = sqlite3_column_double(q, 8);
-        x->r.p = sqlite3_column_double(q, 9);
-        x->r.n = sqlite3_column_int(q, 10);
+        snprintf(x->metric, sizeof x->metric, "%s", pb_db_column_text(q, 0));
+        snprintf(x->base, sizeof x->base, "%s", pb_db_column_text(q, 1));
+        snprintf(x->cand, sizeof x->cand, "%s", pb_db_column_text(q, 2));
+        snprintf(x->variant, sizeof x->variant, "%s", pb_db_column_text(q, 3));
+        snprintf(x->op, sizeof x->op, "%s", pb_db_column_text(q, 4));
+        x->size = pb_db_column_int64(q, 5);
+        x->r.est = pb_db_column_double(q, 6);
+        x->r.lo = pb_db_column_double(q, 7);
+        x->r.hi = pb_db_column_double(q, 8);
+        x->r.p = pb_db_column_double(q, 9);
+        x->r.n = pb_db_column_int(q, 10);
     }
-    if (rc == 0 && step != SQLITE_DONE) rc = pb_errf(e, "%s: reading ratios: %s", st->path, sqlite3_errmsg(st->db));
-    sqlite3_finalize(q);
+    if (rc == 0 && step != PB_DB_DONE) rc = pb_errf(e, "%s: reading ratios: %s", st->path, pb_db_errmsg(st->db));
+    pb_db_finalize(q);
     return rc;
 }
 
 static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 {
-    sqlite3_stmt *q;
+    pb_stmt *q;
     if (prepare(st, "SELECT impl, variant, op FROM cases WHERE run_id=?1 AND status='unavailable'", &q, run, e) < 0)
         return -1;
     int rc = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
+    while (pb_db_step(q) == PB_DB_ROW) {
         unavail_row *x = grow((void **)&d->unavail, &d->nunavail, sizeof *x);
         if (!x) { rc = pb_errf(e, "out of memory loading cases"); break; }
         x->run = run;
-        snprintf(x->impl, sizeof x->impl, "%s", sqlite3_column_text(q, 0));
-        snprintf(x->variant, sizeof x->variant, "%s", sqlite3_column_text(q, 1));
-        snprintf(x->op, sizeof x->op, "%s", sqlite3_column_text(q, 2));
+        snprintf(x->impl, sizeof x->impl, "%s", pb_db_column_text(q, 0));
+        snprintf(x->variant, sizeof x->variant, "%s", pb_db_column_text(q, 1));
+        snprintf(x->op, sizeof x->op, "%s", pb_db_column_text(q, 2));
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     if (rc < 0) return -1;
     /* the notes: one line per impl and reason, its cells listed */
     if (prepare(st, "SELECT impl, group_concat(variant || ' ' || op, ', '), min(reason) FROM cases"
                     " WHERE run_id=?1 AND status='unavailable' GROUP BY impl, reason", &q, run, e) < 0)
         return -1;
-    while (sqlite3_step(q) == SQLITE_ROW) {
+    while (pb_db_step(q) == PB_DB_ROW) {
         note_row *x = grow((void **)&d->notes, &d->nnotes, sizeof *x);
         if (!x) { rc = pb_errf(e, "out of memory loading cases"); break; }
         x->run = run;
@@ -208,13 +207,13 @@ static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err
         x->cells = dup_text(q, 1);
         x->reason = dup_text(q, 2);
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     return rc;
 }
 
 static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
 {
-    sqlite3_stmt *q;
+    pb_stmt *q;
     if (prepare(st,
                 "SELECT started_at, git_sha, compiler, cflags, cpu_model, cpu_flags, kernel, clock_source,"
                 " governor, boost, tick_source, counter_source, command_line, options, target,"
@@ -224,11 +223,11 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
                 " FROM runs WHERE id = ?1", &q, run, e) < 0)
         return -1;
     ri->run = run;
-    if (sqlite3_step(q) == SQLITE_ROW) {
+    if (pb_db_step(q) == PB_DB_ROW) {
         ri->have = 1;
         for (int i = 0; i < RUN_INFO_COLS; i++) ri->col[i] = dup_text(q, i);
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
     return 0;
 }
 

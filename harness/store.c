@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <sqlite3.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,12 +89,15 @@ static const char *SCHEMA =
     "CREATE VIEW IF NOT EXISTS summary_ratios AS\n"
     "  SELECT q.* FROM ratios q JOIN runs r ON r.id = q.run_id WHERE r.status = 'complete';\n";
 
+/* the advisory lock key of schema changes in PostgreSQL: 'pbench' in ASCII */
+#define PB_PG_SCHEMA_LOCK "112980098110099104"
+
 /* Not in SCHEMA: migrate_1_to_2 replays SCHEMA on a `runs` that has no uuid column yet. */
 static const char *RUNS_UUID_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS runs_uuid ON runs(uuid)";
 
 static int sqlerr(pb_store *s, pb_err *e, const char *what)
 {
-    return pb_errf(e, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+    return pb_errf(e, "%s: %s: %s", s->path, what, pb_db_errmsg(s->db));
 }
 
 const char *pb_default_db(void)
@@ -108,7 +112,20 @@ int pb_store_check_path(const char *path, pb_err *e)
      * results away when the process ends, while the command said it stored them. */
     if (!path || !*path) return pb_errf(e, "--db: an empty path is not a database file");
     if (!strcmp(path, ":memory:")) return pb_errf(e, "--db: ':memory:' would discard the results; name a file");
+    /* a password in the URI would be in the process list, the shell history and the run's
+     * command_line column: refused, whichever of --db or PB_DB it came from */
+    char msg[PB_ERR_MAX];
+    if (pb_db_check_no_password(path, getenv("PB_DB") && !strcmp(getenv("PB_DB"), path) ? "PB_DB" : "--db", msg,
+                                sizeof msg) < 0)
+        return pb_errf(e, "%s", msg);
+    if (pb_db_is_pg(path) && !pb_db_have_pg())
+        return pb_errf(e, "--db: this bench was built without libpq (libpq-dev): it cannot open %s", path);
     return 0;
+}
+
+int pb_store_exists(const char *path)
+{
+    return pb_db_is_pg(path) || access(path, F_OK) == 0;
 }
 
 static int mkdir_parent(const char *path, pb_err *e)
@@ -130,32 +147,44 @@ static int mkdir_parent(const char *path, pb_err *e)
 
 int pb_store_exec(pb_store *s, const char *sql, pb_err *e)
 {
-    char *msg = NULL;
-    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        pb_errf(e, "%s: %s", s->path, msg ? msg : "sqlite error");
-        sqlite3_free(msg);
-        return -1;
-    }
+    if (pb_db_exec(s->db, sql) != PB_DB_OK) return pb_errf(e, "%s: %s", s->path, pb_db_errmsg(s->db));
     return 0;
 }
+
+int pb_store_ddl(pb_store *s, const char *sql, pb_err *e)
+{
+    char *t = pb_db_ddl(pb_db_kind_of(s->db), sql);
+    if (!t) return pb_errf(e, "out of memory");
+    int rc = pb_store_exec(s, t, e);
+    free(t);
+    return rc;
+}
+
+static int is_pg(const pb_store *s) { return pb_db_kind_of(s->db) == PB_DB_PG; }
 
 /* One integer from a query (PRAGMA user_version, a count); -1 on error. */
 static int64_t query_int(pb_store *s, const char *sql, pb_err *e)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "read schema");
+    pb_stmt *st;
+    if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return sqlerr(s, e, "read schema");
     int64_t v = -1;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW) return sqlerr(s, e, "read schema");
+    int rc = pb_db_step(st);
+    if (rc == PB_DB_ROW) v = pb_db_column_int64(st, 0);
+    pb_db_finalize(st);
+    if (rc != PB_DB_ROW) return sqlerr(s, e, "read schema");
     return v;
 }
 
+/* table and column are this file's own words, never data */
 static int has_column(pb_store *s, const char *table, const char *column, pb_err *e)
 {
     char sql[256];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'", table, column);
+    if (is_pg(s))
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema()"
+                 " AND table_name = '%s' AND column_name = '%s'", table, column);
+    else
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'", table, column);
     return (int)query_int(s, sql, e);
 }
 
@@ -174,15 +203,15 @@ static int migrate_1_to_2(pb_store *s, pb_err *e)
         if (have) continue;
         char sql[128];
         snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s TEXT", added[i]);
-        if (pb_store_exec(s, sql, e) < 0) return -1;
+        if (pb_store_ddl(s, sql, e) < 0) return -1;
     }
     /* 'host' was the userspace target before kernel-module runs existed; left as it is, report
      * and import would take those runs for kernel-module ones. Every insert names its target, so
      * the old column default is never used again. */
     if (pb_store_exec(s, "UPDATE runs SET target = 'userspace' WHERE target = 'host'", e) < 0) return -1;
     /* tables, indexes and views of version 2 that a version-1 file may lack */
-    if (pb_store_exec(s, SCHEMA, e) < 0) return -1;
-    return pb_store_exec(s, pb_gate_tables_sql, e);
+    if (pb_store_ddl(s, SCHEMA, e) < 0) return -1;
+    return pb_store_ddl(s, pb_gate_tables_sql, e);
 }
 
 /* Version 3: a run carries a UUID (random, made where the run started) so that `bench merge` can
@@ -199,8 +228,9 @@ static int migrate_2_to_3(pb_store *s, pb_err *e)
         if (have) continue;
         char sql[128];
         snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", added[i].name, added[i].type);
-        if (pb_store_exec(s, sql, e) < 0) return -1;
+        if (pb_store_ddl(s, sql, e) < 0) return -1;
     }
+    /* SQLite's words: PostgreSQL stores began at version 3 (see schema_version) */
     if (pb_store_exec(s,
                       "UPDATE runs SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' ||"
                       " substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) ||"
@@ -224,6 +254,23 @@ _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1
  * has our tables, 0 for an empty file; -1 + e for a file that is not ours. */
 static int schema_version(pb_store *s, pb_err *e)
 {
+    if (is_pg(s)) {
+        /* PostgreSQL: the version is pb_meta's one row; a database without pb_meta is empty to
+         * us (other applications' tables may share it) unless it has a `runs` table, which is
+         * then someone else's. PostgreSQL stores began at version 3: there is no older one. */
+        int64_t meta = query_int(s, "SELECT count(*) FROM information_schema.tables WHERE table_schema ="
+                                    " current_schema() AND table_name = 'pb_meta'", e);
+        if (meta < 0) return -1;
+        if (meta == 0) {
+            int64_t runs = query_int(s, "SELECT count(*) FROM information_schema.tables WHERE table_schema ="
+                                        " current_schema() AND table_name = 'runs'", e);
+            if (runs < 0) return -1;
+            if (runs) return pb_errf(e, "%s has a runs table but no pb_meta: not a patchbench database", s->path);
+            return 0;
+        }
+        int64_t v = query_int(s, "SELECT max(schema_version) FROM pb_meta", e);
+        return v < 0 ? -1 : (int)v;
+    }
     int64_t uv = query_int(s, "PRAGMA user_version", e);
     if (uv < 0) return -1;
     if (uv > 0) return (int)uv;
@@ -253,12 +300,22 @@ static int check_ours(pb_store *s, pb_err *e)
 static int ensure_schema(pb_store *s, pb_err *e)
 {
     if (pb_store_begin(s, e) < 0) return -1;
+    /* PostgreSQL: concurrent first openers queue on a transaction-level advisory lock (released
+     * by COMMIT or ROLLBACK, or when a connection dies), so one creates or migrates and the
+     * others find the work done; CREATE ... IF NOT EXISTS alone races in PostgreSQL. */
+    if (is_pg(s) && pb_store_exec(s, "SELECT pg_advisory_xact_lock(" PB_PG_SCHEMA_LOCK ")", e) < 0) goto fail;
     int v = schema_version(s, e);
     if (v < 0 || (v > PB_SCHEMA_VERSION && check_ours(s, e) < 0)) goto fail;
     if (v == 0) {
-        if (pb_store_exec(s, SCHEMA, e) < 0 || pb_store_exec(s, pb_gate_tables_sql, e) < 0 ||
+        if (pb_store_ddl(s, SCHEMA, e) < 0 || pb_store_ddl(s, pb_gate_tables_sql, e) < 0 ||
             pb_store_exec(s, RUNS_UUID_INDEX, e) < 0)
             goto fail;
+        if (is_pg(s) && pb_store_exec(s, "CREATE TABLE pb_meta (schema_version INTEGER NOT NULL);"
+                                         " INSERT INTO pb_meta VALUES (0)", e) < 0)
+            goto fail;
+    } else if (is_pg(s) && v < 3) {
+        pb_errf(e, "%s: schema version %d in PostgreSQL, whose stores began at version 3", s->path, v);
+        goto fail;
     } else {
         for (int k = v; k < PB_SCHEMA_VERSION; k++)
             if (MIGRATIONS[k - 1].apply(s, e) < 0) {
@@ -271,7 +328,8 @@ static int ensure_schema(pb_store *s, pb_err *e)
     }
     if (v != PB_SCHEMA_VERSION) {
         char sql[64];
-        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", PB_SCHEMA_VERSION);
+        snprintf(sql, sizeof sql, is_pg(s) ? "UPDATE pb_meta SET schema_version = %d" : "PRAGMA user_version = %d",
+                 PB_SCHEMA_VERSION);
         if (pb_store_exec(s, sql, e) < 0) goto fail;
     }
     return pb_store_commit(s, e);
@@ -285,18 +343,20 @@ fail:
 static int set_wal(pb_store *s, pb_err *e)
 {
     for (int waited_ms = 0;; waited_ms += 10) {
-        sqlite3_stmt *st;
-        int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
-        if (rc == SQLITE_OK) {
-            rc = sqlite3_step(st);
-            sqlite3_finalize(st);
-            if (rc == SQLITE_ROW) return pb_store_exec(s, "PRAGMA synchronous = NORMAL", e);
+        pb_stmt *st;
+        int rc = pb_db_prepare(s->db, "PRAGMA journal_mode = WAL", &st);
+        if (rc == PB_DB_OK) {
+            rc = pb_db_step(st);
+            pb_db_finalize(st);
+            if (rc == PB_DB_ROW) return pb_store_exec(s, "PRAGMA synchronous = NORMAL", e);
         }
         if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited_ms >= PB_BUSY_TIMEOUT_MS)
             return sqlerr(s, e, "set WAL journal");
         sqlite3_sleep(10);
     }
 }
+
+static int check_readable(pb_store *s, const char *path, pb_err *e);
 
 static int open_failed(pb_store *s, const char *path, pb_err *e)
 {
@@ -306,19 +366,45 @@ static int open_failed(pb_store *s, const char *path, pb_err *e)
     return -1;
 }
 
+/* An SQLite connection for s (name: a path or a file: URI), with the busy timeout set first:
+ * everything after it may meet another writer. */
+static int open_lite(pb_store *s, const char *name, int flags, pb_err *e)
+{
+    sqlite3 *h = NULL;
+    if (sqlite3_open_v2(name, &h, flags, NULL) != SQLITE_OK) {
+        pb_errf(e, "cannot open database %s: %s", s->path, h ? sqlite3_errmsg(h) : "out of memory");
+        sqlite3_close(h);
+        return -1;
+    }
+    sqlite3_busy_timeout(h, PB_BUSY_TIMEOUT_MS);
+    if (!(s->db = pb_db_wrap_sqlite(h))) return pb_errf(e, "out of memory");
+    return 0;
+}
+
+/* A PostgreSQL connection for s: libpq reads host, user, TLS settings and the password from the
+ * URI and its usual environment (PGPASSWORD, PGPASSFILE/~/.pgpass, PGSSLMODE, ...). */
+static int open_pg(pb_store *s, const char *uri, int read_only, pb_err *e)
+{
+    char msg[PB_ERR_MAX];
+    if (pb_db_open_pg(&s->db, uri, read_only, msg, sizeof msg) < 0)
+        return pb_errf(e, "cannot open database %s: %s", uri, msg);
+    return 0;
+}
+
 int pb_store_open(pb_store *s, const char *path, pb_err *e)
 {
     memset(s, 0, sizeof *s);
     if (pb_store_check_path(path, e) < 0) return -1;
     snprintf(s->path, sizeof s->path, "%s", path);
-    if (mkdir_parent(path, e) < 0) return -1;
-    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        pb_errf(e, "cannot open database %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        pb_store_close(s);
-        return -1;
+    if (pb_db_is_pg(path)) {
+        if (open_pg(s, path, 0, e) < 0 || check_ours(s, e) < 0 || ensure_schema(s, e) < 0) {
+            pb_store_close(s);
+            return -1;
+        }
+        return 0;
     }
-    /* the busy timeout first: everything after it may meet another writer */
-    sqlite3_busy_timeout(s->db, PB_BUSY_TIMEOUT_MS);
+    if (mkdir_parent(path, e) < 0) return -1;
+    if (open_lite(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, e) < 0) return -1;
     /* WAL: readers (report, gate) never block a running benchmark, and a killed
      * writer leaves the last committed state intact. */
     if (pb_store_exec(s, "PRAGMA foreign_keys = ON", e) < 0 || check_ours(s, e) < 0 || set_wal(s, e) < 0 ||
@@ -332,6 +418,11 @@ int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
     memset(s, 0, sizeof *s);
     if (!path || !*path) return pb_errf(e, "--db: an empty path is not a database file");
     snprintf(s->path, sizeof s->path, "%s", path);
+    if (pb_db_is_pg(path)) {
+        /* every transaction read-only: as SQLite's query_only, nothing can be created or changed */
+        if (pb_store_check_path(path, e) < 0 || open_pg(s, path, 1, e) < 0) return -1;
+        return check_readable(s, path, e);
+    }
     struct stat sb;
     if (stat(path, &sb) != 0) return pb_errf(e, "no database at %s: %s", path, strerror(errno));
     if (!S_ISREG(sb.st_mode)) return pb_errf(e, "%s is not a database file", path);
@@ -348,29 +439,34 @@ int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
     snprintf(wal, sizeof wal, "%s-wal", path);
     int rc;
     if (access(wal, F_OK) == 0) {
-        rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL);
+        rc = open_lite(s, path, SQLITE_OPEN_READONLY, e);
     } else if (access(dir, W_OK) == 0 && access(path, W_OK) == 0) {
-        rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE, NULL);
-        if (rc == SQLITE_OK && sqlite3_exec(s->db, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK)
-            rc = SQLITE_ERROR;
+        rc = open_lite(s, path, SQLITE_OPEN_READWRITE, e);
+        if (rc == 0 && pb_db_exec(s->db, "PRAGMA query_only = 1") != PB_DB_OK)
+            rc = pb_errf(e, "cannot open database %s: %s", path, pb_db_errmsg(s->db));
     } else {
         if (strpbrk(path, "?#%"))
             return pb_errf(e, "%s: a read-only folder and '?', '#' or '%%' in the name: cannot open it", path);
         char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
         if (!uri) return pb_errf(e, "out of memory");
-        rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+        rc = open_lite(s, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, e);
         sqlite3_free(uri);
     }
-    if (rc != SQLITE_OK) {
-        pb_errf(e, "cannot open database %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+    if (rc < 0) {
         pb_store_close(s);
         return -1;
     }
-    sqlite3_busy_timeout(s->db, PB_BUSY_TIMEOUT_MS);
+    return check_readable(s, path, e);
+}
+
+/* A read-only command reads this schema version only: an older one could be misread. */
+static int check_readable(pb_store *s, const char *path, pb_err *e)
+{
     int v = schema_version(s, e);
     if (v < 0) return open_failed(s, path, e);
     if (v == 0) {
-        pb_errf(e, "%s is empty, not a patchbench database", path);
+        if (is_pg(s)) pb_errf(e, "no database at %s: no patchbench schema there (`bench migrate --db URI` creates it)", path);
+        else pb_errf(e, "%s is empty, not a patchbench database", path);
         return open_failed(s, path, e);
     }
     if (v != PB_SCHEMA_VERSION) {
@@ -385,18 +481,24 @@ int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
 
 void pb_store_close(pb_store *s)
 {
-    if (s->db) sqlite3_close(s->db);
+    pb_db_close(s->db);
     s->db = NULL;
 }
 
-int pb_store_begin(pb_store *s, pb_err *e) { return pb_store_exec(s, "BEGIN IMMEDIATE", e); }
-int pb_store_commit(pb_store *s, pb_err *e) { return pb_store_exec(s, "COMMIT", e); }
-void pb_store_rollback(pb_store *s) { sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL); }
-
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+int pb_store_begin(pb_store *s, pb_err *e)
 {
-    if (v) sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-    else sqlite3_bind_null(st, i);
+    return pb_db_begin(s->db) == PB_DB_OK ? 0 : pb_errf(e, "%s: begin: %s", s->path, pb_db_errmsg(s->db));
+}
+int pb_store_commit(pb_store *s, pb_err *e)
+{
+    return pb_db_commit(s->db) == PB_DB_OK ? 0 : pb_errf(e, "%s: commit: %s", s->path, pb_db_errmsg(s->db));
+}
+void pb_store_rollback(pb_store *s) { pb_db_rollback(s->db); }
+
+static void bind_text(pb_stmt *st, int i, const char *v)
+{
+    if (v) pb_db_bind_text(st, i, v);
+    else pb_db_bind_null(st, i);
 }
 
 int pb_uuid4(char out[37], pb_err *e)
@@ -425,20 +527,20 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
         " guest_kernel, machine_id, job_id, suite_settings, uuid)"
-        " VALUES (?1, 'incomplete', strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)";
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sqlerr(s, e, "insert run");
+        " VALUES (?1, 'incomplete', ?33, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32) RETURNING id";
+    pb_stmt *st;
+    if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return sqlerr(s, e, "insert run");
     bind_text(st, 1, ri->suite);
     bind_text(st, 2, ri->target ? ri->target : "userspace");
     bind_text(st, 3, ri->command_line);
     bind_text(st, 4, ri->options);
-    sqlite3_bind_int64(st, 5, ri->metrics);
+    pb_db_bind_int64(st, 5, ri->metrics);
     bind_text(st, 6, ri->baseline);
     bind_text(st, 7, ri->candidate);
     bind_text(st, 8, ri->primary_metric);
     bind_text(st, 9, p->git_sha);
-    sqlite3_bind_int(st, 10, p->git_dirty);
+    pb_db_bind_int(st, 10, p->git_dirty);
     bind_text(st, 11, p->version);
     bind_text(st, 12, p->compiler);
     bind_text(st, 13, p->cflags);
@@ -446,7 +548,7 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     bind_text(st, 15, p->libs);
     bind_text(st, 16, p->cpu_model);
     bind_text(st, 17, p->cpu_flags);
-    sqlite3_bind_int(st, 18, p->online_cpus);
+    pb_db_bind_int(st, 18, p->online_cpus);
     bind_text(st, 19, p->kernel);
     bind_text(st, 20, p->hostname);
     bind_text(st, 21, p->virt);
@@ -454,7 +556,7 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     bind_text(st, 23, p->governor);
     bind_text(st, 24, p->boost);
     bind_text(st, 25, ri->tick_source);
-    sqlite3_bind_double(st, 26, ri->tsc_hz);
+    pb_db_bind_double(st, 26, ri->tsc_hz);
     bind_text(st, 27, ri->counter_source);
     bind_text(st, 28, ri->guest_kernel);
     bind_text(st, 29, p->machine_id);
@@ -463,85 +565,89 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     bind_text(st, 31, ri->suite_settings);
     char uuid[37];
     if (pb_uuid4(uuid, e) < 0) {
-        sqlite3_finalize(st);
+        pb_db_finalize(st);
         return -1;
     }
     bind_text(st, 32, uuid);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return sqlerr(s, e, "insert run");
-    return sqlite3_last_insert_rowid(s->db);
+    char now[32];
+    pb_db_now(now);
+    bind_text(st, 33, now);
+    int rc = pb_db_step(st);
+    int64_t id = rc == PB_DB_ROW ? pb_db_column_int64(st, 0) : -1;
+    pb_db_finalize(st);
+    if (rc != PB_DB_ROW) return sqlerr(s, e, "insert run");
+    return id;
 }
 
 int pb_store_end_run(pb_store *s, int64_t run, const char *status, const char *why, pb_err *e)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "UPDATE runs SET status = ?1, status_reason = ?2,"
-                           " ended_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?3",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " ended_at = ?4 WHERE id = ?3", &st) != PB_DB_OK)
         return sqlerr(s, e, "end run");
     bind_text(st, 1, status);
     bind_text(st, 2, why);
-    sqlite3_bind_int64(st, 3, run);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : sqlerr(s, e, "end run");
+    pb_db_bind_int64(st, 3, run);
+    char now[32];
+    pb_db_now(now);
+    bind_text(st, 4, now);
+    int rc = pb_db_step(st);
+    pb_db_finalize(st);
+    return rc == PB_DB_DONE ? 0 : sqlerr(s, e, "end run");
 }
 
 int64_t pb_store_add_case(pb_store *s, int64_t run, const char *suite, const char *impl, const char *variant,
                           const char *op, uint64_t size, int64_t iterations, const char *status,
                           const char *reason, pb_err *e)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "INSERT INTO cases (run_id, suite, impl, variant, op, size_bytes, iterations, status, reason)"
                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
                            " ON CONFLICT (run_id, impl, variant, op, size_bytes) DO UPDATE SET iterations = excluded.iterations"
-                           " RETURNING id",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " RETURNING id", &st) != PB_DB_OK)
         return sqlerr(s, e, "insert case");
-    sqlite3_bind_int64(st, 1, run);
+    pb_db_bind_int64(st, 1, run);
     bind_text(st, 2, suite);
     bind_text(st, 3, impl);
     bind_text(st, 4, variant);
     bind_text(st, 5, op);
-    sqlite3_bind_int64(st, 6, (int64_t)size);
-    if (iterations > 0) sqlite3_bind_int64(st, 7, iterations); else sqlite3_bind_null(st, 7);
+    pb_db_bind_int64(st, 6, (int64_t)size);
+    if (iterations > 0) pb_db_bind_int64(st, 7, iterations); else pb_db_bind_null(st, 7);
     bind_text(st, 8, status ? status : "ok");
     bind_text(st, 9, reason);
     int64_t id = -1;
-    if (sqlite3_step(st) == SQLITE_ROW) id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    if (pb_db_step(st) == PB_DB_ROW) id = pb_db_column_int64(st, 0);
+    pb_db_finalize(st);
     if (id < 0) return sqlerr(s, e, "insert case");
     return id;
 }
 
 int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err *e)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "INSERT INTO samples (case_id, round, position, repetition, iterations, ns, cpu_ns, tsc,"
                            " cycles, instructions, probe_before, probe_after, errors)"
-                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)", &st) != PB_DB_OK)
         return sqlerr(s, e, "insert sample");
-    sqlite3_bind_int64(st, 1, case_id);
-    sqlite3_bind_int(st, 2, m->round);
-    sqlite3_bind_int(st, 3, m->position);
-    sqlite3_bind_int(st, 4, m->repetition);
-    sqlite3_bind_int64(st, 5, m->iterations);
-    sqlite3_bind_double(st, 6, m->ns);
-    if (m->cpu_ns >= 0) sqlite3_bind_double(st, 7, m->cpu_ns); else sqlite3_bind_null(st, 7);
-    if (m->tsc > 0) sqlite3_bind_double(st, 8, m->tsc); else sqlite3_bind_null(st, 8);
-    if (m->cycles >= 0) sqlite3_bind_double(st, 9, m->cycles); else sqlite3_bind_null(st, 9);
-    if (m->insns >= 0) sqlite3_bind_double(st, 10, m->insns); else sqlite3_bind_null(st, 10);
-    if (m->probe_before > 0) sqlite3_bind_double(st, 11, m->probe_before); else sqlite3_bind_null(st, 11);
-    if (m->probe_after > 0) sqlite3_bind_double(st, 12, m->probe_after); else sqlite3_bind_null(st, 12);
-    sqlite3_bind_int64(st, 13, (int64_t)m->errors);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : sqlerr(s, e, "insert sample");
+    pb_db_bind_int64(st, 1, case_id);
+    pb_db_bind_int(st, 2, m->round);
+    pb_db_bind_int(st, 3, m->position);
+    pb_db_bind_int(st, 4, m->repetition);
+    pb_db_bind_int64(st, 5, m->iterations);
+    pb_db_bind_double(st, 6, m->ns);
+    if (m->cpu_ns >= 0) pb_db_bind_double(st, 7, m->cpu_ns); else pb_db_bind_null(st, 7);
+    if (m->tsc > 0) pb_db_bind_double(st, 8, m->tsc); else pb_db_bind_null(st, 8);
+    if (m->cycles >= 0) pb_db_bind_double(st, 9, m->cycles); else pb_db_bind_null(st, 9);
+    if (m->insns >= 0) pb_db_bind_double(st, 10, m->insns); else pb_db_bind_null(st, 10);
+    if (m->probe_before > 0) pb_db_bind_double(st, 11, m->probe_before); else pb_db_bind_null(st, 11);
+    if (m->probe_after > 0) pb_db_bind_double(st, 12, m->probe_after); else pb_db_bind_null(st, 12);
+    pb_db_bind_int64(st, 13, (int64_t)m->errors);
+    int rc = pb_db_step(st);
+    pb_db_finalize(st);
+    return rc == PB_DB_DONE ? 0 : sqlerr(s, e, "insert sample");
 }
 
 /* ---- finalize: metrics, statistics, ratios ---- */
@@ -605,16 +711,15 @@ static const char *metric_source(unsigned bit, const char *target, const char *t
 
 static int load_raw(pb_store *s, int64_t case_id, raw **out, size_t *n, pb_err *e)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "SELECT id, round, repetition, iterations, ns, tsc, cycles, instructions, probe_before,"
-                           " probe_after FROM samples WHERE case_id = ?1 ORDER BY round, repetition",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " probe_after FROM samples WHERE case_id = ?1 ORDER BY round, repetition", &st) != PB_DB_OK)
         return sqlerr(s, e, "read samples");
-    sqlite3_bind_int64(st, 1, case_id);
+    pb_db_bind_int64(st, 1, case_id);
     size_t cap = 64, k = 0;
     raw *v = malloc(cap * sizeof *v);
-    while (v && sqlite3_step(st) == SQLITE_ROW) {
+    while (v && pb_db_step(st) == PB_DB_ROW) {
         if (k == cap) {
             raw *nv = realloc(v, (cap *= 2) * sizeof *v);
             if (!nv) { free(v); v = NULL; break; }
@@ -622,21 +727,21 @@ static int load_raw(pb_store *s, int64_t case_id, raw **out, size_t *n, pb_err *
         }
         raw *r = &v[k++];
         memset(r, 0, sizeof *r);
-        r->id = sqlite3_column_int64(st, 0);
-        r->round = sqlite3_column_int(st, 1);
-        r->rep = sqlite3_column_int(st, 2);
-        r->iters = sqlite3_column_double(st, 3);
-        r->ns = sqlite3_column_double(st, 4);
-        r->has_tsc = sqlite3_column_type(st, 5) != SQLITE_NULL;
-        r->tsc = sqlite3_column_double(st, 5);
-        r->has_cycles = sqlite3_column_type(st, 6) != SQLITE_NULL;
-        r->cycles = sqlite3_column_double(st, 6);
-        r->has_insns = sqlite3_column_type(st, 7) != SQLITE_NULL;
-        r->insns = sqlite3_column_double(st, 7);
-        r->pb = sqlite3_column_double(st, 8);
-        r->pa = sqlite3_column_double(st, 9);
+        r->id = pb_db_column_int64(st, 0);
+        r->round = pb_db_column_int(st, 1);
+        r->rep = pb_db_column_int(st, 2);
+        r->iters = pb_db_column_double(st, 3);
+        r->ns = pb_db_column_double(st, 4);
+        r->has_tsc = pb_db_column_type(st, 5) != PB_DB_NULL;
+        r->tsc = pb_db_column_double(st, 5);
+        r->has_cycles = pb_db_column_type(st, 6) != PB_DB_NULL;
+        r->cycles = pb_db_column_double(st, 6);
+        r->has_insns = pb_db_column_type(st, 7) != PB_DB_NULL;
+        r->insns = pb_db_column_double(st, 7);
+        r->pb = pb_db_column_double(st, 8);
+        r->pa = pb_db_column_double(st, 9);
     }
-    sqlite3_finalize(st);
+    pb_db_finalize(st);
     if (!v) return pb_errf(e, "out of memory reading samples");
     *out = v;
     *n = k;
@@ -679,38 +784,36 @@ static int has_profile(const char *impl, const char *profile)
 
 static int finalize_body(pb_store *s, int64_t run, pb_err *e)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "SELECT metrics, baseline, primary_metric, target, tick_source, counter_source, suite"
-                           " FROM runs WHERE id = ?1",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " FROM runs WHERE id = ?1", &st) != PB_DB_OK)
         return sqlerr(s, e, "read run");
-    sqlite3_bind_int64(st, 1, run);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
+    pb_db_bind_int64(st, 1, run);
+    if (pb_db_step(st) != PB_DB_ROW) {
+        pb_db_finalize(st);
         return pb_errf(e, "run %lld not found", (long long)run);
     }
-    unsigned metrics = (unsigned)sqlite3_column_int64(st, 0);
+    unsigned metrics = (unsigned)pb_db_column_int64(st, 0);
     char baseline[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
-    snprintf(baseline, sizeof baseline, "%s", (const char *)sqlite3_column_text(st, 1) ?: "old");
-    snprintf(primary, sizeof primary, "%s", (const char *)sqlite3_column_text(st, 2) ?: PB_DEFAULT_METRIC);
-    snprintf(target, sizeof target, "%s", (const char *)sqlite3_column_text(st, 3) ?: "userspace");
-    snprintf(tick, sizeof tick, "%s", (const char *)sqlite3_column_text(st, 4) ?: "tsc");
-    snprintf(counter, sizeof counter, "%s", (const char *)sqlite3_column_text(st, 5) ?: "");
-    snprintf(suite, sizeof suite, "%s", (const char *)sqlite3_column_text(st, 6) ?: "");
-    sqlite3_finalize(st);
+    snprintf(baseline, sizeof baseline, "%s", (const char *)pb_db_column_text(st, 1) ?: "old");
+    snprintf(primary, sizeof primary, "%s", (const char *)pb_db_column_text(st, 2) ?: PB_DEFAULT_METRIC);
+    snprintf(target, sizeof target, "%s", (const char *)pb_db_column_text(st, 3) ?: "userspace");
+    snprintf(tick, sizeof tick, "%s", (const char *)pb_db_column_text(st, 4) ?: "tsc");
+    snprintf(counter, sizeof counter, "%s", (const char *)pb_db_column_text(st, 5) ?: "");
+    snprintf(suite, sizeof suite, "%s", (const char *)pb_db_column_text(st, 6) ?: "");
+    pb_db_finalize(st);
     metrics |= PB_M_NS_PER_OP; /* always */
 
     /* load all cases of the run */
-    if (sqlite3_prepare_v2(s->db,
+    if (pb_db_prepare(s->db,
                            "SELECT id, impl, variant, op, size_bytes FROM cases WHERE run_id = ?1 AND status = 'ok'"
-                           " ORDER BY id",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " ORDER BY id", &st) != PB_DB_OK)
         return sqlerr(s, e, "read cases");
-    sqlite3_bind_int64(st, 1, run);
+    pb_db_bind_int64(st, 1, run);
     size_t ncases = 0, cap = 32;
     case_row *cs = calloc(cap, sizeof *cs);
-    while (cs && sqlite3_step(st) == SQLITE_ROW) {
+    while (cs && pb_db_step(st) == PB_DB_ROW) {
         if (ncases == cap) {
             case_row *n2 = realloc(cs, (cap *= 2) * sizeof *cs);
             if (!n2) { free(cs); cs = NULL; break; }
@@ -718,13 +821,13 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
         }
         case_row *c = &cs[ncases++];
         memset(c, 0, sizeof *c);
-        c->id = sqlite3_column_int64(st, 0);
-        snprintf(c->impl, sizeof c->impl, "%s", sqlite3_column_text(st, 1));
-        snprintf(c->variant, sizeof c->variant, "%s", sqlite3_column_text(st, 2));
-        snprintf(c->op, sizeof c->op, "%s", sqlite3_column_text(st, 3));
-        c->size = sqlite3_column_int64(st, 4);
+        c->id = pb_db_column_int64(st, 0);
+        snprintf(c->impl, sizeof c->impl, "%s", pb_db_column_text(st, 1));
+        snprintf(c->variant, sizeof c->variant, "%s", pb_db_column_text(st, 2));
+        snprintf(c->op, sizeof c->op, "%s", pb_db_column_text(st, 3));
+        c->size = pb_db_column_int64(st, 4);
     }
-    sqlite3_finalize(st);
+    pb_db_finalize(st);
     if (!cs) return pb_errf(e, "out of memory");
     int rc = 0;
     for (size_t i = 0; i < ncases && rc == 0; i++) rc = load_raw(s, cs[i].id, &cs[i].r, &cs[i].n, e);
@@ -752,20 +855,22 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
             if (cs[i].r[j].pa > 0 && cs[i].r[j].pa < min_probe) min_probe = cs[i].r[j].pa;
         }
 
-    sqlite3_stmt *ins_m = NULL, *ins_s = NULL, *ins_r = NULL, *upd_speed = NULL;
+    pb_stmt *ins_m = NULL, *ins_s = NULL, *ins_r = NULL, *upd_speed = NULL;
     if (rc == 0 &&
-        (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO sample_metrics (sample_id, metric, value) VALUES (?1,?2,?3)",
-                            -1, &ins_m, NULL) != SQLITE_OK ||
-         sqlite3_prepare_v2(s->db,
-                            "INSERT OR REPLACE INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max,"
-                            " n_fast, median_fast) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
-                            -1, &ins_s, NULL) != SQLITE_OK ||
-         sqlite3_prepare_v2(s->db,
+        (pb_db_prepare(s->db, "INSERT INTO sample_metrics (sample_id, metric, value) VALUES (?1,?2,?3)"
+                            " ON CONFLICT (sample_id, metric) DO UPDATE SET value = excluded.value", &ins_m) != PB_DB_OK ||
+         pb_db_prepare(s->db,
+                            "INSERT INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max,"
+                            " n_fast, median_fast) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
+                            " ON CONFLICT (case_id, metric) DO UPDATE SET unit = excluded.unit,"
+                            " source = excluded.source, n = excluded.n, median = excluded.median,"
+                            " p10 = excluded.p10, p90 = excluded.p90, min = excluded.min, max = excluded.max,"
+                            " n_fast = excluded.n_fast, median_fast = excluded.median_fast", &ins_s) != PB_DB_OK ||
+         pb_db_prepare(s->db,
                             "INSERT INTO ratios (run_id, suite, variant, op, size_bytes, metric, baseline, candidate,"
                             " n_pairs, estimate, ci_lo, ci_hi, conf, p_value, median_ratio, method)"
-                            " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
-                            -1, &ins_r, NULL) != SQLITE_OK ||
-         sqlite3_prepare_v2(s->db, "UPDATE samples SET speed = ?1 WHERE id = ?2", -1, &upd_speed, NULL) != SQLITE_OK))
+                            " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)", &ins_r) != PB_DB_OK ||
+         pb_db_prepare(s->db, "UPDATE samples SET speed = ?1 WHERE id = ?2", &upd_speed) != PB_DB_OK))
         rc = sqlerr(s, e, "prepare finalize");
 
     for (size_t i = 0; i < ncases && rc == 0; i++) {
@@ -776,10 +881,10 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
             if (r->pb <= 0 || r->pa <= 0) continue;
             double lim = 1.3 * min_probe;
             r->speed = (r->pb <= lim && r->pa <= lim) ? "fast" : (r->pb > lim && r->pa > lim) ? "slow" : "mixed";
-            sqlite3_reset(upd_speed);
-            sqlite3_bind_text(upd_speed, 1, r->speed, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(upd_speed, 2, r->id);
-            if (sqlite3_step(upd_speed) != SQLITE_DONE) rc = sqlerr(s, e, "update speed");
+            pb_db_reset(upd_speed);
+            pb_db_bind_text(upd_speed, 1, r->speed);
+            pb_db_bind_int64(upd_speed, 2, r->id);
+            if (pb_db_step(upd_speed) != PB_DB_DONE) rc = sqlerr(s, e, "update speed");
         }
         double *vals = malloc((c->n ? c->n : 1) * sizeof *vals), *fast = malloc((c->n ? c->n : 1) * sizeof *fast);
         if (rc == 0 && (!vals || !fast)) rc = pb_errf(e, "out of memory deriving statistics");
@@ -791,11 +896,11 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
                 if (!isfinite(v)) continue;
                 vals[k++] = v;
                 if (c->r[j].speed && !strcmp(c->r[j].speed, "fast")) fast[kf++] = v;
-                sqlite3_reset(ins_m);
-                sqlite3_bind_int64(ins_m, 1, c->r[j].id);
-                sqlite3_bind_text(ins_m, 2, METRICS[m].name, -1, SQLITE_STATIC);
-                sqlite3_bind_double(ins_m, 3, v);
-                if (sqlite3_step(ins_m) != SQLITE_DONE) { rc = sqlerr(s, e, "insert sample metric"); break; }
+                pb_db_reset(ins_m);
+                pb_db_bind_int64(ins_m, 1, c->r[j].id);
+                pb_db_bind_text(ins_m, 2, METRICS[m].name);
+                pb_db_bind_double(ins_m, 3, v);
+                if (pb_db_step(ins_m) != PB_DB_DONE) { rc = sqlerr(s, e, "insert sample metric"); break; }
             }
             if (rc || k == 0) continue;
             double med = pb_median(vals, k), p10 = pb_quantile(vals, k, 0.10), p90 = pb_quantile(vals, k, 0.90),
@@ -805,20 +910,20 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
                 rc = pb_errf(e, "out of memory deriving statistics");
                 break;
             }
-            sqlite3_reset(ins_s);
-            sqlite3_bind_int64(ins_s, 1, c->id);
-            sqlite3_bind_text(ins_s, 2, METRICS[m].name, -1, SQLITE_STATIC);
-            sqlite3_bind_text(ins_s, 3, METRICS[m].unit, -1, SQLITE_STATIC);
-            sqlite3_bind_text(ins_s, 4, metric_source(METRICS[m].bit, target, tick, counter), -1, SQLITE_TRANSIENT);
-            sqlite3_bind_int64(ins_s, 5, (int64_t)k);
-            sqlite3_bind_double(ins_s, 6, med);
-            sqlite3_bind_double(ins_s, 7, p10);
-            sqlite3_bind_double(ins_s, 8, p90);
-            sqlite3_bind_double(ins_s, 9, lo);
-            sqlite3_bind_double(ins_s, 10, hi);
-            sqlite3_bind_int64(ins_s, 11, (int64_t)kf);
-            if (kf) sqlite3_bind_double(ins_s, 12, med_fast); else sqlite3_bind_null(ins_s, 12);
-            if (sqlite3_step(ins_s) != SQLITE_DONE) rc = sqlerr(s, e, "insert stats");
+            pb_db_reset(ins_s);
+            pb_db_bind_int64(ins_s, 1, c->id);
+            pb_db_bind_text(ins_s, 2, METRICS[m].name);
+            pb_db_bind_text(ins_s, 3, METRICS[m].unit);
+            pb_db_bind_text(ins_s, 4, metric_source(METRICS[m].bit, target, tick, counter));
+            pb_db_bind_int64(ins_s, 5, (int64_t)k);
+            pb_db_bind_double(ins_s, 6, med);
+            pb_db_bind_double(ins_s, 7, p10);
+            pb_db_bind_double(ins_s, 8, p90);
+            pb_db_bind_double(ins_s, 9, lo);
+            pb_db_bind_double(ins_s, 10, hi);
+            pb_db_bind_int64(ins_s, 11, (int64_t)kf);
+            if (kf) pb_db_bind_double(ins_s, 12, med_fast); else pb_db_bind_null(ins_s, 12);
+            if (pb_db_step(ins_s) != PB_DB_DONE) rc = sqlerr(s, e, "insert stats");
         }
         free(vals);
         free(fast);
@@ -852,35 +957,34 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
                     const char *metric = pass == 0 ? PB_DEFAULT_METRIC : primary;
                     if (pass == 1 && !strcmp(primary, PB_DEFAULT_METRIC)) break;
                     int inv = pass == 1 && pb_metric_higher_is_better(primary);
-                    sqlite3_reset(ins_r);
-                    sqlite3_bind_int64(ins_r, 1, run);
-                    sqlite3_bind_text(ins_r, 2, suite, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_text(ins_r, 3, c->variant, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_text(ins_r, 4, c->op, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_int64(ins_r, 5, c->size);
-                    sqlite3_bind_text(ins_r, 6, metric, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_text(ins_r, 7, b->impl, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_text(ins_r, 8, c->impl, -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_int64(ins_r, 9, (int64_t)pr.n);
-                    sqlite3_bind_double(ins_r, 10, inv ? 1 / pr.estimate : pr.estimate);
-                    sqlite3_bind_double(ins_r, 11, inv ? 1 / pr.ci_hi : pr.ci_lo);
-                    sqlite3_bind_double(ins_r, 12, inv ? 1 / pr.ci_lo : pr.ci_hi);
-                    sqlite3_bind_double(ins_r, 13, pr.conf);
-                    sqlite3_bind_double(ins_r, 14, pr.p_value);
-                    sqlite3_bind_double(ins_r, 15, inv ? 1 / pr.median_ratio : pr.median_ratio);
-                    sqlite3_bind_text(ins_r, 16, "paired by round; Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI",
-                                      -1, SQLITE_STATIC);
-                    if (sqlite3_step(ins_r) != SQLITE_DONE) rc = sqlerr(s, e, "insert ratio");
+                    pb_db_reset(ins_r);
+                    pb_db_bind_int64(ins_r, 1, run);
+                    pb_db_bind_text(ins_r, 2, suite);
+                    pb_db_bind_text(ins_r, 3, c->variant);
+                    pb_db_bind_text(ins_r, 4, c->op);
+                    pb_db_bind_int64(ins_r, 5, c->size);
+                    pb_db_bind_text(ins_r, 6, metric);
+                    pb_db_bind_text(ins_r, 7, b->impl);
+                    pb_db_bind_text(ins_r, 8, c->impl);
+                    pb_db_bind_int64(ins_r, 9, (int64_t)pr.n);
+                    pb_db_bind_double(ins_r, 10, inv ? 1 / pr.estimate : pr.estimate);
+                    pb_db_bind_double(ins_r, 11, inv ? 1 / pr.ci_hi : pr.ci_lo);
+                    pb_db_bind_double(ins_r, 12, inv ? 1 / pr.ci_lo : pr.ci_hi);
+                    pb_db_bind_double(ins_r, 13, pr.conf);
+                    pb_db_bind_double(ins_r, 14, pr.p_value);
+                    pb_db_bind_double(ins_r, 15, inv ? 1 / pr.median_ratio : pr.median_ratio);
+                    pb_db_bind_text(ins_r, 16, "paired by round; Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI");
+                    if (pb_db_step(ins_r) != PB_DB_DONE) rc = sqlerr(s, e, "insert ratio");
                 }
             }
             free(cv);
             free(bv);
         }
     }
-    sqlite3_finalize(ins_m);
-    sqlite3_finalize(ins_s);
-    sqlite3_finalize(ins_r);
-    sqlite3_finalize(upd_speed);
+    pb_db_finalize(ins_m);
+    pb_db_finalize(ins_s);
+    pb_db_finalize(ins_r);
+    pb_db_finalize(upd_speed);
     for (size_t i = 0; i < ncases; i++) free(cs[i].r);
     free(cs);
     if (rc == 0) rc = pb_store_end_run(s, run, "complete", NULL, e);
@@ -902,15 +1006,14 @@ int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e)
 
 int64_t pb_store_latest_run(pb_store *s, const char *suite)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
                            "SELECT id FROM runs WHERE status = 'complete' AND (?1 IS NULL OR suite = ?1)"
-                           " ORDER BY id DESC LIMIT 1",
-                           -1, &st, NULL) != SQLITE_OK)
+                           " ORDER BY id DESC LIMIT 1", &st) != PB_DB_OK)
         return 0;
     bind_text(st, 1, suite);
     int64_t id = 0;
-    if (sqlite3_step(st) == SQLITE_ROW) id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    if (pb_db_step(st) == PB_DB_ROW) id = pb_db_column_int64(st, 0);
+    pb_db_finalize(st);
     return id;
 }

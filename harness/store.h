@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* store.h — the SQLite results store (default PB_DEFAULT_DB_PATH, or $PB_DB).
+/* store.h — the results store: an SQLite file (default PB_DEFAULT_DB_PATH, or $PB_DB) or a
+ * PostgreSQL database (a postgresql:// URI, docs/fleet.md), both through db.h.
  *
  * Schema: docs/schema.md. Discipline:
  *  - a run row is inserted with status 'incomplete' before anything is
@@ -12,15 +13,15 @@
 #ifndef PB_STORE_H
 #define PB_STORE_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 
+#include "db.h"
 #include "pb.h"
 #include "provenance.h"
 
 typedef struct pb_store {
-    sqlite3 *db;
-    char path[1024];
+    pb_db *db;        /* db.h: SQLite or PostgreSQL */
+    char path[1024];  /* the file or URI (a URI never carries a password: refused) */
 } pb_store;
 
 typedef struct pb_sample {
@@ -38,7 +39,8 @@ typedef struct pb_sample {
 #define PB_DEFAULT_DB_PATH "results/bench.db"
 const char *pb_default_db(void);
 
-/* Schema version written to PRAGMA user_version; docs/schema.md lists every version. */
+/* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
+ * docs/schema.md lists every version. */
 #define PB_SCHEMA_VERSION 3
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
@@ -46,8 +48,15 @@ const char *pb_default_db(void);
 /* The gate's tables (gate_store.c), part of every database's schema. */
 extern const char *const pb_gate_tables_sql;
 
-/* -1 + e (naming --db) for '' and ':memory:', which would throw stored results away. */
+/* -1 + e (naming --db) for '' and ':memory:', which would throw stored results away, and for a
+ * PostgreSQL URI with a password in it (or one this bench, built without libpq, cannot open). */
 int pb_store_check_path(const char *path, pb_err *e);
+/* Whether a database may be there to open: a file that exists; a PostgreSQL URI (its server
+ * answers). For "no database at PATH" before a command that must not create one. */
+int pb_store_exists(const char *path);
+/* Table definitions in SQLite's words (the store's SCHEMA, the gate's tables, a migration's
+ * ALTER TABLE), run in this store's back end's words (pb_db_ddl). */
+int pb_store_ddl(pb_store *s, const char *sql, pb_err *e);
 
 /* For commands that store: opens read-write, creating the file, its folder and the schema as
  * needed, and migrates an older database to PB_SCHEMA_VERSION in one transaction (or refuses it

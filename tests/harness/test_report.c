@@ -169,20 +169,19 @@ int main(void)
     if (run < 0) { printf("fill: %s\n", e.msg); return 1; }
 
     /* the store pairs X@native with old@native as well as every impl with old */
-    sqlite3_stmt *q;
-    sqlite3_prepare_v2(st.db,
+    pb_stmt *q;
+    pb_db_prepare(st.db,
                        "SELECT sum(baseline = 'old@native' AND candidate = 'new@native'),"
                        " sum(baseline = 'old' AND candidate = 'new@native'),"
                        " sum(baseline = 'old@native' AND candidate = 'old'),"
-                       " sum(baseline = 'old' AND candidate = 'new') FROM ratios WHERE metric = 'ns_per_op'",
-                       -1, &q, NULL);
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        CHECK(sqlite3_column_int(q, 0) == NCELLS - 1, "new@native/old@native ratios: %d", sqlite3_column_int(q, 0));
-        CHECK(sqlite3_column_int(q, 1) == NCELLS - 1, "new@native/old ratios: %d", sqlite3_column_int(q, 1));
-        CHECK(sqlite3_column_int(q, 2) == 0, "a plain impl paired against old@native: %d", sqlite3_column_int(q, 2));
-        CHECK(sqlite3_column_int(q, 3) == NCELLS, "new/old ratios: %d", sqlite3_column_int(q, 3));
+                       " sum(baseline = 'old' AND candidate = 'new') FROM ratios WHERE metric = 'ns_per_op'", &q);
+    if (pb_db_step(q) == PB_DB_ROW) {
+        CHECK(pb_db_column_int(q, 0) == NCELLS - 1, "new@native/old@native ratios: %d", pb_db_column_int(q, 0));
+        CHECK(pb_db_column_int(q, 1) == NCELLS - 1, "new@native/old ratios: %d", pb_db_column_int(q, 1));
+        CHECK(pb_db_column_int(q, 2) == 0, "a plain impl paired against old@native: %d", pb_db_column_int(q, 2));
+        CHECK(pb_db_column_int(q, 3) == NCELLS, "new/old ratios: %d", pb_db_column_int(q, 3));
     }
-    sqlite3_finalize(q);
+    pb_db_finalize(q);
 
     pb_report_opts o = {.out_dir = out, .data_dir = data, .run = run};
     pb_verdict_counts host, guest;

@@ -58,22 +58,22 @@ static void add_cell(pb_store *s, int64_t run, int with_samples)
 
 static char *status_of(pb_store *s, int64_t run, char *buf, size_t cap)
 {
-    sqlite3_stmt *st;
+    pb_stmt *st;
     snprintf(buf, cap, "?");
-    if (sqlite3_prepare_v2(s->db, "SELECT status FROM runs WHERE id = ?1", -1, &st, NULL) != SQLITE_OK) return buf;
-    sqlite3_bind_int64(st, 1, run);
-    if (sqlite3_step(st) == SQLITE_ROW) snprintf(buf, cap, "%s", sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
+    if (pb_db_prepare(s->db, "SELECT status FROM runs WHERE id = ?1", &st) != PB_DB_OK) return buf;
+    pb_db_bind_int64(st, 1, run);
+    if (pb_db_step(st) == PB_DB_ROW) snprintf(buf, cap, "%s", pb_db_column_text(st, 0));
+    pb_db_finalize(st);
     return buf;
 }
 
 static int64_t count(pb_store *s, const char *sql)
 {
-    sqlite3_stmt *st;
+    pb_stmt *st;
     int64_t v = -1;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
-    if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return -1;
+    if (pb_db_step(st) == PB_DB_ROW) v = pb_db_column_int64(st, 0);
+    pb_db_finalize(st);
     return v;
 }
 

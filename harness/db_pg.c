@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* db_pg.c — db.h on PostgreSQL through libpq.
+ *
+ * A statement is its SQL with `?N` (and `?`) turned into `$N`, and its parameters as text; the
+ * first step runs it (PQexecParams: the parameters travel apart from the SQL, never inside it)
+ * and later steps walk the rows of the result. Parameter types: integers int8, doubles float8,
+ * text and NULL unknown (the server infers them from where they stand). Values read back as
+ * SQLite would give them: booleans 1/0, NULL as NULL. */
+#include "db_impl.h"
+
+#ifdef PB_HAVE_LIBPQ
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OID_BOOL 16
+#define OID_INT8 20
+#define OID_INT2 21
+#define OID_INT4 23
+#define OID_OID 26
+#define OID_FLOAT4 700
+#define OID_FLOAT8 701
+#define OID_NUMERIC 1700
+
+typedef struct pg_db {
+    pb_db base;
+    PGconn *conn;
+    char err[1024];
+    int64_t changes;
+} pg_db;
+
+typedef struct pg_stmt {
+    pb_stmt base;
+    pg_db *db;
+    char *sql;       /* with $N */
+    int nparams;     /* highest $N */
+    char **vals;     /* nparams, malloc'd text or NULL */
+    Oid *types;
+    PGresult *res;
+    int row, nrows;  /* row: the current one (-1 before the first) */
+    int ran;
+} pg_stmt;
+
+static const pb_db_ops OPS;
+
+static void set_err(pg_db *d, const char *msg)
+{
+    snprintf(d->err, sizeof d->err, "%s", msg && *msg ? msg : "PostgreSQL error");
+    size_t n = strlen(d->err);
+    while (n && (d->err[n - 1] == '\n' || d->err[n - 1] == ' ')) d->err[--n] = 0;
+}
+
+/* `?N` -> `$N`, `?` -> the next number, outside quotes and comments; group_concat( ->
+ * string_agg( (SQLite before 3.44 has no string_agg; both take (text, separator)). */
+static char *translate(const char *sql, int *nparams)
+{
+    size_t cap = strlen(sql) * 2 + 16, k = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    int next = 0, max = 0;
+    char quote = 0;
+    for (const char *p = sql; *p;) {
+        if (k + 16 > cap) {
+            char *n = realloc(out, cap *= 2);
+            if (!n) { free(out); return NULL; }
+            out = n;
+        }
+        char c = *p;
+        if (quote) {
+            if (c == quote) quote = 0;
+            out[k++] = *p++;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            quote = c;
+            out[k++] = *p++;
+            continue;
+        }
+        if (c == '-' && p[1] == '-') {
+            while (*p && *p != '\n') out[k++] = *p++;
+            continue;
+        }
+        if (c == '?') {
+            p++;
+            int n;
+            if (isdigit((unsigned char)*p)) {
+                n = 0;
+                while (isdigit((unsigned char)*p) && n < 100000) n = n * 10 + (*p++ - '0');
+                next = n;
+            } else {
+                n = ++next;
+            }
+            if (n > max) max = n;
+            k += (size_t)snprintf(out + k, cap - k, "$%d", n);
+            continue;
+        }
+        if (!strncmp(p, "group_concat(", 13) && (p == sql || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            memcpy(out + k, "string_agg(", 11);
+            k += 11;
+            p += 13;
+            continue;
+        }
+        out[k++] = *p++;
+    }
+    out[k] = 0;
+    *nparams = max;
+    return out;
+}
+
+static int p_prepare(pb_db *db, const char *sql, pb_stmt **out)
+{
+    pg_db *d = (pg_db *)db;
+    pg_stmt *s = calloc(1, sizeof *s);
+    if (!s) return set_err(d, "out of memory"), PB_DB_ERROR;
+    s->base.ops = &OPS;
+    s->db = d;
+    s->row = -1;
+    s->sql = translate(sql, &s->nparams);
+    if (s->sql && s->nparams) {
+        s->vals = calloc((size_t)s->nparams, sizeof *s->vals);
+        s->types = calloc((size_t)s->nparams, sizeof *s->types);
+    }
+    if (!s->sql || (s->nparams && (!s->vals || !s->types))) {
+        free(s->sql);
+        free(s->vals);
+        free(s->types);
+        free(s);
+        return set_err(d, "out of memory"), PB_DB_ERROR;
+    }
+    *out = &s->base;
+    return PB_DB_OK;
+}
+
+static void clear_result(pg_stmt *s)
+{
+    PQclear(s->res);
+    s->res = NULL;
+    s->row = -1;
+    s->nrows = 0;
+    s->ran = 0;
+}
+
+static int set_param(pb_stmt *st, int i, char *v, Oid type)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    if (i < 1 || i > s->nparams) {
+        free(v);
+        return set_err(s->db, "bind index out of range"), PB_DB_ERROR;
+    }
+    free(s->vals[i - 1]);
+    s->vals[i - 1] = v;
+    s->types[i - 1] = type;
+    return PB_DB_OK;
+}
+
+static int p_bind_int64(pb_stmt *st, int i, int64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRId64, v);
+    char *c = strdup(buf);
+    if (!c) return PB_DB_ERROR;
+    return set_param(st, i, c, OID_INT8);
+}
+
+static int p_bind_double(pb_stmt *st, int i, double v)
+{
+    /* SQLite stores a NaN as NULL */
+    if (isnan(v)) return set_param(st, i, NULL, 0);
+    char buf[40];
+    if (isinf(v)) snprintf(buf, sizeof buf, v > 0 ? "Infinity" : "-Infinity");
+    else snprintf(buf, sizeof buf, "%.17g", v);
+    char *c = strdup(buf);
+    if (!c) return PB_DB_ERROR;
+    return set_param(st, i, c, OID_FLOAT8);
+}
+
+static int p_bind_text(pb_stmt *st, int i, const char *v)
+{
+    char *c = strdup(v);
+    if (!c) return PB_DB_ERROR;
+    return set_param(st, i, c, 0);
+}
+
+static int p_bind_null(pb_stmt *st, int i) { return set_param(st, i, NULL, 0); }
+
+static int p_step(pb_stmt *st)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    if (!s->ran) {
+        s->ran = 1;
+        s->res = PQexecParams(s->db->conn, s->sql, s->nparams, s->types, (const char *const *)s->vals, NULL, NULL, 0);
+        ExecStatusType t = s->res ? PQresultStatus(s->res) : PGRES_FATAL_ERROR;
+        if (t == PGRES_TUPLES_OK) {
+            s->nrows = PQntuples(s->res);
+            const char *ct = PQcmdTuples(s->res);
+            s->db->changes = *ct ? strtoll(ct, NULL, 10) : 0;
+        } else if (t == PGRES_COMMAND_OK) {
+            s->nrows = 0;
+            const char *ct = PQcmdTuples(s->res);
+            s->db->changes = *ct ? strtoll(ct, NULL, 10) : 0;
+        } else {
+            set_err(s->db, s->res ? PQresultErrorMessage(s->res) : PQerrorMessage(s->db->conn));
+            PQclear(s->res);
+            s->res = NULL;
+            return PB_DB_ERROR;
+        }
+    }
+    if (!s->res) return PB_DB_ERROR;
+    if (s->row + 1 < s->nrows) {
+        s->row++;
+        return PB_DB_ROW;
+    }
+    s->row = s->nrows;
+    return PB_DB_DONE;
+}
+
+static int p_reset(pb_stmt *st)
+{
+    clear_result((pg_stmt *)st);
+    return PB_DB_OK;
+}
+
+static int p_finalize(pb_stmt *st)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    clear_result(s);
+    for (int i = 0; i < s->nparams; i++) free(s->vals[i]);
+    free(s->vals);
+    free(s->types);
+    free(s->sql);
+    free(s);
+    return PB_DB_OK;
+}
+
+static int in_row(pg_stmt *s, int i)
+{
+    return s->res && s->row >= 0 && s->row < s->nrows && i >= 0 && i < PQnfields(s->res);
+}
+
+static int p_column_count(pb_stmt *st)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    return s->res ? PQnfields(s->res) : 0;
+}
+
+static const char *p_column_name(pb_stmt *st, int i)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    return s->res && i >= 0 && i < PQnfields(s->res) ? PQfname(s->res, i) : NULL;
+}
+
+static const char *p_column_text(pb_stmt *st, int i)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    if (!in_row(s, i) || PQgetisnull(s->res, s->row, i)) return NULL;
+    const char *v = PQgetvalue(s->res, s->row, i);
+    if (PQftype(s->res, i) == OID_BOOL) return v[0] == 't' ? "1" : "0";
+    return v;
+}
+
+static int p_column_type(pb_stmt *st, int i)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    if (!in_row(s, i) || PQgetisnull(s->res, s->row, i)) return PB_DB_NULL;
+    switch (PQftype(s->res, i)) {
+    case OID_BOOL: case OID_INT2: case OID_INT4: case OID_INT8: case OID_OID: return PB_DB_INTEGER;
+    case OID_FLOAT4: case OID_FLOAT8: return PB_DB_FLOAT;
+    case OID_NUMERIC: return strpbrk(PQgetvalue(s->res, s->row, i), ".eEN") ? PB_DB_FLOAT : PB_DB_INTEGER;
+    default: return PB_DB_TEXT;
+    }
+}
+
+static double p_column_double(pb_stmt *st, int i)
+{
+    const char *v = p_column_text(st, i);
+    return v ? strtod(v, NULL) : 0.0;
+}
+
+static int64_t p_column_int64(pb_stmt *st, int i)
+{
+    const char *v = p_column_text(st, i);
+    if (!v) return 0;
+    if (strpbrk(v, ".eEIN")) {
+        double d = strtod(v, NULL);
+        return isfinite(d) && fabs(d) < 9.2e18 ? (int64_t)d : 0;
+    }
+    return strtoll(v, NULL, 10);
+}
+
+static int p_exec(pb_db *db, const char *sql)
+{
+    pg_db *d = (pg_db *)db;
+    int n = 0;
+    char *t = translate(sql, &n);
+    if (!t) return set_err(d, "out of memory"), PB_DB_ERROR;
+    PGresult *r = PQexec(d->conn, t);
+    free(t);
+    ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    int rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_EMPTY_QUERY ? PB_DB_OK : PB_DB_ERROR;
+    if (rc != PB_DB_OK) set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+    else d->changes = *PQcmdTuples(r) ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
+    PQclear(r);
+    return rc;
+}
+
+static int p_begin(pb_db *db) { return p_exec(db, "BEGIN"); }
+
+static int p_commit(pb_db *db)
+{
+    /* COMMIT of a transaction the server had aborted answers "ROLLBACK", without an error */
+    pg_db *d = (pg_db *)db;
+    PGresult *r = PQexec(d->conn, "COMMIT");
+    int rc = PB_DB_ERROR;
+    if (r && PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT")) rc = PB_DB_OK;
+    else if (r && PQresultStatus(r) == PGRES_COMMAND_OK) set_err(d, "the transaction was rolled back by the server");
+    else set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+    PQclear(r);
+    return rc;
+}
+
+static void p_rollback(pb_db *db)
+{
+    pg_db *d = (pg_db *)db;
+    PQclear(PQexec(d->conn, "ROLLBACK"));
+}
+
+static const char *p_errmsg(pb_db *db) { return ((pg_db *)db)->err; }
+static int64_t p_changes(pb_db *db) { return ((pg_db *)db)->changes; }
+
+static void p_close(pb_db *db)
+{
+    pg_db *d = (pg_db *)db;
+    PQfinish(d->conn);
+    free(d);
+}
+
+/* The server's notices (e.g. "relation ... already exists, skipping") are not the user's business. */
+static void no_notice(void *arg, const char *msg)
+{
+    (void)arg;
+    (void)msg;
+}
+
+static const pb_db_ops OPS = {
+    .kind = PB_DB_PG, .prepare = p_prepare, .bind_int64 = p_bind_int64, .bind_double = p_bind_double,
+    .bind_text = p_bind_text, .bind_null = p_bind_null, .step = p_step, .reset = p_reset, .finalize = p_finalize,
+    .column_count = p_column_count, .column_name = p_column_name, .column_type = p_column_type,
+    .column_int64 = p_column_int64, .column_double = p_column_double, .column_text = p_column_text,
+    .exec = p_exec, .begin = p_begin, .commit = p_commit, .rollback = p_rollback, .errmsg = p_errmsg,
+    .changes = p_changes, .close = p_close,
+};
+
+int pb_db_have_pg(void) { return 1; }
+
+int pb_db_open_pg(pb_db **out, const char *uri, int read_only, char *msg, size_t cap)
+{
+    *out = NULL;
+    pg_db *d = calloc(1, sizeof *d);
+    if (!d) return snprintf(msg, cap, "out of memory"), -1;
+    d->base.ops = &OPS;
+    /* the URI is expanded as a connection string; the rest comes from libpq's environment */
+    const char *keys[] = {"dbname", "fallback_application_name", "client_encoding", NULL};
+    const char *vals[] = {uri, "bench", "UTF8", NULL};
+    d->conn = PQconnectdbParams(keys, vals, 1);
+    if (!d->conn || PQstatus(d->conn) != CONNECTION_OK) {
+        set_err(d, d->conn ? PQerrorMessage(d->conn) : "out of memory");
+        snprintf(msg, cap, "%s", d->err);
+        p_close(&d->base);
+        return -1;
+    }
+    PQsetNoticeProcessor(d->conn, no_notice, NULL);
+    if (p_exec(&d->base, read_only ? "SET default_transaction_read_only = on" : "SELECT 1") != PB_DB_OK) {
+        snprintf(msg, cap, "%s", d->err);
+        p_close(&d->base);
+        return -1;
+    }
+    *out = &d->base;
+    return 0;
+}
+
+#else /* no libpq: the SQLite back end only */
+
+int pb_db_have_pg(void) { return 0; }
+
+int pb_db_open_pg(pb_db **out, const char *uri, int read_only, char *msg, size_t cap)
+{
+    (void)uri;
+    (void)read_only;
+    *out = NULL;
+    snprintf(msg, cap, "this bench was built without libpq (install libpq-dev and rebuild)");
+    return -1;
+}
+
+#endif
