@@ -80,9 +80,9 @@ static void csv_field(FILE *f, const char *s, int last)
 static int runs_to_export(pb_store *st, const export_args *a, int64_t *ids, int cap)
 {
     pb_stmt *q;
-    const char *sql = a->run ? "SELECT id FROM runs WHERE id = ?1 AND status = 'complete' AND (?2 IS NULL OR suite = ?2)"
+    const char *sql = a->run ? "SELECT id FROM runs WHERE id = ?1 AND status = 'complete' AND suite = coalesce(?2, suite)"
                              : "SELECT max(id) FROM runs WHERE status = 'complete' AND target = 'userspace'"
-                               " AND (?2 IS NULL OR suite = ?2) GROUP BY suite ORDER BY suite";
+                               " AND suite = coalesce(?2, suite) GROUP BY suite ORDER BY suite";
     if (pb_db_prepare(st->db, sql, &q) != PB_DB_OK) return -1;
     if (a->run) pb_db_bind_int64(q, 1, a->run);
     if (a->suite) pb_db_bind_text(q, 2, a->suite);

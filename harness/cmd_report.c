@@ -51,7 +51,7 @@ static int64_t latest_run(pb_store *st, const char *suite, int guest)
 {
     pb_stmt *q;
     pb_db_prepare(st->db,
-                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND (target = 'userspace') <> ?2"
+                       "SELECT id FROM runs WHERE status='complete' AND suite=?1 AND (CASE WHEN target = 'userspace' THEN 0 ELSE 1 END) = ?2"
                        " ORDER BY id DESC LIMIT 1", &q);
     pb_db_bind_text(q, 1, suite);
     pb_db_bind_int(q, 2, guest);

@@ -109,7 +109,7 @@ int pb_compare_unpaired(pb_store *st, int64_t run_a, int64_t run_b, const char *
                            "SELECT a.impl, a.variant, a.op, a.size_bytes FROM cases a JOIN cases b"
                            " ON b.run_id = ?2 AND b.impl = a.impl AND b.variant = a.variant AND b.op = a.op"
                            " AND b.size_bytes = a.size_bytes WHERE a.run_id = ?1 AND a.status = 'ok' AND b.status = 'ok'"
-                           " AND (?3 IS NULL OR a.impl = ?3) ORDER BY a.variant, a.op, a.size_bytes, a.impl", &q) != PB_DB_OK)
+                           " AND a.impl = coalesce(?3, a.impl) ORDER BY a.variant, a.op, a.size_bytes, a.impl", &q) != PB_DB_OK)
         return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
     pb_db_bind_int64(q, 1, run_a);
     pb_db_bind_int64(q, 2, run_b);

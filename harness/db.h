@@ -19,7 +19,9 @@
  * place of INSERT OR IGNORE / OR REPLACE; `RETURNING id` in place of last_insert_rowid; ORDER BY
  * a real column (no rowid); every non-aggregated column in GROUP BY; no PRAGMA or sqlite_master
  * outside store.c's SQLite branch; boolean expressions read with pb_db_column_int (0/1 on both);
- * `group_concat(x, sep)` always with its separator (PostgreSQL runs it as string_agg). Table
+ * `group_concat(x, sep)` always with its separator (PostgreSQL runs it as string_agg); no
+ * `?N IS NULL` (PostgreSQL cannot tell ?N's type from it): `col = coalesce(?N, col)` for an
+ * optional filter on a NOT NULL column. Table
  * definitions are written once, in SQLite's words, and translated by pb_db_ddl. */
 #ifndef PB_DB_H
 #define PB_DB_H

@@ -23,6 +23,7 @@
 #define OID_INT8 20
 #define OID_INT2 21
 #define OID_INT4 23
+#define OID_TEXT 25
 #define OID_OID 26
 #define OID_FLOAT4 700
 #define OID_FLOAT8 701
@@ -40,6 +41,7 @@ typedef struct pg_stmt {
     pg_db *db;
     char *sql;       /* with $N */
     int nparams;     /* highest $N */
+    unsigned char *used; /* used[i]: $i+1 appears in the SQL */
     char **vals;     /* nparams, malloc'd text or NULL */
     Oid *types;
     PGresult *res;
@@ -58,7 +60,7 @@ static void set_err(pg_db *d, const char *msg)
 
 /* `?N` -> `$N`, `?` -> the next number, outside quotes and comments; group_concat( ->
  * string_agg( (SQLite before 3.44 has no string_agg; both take (text, separator)). */
-static char *translate(const char *sql, int *nparams)
+static char *translate(const char *sql, int *nparams, unsigned char *used, int cap_used)
 {
     size_t cap = strlen(sql) * 2 + 16, k = 0;
     char *out = malloc(cap);
@@ -97,6 +99,7 @@ static char *translate(const char *sql, int *nparams)
                 n = ++next;
             }
             if (n > max) max = n;
+            if (used && n <= cap_used) used[n - 1] = 1;
             k += (size_t)snprintf(out + k, cap - k, "$%d", n);
             continue;
         }
@@ -121,12 +124,17 @@ static int p_prepare(pb_db *db, const char *sql, pb_stmt **out)
     s->base.ops = &OPS;
     s->db = d;
     s->row = -1;
-    s->sql = translate(sql, &s->nparams);
+    int n = 0;
+    char *probe = translate(sql, &n, NULL, 0);
+    free(probe);
+    s->used = calloc((size_t)n + 1, 1);
+    s->sql = s->used ? translate(sql, &s->nparams, s->used, n) : NULL;
     if (s->sql && s->nparams) {
         s->vals = calloc((size_t)s->nparams, sizeof *s->vals);
         s->types = calloc((size_t)s->nparams, sizeof *s->types);
     }
     if (!s->sql || (s->nparams && (!s->vals || !s->types))) {
+        free(s->used);
         free(s->sql);
         free(s->vals);
         free(s->types);
@@ -194,6 +202,9 @@ static int p_step(pb_stmt *st)
     pg_stmt *s = (pg_stmt *)st;
     if (!s->ran) {
         s->ran = 1;
+        /* a parameter the SQL does not mention (bound or not) still needs a type */
+        for (int i = 0; i < s->nparams; i++)
+            if (!s->used[i] && !s->types[i]) s->types[i] = OID_TEXT;
         s->res = PQexecParams(s->db->conn, s->sql, s->nparams, s->types, (const char *const *)s->vals, NULL, NULL, 0);
         ExecStatusType t = s->res ? PQresultStatus(s->res) : PGRES_FATAL_ERROR;
         if (t == PGRES_TUPLES_OK) {
@@ -233,6 +244,7 @@ static int p_finalize(pb_stmt *st)
     for (int i = 0; i < s->nparams; i++) free(s->vals[i]);
     free(s->vals);
     free(s->types);
+    free(s->used);
     free(s->sql);
     free(s);
     return PB_DB_OK;
@@ -297,7 +309,7 @@ static int p_exec(pb_db *db, const char *sql)
 {
     pg_db *d = (pg_db *)db;
     int n = 0;
-    char *t = translate(sql, &n);
+    char *t = translate(sql, &n, NULL, 0);
     if (!t) return set_err(d, "out of memory"), PB_DB_ERROR;
     PGresult *r = PQexec(d->conn, t);
     free(t);

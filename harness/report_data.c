@@ -218,7 +218,8 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
                 "SELECT started_at, git_sha, compiler, cflags, cpu_model, cpu_flags, kernel, clock_source,"
                 " governor, boost, tick_source, counter_source, command_line, options, target,"
                 " COALESCE(guest_kernel,''), libs, suite_settings,"
-                " (SELECT CASE WHEN count(s.speed) > 0 THEN printf('%d of %d', sum(s.speed='fast'), count(*)) END"
+                " (SELECT CASE WHEN count(s.speed) > 0 THEN sum(CASE WHEN s.speed = 'fast' THEN 1 ELSE 0 END)"
+                "   || ' of ' || count(*) END"
                 "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id)"
                 " FROM runs WHERE id = ?1", &q, run, e) < 0)
         return -1;

@@ -1008,7 +1008,7 @@ int64_t pb_store_latest_run(pb_store *s, const char *suite)
 {
     pb_stmt *st;
     if (pb_db_prepare(s->db,
-                           "SELECT id FROM runs WHERE status = 'complete' AND (?1 IS NULL OR suite = ?1)"
+                           "SELECT id FROM runs WHERE status = 'complete' AND suite = coalesce(?1, suite)"
                            " ORDER BY id DESC LIMIT 1", &st) != PB_DB_OK)
         return 0;
     bind_text(st, 1, suite);
