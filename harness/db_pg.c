@@ -126,8 +126,8 @@ static int p_prepare(pb_db *db, const char *sql, pb_stmt **out)
     s->row = -1;
     int n = 0;
     char *probe = translate(sql, &n, NULL, 0);
+    s->used = probe ? calloc((size_t)n + 1, 1) : NULL;
     free(probe);
-    s->used = calloc((size_t)n + 1, 1);
     s->sql = s->used ? translate(sql, &s->nparams, s->used, n) : NULL;
     if (s->sql && s->nparams) {
         s->vals = calloc((size_t)s->nparams, sizeof *s->vals);

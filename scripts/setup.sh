@@ -18,6 +18,9 @@ PKGS=(
   linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod xz-utils dwarves
   # bench report --html is checked in a real browser (tests/harness/report_html_test.sh)
   chromium
+  # the PostgreSQL store (docs/fleet.md): libpq to build with; the server and psql for its tests,
+  # which start a throwaway server of their own (tests/pg_server.sh)
+  libpq-dev postgresql
 )
 
 missing=()

@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# pg_test.sh BENCH TEST_STORE SECTION — the PostgreSQL store (docs/fleet.md) against a throwaway
+# server (tests/pg_server.sh: initdb into a temp folder, a Unix socket there, no TCP, removed at
+# the end). Fixed data only: seeded synthetic runs (--seed: samples from a generator, not the
+# clock) and a fixed import file; no figure of a live timing is asserted, and waiting for a
+# writer to reach a point is a wait for a condition, never a timed guess. Each section prints
+# its own wall time (the CI log keeps it).
+BENCH=$(realpath "$1") TEST_STORE=$(realpath "$2") SECTION=$3
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../pg_server.sh"
+export PB_JOB_ID=pg-test
+unset PB_DB PGPASSWORD PGHOST PGUSER PGDATABASE PGSERVICE
+started=$(date +%s)
+QUICK=(run --suite synthetic --quick --quiet)
+
+# the same output from two back ends, once the database's name, times and UUIDs are masked
+mask() {
+    sed -e "s#$T/[A-Za-z0-9_.-]*#DB#g" -e "s#postgresql://[^ \`\"<:]*#DB#g" \
+        -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z/TIME/g' \
+        -e 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-4[0-9a-f]\{3\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' "$@"
+}
+# a query's rows, numbers printed alike (SQLite and psql format doubles and infinity differently)
+rows_of() {
+    if [[ $1 == postgresql://* ]]; then pgq "$1" "$2" | tr '|' '\t'; else sqlite3 -separator $'\t' "$1" "$2"; fi |
+        awk -F'\t' -v OFS='\t' '{ for (i = 1; i <= NF; i++) if ($i ~ /^-?[0-9]+\.[0-9]+(e[-+]?[0-9]+)?$/) $i = sprintf("%.10g", $i);
+                                                     else if ($i ~ /^-?Infinity$/) sub(/inity/, "", $i); print }'
+}
+
+# results of the kernel-module variant as `bench import` reads them: 6 rounds of kmod-old and
+# kmod-new, new twice as fast, and a part the guest kernel did not have
+kmod_results() {
+    printf 'pbk1 meta %s\n' kernel=6.1.0-99-amd64 target=qemu-tcg
+    local r
+    for r in 0 1 2 3 4 5; do
+        printf 'pbk1 sample suite=xts impl=%s variant=256 op=enc size=4096 round=%d iters=8 ns=%d\n' \
+            kmod-old "$r" $((16000 + r * 10)) kmod-new "$r" $((8000 + r * 7))
+    done
+    printf 'pbk1 unavailable suite=sigpool impl=kmod-new variant=md5 reason=no-tcp-ao\npbk1 end\n'
+}
+
+case $SECTION in
+pg-uri-with-password-refused)
+    # no server needed: refused before anything connects, by every command, from --db or PB_DB,
+    # and the password appears nowhere in what is printed
+    for uri in 'postgresql://lab:s3cret@db.example/bench' 'postgres://lab:@db.example/bench' \
+               'postgresql://db.example/bench?sslmode=require&password=s3cret' \
+               'postgresql://db.example/bench?pass%77ord=s3cret'; do
+        for cmd in "${QUICK[*]}" "import /dev/null" "list --runs" "report" "history --suite synthetic" \
+                   "export --format json" "gate --suite synthetic --quick" "compare" "migrate"; do
+            # shellcheck disable=SC2086
+            out=$("$BENCH" $cmd --db "$uri" 2>&1)
+            rc=$?
+            [[ $rc == 2 && $out == *"--db: the PostgreSQL URI carries a password"* && $out != *s3cret* ]] && ok ||
+                bad "$cmd --db $uri: exit $rc: $out"
+            # shellcheck disable=SC2086
+            out=$(PB_DB=$uri "$BENCH" $cmd 2>&1)
+            rc=$?
+            [[ $rc == 2 && $out == *"PB_DB: the PostgreSQL URI carries a password"* && $out != *s3cret* ]] && ok ||
+                bad "PB_DB=$uri $cmd: exit $rc: $out"
+        done
+    done
+    # a user without a password is a URI like any other (it fails to connect here: no server)
+    expect 1 "cannot open database postgresql://lab@/nodb?host=$T" "$BENCH" "${QUICK[@]}" --db "postgresql://lab@/nodb?host=$T"
+    ;;
+
+pg-store-finalize-zero-samples-oom)
+    # test_store.c (zero-sample runs never complete, every failed allocation of finalize fails the
+    # run, read-only opens create nothing and write nothing) against PostgreSQL
+    pg_start
+    out=$(PB_TEST_DB=$(pg_db teststore) "$TEST_STORE" 2>&1)
+    rc=$?
+    echo "$out" | tail -3
+    [[ $rc == 0 && $out == *"back end: PostgreSQL"* ]] && ok || bad "test_store on PostgreSQL exited $rc: $out"
+    ;;
+
+pg-every-command-same-as-sqlite)
+    # The same seeded runs, gates, comparisons and import into an SQLite file and into PostgreSQL:
+    # every command's output is the same (database names, times and UUIDs masked), and so are the
+    # summary and summary_ratios views and the stored comparisons.
+    pg_start
+    TH=$T/thresholds
+    printf 'claim synthetic * 15%%\ncommit synthetic * 15%%\n' > "$TH"
+    G=(--quick --quiet --thresholds "$TH" --seed 1)
+    K=$T/kmod.txt
+    kmod_results > "$K"
+    for be in lite pg; do
+        if [[ $be == pg ]]; then D=$(pg_db every); else D=$T/every.db; fi
+        O=$T/out.$be
+        mkdir "$O"
+        {
+            "$BENCH" "${QUICK[@]}" --seed 1 --shift 1.5 --db "$D"
+            "$BENCH" "${QUICK[@]}" --seed 2 --shift 1.5 --db "$D"
+            "$BENCH" "${QUICK[@]}" --seed 3 --unavailable new --db "$D"
+            "$BENCH" "${QUICK[@]}" --seed 4 --fail-selftest new --db "$D"
+            echo "exit $?"
+            "$BENCH" import "$K" --db "$D"
+            "$BENCH" list --runs --db "$D"
+            "$BENCH" report --db "$D" --out "$O/plots"
+            "$BENCH" report --db "$D" --run 3 --out "$O/plots3"
+            "$BENCH" report --html --db "$D" --out "$O/report.html"
+            "$BENCH" history --suite synthetic --db "$D" --out "$O/hist"
+            "$BENCH" history --suite synthetic --impl old --metric mb_per_s --db "$D" --out "$O/hist2"
+            for f in json csv gbench; do "$BENCH" export --format $f --db "$D" --out "$O/export.$f"; done
+            "$BENCH" export --format json --run 1 --db "$D" --out "$O/export1.json"
+            "$BENCH" compare --db "$D" --run 1
+            "$BENCH" compare --db "$D" --runs 1 2
+            "$BENCH" gate --suite synthetic "${G[@]}" --db "$D"
+            "$BENCH" gate --calibrate --suite synthetic --repeat 2 "${G[@]}" --db "$D"
+            "$BENCH" gate --suite synthetic "${G[@]}" --db "$D" --format json
+            # runs of two builds alternating in one job: compare --runs and the commit gate
+            A=() B=()
+            for k in 1 2 3 4 5 6; do
+                A+=("$(PB_JOB_ID=job-1 "$BENCH" run --suite synthetic --quick --rounds 3 --quiet --seed 1 --db "$D" | sed -n 's/^run \([0-9]*\) complete.*/\1/p')")
+                B+=("$(PB_JOB_ID=job-1 "$BENCH" run --suite synthetic --quick --rounds 3 --quiet --seed 1 --db "$D" | sed -n 's/^run \([0-9]*\) complete.*/\1/p')")
+            done
+            "$BENCH" compare --db "$D" --runs "$(IFS=,; echo "${A[*]}")" "$(IFS=,; echo "${B[*]}")"
+            "$BENCH" gate --db "$D" --thresholds "$TH" --baseline-runs "$(IFS=,; echo "${A[*]}")" \
+                --candidate-runs "$(IFS=,; echo "${B[*]}")"
+            echo "exit $?"
+            "$BENCH" migrate --db "$D"
+        } > "$O/stdout" 2>&1
+        for f in report.html export.json export.csv export.gbench export1.json plots/synthetic.md plots3/synthetic.md \
+                 hist/history_synthetic.gp; do
+            mask "$O/$f" > "$O/$f.masked" || bad "$be: no $f"
+        done
+        rows_of "$D" "SELECT * FROM summary ORDER BY run_id, suite, impl, variant, op, size_bytes, metric" > "$O/summary"
+        rows_of "$D" "SELECT run_id, suite, variant, op, size_bytes, metric, baseline, candidate, n_pairs, estimate,
+                      ci_lo, ci_hi, conf, p_value, median_ratio, method FROM summary_ratios ORDER BY id" > "$O/summary_ratios"
+        rows_of "$D" "SELECT id, command, gate, suite, metric, pairing, ncells, verdict, exit_status FROM comparisons
+                      ORDER BY id" > "$O/comparisons"
+        rows_of "$D" "SELECT comparison_id, baseline, candidate, variant, op, size_bytes, n_pairs, ratio, ci_lo, ci_hi,
+                      p_value, verdict FROM comparison_cells ORDER BY comparison_id, variant, op, size_bytes, baseline,
+                      candidate" > "$O/cells"
+        rows_of "$D" "SELECT id, suite, status, status_reason, target, job_id, guest_kernel FROM runs ORDER BY id" > "$O/runs"
+        rows_of "$D" "SELECT count(*) FROM samples" > "$O/samples"
+        mask "$O/stdout" > "$O/stdout.masked"
+    done
+    L=$T/out.lite P=$T/out.pg
+    is "the summary view has rows" "$(($(wc -l < "$L/summary") > 20))" "1"
+    for f in stdout.masked summary summary_ratios comparisons cells runs samples report.html.masked export.json.masked \
+             export.csv.masked export.gbench.masked export1.json.masked plots/synthetic.md.masked \
+             plots3/synthetic.md.masked hist/history_synthetic.gp.masked; do
+        if cmp -s "$L/$f" "$P/$f"; then ok; else bad "$f differs between SQLite and PostgreSQL: $(diff "$L/$f" "$P/$f" | head -8)"; fi
+    done
+    grep -q "exit 1" "$P/stdout" && grep -q "imported run" "$P/stdout" && grep -q "stored as comparison" "$P/stdout" && ok ||
+        bad "the command sequence did not run as meant: $(head -40 "$P/stdout")"
+    # the seeded gate and the commit gate reached their verdicts on PostgreSQL too
+    is "the gates' verdicts" "$(rows_of "$(pg_uri every)" "SELECT string_agg(verdict, ',' ORDER BY id) FROM comparisons WHERE command = 'gate'")" \
+       "$(rows_of "$T/every.db" "SELECT group_concat(verdict, ',') FROM (SELECT verdict FROM comparisons WHERE command = 'gate' ORDER BY id)")"
+    # kat reads no store: it runs the same whichever PB_DB says
+    expect 0 "passed" env PB_DB="$(pg_uri every)" "$BENCH" kat "$(dirname "$0")/../vectors/xts/"*.rsp
+    ;;
+
+pg-concurrent-writers-lose-nothing)
+    # 4 `bench run` at once on a NEW database (they race to create the schema) through PB_DB,
+    # twice: 4 complete runs each time, every sample of every cell, distinct ids and UUIDs
+    pg_start
+    N=4
+    for k in 1 2; do
+        U=$(pg_db "conc$k")
+        pids=()
+        for i in $(seq $N); do
+            PB_DB=$U "$BENCH" run --suite synthetic --quick --quiet > "$T/w$k.$i.out" 2>&1 &
+            pids+=($!)
+        done
+        for i in $(seq $N); do
+            if wait "${pids[$((i - 1))]}"; then ok; else bad "writer $i failed: $(cat "$T/w$k.$i.out")"; fi
+        done
+        is "round $k: $N complete runs" "$(pgq "$U" "SELECT count(*) FROM runs WHERE status = 'complete' AND job_id = 'pg-test'")" "$N"
+        is "round $k: no other run" "$(pgq "$U" "SELECT count(*) FROM runs")" "$N"
+        is "round $k: every sample (15 rounds x 2 impls x 2 cells per run)" "$(pgq "$U" "SELECT count(*) FROM samples")" "$((N * 60))"
+        is "round $k: every cell whole" \
+           "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id GROUP BY c.id HAVING count(*) = 15) x")" "$((N * 4))"
+        is "round $k: distinct UUIDs, machine identity" \
+           "$(pgq "$U" "SELECT count(DISTINCT uuid) || ',' || count(machine_id) || ',' || count(hostname) FROM runs")" "$N,$N,$N"
+        is "round $k: summary rows of every run" "$(pgq "$U" "SELECT count(DISTINCT run_id) FROM summary")" "$N"
+        is "round $k: schema version" "$(pgq "$U" "SELECT schema_version FROM pb_meta")" "3"
+        is "round $k: one pb_meta row" "$(pgq "$U" "SELECT count(*) FROM pb_meta")" "1"
+    done
+    ;;
+
+pg-killed-writer-stays-incomplete)
+    # kill -9 of a writer mid-run: its run stays incomplete, its cells are whole or absent, nothing
+    # of it is in summary, and the next run completes. Then a writer whose connection the server
+    # drops (pg_terminate_backend): its run stays incomplete as well.
+    pg_start
+    U=$(pg_db killed)
+    LONG=(run --suite synthetic --rounds 500 --sample-ms 2 --sizes 1000,2000,3000,4000 --quiet --db "$U")
+    wait_for() { # wait_for SQL: until it returns non-zero (at most 60 s on a busy machine)
+        for _ in $(seq 300); do
+            [[ $(pgq "$U" "$1" 2>/dev/null) -gt 0 ]] && return 0
+            sleep 0.2
+        done
+        bad "gave up waiting for: $1"
+    }
+    "$BENCH" "${LONG[@]}" > "$T/kill.out" 2>&1 &
+    pid=$!
+    wait_for "SELECT count(*) FROM samples"
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    is "killed writer: exactly one incomplete run" "$(pgq "$U" "SELECT count(*) || ':' || min(status) FROM runs")" "1:incomplete"
+    is "killed writer: its cells whole (500 samples each) or absent" \
+       "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id GROUP BY c.id HAVING count(*) <> 500) x")" "0"
+    is "killed writer: nothing in summary" "$(pgq "$U" "SELECT count(*) FROM summary")" "0"
+    expect 2 "is incomplete, not complete" "$BENCH" report --db "$U" --run 1 --out "$T/p"
+    expect 0 "run 2 complete" "$BENCH" "${QUICK[@]}" --db "$U"
+    is "killed writer: still incomplete after the next run" "$(pgq "$U" "SELECT string_agg(status, ',' ORDER BY id) FROM runs")" \
+       "incomplete,complete"
+    # the server drops the writer's connection: the writer fails, its run stays incomplete
+    "$BENCH" "${LONG[@]}" > "$T/drop.out" 2>&1 &
+    pid=$!
+    wait_for "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 3"
+    pgq "$U" "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'bench'" > /dev/null
+    wait $pid
+    rc=$?
+    [[ $rc -ne 0 ]] && ok || bad "a writer whose connection was dropped exited 0: $(cat "$T/drop.out")"
+    is "dropped connection: the run stays incomplete" "$(pgq "$U" "SELECT status FROM runs WHERE id = 3")" "incomplete"
+    is "dropped connection: cells whole or absent" \
+       "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id WHERE c.run_id = 3 GROUP BY c.id HAVING count(*) <> 500) x")" "0"
+    is "only the complete run in summary" "$(pgq "$U" "SELECT string_agg(DISTINCT run_id::text, ',') FROM summary")" "2"
+    ;;
+
+pg-read-only-commands-create-nothing)
+    # an empty database: commands that only read say so (exit 2) and create no table; refused
+    # command lines create nothing either; migrate creates the schema (how a fleet starts)
+    pg_start
+    U=$(pg_db empty)
+    tables() { pgq "$U" "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"; }
+    expect 2 "no database at $U" "$BENCH" list --runs --db "$U"
+    expect 2 "no database at" "$BENCH" report --db "$U" --out "$T/p"
+    expect 2 "no database at" "$BENCH" history --suite synthetic --db "$U" --out "$T/h"
+    expect 2 "no database at" "$BENCH" export --format json --db "$U"
+    expect 2 "--quick takes no value" "$BENCH" run --suite synthetic --quick=no --db "$U"
+    expect 2 "bad size '+64'" "$BENCH" "${QUICK[@]}" --db "$U" --sizes +64
+    is "nothing created by reads and refusals" "$(tables)" "0"
+    expect 0 "schema version 3" "$BENCH" migrate --db "$U"
+    is "migrate created the schema" "$(pgq "$U" "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'
+        AND table_name IN ('runs', 'cases', 'samples', 'sample_metrics', 'stats', 'ratios', 'summary', 'summary_ratios',
+        'comparisons', 'comparison_runs', 'comparison_cells', 'calibrations', 'pb_meta')")" "13"
+    expect 0 "schema version 3" "$BENCH" migrate --db "$U"
+    expect 0 "run   suite" "$BENCH" list --runs --db "$U"
+    # a read-only command writes nothing even through SQL of its own
+    is "a newer schema is refused" "$(pgq "$U" "UPDATE pb_meta SET schema_version = 99"; "$BENCH" list --runs --db "$U" 2>&1)" \
+       "bench list: $U has schema version 99, this bench reads version 3: use a newer bench"
+    expect 1 "newer than this bench" "$BENCH" "${QUICK[@]}" --db "$U"
+    is "a newer database is left alone" "$(pgq "$U" "SELECT count(*) FROM runs")" "0"
+    ;;
+
+pg-lab-role-needs-only-dml)
+    # docs/fleet.md: an owner role creates the schema (bench migrate); the fleet's role has only
+    # CONNECT, USAGE, SELECT/INSERT/UPDATE on the tables, DELETE on ratios (a finalize replaces a
+    # run's ratios) and USAGE on the sequences, and every command that writes runs with it
+    pg_start
+    U=$(pg_db fleet)
+    expect 0 "schema version 3" "$BENCH" migrate --db "$U"
+    pgq "$U" "CREATE ROLE pblab LOGIN;
+              GRANT CONNECT ON DATABASE fleet TO pblab;
+              GRANT USAGE ON SCHEMA public TO pblab;
+              GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO pblab;
+              GRANT DELETE ON ratios TO pblab;
+              GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO pblab;
+              REVOKE CREATE ON SCHEMA public FROM PUBLIC;" > /dev/null || bad "granting the lab role failed"
+    L="postgresql://pblab@/fleet?host=$PG_HOST"
+    TH=$T/thresholds
+    printf 'claim synthetic * 15%%\n' > "$TH"
+    expect 0 "run 1 complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$L"
+    kmod_results > "$T/k.txt"
+    expect 0 "imported run" "$BENCH" import "$T/k.txt" --db "$L"
+    expect 0 "verdict" "$BENCH" gate --suite synthetic --quick --quiet --seed 1 --thresholds "$TH" --db "$L"
+    expect 0 "stored as comparison" "$BENCH" compare --run 1 --db "$L"
+    expect 0 "synthetic complete" "$BENCH" list --runs --db "$L"
+    expect 0 "synthetic: run " "$BENCH" report --db "$L" --out "$T/plots"
+    is "the lab role cannot change the schema" "$(pgq "$L" "CREATE TABLE x (y int)" 2>&1 | grep -c 'permission denied')" "1"
+    is "the lab role cannot delete runs" "$(pgq "$L" "DELETE FROM runs" 2>&1 | grep -c 'permission denied')" "1"
+    ;;
+
+*) bad "unknown section $SECTION" ;;
+esac
+echo "section $SECTION: $(($(date +%s) - started)) s"
+finish
