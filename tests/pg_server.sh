@@ -27,7 +27,7 @@ PG_DIR= PG_AS=()
 
 pg_stop() {
     [[ -n $PG_DIR && -d $PG_DIR ]] || return 0
-    "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w stop > /dev/null 2>&1
+    (cd "$PG_DIR" && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w stop > /dev/null 2>&1)
     rm -rf "$PG_DIR"
 }
 
@@ -52,6 +52,8 @@ pg_start() {
         mkdir "$PG_DIR/data" "$PG_DIR/sock"
     fi
     chmod 700 "$PG_DIR/data"
+    # the server's user may not be allowed into the test's working folder: start from its own
+    cd "$PG_DIR" || exit 1
     if ! "${PG_AS[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U pbtest --auth=trust -E UTF8 --locale=C.UTF-8 \
         > "$PG_DIR/initdb.log" 2>&1; then
         echo "FAIL: initdb: $(tail -5 "$PG_DIR/initdb.log")"
@@ -64,6 +66,7 @@ pg_start() {
         echo "FAIL: pg_ctl start: $(tail -5 "$PG_DIR/sock/server.log")"
         exit 1
     fi
+    cd "$OLDPWD" || exit 1
     PG_HOST=$PG_DIR/sock
 }
 

@@ -148,6 +148,13 @@ pg-every-command-same-as-sqlite)
     # the seeded gate and the commit gate reached their verdicts on PostgreSQL too
     is "the gates' verdicts" "$(rows_of "$(pg_uri every)" "SELECT string_agg(verdict, ',' ORDER BY id) FROM comparisons WHERE command = 'gate'")" \
        "$(rows_of "$T/every.db" "SELECT group_concat(verdict, ',') FROM (SELECT verdict FROM comparisons WHERE command = 'gate' ORDER BY id)")"
+    # the claim gate with both measures reads its two comparisons back in insertion order (ctid)
+    # (not in a sanitizer build, which Valgrind cannot run: tests/valgrind runs it in the plain one)
+    if command -v valgrind > /dev/null && [[ -z ${PB_VG_SANITIZED:-} ]]; then
+        expect 0 "two metrics per cell" "$BENCH" gate --suite synthetic "${G[@]}" --measure both --db "$(pg_uri every)"
+    else
+        echo "(no valgrind or a sanitizer build: gate --measure both not run)"
+    fi
     # kat reads no store: it runs the same whichever PB_DB says
     expect 0 "passed" env PB_DB="$(pg_uri every)" "$BENCH" kat "$(dirname "$0")/../vectors/xts/"*.rsp
     ;;
