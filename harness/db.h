@@ -17,7 +17,8 @@
  * SQL that runs on both (docs/fleet.md, "Writing SQL for both back ends"): `?N` placeholders;
  * timestamps made in C (pb_db_now); `INSERT ... ON CONFLICT (...) DO NOTHING / DO UPDATE SET` in
  * place of INSERT OR IGNORE / OR REPLACE; `RETURNING id` in place of last_insert_rowid; ORDER BY
- * a real column (no rowid); every non-aggregated column in GROUP BY; no PRAGMA or sqlite_master
+ * a real column (no rowid; NULLS FIRST where the column may be NULL, as SQLite sorts); every
+ * non-aggregated column in GROUP BY; no PRAGMA or sqlite_master
  * outside store.c's SQLite branch; boolean expressions read with pb_db_column_int (0/1 on both);
  * `group_concat(x, sep)` always with its separator (PostgreSQL runs it as string_agg); no
  * `?N IS NULL` (PostgreSQL cannot tell ?N's type from it): `col = coalesce(?N, col)` for an
