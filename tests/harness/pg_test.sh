@@ -189,8 +189,8 @@ pg-concurrent-writers-lose-nothing)
 
 pg-killed-writer-stays-incomplete)
     # kill -9 of a writer mid-run: its run stays incomplete, its cells are whole or absent, nothing
-    # of it is in summary, and the next run completes. Then a writer whose connection the server
-    # drops (pg_terminate_backend): its run stays incomplete as well.
+    # of it is in summary, and the next run completes. Then SIGINT (incomplete, with the reason),
+    # and a writer whose connection the server drops (pg_terminate_backend): incomplete as well.
     pg_start
     U=$(pg_db killed)
     LONG=(run --suite synthetic --rounds 500 --sample-ms 2 --sizes 1000,2000,3000,4000 --quiet --db "$U")
@@ -214,17 +214,26 @@ pg-killed-writer-stays-incomplete)
     expect 0 "run 2 complete" "$BENCH" "${QUICK[@]}" --db "$U"
     is "killed writer: still incomplete after the next run" "$(pgq "$U" "SELECT string_agg(status, ',' ORDER BY id) FROM runs")" \
        "incomplete,complete"
+    # SIGINT: the writer marks its run incomplete with the reason, on its own connection
+    "$BENCH" "${LONG[@]}" > "$T/int.out" 2>&1 &
+    pid=$!
+    wait_for "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 3"
+    kill -INT $pid
+    wait $pid
+    is "SIGINT exit status" "$?" "130"
+    is "SIGINT: incomplete with its reason" "$(pgq "$U" "SELECT status || ': ' || status_reason FROM runs WHERE id = 3")" \
+       "incomplete: interrupted by signal 2"
     # the server drops the writer's connection: the writer fails, its run stays incomplete
     "$BENCH" "${LONG[@]}" > "$T/drop.out" 2>&1 &
     pid=$!
-    wait_for "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 3"
+    wait_for "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 4"
     pgq "$U" "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'bench'" > /dev/null
     wait $pid
     rc=$?
     [[ $rc -ne 0 ]] && ok || bad "a writer whose connection was dropped exited 0: $(cat "$T/drop.out")"
-    is "dropped connection: the run stays incomplete" "$(pgq "$U" "SELECT status FROM runs WHERE id = 3")" "incomplete"
+    is "dropped connection: the run stays incomplete" "$(pgq "$U" "SELECT status || ':' || coalesce(status_reason, '') FROM runs WHERE id = 4")" "incomplete:"
     is "dropped connection: cells whole or absent" \
-       "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id WHERE c.run_id = 3 GROUP BY c.id HAVING count(*) <> 500) x")" "0"
+       "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id WHERE c.run_id = 4 GROUP BY c.id HAVING count(*) <> 500) x")" "0"
     is "only the complete run in summary" "$(pgq "$U" "SELECT string_agg(DISTINCT run_id::text, ',') FROM summary")" "2"
     ;;
 
