@@ -3,7 +3,13 @@
  *
  * A statement is its SQL with `?N` (and `?`) turned into `$N`, and its parameters as text; the
  * first step runs it (PQexecParams: the parameters travel apart from the SQL, never inside it)
- * and later steps walk the rows of the result. Parameter types: integers int8, doubles float8,
+ * and later steps walk the rows of the result.
+ *
+ * Inside a transaction (pb_db_begin), INSERT/UPDATE/DELETE without RETURNING are pipelined: sent
+ * without waiting for their answers, which are collected before the next statement that returns
+ * rows, every PIPE_MAX statements, and at COMMIT, whose failure then reports the first error. A
+ * cell's samples or a run's statistics thus cost one round trip per batch, not one per row, and
+ * they still commit together or not at all. Parameter types: integers int8, doubles float8,
  * text and NULL unknown (the server infers them from where they stand). Values read back as
  * SQLite would give them: booleans 1/0, NULL as NULL. */
 #include "db_impl.h"
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define OID_BOOL 16
 #define OID_INT8 20
@@ -34,7 +41,13 @@ typedef struct pg_db {
     PGconn *conn;
     char err[1024];
     int64_t changes;
+    int in_txn;    /* between pb_db_begin and commit/rollback: writes may be pipelined */
+    int npending;  /* statements sent in pipeline mode whose answers are not read yet */
 } pg_db;
+
+/* answers collected at least this often: the server's replies to unread statements must fit its
+ * socket buffer, or both sides would wait for each other */
+#define PIPE_MAX 256
 
 typedef struct pg_stmt {
     pb_stmt base;
@@ -47,6 +60,8 @@ typedef struct pg_stmt {
     PGresult *res;
     int row, nrows;  /* row: the current one (-1 before the first) */
     int ran;
+    int pipeable;    /* INSERT/UPDATE/DELETE without RETURNING: no rows to wait for */
+    int piped;       /* this execution was pipelined: done, its answer comes later */
 } pg_stmt;
 
 static const pb_db_ops OPS;
@@ -116,6 +131,60 @@ static char *translate(const char *sql, int *nparams, unsigned char *used, int c
     return out;
 }
 
+/* Does sql change rows without returning any (INSERT, UPDATE or DELETE without RETURNING)? */
+static int pipeable_sql(const char *sql)
+{
+    while (isspace((unsigned char)*sql)) sql++;
+    if (strncasecmp(sql, "INSERT", 6) && strncasecmp(sql, "UPDATE", 6) && strncasecmp(sql, "DELETE", 6)) return 0;
+    for (const char *p = sql; *p; p++)
+        if (!strncasecmp(p, "RETURNING", 9)) return 0;
+    return 1;
+}
+
+/* Read the answers of every pipelined statement and leave pipeline mode; -1 (and the first
+ * error in d->err) if one failed, the later ones being then aborted by the server. */
+static int drain(pg_db *d)
+{
+    if (!d->npending && PQpipelineStatus(d->conn) == PQ_PIPELINE_OFF) return 0;
+    int rc = 0;
+    if (!PQpipelineSync(d->conn)) {
+        set_err(d, PQerrorMessage(d->conn));
+        rc = -1;
+    }
+    for (int nulls = 0; rc == 0 || PQstatus(d->conn) == CONNECTION_OK;) {
+        PGresult *r = PQgetResult(d->conn);
+        if (!r) {
+            /* one NULL ends each statement's answers; two in a row: nothing more is coming */
+            if (++nulls > 1) {
+                if (rc == 0) set_err(d, PQerrorMessage(d->conn));
+                rc = -1;
+                break;
+            }
+            continue;
+        }
+        nulls = 0;
+        ExecStatusType t = PQresultStatus(r);
+        if (t == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            break;
+        }
+        if (t != PGRES_COMMAND_OK && t != PGRES_TUPLES_OK && rc == 0) {
+            char msg[sizeof d->err];
+            snprintf(msg, sizeof msg, "a write sent earlier in this transaction failed: %s",
+                     t == PGRES_PIPELINE_ABORTED ? "pipeline aborted" : PQresultErrorMessage(r));
+            set_err(d, msg);
+            rc = -1;
+        }
+        PQclear(r);
+    }
+    d->npending = 0;
+    if (!PQexitPipelineMode(d->conn) && rc == 0) {
+        set_err(d, PQerrorMessage(d->conn));
+        rc = -1;
+    }
+    return rc;
+}
+
 static int p_prepare(pb_db *db, const char *sql, pb_stmt **out)
 {
     pg_db *d = (pg_db *)db;
@@ -124,6 +193,7 @@ static int p_prepare(pb_db *db, const char *sql, pb_stmt **out)
     s->base.ops = &OPS;
     s->db = d;
     s->row = -1;
+    s->pipeable = pipeable_sql(sql);
     int n = 0;
     char *probe = translate(sql, &n, NULL, 0);
     s->used = probe ? calloc((size_t)n + 1, 1) : NULL;
@@ -152,6 +222,7 @@ static void clear_result(pg_stmt *s)
     s->row = -1;
     s->nrows = 0;
     s->ran = 0;
+    s->piped = 0;
 }
 
 static int set_param(pb_stmt *st, int i, char *v, Oid type)
@@ -205,6 +276,18 @@ static int p_step(pb_stmt *st)
         /* a parameter the SQL does not mention (bound or not) still needs a type */
         for (int i = 0; i < s->nparams; i++)
             if (!s->used[i] && !s->types[i]) s->types[i] = OID_TEXT;
+        pg_db *d = s->db;
+        if (s->pipeable && d->in_txn) {
+            if (d->npending >= PIPE_MAX && drain(d) < 0) return PB_DB_ERROR;
+            if (PQpipelineStatus(d->conn) == PQ_PIPELINE_OFF && !PQenterPipelineMode(d->conn))
+                return set_err(d, PQerrorMessage(d->conn)), PB_DB_ERROR;
+            if (!PQsendQueryParams(d->conn, s->sql, s->nparams, s->types, (const char *const *)s->vals, NULL, NULL, 0))
+                return set_err(d, PQerrorMessage(d->conn)), PB_DB_ERROR;
+            d->npending++;
+            s->piped = 1;
+            return PB_DB_DONE;
+        }
+        if (drain(d) < 0) return PB_DB_ERROR;
         s->res = PQexecParams(s->db->conn, s->sql, s->nparams, s->types, (const char *const *)s->vals, NULL, NULL, 0);
         ExecStatusType t = s->res ? PQresultStatus(s->res) : PGRES_FATAL_ERROR;
         if (t == PGRES_TUPLES_OK) {
@@ -222,6 +305,7 @@ static int p_step(pb_stmt *st)
             return PB_DB_ERROR;
         }
     }
+    if (s->piped) return PB_DB_DONE;
     if (!s->res) return PB_DB_ERROR;
     if (s->row + 1 < s->nrows) {
         s->row++;
@@ -308,6 +392,7 @@ static int64_t p_column_int64(pb_stmt *st, int i)
 static int p_exec(pb_db *db, const char *sql)
 {
     pg_db *d = (pg_db *)db;
+    if (drain(d) < 0) return PB_DB_ERROR;
     int n = 0;
     char *t = translate(sql, &n, NULL, 0);
     if (!t) return set_err(d, "out of memory"), PB_DB_ERROR;
@@ -321,12 +406,22 @@ static int p_exec(pb_db *db, const char *sql)
     return rc;
 }
 
-static int p_begin(pb_db *db) { return p_exec(db, "BEGIN"); }
+static int p_begin(pb_db *db)
+{
+    int rc = p_exec(db, "BEGIN");
+    ((pg_db *)db)->in_txn = rc == PB_DB_OK;
+    return rc;
+}
 
 static int p_commit(pb_db *db)
 {
     /* COMMIT of a transaction the server had aborted answers "ROLLBACK", without an error */
     pg_db *d = (pg_db *)db;
+    d->in_txn = 0;
+    if (drain(d) < 0) {
+        PQclear(PQexec(d->conn, "ROLLBACK"));
+        return PB_DB_ERROR;
+    }
     PGresult *r = PQexec(d->conn, "COMMIT");
     int rc = PB_DB_ERROR;
     if (r && PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT")) rc = PB_DB_OK;
@@ -339,6 +434,8 @@ static int p_commit(pb_db *db)
 static void p_rollback(pb_db *db)
 {
     pg_db *d = (pg_db *)db;
+    d->in_txn = 0;
+    drain(d);
     PQclear(PQexec(d->conn, "ROLLBACK"));
 }
 

@@ -237,6 +237,25 @@ pg-killed-writer-stays-incomplete)
     is "only the complete run in summary" "$(pgq "$U" "SELECT string_agg(DISTINCT run_id::text, ',') FROM summary")" "2"
     ;;
 
+pg-failed-write-fails-its-cell-whole)
+    # a cell's samples are sent without waiting for each answer (pipelined in the transaction):
+    # when the server refuses one of them (a trigger here), the cell's commit fails, none of its
+    # samples is kept, and the run is failed with the server's reason
+    pg_start
+    U=$(pg_db refuse)
+    expect 0 "schema version 3" "$BENCH" migrate --db "$U"
+    pgq "$U" "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS
+              \$\$ BEGIN IF NEW.round = 7 THEN RAISE EXCEPTION 'sample refused by the server'; END IF; RETURN NEW; END \$\$;
+              CREATE TRIGGER refuse BEFORE INSERT ON samples FOR EACH ROW EXECUTE FUNCTION refuse();" > /dev/null
+    expect 1 "sample refused by the server" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
+    is "the run failed with the server's reason" \
+       "$(pgq "$U" "SELECT status || ':' || (status_reason LIKE '%sample refused by the server%') FROM runs")" "failed:true"
+    is "none of the refused cell's samples" "$(pgq "$U" "SELECT count(*) FROM samples")" "0"
+    pgq "$U" "DROP TRIGGER refuse ON samples" > /dev/null
+    expect 0 "run 2 complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
+    is "then every sample of the next run" "$(pgq "$U" "SELECT count(*) FROM samples")" "60"
+    ;;
+
 pg-read-only-commands-create-nothing)
     # an empty database: commands that only read say so (exit 2) and create no table; refused
     # command lines create nothing either; migrate creates the schema (how a fleet starts)
