@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "counters.h"
 #include "gbshim.h"
 #include "metrics.h"
@@ -274,22 +275,30 @@ static double time_body(case_state *cs, uint64_t k)
     return best;
 }
 
-/* iterations so that one call of body takes about `target` seconds */
-static uint64_t calibrate(case_state *cs, double target)
+static double time_case(void *p, uint64_t k)
+{
+    return time_body(p, k);
+}
+
+static int stop_requested(void *p)
+{
+    (void)p;
+    return g_signal != 0;
+}
+
+/* iterations so that one sample holds about `target` seconds of work (calibrate.h: a fixed cost
+ * per call of the body is not taken for work) */
+static uint64_t calibrate(case_state *cs, const pb_cell *cell, double target)
 {
     cs->c.body(cs->c.ctx, 1); /* warm caches, lazy init, page faults */
-    uint64_t k = 1;
-    for (;;) {
-        double dt = time_body(cs, k);
-        if (dt >= target / 4 || k >= (1ull << 32)) {
-            double want = (double)k * target / (dt > 0 ? dt : 1e-9);
-            if (want < 1) want = 1;
-            if (want > 4e9) want = 4e9;
-            return (uint64_t)want;
-        }
-        k = dt <= 0 ? k * 16 : (uint64_t)fmin((double)k * 16, (double)k * target / dt / 2 + 1);
-        if (g_signal) return k;
-    }
+    pb_calibration cal = pb_calibrate(time_case, stop_requested, cs, target);
+    if (cal.fixed_dominates)
+        fprintf(stderr,
+                "bench: warning: %s %s %s %llu B: a fixed cost per call of the body is still over a quarter of "
+                "a %.2f s sample (%llu iterations); its time per op includes part of it\n",
+                cs->impl, cell->variant, cell->op, (unsigned long long)cell->size_bytes, PB_CAL_MAX_SAMPLE_S,
+                (unsigned long long)cal.iters);
+    return cal.iters;
 }
 
 /* when the current run's first cell started: the progress line's elapsed time and ETA */
@@ -385,7 +394,7 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
     double target = cell->sample_seconds > 0 ? cell->sample_seconds : sample_s;
     for (int i = 0; i < ncs && rc == 0; i++)
         if (cs[i].ready)
-            cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS : calibrate(&cs[i], target);
+            cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS : calibrate(&cs[i], cell, target);
 
     slot *slots = calloc((size_t)(unsigned)rounds * (size_t)(unsigned)ncs, sizeof *slots);
     if (!slots && rc == 0) rc = pb_errf(e, "out of memory");
