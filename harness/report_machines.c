@@ -261,16 +261,6 @@ static pb_claim claim_of(const mreport *m, const mcell *x, double dt)
     return m->s->claim ? m->s->claim(&cell, dt) : PB_CLAIM_NONE;
 }
 
-static const char *claim_name(pb_claim c)
-{
-    switch (c) {
-    case PB_CLAIM_FASTER: return "faster";
-    case PB_CLAIM_EQUAL: return "equal";
-    case PB_CLAIM_NOT_SLOWER: return "not slower";
-    default: return "-";
-    }
-}
-
 static void count(pb_verdict_counts *n, const char *v)
 {
     n->cells++;
@@ -341,7 +331,7 @@ static void write_table(FILE *f, int html, mreport *m)
         if (isfinite(dt)) snprintf(b, sizeof b, "%.3f", dt); else snprintf(b, sizeof b, "-");
         cell_text(f, html, 0, b);
         pb_claim cl = claim_of(m, x, dt);
-        cell_text(f, html, 0, claim_name(cl));
+        cell_text(f, html, 0, pb_claim_name(cl));
         for (int k = 0; k < m->nc; k++) {
             ratio r;
             if (pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand, x->variant,
