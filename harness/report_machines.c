@@ -416,56 +416,96 @@ static void legend_md(FILE *f, const mreport *m)
 
 /* ---- the figure ---- */
 
-static void write_xtics(FILE *gp, const mreport *m)
+/* The figure's layout follows the suite's plot_x: "size" (one panel per (variant, op), x = bytes per
+ * operation, log 2) or "variant" (one panel per op, x = the variants, each at the size its cell has). */
+static int by_size(const mreport *m) { return !m->s->plot_x || !strcmp(m->s->plot_x, "size"); }
+static int npanels(const mreport *m) { return by_size(m) ? m->nv * m->no : m->no; }
+static int npoints(const mreport *m) { return by_size(m) ? m->ns : m->nv; }
+
+/* The cell at point xi of panel p: its variant, op and size (size < 0: any) */
+static void point_cell(const mreport *m, int p, int xi, const char **v, const char **o, int64_t *size)
+{
+    if (by_size(m)) {
+        *v = m->v[p / m->no];
+        *o = m->o[p % m->no];
+        *size = m->sizes[xi];
+    } else {
+        *v = m->v[xi];
+        *o = m->o[p];
+        *size = -1;
+    }
+}
+
+/* column k's ratio of a cell; size < 0: the first the run holds for (variant, op) */
+static int col_ratio(const mcol *c, const char *v, const char *o, int64_t size, ratio *r)
+{
+    for (size_t i = 0; i < c->d.nratios; i++) {
+        const ratio_row *x = &c->d.ratios[i];
+        if (!strcmp(x->metric, PB_DEFAULT_METRIC) && !strcmp(x->base, c->base) && !strcmp(x->cand, c->cand) &&
+            !strcmp(x->variant, v) && !strcmp(x->op, o) && (size < 0 || x->size == size)) {
+            *r = x->r;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void write_xtics(FILE *gp, const mreport *m, pb_gpq *g)
 {
     fprintf(gp, "set xtics (");
-    for (int i = 0; i < m->ns; i++) {
+    for (int i = 0; i < npoints(m); i++) {
         char b[32];
-        fprintf(gp, "%s'%s' %lld", i ? ", " : "", pb_fmt_bytes(b, sizeof b, m->sizes[i]), (long long)m->sizes[i]);
+        if (by_size(m))
+            fprintf(gp, "%s'%s' %lld", i ? ", " : "", pb_fmt_bytes(b, sizeof b, m->sizes[i]), (long long)m->sizes[i]);
+        else
+            fprintf(gp, "%s'%s' %d", i ? ", " : "", pb_gpq_text(g, m->v[i]), i);
     }
-    fprintf(gp, ")%s\n", m->ns > 4 ? " rotate by -30" : "");
+    fprintf(gp, ")%s\n", npoints(m) > 4 ? " rotate by -30" : "");
 }
 
 /* blocks[panel][0]: the document's block (-1 none), [k + 1]: column k's (-1 none) */
 static int write_dat(FILE *dat, const mreport *m, int (*blocks)[MAXCOL + 1])
 {
     int block = 0;
-    for (int vi = 0; vi < m->nv; vi++)
-        for (int oi = 0; oi < m->no; oi++) {
-            int p = vi * m->no + oi;
-            blocks[p][0] = -1;
-            int any = 0;
-            for (int si = 0; si < m->ns; si++) {
-                double dr = doc_ratio(m, m->v[vi], m->o[oi], m->sizes[si]);
-                if (!isfinite(dr)) continue;
-                fprintf(dat, "%lld %.6g\n", (long long)m->sizes[si], dr);
+    for (int p = 0; p < npanels(m); p++) {
+        blocks[p][0] = -1;
+        int any = 0;
+        for (int xi = 0; xi < npoints(m); xi++) {
+            const char *v, *o;
+            int64_t size;
+            point_cell(m, p, xi, &v, &o, &size);
+            double dr = doc_ratio(m, v, o, size);
+            if (!isfinite(dr)) continue;
+            fprintf(dat, "%.6g %.6g\n", by_size(m) ? (double)size : xi, dr);
+            any = 1;
+        }
+        if (any) { fprintf(dat, "\n\n"); blocks[p][0] = block++; }
+        for (int k = 0; k < m->nc; k++) {
+            blocks[p][k + 1] = -1;
+            any = 0;
+            double shift = k - (m->nc - 1) / 2.0;
+            for (int xi = 0; xi < npoints(m); xi++) {
+                const char *v, *o;
+                int64_t size;
+                point_cell(m, p, xi, &v, &o, &size);
+                ratio r;
+                if (!col_ratio(&m->c[k], v, o, size, &r) || !(r.est > 0)) continue;
+                /* side by side so that the error bars do not hide each other */
+                double x = by_size(m) ? (double)size * pow(2, 0.04 * shift) : xi + 0.06 * shift;
+                fprintf(dat, "%.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi);
                 any = 1;
             }
-            if (any) { fprintf(dat, "\n\n"); blocks[p][0] = block++; }
-            for (int k = 0; k < m->nc; k++) {
-                blocks[p][k + 1] = -1;
-                any = 0;
-                double shift = k - (m->nc - 1) / 2.0;
-                for (int si = 0; si < m->ns; si++) {
-                    ratio r;
-                    if (!pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand,
-                                         m->v[vi], m->o[oi], m->sizes[si], &r) || !(r.est > 0))
-                        continue;
-                    /* side by side so that the error bars do not hide each other */
-                    fprintf(dat, "%.6g %.6g %.6g %.6g\n", (double)m->sizes[si] * pow(2, 0.04 * shift), r.est, r.lo, r.hi);
-                    any = 1;
-                }
-                if (any) { fprintf(dat, "\n\n"); blocks[p][k + 1] = block++; }
-            }
+            if (any) { fprintf(dat, "\n\n"); blocks[p][k + 1] = block++; }
         }
+    }
     return block;
 }
 
-/* panels: one per (variant, op), then one that holds only the key (names can be long) */
+/* panels, then one that holds only the key (names can be long) */
 static void layout(const mreport *m, int *cols, int *nrows)
 {
-    int np = m->nv * m->no + 1;
-    *cols = m->no > 1 ? m->no : (np > 3 ? 2 : 1);
+    int np = npanels(m) + 1;
+    *cols = by_size(m) && m->no > 1 ? m->no : (np > 3 ? 2 : 1);
     *nrows = (np + *cols - 1) / *cols;
 }
 
@@ -475,28 +515,31 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[MAXCOL + 1], co
     int cols, nrows;
     layout(m, &cols, &nrows);
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
-    fprintf(gp, "reset\nset datafile missing '?'\nset logscale y 2\nset format y '%%g'\nset grid\nunset key\n"
-                "set logscale x 2\nset xlabel 'bytes per operation'\n");
-    write_xtics(gp, m);
+    fprintf(gp, "reset\nset datafile missing '?'\nset logscale y 2\nset format y '%%g'\nset grid\nunset key\n");
+    if (by_size(m)) fprintf(gp, "set logscale x 2\nset xlabel 'bytes per operation'\n");
+    else fprintf(gp, "set xrange [-0.5:%g]\n", m->nv - 0.5);
+    write_xtics(gp, m, g);
     /* the suite's own names only (suite.h constants, not stored text) inside this double-quoted title */
     fprintf(gp, "set multiplot layout %d,%d title \"%s: time %s/%s per machine and configuration, 95 %% CI as "
                 "error bars\\n(line colour: configuration; dash type: CPU model; diamonds: the document)\"\n",
             nrows, cols, m->s->name, m->s->candidate, m->s->baseline);
-    for (int vi = 0; vi < m->nv; vi++)
-        for (int oi = 0; oi < m->no; oi++) {
-            int p = vi * m->no + oi;
-            fprintf(gp, "set title '%s %s'\nset ylabel 'time ratio'\nplot 1 with lines dt 2 lc rgb '#606060' "
-                        "notitle", pb_gpq_text(g, m->v[vi]), pb_gpq_text(g, m->o[oi]));
-            if (blocks[p][0] >= 0)
-                fprintf(gp, ", \\\n     '%s' index %d using 1:2 with points pt 13 ps 1.5 lc rgb '#a06000' notitle",
-                        pb_gpq_text(g, datname), blocks[p][0]);
-            for (int k = 0; k < m->nc; k++) {
-                if (blocks[p][k + 1] < 0) continue;
-                fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with yerrorlines lc %d dt %d lw 1.3 notitle",
-                        pb_gpq_text(g, datname), blocks[p][k + 1], k + 1, m->c[k].group % 5 + 1);
-            }
-            fprintf(gp, "\n");
+    for (int p = 0; p < npanels(m); p++) {
+        if (by_size(m))
+            fprintf(gp, "set title '%s %s'\n", pb_gpq_text(g, m->v[p / m->no]), pb_gpq_text(g, m->o[p % m->no]));
+        else
+            fprintf(gp, "set title '%s'\n", pb_gpq_text(g, m->o[p]));
+        fprintf(gp, "set ylabel 'time ratio'\nplot 1 with lines dt 2 lc rgb '#606060' notitle");
+        if (blocks[p][0] >= 0)
+            fprintf(gp, ", \\\n     '%s' index %d using 1:2 with points pt 13 ps 1.5 lc rgb '#a06000' notitle",
+                    pb_gpq_text(g, datname), blocks[p][0]);
+        for (int k = 0; k < m->nc; k++) {
+            if (blocks[p][k + 1] < 0) continue;
+            fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %d dt %d lw 1.3 notitle",
+                    pb_gpq_text(g, datname), blocks[p][k + 1], by_size(m) ? "yerrorlines" : "yerrorbars", k + 1,
+                    m->c[k].group % 5 + 1);
         }
+        fprintf(gp, "\n");
+    }
     /* the key panel: every series' title, nothing drawn (the curves lie outside the range) */
     fprintf(gp, "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\nunset logscale\n"
                 "set xrange [0:1]\nset yrange [0:1]\nset key center center vertical Left reverse font ',8'\n"
@@ -537,7 +580,7 @@ static int draw(const mreport *m, const mpaths *p, pb_err *e)
     for (int i = 0; i < m->nv && !g.bad; i++) pb_gpq_text(&g, m->v[i]);
     for (int i = 0; i < m->no && !g.bad; i++) pb_gpq_text(&g, m->o[i]);
     if (g.bad) return pb_errf(e, "%s", g.err.msg);
-    int (*blocks)[MAXCOL + 1] = calloc((size_t)(m->nv * m->no + 1), sizeof *blocks);
+    int (*blocks)[MAXCOL + 1] = calloc((size_t)(npanels(m) + 1), sizeof *blocks);
     if (!blocks) return pb_errf(e, "out of memory");
     FILE *dat = fopen(p->dat, "w"), *gp = dat ? fopen(p->gp, "w") : NULL;
     if (!dat || !gp) {
