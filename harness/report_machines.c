@@ -34,6 +34,8 @@ typedef struct mcol {
     char profile[PB_NAME_MAX];              /* "" faithful build, else P */
     char base[2 * PB_NAME_MAX], cand[2 * PB_NAME_MAX];
     char label[600];
+    int older;                              /* older complete runs of this configuration, not shown */
+    char older_ids[128];
     int group;                              /* index of its CPU model among the columns' */
     pb_report_data d;
     pb_verdict_counts n;
@@ -160,11 +162,17 @@ static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out
             col_text(pq, 1, cand, sizeof cand);
             const char *prof = pair_profile(base, cand, bb, cc);
             if (!prof) continue;
-            int taken = 0;
-            for (int k = 0; k < n && !taken; k++)
-                taken = !strcmp(c[k].machine, x.machine) && !strcmp(c[k].target, x.target) &&
-                        !strcmp(c[k].affinity, x.affinity) && !strcmp(c[k].profile, prof);
-            if (taken) continue; /* a newer run of this configuration holds the column */
+            int taken = -1;
+            for (int k = 0; k < n && taken < 0; k++)
+                if (!strcmp(c[k].machine, x.machine) && !strcmp(c[k].target, x.target) &&
+                    !strcmp(c[k].affinity, x.affinity) && !strcmp(c[k].profile, prof))
+                    taken = k;
+            if (taken >= 0) { /* a newer run of this configuration holds the column: say so */
+                mcol *t = &c[taken];
+                size_t l = strlen(t->older_ids);
+                if (t->older++ < 8) snprintf(t->older_ids + l, sizeof t->older_ids - l, "%s%lld", l ? ", " : "", (long long)x.run);
+                continue;
+            }
             if (n == MAXCOL) { rc = pb_errf(e, "more than %d machine configurations: name fewer with --machines", MAXCOL); break; }
             c[n] = x;
             snprintf(c[n].profile, sizeof c[n].profile, "%s", prof);
@@ -389,6 +397,9 @@ static void columns_md(FILE *f, const mreport *m)
         md_text(f, c->base);
         fprintf(f, "; run %lld, started ", (long long)c->run);
         md_text(f, c->started);
+        if (c->older)
+            fprintf(f, " (newest of %d runs of this configuration; older: %s%s)", c->older + 1, c->older_ids,
+                    c->older > 8 ? ", ..." : "");
         char line[512];
         pb_verdict_summary(&c->n, line, sizeof line);
         /* the code-generation count belongs to the single-run report, not to one column */

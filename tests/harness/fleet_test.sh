@@ -210,7 +210,8 @@ report-machines-configurations-distinct)
     [[ $hdr == *"machine-a userspace: new/old"*"machine-a userspace @native: new@native/old@native"*"machine-a userspace cpu 1: new/old"* ]] &&
         ok || bad "header: $hdr"
     newest=$(q c.db "SELECT id FROM runs WHERE uuid = '$(q a.db "SELECT uuid FROM runs WHERE id = 2")'")
-    grep -q "machine-a userspace\*\*: .* run $newest, started" o/synthetic_machines.md && ok || bad "not the newest run ($newest)"
+    grep -q "machine-a userspace\*\*: .* run $newest, started .* (newest of 2 runs of this configuration; older: 1)" \
+        o/synthetic_machines.md && ok || bad "not the newest run ($newest), or the older one not named"
     ;;
 report-machines-hostile-names)
     two_machines
