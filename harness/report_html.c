@@ -13,6 +13,7 @@
 
 #include "html.h"
 #include "metrics.h"
+#include "report_machines.h"
 
 void pb_report_html_begin(FILE *f, const char *title)
 {
@@ -83,6 +84,8 @@ static int inline_svg(FILE *f, const char *path, pb_err *e)
     free(buf);
     return rc;
 }
+
+int pb_report_html_svg(FILE *f, const char *path, pb_err *e) { return inline_svg(f, path, e); }
 
 static void provenance(FILE *f, const run_info *ri, const char *label)
 {

@@ -152,7 +152,7 @@ static void unavailable_notes(FILE *md, const pb_report_data *d, int64_t run)
     if (!first) fprintf(md, "\n");
 }
 
-static const char *claim_name(pb_claim c)
+const char *pb_claim_name(pb_claim c)
 {
     switch (c) {
     case PB_CLAIM_FASTER: return "faster";
@@ -325,7 +325,7 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
                 pb_claim cl = s->claim ? s->claim(&cell, dt) : PB_CLAIM_NONE;
                 print_size_column(t, cl, have_t, &rt, dt);
                 const char *v = have_t ? pb_verdict(cl, dt, cfg->tolerance, rt.lo, rt.hi) : V_NODATA;
-                tw_cell(t, "%s", claim_name(cl));
+                tw_cell(t, "%s", pb_claim_name(cl));
                 tw_cell(t, "%s", v);
                 if (np) tw_cell(t, "%s", codegen ? CODEGEN_MARK : "");
                 tw_end(t, ncols);
