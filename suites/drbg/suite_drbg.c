@@ -334,6 +334,7 @@ const pb_suite pb_suite_drbg = {
     .selftest = selftest,
     .kat_accepts = drbg_kat_accepts,
     .kat_file = drbg_kat_file,
+    .plugin_load = drbg_plugin_load,
     .library_versions = library_versions,
     .claim = claim,
     .plot_x = "size",

@@ -503,6 +503,7 @@ const pb_suite pb_suite_xts = {
     .selftest = selftest,
     .kat_accepts = xts_suite_kat_accepts,
     .kat_file = xts_suite_kat_file,
+    .plugin_load = xts_plugin_load,
     .claim = claim,
     .effective_options = effective_options,
     .library_versions = pb_lib_versions_gcrypt_openssl,
