@@ -29,7 +29,7 @@ typedef struct sp_opts {
     uint32_t algs;         /* bit i = sp_variants[i] */
     int ipv6;
     unsigned maclen;       /* TCP-AO MAC bytes */
-    unsigned fail_every;   /* test hook: impl new fails every n-th fast-path allocation */
+    unsigned fail_every;   /* test hook: every n-th fast-path allocation fails (new, plug-ins) */
     int tcp_timestamps;    /* stream op: net.ipv4.tcp_timestamps (1 on, 0 off); plan() reads it */
     /* --plugin NAME=PATH.so, in the order given; plan() loads them */
     int nplugins;

@@ -199,7 +199,8 @@ static const pb_suite_opt options[] = {
                         "hmac(sha256) (TCP-AO), or all (default)", set_algs},
     {"ipv6", NULL, "IPv6 pseudo-headers (stream: over ::1)", set_ipv6},
     {"maclen", "N", "TCP-AO MAC bytes, 4..16 (default 12)", set_maclen},
-    {"fail-alloc-every", "N", "test hook: impl new fails every N-th fast-path allocation", set_fail_every},
+    {"fail-alloc-every", "N", "test hook: every N-th fast-path allocation fails (new, and a plug-in\n"
+                              "whose fast path allocates; old allocates nothing there)", set_fail_every},
     {"plugin", "NAME=PATH.so", "also time the signature pool in this shared object as impl NAME\n"
                                "(repeatable, at most 4; ABI: include/patchbench/sigpool_plugin.h). It must\n"
                                "pass the suite's self-test, run in a child process, before it is timed", set_plugin},
