@@ -23,6 +23,7 @@ is "lazy segments that failed to sign or verify" \
     "$(q "$db" "select coalesce(sum(s.errors), 0) from samples s join cases c on c.id = s.case_id where c.impl = 'lazy'")" 0
 if "$bench" report --db "$db" --out "$T/plots" >"$T/rep" 2>&1; then ok; else bad "report: $(cat "$T/rep")"; fi
 if grep -q lazy "$T/plots/sigpool.md"; then ok; else bad "plots/sigpool.md does not mention the plug-in"; fi
+if grep -q "time lazy/old" "$T/plots/sigpool.md"; then ok; else bad "plots/sigpool.md has no lazy/old ratio column"; fi
 
 for db in abi nosym vector crash; do rm -f "$T/$db.db"; done
 expect 2 "ABI version mismatch: built for sigpool plug-in ABI 99, this bench has 1" \
