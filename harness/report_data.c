@@ -220,7 +220,12 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
                 " governor, boost, tick_source, counter_source, command_line, options, target,"
                 " COALESCE(guest_kernel,''), libs, suite_settings,"
                 " (SELECT CASE WHEN count(s.speed) > 0 THEN printf('%d of %d', sum(s.speed='fast'), count(*)) END"
-                "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id)"
+                "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id),"
+                " cpu_affinity,"
+                " CASE WHEN loadavg_start IS NOT NULL OR loadavg_end IS NOT NULL THEN"
+                "   printf('%s at start, %s at end', COALESCE(printf('%.2f', loadavg_start), 'unknown'),"
+                "          COALESCE(printf('%.2f', loadavg_end), 'unknown')) END,"
+                " noise"
                 " FROM runs WHERE id = ?1", &q, run, e) < 0)
         return -1;
     ri->run = run;

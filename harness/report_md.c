@@ -136,6 +136,9 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
     fprintf(md, "- libraries: `%s`\n", c[16] ? c[16] : "");
     if (c[17]) fprintf(md, "- suite settings derived on this machine: `%s`\n", c[17]);
     if (c[18]) fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", c[18]);
+    if (c[19]) fprintf(md, "- benchmark thread: %s\n", c[19]);
+    if (c[20]) fprintf(md, "- load average (1 min): %s\n", c[20]);
+    if (c[RUN_INFO_NOISE]) fprintf(md, "\n**Noise warning: %s.** Read its numbers with that in mind.\n", c[RUN_INFO_NOISE]);
     fprintf(md, "\n");
 }
 

@@ -13,6 +13,7 @@
 #include "gbshim.h"
 #include "metrics.h"
 #include "provenance.h"
+#include "runenv.h"
 #include "stats.h"
 #include "store.h"
 
@@ -21,6 +22,34 @@ static pb_counters g_counters;
 static int g_cyc = -1, g_ins = -1;
 
 static void on_signal(int sig) { g_signal = sig; }
+
+/* samples of the current run with a core-speed probe, and their probes' extremes: the fraction
+ * in the fast core state, as pb_store_finalize_run classes them, for the noise warning */
+static struct { long n; double min_probe; double *worst; size_t cap; } g_probes;
+
+static void note_probe(double pb, double pa)
+{
+    if (pb <= 0 || pa <= 0) return;
+    if ((size_t)g_probes.n == g_probes.cap) {
+        size_t cap = g_probes.cap ? 2 * g_probes.cap : 1024;
+        double *w = realloc(g_probes.worst, cap * sizeof *w);
+        if (!w) return;
+        g_probes.worst = w;
+        g_probes.cap = cap;
+    }
+    double worst = pb > pa ? pb : pa;
+    g_probes.worst[g_probes.n++] = worst;
+    double best = pb < pa ? pb : pa;
+    if (g_probes.n == 1 || best < g_probes.min_probe) g_probes.min_probe = best;
+}
+
+static long fast_samples(void)
+{
+    long k = 0;
+    for (long i = 0; i < g_probes.n; i++)
+        if (g_probes.worst[i] <= PB_FAST_PROBE_FACTOR * g_probes.min_probe) k++;
+    return k;
+}
 
 typedef struct raw_sample {
     double tsc, cycles, insns, pb, pa;
@@ -436,7 +465,10 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
             for (int r = 0; r < rounds && rc == 0 && cs[i].ready; r++) {
                 slot *sl = &slots[r * ncs + i];
                 for (int k = 0; k < sl->nraw && rc == 0; k++)
-                    if (sl->raw[k].have) rc = pb_store_add_sample(st, cid, &sl->raw[k].s, e);
+                    if (sl->raw[k].have) {
+                        rc = pb_store_add_sample(st, cid, &sl->raw[k].s, e);
+                        note_probe(sl->raw[k].s.probe_before, sl->raw[k].s.probe_after);
+                    }
             }
         }
         if (rc == 0) rc = pb_store_commit(st, e);
@@ -450,6 +482,17 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
     return rc;
 }
 
+/* The load average at the end and the noise warnings (runenv.h): stored with the run and said
+ * on stderr, whatever --quiet says, since they qualify every number of the run. */
+static int record_noise(pb_store *st, int64_t run, double la_start, pb_err *e)
+{
+    double la_end = pb_loadavg();
+    char noise[512];
+    pb_noise_text(la_start, la_end, pb_online_cpus(), fast_samples(), g_probes.n, noise, sizeof noise);
+    if (noise[0]) fprintf(stderr, "bench: warning: run %lld was noisy: %s\n", (long long)run, noise);
+    return pb_store_run_noise(st, run, la_end, noise, e);
+}
+
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
 {
     const pb_suite *s = o->suite;
@@ -457,6 +500,8 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     int rounds = o->rounds > 0 ? o->rounds : (o->quick ? 15 : 61);
     double sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002);
 
+    int cpu;
+    if (pb_cpu_parse(o->cpu, &cpu, e) < 0) return -2;
     pb_grid g = {0, NULL};
     if (pb_runner_grid(o, &g, e) < 0) return -2;
 
@@ -485,8 +530,20 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
         .primary_metric = pb_suite_primary_metric(s),
     };
+    /* pinned before the first sample (and the counters' calibration), released after the last */
+    pb_pin pin;
+    pb_pin_apply(cpu, &pin);
+    ri.cpu_affinity = pin.desc;
+    ri.loadavg_start = pb_loadavg();
+    g_probes.n = 0;
     int64_t run = pb_store_begin_run(&st, &ri, &prov, e);
-    if (run < 0) { pb_store_close(&st); pb_counters_close(&g_counters); free(g.cells); return -1; }
+    if (run < 0) {
+        pb_pin_restore(&pin);
+        pb_store_close(&st);
+        pb_counters_close(&g_counters);
+        free(g.cells);
+        return -1;
+    }
     *run_id = run;
 
     struct sigaction sa, old_int, old_term;
@@ -519,12 +576,15 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     } else if (rc < 0) {
         pb_store_end_run(&st, run, "failed", e->msg, &e2);
         ret = -1;
-    } else if (pb_store_finalize_run(&st, run, e) < 0) {
+    } else if (record_noise(&st, run, ri.loadavg_start, e) < 0 || pb_store_finalize_run(&st, run, e) < 0) {
         pb_store_end_run(&st, run, "failed", e->msg, &e2);
         ret = -1;
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    pb_pin_restore(&pin);
+    free(g_probes.worst);
+    memset(&g_probes, 0, sizeof g_probes);
     if (o->progress && ret == 0)
         fprintf(stderr, "bench: run %lld complete in %.1f s -> %s\n", (long long)run,
                 (double)(pb_now_ns() - t0) * 1e-9, o->db_path);
