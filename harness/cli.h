@@ -12,4 +12,5 @@ int cmd_gate(int argc, char **argv);
 int cmd_migrate(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 #endif

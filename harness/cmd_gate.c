@@ -16,6 +16,7 @@
 #include "gbshim.h"
 #include "pb_config.h"
 #include "runner.h"
+#include "runenv.h"
 
 #define AA_SUFFIX "~aa"     /* the A/A copy of impl X is called X~aa */
 #define MAX_RERUNS 6
@@ -42,7 +43,7 @@ static const char GATE_EPILOGUE[] =
     "calibration with run lists: what its A/A gate decided.\n";
 
 enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
-       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE, O_BUDGET };
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE, O_BUDGET, O_CPU };
 
 static const pb_cli_opt OPTS[] = {
     {"suite", "S", "suite (bench list)", O_SUITE},
@@ -76,6 +77,9 @@ static const pb_cli_opt OPTS[] = {
                      "(bench run --measure valgrind) of each build, rule 'commit'.\n"
                      "both: the claim gate on wall time and on counts, per cell side by\n"
                      "side (time moved, instructions not: memory, stalls, layout)", O_MEASURE},
+    {"cpu", "N|none", "pin the benchmark thread to online CPU N (default: the last online\n"
+                      "CPU, when more than one is online); none: do not pin. Stored with\n"
+                      "each run (runs.cpu_affinity), with why when not pinned", O_CPU},
     {"quiet", NULL, "no progress on stderr", O_QUIET},
     {NULL, NULL, NULL, 0},
 };
@@ -83,6 +87,7 @@ static const pb_cli_opt OPTS[] = {
 typedef struct gate_args {
     const pb_suite *suite;
     const char *baseline, *candidate, *impl, *db, *thresholds, *metric, *sizes, *runs_a, *runs_b, *measure;
+    const char *cpu;       /* --cpu (runenv.h); NULL: the default */
     int quick, rounds, reruns, repeat, calibrate, progress;
     double budget;         /* --budget SECONDS; 0: none */
     pb_format fmt;
@@ -112,6 +117,13 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_QUIET: a->progress = 0; return 0;
     case O_CALIBRATE: a->calibrate = 1; return 0;
     case O_MEASURE: a->measure = v; return 0;
+    case O_CPU: {
+        int cpu;
+        pb_err e = {{0}};
+        if (pb_cpu_parse(v, &cpu, &e) < 0) return pb_cli_error(a->cli, "%s", e.msg);
+        a->cpu = v;
+        return 0;
+    }
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 6, 100000, &a->rounds);
     case O_BUDGET: {
         char *end;
@@ -433,7 +445,7 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
         pb_runner_opts o = {.suite = &wrapped, .suite_opts = &W, .quick = a->quick, .rounds = rounds,
                             .sizes = pass ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
-                            .progress = a->progress};
+                            .progress = a->progress, .cpu = a->cpu};
         int64_t run = 0;
         int r = pb_run(&o, &run, e);
         if (r != 0) { rc = -1; break; }

@@ -367,6 +367,9 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
             .metrics = metrics, .baseline = base, .candidate = cand,
             .primary_metric = pb_suite_primary_metric(s),
             .guest_kernel = *imp->guest_kernel ? imp->guest_kernel : NULL,
+            /* --cpu pins a thread of this process, not the guest's or the module's */
+            .cpu_affinity = "not pinned: kernel-module results (measured in the kernel under test, outside bench)",
+            .loadavg_start = -1,
         };
         if ((run_of[i] = pb_store_begin_run(st, &ri, &prov, e)) < 0) rc = -1;
     }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* cmd_kat.c — `bench kat FILE.rsp... [--impl NAME] [--suite NAME]`
+/* cmd_kat.c — `bench kat FILE.rsp... [--impl NAME] [--suite NAME] [--plugin NAME=PATH.so]`
  *
  * Each file is handed to the suite that recognises it (kat_accepts), or to
- * --suite. Output contract, shared by every suite: one line per failing
+ * --suite. With --plugin (and --suite), the suite first loads that shared object as impl NAME
+ * (self-tested in a child, as bench run --plugin does) and checks NAME unless --impl says
+ * otherwise. Output contract, shared by every suite: one line per failing
  * record, then the last line `N passed, M failed, K skipped`.
  * Exit: 0 all passed, 1 something failed or nothing was checked, 2 unreadable/malformed input or usage.
  * A file that yields no record at all (empty, only comments or headers) is
@@ -65,11 +67,11 @@ static void kat_formats(FILE *f, const pb_cli *c)
         if (pb_suites[i]->kat_help) fprintf(f, "%s: %s\n", pb_suites[i]->name, pb_suites[i]->kat_help);
 }
 
-enum { O_IMPL, O_SUITE };
+enum { O_IMPL, O_SUITE, O_PLUGIN };
 
 typedef struct kat_args {
     pb_cli *cli;
-    const char *impl, *suite_name;
+    const char *impl, *suite_name, *plugin;
     const char *files[1024];
     int nfiles;
 } kat_args;
@@ -78,6 +80,7 @@ static int on_opt(void *ctx, int id, const char *v)
 {
     kat_args *a = ctx;
     if (id == O_IMPL) a->impl = v;
+    else if (id == O_PLUGIN) a->plugin = v;
     else a->suite_name = v;
     return 0;
 }
@@ -95,11 +98,13 @@ int cmd_kat(int argc, char **argv)
     static const pb_cli_opt opts[] = {
         {"impl", "NAME", "check only this implementation (default: every one of the suite)", O_IMPL},
         {"suite", "NAME", "force the suite", O_SUITE},
+        {"plugin", "NAME=PATH.so", "with --suite: load this plug-in of the suite as impl NAME (self-tested in a\n"
+                                   "child first) and check it (default --impl NAME)", O_PLUGIN},
         {NULL, NULL, NULL, 0},
     };
     pb_cli cli = {
         .cmd = "kat", .opts = opts, .on_opt = on_opt, .on_pos = on_file, .more_help = kat_formats,
-        .synopsis = "usage: bench kat [--suite NAME] [--impl NAME] FILE.rsp...\n"
+        .synopsis = "usage: bench kat [--suite NAME] [--impl NAME] [--plugin NAME=PATH.so] FILE.rsp...\n"
                     "\n"
                     "Check known-answer vectors (NIST CAVP-style .rsp) against implementations.\n"
                     "Each file goes to the suite that recognises its format unless --suite is given.\n",
@@ -119,6 +124,25 @@ int cmd_kat(int argc, char **argv)
     if (suite_name && !(forced = pb_suite_find(suite_name))) {
         fprintf(stderr, "bench kat: unknown suite '%s' (bench list shows the suites)\n", suite_name);
         return 2;
+    }
+    if (ka.plugin) {
+        const char *eq = strchr(ka.plugin, '=');
+        if (!forced || !forced->plugin_load) {
+            fprintf(stderr, "bench kat: --plugin needs --suite with a suite that takes plug-ins (xts, drbg, sigpool)\n");
+            return 2;
+        }
+        if (!eq || eq == ka.plugin || !eq[1] || eq - ka.plugin >= PB_NAME_MAX) {
+            fprintf(stderr, "bench kat: --plugin wants NAME=PATH.so, got '%s'\n", ka.plugin);
+            return 2;
+        }
+        static char name[PB_NAME_MAX];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - ka.plugin), ka.plugin);
+        pb_err e = {{0}};
+        if (forced->plugin_load(name, eq + 1, &e) < 0) {
+            fprintf(stderr, "bench kat: %s\n", e.msg);
+            return 2;
+        }
+        if (!impl) impl = name;
     }
     pb_kat_result r = {0, 0, 0};
     int bad_input = 0;

@@ -12,9 +12,10 @@
 #include "pb_config.h"
 #include "report.h"
 #include "report_data.h"
+#include "report_machines.h"
 #include "store.h"
 
-enum { O_RUN, O_SUITE, O_OUT, O_DB, O_HTML };
+enum { O_RUN, O_SUITE, O_OUT, O_DB, O_HTML, O_MACHINES };
 
 static const pb_cli_opt OPTS[] = {
     {"run", "ID|latest", "the run to report (default: the latest complete run of each suite)", O_RUN},
@@ -23,13 +24,16 @@ static const pb_cli_opt OPTS[] = {
                              "(its plots beside it) and implies --html", O_OUT},
     {"html", NULL, "also write one self-contained HTML page (inline SVG, no network, no JavaScript):\n"
                    "<out>/report.html", O_HTML},
+    {"machines", "all|ID,...", "also <out>/<suite>_machines.md/.png/.svg (and a section of the page): per cell the\n"
+                               "time ratio with its CI and verdict on every machine (runs.machine_id or a prefix)\n"
+                               "and configuration side by side, grouped by CPU model (docs/fleet.md)", O_MACHINES},
     {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
     {NULL, NULL, NULL, 0},
 };
 
 typedef struct report_args {
     pb_cli *cli;
-    const char *db, *out, *run_s, *suite;
+    const char *db, *out, *run_s, *suite, *machines;
     int html;
 } report_args;
 
@@ -42,6 +46,12 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_SUITE: a->suite = v; return 0;
     case O_OUT: a->out = v; return 0;
     case O_HTML: a->html = 1; return 0;
+    case O_MACHINES: {
+        pb_err me = {{0}};
+        if (pb_machines_check(v, &me) < 0) return pb_cli_error(a->cli, "%s", me.msg);
+        a->machines = v;
+        return 0;
+    }
     default: a->db = v; return 0;
     }
 }
@@ -201,6 +211,29 @@ int cmd_report(int argc, char **argv)
             printf("%s kernel-module summary: %s\n", s->name, line);
         }
         reported++;
+    }
+    /* --machines: each suite across machines and configurations (report_machines.c) */
+    int machine_reports = 0;
+    for (int i = 0; ra.machines && pb_suites[i]; i++) {
+        const pb_suite *s = pb_suites[i];
+        if (suite && strcmp(s->name, suite)) continue;
+        pb_machines_opts mo = {.machines = ra.machines, .out_dir = out, .data_dir = data_dir, .html = html};
+        int ncols = 0;
+        int mr = pb_report_machines(&st, s, &mo, &ncols, &e);
+        if (mr < 0) {
+            fprintf(stderr, "bench report: --machines: %s: %s\n", s->name, e.msg);
+            rc = 1;
+        } else if (mr > 0) {
+            printf("%s: %d machine configuration%s -> %s/%s_machines.md, %s/%s_machines.png (.svg)\n", s->name, ncols,
+                   ncols == 1 ? "" : "s", out, s->name, out, s->name);
+            machine_reports++;
+            reported++;
+        }
+    }
+    if (ra.machines && !machine_reports && !rc) {
+        fprintf(stderr, "bench report: --machines %s: no complete run of %s in %s\n", ra.machines,
+                strcmp(ra.machines, "all") ? "those machines" : "any machine", db);
+        rc = 2;
     }
     if (html) {
         pb_report_html_end(html);

@@ -12,11 +12,12 @@
 #include "store.h"
 #include "pb_config.h"
 #include "report.h"
+#include "runenv.h"
 #include "suite.h"
 #include "valgrind.h"
 
 enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_DB, O_TARGET, O_MEASURE, O_QUIET,
-       O_VG_CHILD, O_VG_REPS };
+       O_VG_CHILD, O_VG_REPS, O_CPU };
 
 static const pb_cli_opt OPTS[] = {
     {"suite", "NAME|all", "suite to run (bench list shows them); all: each suite that re-runs a published\n"
@@ -37,6 +38,9 @@ static const pb_cli_opt OPTS[] = {
     {"measure", "M", "time (default): wall time, interleaved as above;\n"
                      "valgrind: instruction, cache and branch counts per op under callgrind\n"
                      "(deterministic; see docs/gate.md and harness/valgrind.h)", O_MEASURE},
+    {"cpu", "N|none", "pin the benchmark thread to online CPU N (default: the last online\n"
+                      "CPU, when more than one is online); none: do not pin. Stored with\n"
+                      "the run (runs.cpu_affinity), with why when not pinned", O_CPU},
     {"quiet", NULL, "no progress on stderr", O_QUIET},
     {"vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD},
     {"vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS},
@@ -70,6 +74,13 @@ static int on_opt(void *ctx, int id, const char *v)
         a->measure = v;
         return 0;
     case O_VG_CHILD: a->vg_child = v; return 0;
+    case O_CPU: {
+        int cpu;
+        pb_err e = {{0}};
+        if (pb_cpu_parse(v, &cpu, &e) < 0) return pb_cli_error(a->cli, "%s", e.msg);
+        a->o.cpu = v;
+        return 0;
+    }
     case O_VG_REPS: return pb_cli_int(a->cli, "vg-reps", v, 1, 4, &a->vg_reps);
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 2, 100000, &a->o.rounds);
     case O_SAMPLE_MS: {

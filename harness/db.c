@@ -73,6 +73,7 @@ int pb_db_bind_text(pb_stmt *st, int i, const char *v)
 int pb_db_bind_null(pb_stmt *st, int i) { return st->ops->bind_null(st, i); }
 int pb_db_step(pb_stmt *st) { return st->ops->step(st); }
 int pb_db_reset(pb_stmt *st) { return st->ops->reset(st); }
+int pb_db_clear_bindings(pb_stmt *st) { return st->ops->clear_bindings(st); }
 int pb_db_finalize(pb_stmt *st) { return st ? st->ops->finalize(st) : PB_DB_OK; }
 int pb_db_column_count(pb_stmt *st) { return st->ops->column_count(st); }
 const char *pb_db_column_name(pb_stmt *st, int i) { return st->ops->column_name(st, i); }

@@ -7,6 +7,7 @@
  *     sqlite3_bind_text(st, i, v, -1, SQLITE_*)    ->  pb_db_bind_text(st, i, v)   (copied; NULL binds NULL)
  *     sqlite3_bind_int64/int/double/null           ->  pb_db_bind_int64/int/double/null
  *     sqlite3_step / reset / finalize              ->  pb_db_step / reset / finalize
+ *     sqlite3_clear_bindings                       ->  pb_db_clear_bindings
  *     sqlite3_column_int64/int/double/text/type    ->  pb_db_column_... (text is const char *)
  *     sqlite3_column_count / column_name           ->  pb_db_column_count / column_name
  *     sqlite3_errmsg / changes                     ->  pb_db_errmsg / changes
@@ -65,6 +66,8 @@ int pb_db_bind_null(pb_stmt *st, int i);
 int pb_db_step(pb_stmt *st);
 /* Ready to run again; bindings are kept (as SQLite keeps them). */
 int pb_db_reset(pb_stmt *st);
+/* Every parameter back to NULL. */
+int pb_db_clear_bindings(pb_stmt *st);
 int pb_db_finalize(pb_stmt *st); /* NULL is fine */
 int pb_db_column_count(pb_stmt *st);
 const char *pb_db_column_name(pb_stmt *st, int i);

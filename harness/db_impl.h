@@ -14,6 +14,7 @@ typedef struct pb_db_ops {
     int (*bind_null)(pb_stmt *, int);
     int (*step)(pb_stmt *);
     int (*reset)(pb_stmt *);
+    int (*clear_bindings)(pb_stmt *);
     int (*finalize)(pb_stmt *);
     int (*column_count)(pb_stmt *);
     const char *(*column_name)(pb_stmt *, int);

@@ -321,6 +321,17 @@ static int p_reset(pb_stmt *st)
     return PB_DB_OK;
 }
 
+static int p_clear_bindings(pb_stmt *st)
+{
+    pg_stmt *s = (pg_stmt *)st;
+    for (int i = 0; i < s->nparams; i++) {
+        free(s->vals[i]);
+        s->vals[i] = NULL;
+        s->types[i] = 0;
+    }
+    return PB_DB_OK;
+}
+
 static int p_finalize(pb_stmt *st)
 {
     pg_stmt *s = (pg_stmt *)st;
@@ -458,7 +469,7 @@ static void no_notice(void *arg, const char *msg)
 
 static const pb_db_ops OPS = {
     .kind = PB_DB_PG, .prepare = p_prepare, .bind_int64 = p_bind_int64, .bind_double = p_bind_double,
-    .bind_text = p_bind_text, .bind_null = p_bind_null, .step = p_step, .reset = p_reset, .finalize = p_finalize,
+    .bind_text = p_bind_text, .bind_null = p_bind_null, .step = p_step, .reset = p_reset, .clear_bindings = p_clear_bindings, .finalize = p_finalize,
     .column_count = p_column_count, .column_name = p_column_name, .column_type = p_column_type,
     .column_int64 = p_column_int64, .column_double = p_column_double, .column_text = p_column_text,
     .exec = p_exec, .begin = p_begin, .commit = p_commit, .rollback = p_rollback, .errmsg = p_errmsg,

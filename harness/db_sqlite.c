@@ -55,6 +55,7 @@ static int l_bind_text(pb_stmt *s, int i, const char *v)
 static int l_bind_null(pb_stmt *s, int i) { return code(sqlite3_bind_null(LST(s), i)); }
 static int l_step(pb_stmt *s) { return code(sqlite3_step(LST(s))); }
 static int l_reset(pb_stmt *s) { return code(sqlite3_reset(LST(s))); }
+static int l_clear_bindings(pb_stmt *s) { return code(sqlite3_clear_bindings(LST(s))); }
 static int l_finalize(pb_stmt *s)
 {
     int rc = sqlite3_finalize(LST(s));
@@ -96,7 +97,7 @@ static void l_close(pb_db *db)
 
 static const pb_db_ops OPS = {
     .kind = PB_DB_SQLITE, .prepare = l_prepare, .bind_int64 = l_bind_int64, .bind_double = l_bind_double,
-    .bind_text = l_bind_text, .bind_null = l_bind_null, .step = l_step, .reset = l_reset, .finalize = l_finalize,
+    .bind_text = l_bind_text, .bind_null = l_bind_null, .step = l_step, .reset = l_reset, .clear_bindings = l_clear_bindings, .finalize = l_finalize,
     .column_count = l_column_count, .column_name = l_column_name, .column_type = l_column_type,
     .column_int64 = l_column_int64, .column_double = l_column_double, .column_text = l_column_text,
     .exec = l_exec, .begin = l_begin, .commit = l_commit, .rollback = l_rollback, .errmsg = l_errmsg,

@@ -21,6 +21,7 @@ static const struct {
     {"compare", cmd_compare, "compare two implementations, runs or revisions (ratio, CI, test)"},
     {"gate", cmd_gate, "performance-regression gate for CI"},
     {"migrate", cmd_migrate, "bring a database to this bench's schema version"},
+    {"merge", cmd_merge, "copy the complete runs of other stores into one (cross-machine reports)"},
 };
 
 static void usage(FILE *f)

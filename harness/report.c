@@ -95,6 +95,9 @@ int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const ch
                  pb_fmt_bytes(a, sizeof a, lo->size), hi->r.est, hi->r.lo, hi->r.hi, hi->variant, hi->op,
                  pb_fmt_bytes(b, sizeof b, hi->size));
     }
+    const char *noise = d.info[0].col[RUN_INFO_NOISE];
+    k = (int)strlen(buf);
+    if (noise && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; NOISE WARNING: %s", noise);
     pb_report_data_free(&d);
     return 0;
 }

@@ -77,6 +77,8 @@ int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg 
  *   none        "no claim".
  * A NaN or inverted CI, or a NaN/non-positive tolerance, is "inconclusive here". */
 const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi);
+/* "faster", "equal", "not slower", or "-" (no claim): the report's claim column. */
+const char *pb_claim_name(pb_claim c);
 
 /* The one way text reaches a gnuplot script: `in` as the inside of a single-quoted gnuplot
  * string, written to out (cap bytes; the quotes themselves are not added). A single quote is

@@ -220,13 +220,24 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
                 " COALESCE(guest_kernel,''), libs, suite_settings,"
                 " (SELECT CASE WHEN count(s.speed) > 0 THEN sum(CASE WHEN s.speed = 'fast' THEN 1 ELSE 0 END)"
                 "   || ' of ' || count(*) END"
-                "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id)"
+                "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id),"
+                " cpu_affinity, NULL, noise, loadavg_start, loadavg_end"
                 " FROM runs WHERE id = ?1", &q, run, e) < 0)
         return -1;
     ri->run = run;
     if (pb_db_step(q) == PB_DB_ROW) {
         ri->have = 1;
         for (int i = 0; i < RUN_INFO_COLS; i++) ri->col[i] = dup_text(q, i);
+        /* column 20, the load averages, formatted here (SQLite's printf() is not PostgreSQL's) */
+        int has_start = pb_db_column_type(q, 22) != PB_DB_NULL, has_end = pb_db_column_type(q, 23) != PB_DB_NULL;
+        if (has_start || has_end) {
+            char a[32] = "unknown", b[32] = "unknown", both[80];
+            if (has_start) snprintf(a, sizeof a, "%.2f", pb_db_column_double(q, 22));
+            if (has_end) snprintf(b, sizeof b, "%.2f", pb_db_column_double(q, 23));
+            snprintf(both, sizeof both, "%s at start, %s at end", a, b);
+            free(ri->col[20]);
+            ri->col[20] = strdup(both);
+        }
     }
     pb_db_finalize(q);
     return 0;

@@ -52,7 +52,8 @@ typedef struct note_row {
 } note_row;
 
 /* A run's header fields, in the order run_header prints them (malloc'd, NULL where absent). */
-#define RUN_INFO_COLS 19
+#define RUN_INFO_COLS 22
+#define RUN_INFO_NOISE 21   /* runs.noise: the run's noise warnings, NULL if none */
 typedef struct run_info {
     int64_t run;
     int have;

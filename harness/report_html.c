@@ -13,6 +13,7 @@
 
 #include "html.h"
 #include "metrics.h"
+#include "report_machines.h"
 
 void pb_report_html_begin(FILE *f, const char *title)
 {
@@ -25,6 +26,7 @@ void pb_report_html_begin(FILE *f, const char *title)
           "th{background:#eee}td:nth-child(-n+2){text-align:left}\n"
           ".summary{font-size:1.1em;background:#f4f4f4;padding:0.5em;border-left:4px solid #d09000}\n"
           ".tbl{overflow-x:auto}nav a{margin-right:1em}figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
+          ".warn{background:#fff0e0;padding:0.5em;border-left:4px solid #c03000}\n"
           "dl{font-size:0.8em}dt{font-weight:bold}dd{margin:0 0 0.3em 1em;font-family:monospace}\n"
           "</style></head><body>\n<h1>", f);
     pb_html_fputs(f, title);
@@ -84,13 +86,21 @@ static int inline_svg(FILE *f, const char *path, pb_err *e)
     return rc;
 }
 
+int pb_report_html_svg(FILE *f, const char *path, pb_err *e) { return inline_svg(f, path, e); }
+
 static void provenance(FILE *f, const run_info *ri, const char *label)
 {
     if (!ri->have) return;
     static const char *names[] = {"started", "git", "compiler", "flags", "CPU", "CPU flags", "kernel",
                                   "clock source", "governor", "boost", "tick source", "counters", "command",
                                   "options", "target", "guest kernel", "libraries",
-                                  "suite settings derived on this machine", "samples in the fast core state"};
+                                  "suite settings derived on this machine", "samples in the fast core state",
+                                  "benchmark thread", "load average (1 min)", "noise warning"};
+    if (ri->col[RUN_INFO_NOISE]) {
+        fprintf(f, "<p class=\"warn\"><strong>%s: run %lld, noise warning:</strong> ", label, (long long)ri->run);
+        pb_html_fputs(f, ri->col[RUN_INFO_NOISE]);
+        fputs(". Read its numbers with that in mind.</p>\n", f);
+    }
     fprintf(f, "<details><summary>%s: run %lld, provenance</summary><dl>\n", label, (long long)ri->run);
     for (int i = 0; i < RUN_INFO_COLS; i++) {
         if (!ri->col[i] || !*ri->col[i]) continue;

@@ -136,6 +136,9 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
     fprintf(md, "- libraries: `%s`\n", c[16] ? c[16] : "");
     if (c[17]) fprintf(md, "- suite settings derived on this machine: `%s`\n", c[17]);
     if (c[18]) fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", c[18]);
+    if (c[19]) fprintf(md, "- benchmark thread: %s\n", c[19]);
+    if (c[20]) fprintf(md, "- load average (1 min): %s\n", c[20]);
+    if (c[RUN_INFO_NOISE]) fprintf(md, "\n**Noise warning: %s.** Read its numbers with that in mind.\n", c[RUN_INFO_NOISE]);
     fprintf(md, "\n");
 }
 
@@ -152,7 +155,7 @@ static void unavailable_notes(FILE *md, const pb_report_data *d, int64_t run)
     if (!first) fprintf(md, "\n");
 }
 
-static const char *claim_name(pb_claim c)
+const char *pb_claim_name(pb_claim c)
 {
     switch (c) {
     case PB_CLAIM_FASTER: return "faster";
@@ -325,13 +328,61 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
                 pb_claim cl = s->claim ? s->claim(&cell, dt) : PB_CLAIM_NONE;
                 print_size_column(t, cl, have_t, &rt, dt);
                 const char *v = have_t ? pb_verdict(cl, dt, cfg->tolerance, rt.lo, rt.hi) : V_NODATA;
-                tw_cell(t, "%s", claim_name(cl));
+                tw_cell(t, "%s", pb_claim_name(cl));
                 tw_cell(t, "%s", v);
                 if (np) tw_cell(t, "%s", codegen ? CODEGEN_MARK : "");
                 tw_end(t, ncols);
                 count_verdict(n, v);
                 n->codegen += codegen;
             }
+    free(sub.v);
+}
+
+/* Every other implementation's time ratio against the baseline, with its CI: the numbers of the
+ * ratio figure, for a third implementation (a plug-in, a peer, a build profile) that the verdict
+ * table shows only as medians. Nothing when the run stored none. */
+static void other_ratios(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run)
+{
+    char impls[MAXV][PB_NAME_MAX];
+    int ni = 0;
+    for (size_t i = 0; i < d->nratios; i++) {
+        const ratio_row *x = &d->ratios[i];
+        if (x->run == run && !strcmp(x->metric, PB_DEFAULT_METRIC) && !strcmp(x->base, s->baseline) &&
+            strcmp(x->cand, s->candidate) && strlen(x->cand) < PB_NAME_MAX && ni < MAXV)
+            pb_report_add_unique(impls, &ni, x->cand);
+    }
+    if (!ni) return;
+    rows sub = {0};
+    for (int i = 0; i < d->m.n; i++)
+        if (!d->m.v[i].guest) { row *x = pb_report_push(&sub); if (x) *x = d->m.v[i]; }
+    axes a;
+    pb_report_axes(&sub, &a);
+    fprintf(t->f, "Every other implementation against %s (time X/%s [95%% CI], as in the ratio figure):\n\n",
+            s->baseline, s->baseline);
+    tw_row(t, 1);
+    tw_cell(t, "variant");
+    tw_cell(t, "op");
+    tw_cell(t, "bytes");
+    for (int k = 0; k < ni; k++) tw_cell(t, "time %s/%s", impls[k], s->baseline);
+    tw_end(t, 3 + ni);
+    for (int vi = 0; vi < a.nv; vi++)
+        for (int oi = 0; oi < a.no; oi++)
+            for (int si = 0; si < a.ns; si++) {
+                if (!pb_report_find(&sub, s->baseline, a.v[vi], a.o[oi], a.sizes[si])) continue;
+                char sz[32];
+                tw_row(t, 0);
+                tw_cell(t, "%s", a.v[vi]);
+                tw_cell(t, "%s", a.o[oi]);
+                tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
+                for (int k = 0; k < ni; k++) {
+                    ratio r;
+                    int have = pb_report_ratio(d, run, PB_DEFAULT_METRIC, s->baseline, impls[k], a.v[vi], a.o[oi],
+                                               a.sizes[si], &r);
+                    print_ratio(t, have, &r);
+                }
+                tw_end(t, 3 + ni);
+            }
+    fprintf(t->f, "\n");
     free(sub.v);
 }
 
@@ -397,6 +448,7 @@ int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verd
     fprintf(md, "\n");
     write_summary(md, host);
     unavailable_notes(md, d, d->run);
+    other_ratios(&tw, d, s, d->run);
     if (d->guest_run) {
         fprintf(md, "## Kernel-module variant\n\n");
         run_header(md, &d->info[1], "Kernel module");

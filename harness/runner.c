@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "counters.h"
 #include "gbshim.h"
 #include "metrics.h"
 #include "provenance.h"
+#include "runenv.h"
 #include "stats.h"
 #include "store.h"
 
@@ -20,6 +22,34 @@ static pb_counters g_counters;
 static int g_cyc = -1, g_ins = -1;
 
 static void on_signal(int sig) { g_signal = sig; }
+
+/* samples of the current run with a core-speed probe, and their probes' extremes: the fraction
+ * in the fast core state, as pb_store_finalize_run classes them, for the noise warning */
+static struct { long n; double min_probe; double *worst; size_t cap; } g_probes;
+
+static void note_probe(double pb, double pa)
+{
+    if (pb <= 0 || pa <= 0) return;
+    if ((size_t)g_probes.n == g_probes.cap) {
+        size_t cap = g_probes.cap ? 2 * g_probes.cap : 1024;
+        double *w = realloc(g_probes.worst, cap * sizeof *w);
+        if (!w) return;
+        g_probes.worst = w;
+        g_probes.cap = cap;
+    }
+    double worst = pb > pa ? pb : pa;
+    g_probes.worst[g_probes.n++] = worst;
+    double best = pb < pa ? pb : pa;
+    if (g_probes.n == 1 || best < g_probes.min_probe) g_probes.min_probe = best;
+}
+
+static long fast_samples(void)
+{
+    long k = 0;
+    for (long i = 0; i < g_probes.n; i++)
+        if (g_probes.worst[i] <= PB_FAST_PROBE_FACTOR * g_probes.min_probe) k++;
+    return k;
+}
 
 typedef struct raw_sample {
     double tsc, cycles, insns, pb, pa;
@@ -274,22 +304,30 @@ static double time_body(case_state *cs, uint64_t k)
     return best;
 }
 
-/* iterations so that one call of body takes about `target` seconds */
-static uint64_t calibrate(case_state *cs, double target)
+static double time_case(void *p, uint64_t k)
+{
+    return time_body(p, k);
+}
+
+static int stop_requested(void *p)
+{
+    (void)p;
+    return g_signal != 0;
+}
+
+/* iterations so that one sample holds about `target` seconds of work (calibrate.h: a fixed cost
+ * per call of the body is not taken for work) */
+static uint64_t calibrate(case_state *cs, const pb_cell *cell, double target)
 {
     cs->c.body(cs->c.ctx, 1); /* warm caches, lazy init, page faults */
-    uint64_t k = 1;
-    for (;;) {
-        double dt = time_body(cs, k);
-        if (dt >= target / 4 || k >= (1ull << 32)) {
-            double want = (double)k * target / (dt > 0 ? dt : 1e-9);
-            if (want < 1) want = 1;
-            if (want > 4e9) want = 4e9;
-            return (uint64_t)want;
-        }
-        k = dt <= 0 ? k * 16 : (uint64_t)fmin((double)k * 16, (double)k * target / dt / 2 + 1);
-        if (g_signal) return k;
-    }
+    pb_calibration cal = pb_calibrate(time_case, stop_requested, cs, target);
+    if (cal.fixed_dominates)
+        fprintf(stderr,
+                "bench: warning: %s %s %s %llu B: a fixed cost per call of the body is still over a quarter of "
+                "a %.2f s sample (%llu iterations); its time per op includes part of it\n",
+                cs->impl, cell->variant, cell->op, (unsigned long long)cell->size_bytes, PB_CAL_MAX_SAMPLE_S,
+                (unsigned long long)cal.iters);
+    return cal.iters;
 }
 
 /* when the current run's first cell started: the progress line's elapsed time and ETA */
@@ -385,7 +423,7 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
     double target = cell->sample_seconds > 0 ? cell->sample_seconds : sample_s;
     for (int i = 0; i < ncs && rc == 0; i++)
         if (cs[i].ready)
-            cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS : calibrate(&cs[i], target);
+            cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS : calibrate(&cs[i], cell, target);
 
     slot *slots = calloc((size_t)(unsigned)rounds * (size_t)(unsigned)ncs, sizeof *slots);
     if (!slots && rc == 0) rc = pb_errf(e, "out of memory");
@@ -427,7 +465,10 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
             for (int r = 0; r < rounds && rc == 0 && cs[i].ready; r++) {
                 slot *sl = &slots[r * ncs + i];
                 for (int k = 0; k < sl->nraw && rc == 0; k++)
-                    if (sl->raw[k].have) rc = pb_store_add_sample(st, cid, &sl->raw[k].s, e);
+                    if (sl->raw[k].have) {
+                        rc = pb_store_add_sample(st, cid, &sl->raw[k].s, e);
+                        note_probe(sl->raw[k].s.probe_before, sl->raw[k].s.probe_after);
+                    }
             }
         }
         if (rc == 0) rc = pb_store_commit(st, e);
@@ -441,6 +482,17 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
     return rc;
 }
 
+/* The load average at the end and the noise warnings (runenv.h): stored with the run and said
+ * on stderr, whatever --quiet says, since they qualify every number of the run. */
+static int record_noise(pb_store *st, int64_t run, double la_start, pb_err *e)
+{
+    double la_end = pb_loadavg();
+    char noise[512];
+    pb_noise_text(la_start, la_end, pb_online_cpus(), fast_samples(), g_probes.n, noise, sizeof noise);
+    if (noise[0]) fprintf(stderr, "bench: warning: run %lld was noisy: %s\n", (long long)run, noise);
+    return pb_store_run_noise(st, run, la_end, noise, e);
+}
+
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
 {
     const pb_suite *s = o->suite;
@@ -448,6 +500,8 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     int rounds = o->rounds > 0 ? o->rounds : (o->quick ? 15 : 61);
     double sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002);
 
+    int cpu;
+    if (pb_cpu_parse(o->cpu, &cpu, e) < 0) return -2;
     pb_grid g = {0, NULL};
     if (pb_runner_grid(o, &g, e) < 0) return -2;
 
@@ -476,8 +530,20 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
         .primary_metric = pb_suite_primary_metric(s),
     };
+    /* pinned before the first sample (and the counters' calibration), released after the last */
+    pb_pin pin;
+    pb_pin_apply(cpu, &pin);
+    ri.cpu_affinity = pin.desc;
+    ri.loadavg_start = pb_loadavg();
+    g_probes.n = 0;
     int64_t run = pb_store_begin_run(&st, &ri, &prov, e);
-    if (run < 0) { pb_store_close(&st); pb_counters_close(&g_counters); free(g.cells); return -1; }
+    if (run < 0) {
+        pb_pin_restore(&pin);
+        pb_store_close(&st);
+        pb_counters_close(&g_counters);
+        free(g.cells);
+        return -1;
+    }
     *run_id = run;
 
     struct sigaction sa, old_int, old_term;
@@ -510,12 +576,15 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     } else if (rc < 0) {
         pb_store_end_run(&st, run, "failed", e->msg, &e2);
         ret = -1;
-    } else if (pb_store_finalize_run(&st, run, e) < 0) {
+    } else if (record_noise(&st, run, ri.loadavg_start, e) < 0 || pb_store_finalize_run(&st, run, e) < 0) {
         pb_store_end_run(&st, run, "failed", e->msg, &e2);
         ret = -1;
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    pb_pin_restore(&pin);
+    free(g_probes.worst);
+    memset(&g_probes, 0, sizeof g_probes);
     if (o->progress && ret == 0)
         fprintf(stderr, "bench: run %lld complete in %.1f s -> %s\n", (long long)run,
                 (double)(pb_now_ns() - t0) * 1e-9, o->db_path);

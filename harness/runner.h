@@ -30,6 +30,7 @@ typedef struct pb_runner_opts {
     const char *command_line;
     const char *options_text; /* suite options as given, for provenance */
     int progress;             /* 1: progress lines on stderr once the run takes > 2 s */
+    const char *cpu;          /* --cpu: NULL (the last online CPU), "none" or a CPU number (runenv.h) */
 } pb_runner_opts;
 
 /* Returns 0 (run complete), -1 (error in e; run marked failed), -2 (bad

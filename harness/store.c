@@ -526,9 +526,10 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
         "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
-        " guest_kernel, machine_id, job_id, suite_settings, uuid)"
-        " VALUES (?1, 'incomplete', ?33, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32) RETURNING id";
+        " guest_kernel, machine_id, job_id, suite_settings, uuid, cpu_affinity, loadavg_start)"
+        " VALUES (?1, 'incomplete', ?35, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+        " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,"
+        " ?33, ?34) RETURNING id";
     pb_stmt *st;
     if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return sqlerr(s, e, "insert run");
     bind_text(st, 1, ri->suite);
@@ -569,14 +570,29 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
         return -1;
     }
     bind_text(st, 32, uuid);
+    bind_text(st, 33, ri->cpu_affinity);
+    if (ri->loadavg_start >= 0) pb_db_bind_double(st, 34, ri->loadavg_start);
     char now[32];
     pb_db_now(now);
-    bind_text(st, 33, now);
+    bind_text(st, 35, now);
     int rc = pb_db_step(st);
     int64_t id = rc == PB_DB_ROW ? pb_db_column_int64(st, 0) : -1;
     pb_db_finalize(st);
     if (rc != PB_DB_ROW) return sqlerr(s, e, "insert run");
     return id;
+}
+
+int pb_store_run_noise(pb_store *s, int64_t run, double loadavg_end, const char *noise, pb_err *e)
+{
+    pb_stmt *st;
+    if (pb_db_prepare(s->db, "UPDATE runs SET loadavg_end = ?1, noise = ?2 WHERE id = ?3", &st) != PB_DB_OK)
+        return sqlerr(s, e, "run noise");
+    if (loadavg_end >= 0) pb_db_bind_double(st, 1, loadavg_end);
+    bind_text(st, 2, noise && *noise ? noise : NULL);
+    pb_db_bind_int64(st, 3, run);
+    int rc = pb_db_step(st);
+    pb_db_finalize(st);
+    return rc == PB_DB_DONE ? 0 : sqlerr(s, e, "run noise");
 }
 
 int pb_store_end_run(pb_store *s, int64_t run, const char *status, const char *why, pb_err *e)
@@ -879,7 +895,7 @@ static int finalize_body(pb_store *s, int64_t run, pb_err *e)
         for (size_t j = 0; j < c->n && isfinite(min_probe); j++) {
             raw *r = &c->r[j];
             if (r->pb <= 0 || r->pa <= 0) continue;
-            double lim = 1.3 * min_probe;
+            double lim = PB_FAST_PROBE_FACTOR * min_probe;
             r->speed = (r->pb <= lim && r->pa <= lim) ? "fast" : (r->pb > lim && r->pa > lim) ? "slow" : "mixed";
             pb_db_reset(upd_speed);
             pb_db_bind_text(upd_speed, 1, r->speed);

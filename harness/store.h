@@ -35,6 +35,9 @@ typedef struct pb_sample {
     uint64_t errors;           /* operations that took a counted error path */
 } pb_sample;
 
+/* A sample is in the fast core state when both probes are within this factor of the run's fastest. */
+#define PB_FAST_PROBE_FACTOR 1.3
+
 /* The one default database path; the environment variable PB_DB overrides it. */
 #define PB_DEFAULT_DB_PATH "results/bench.db"
 const char *pb_default_db(void);
@@ -82,9 +85,13 @@ typedef struct pb_run_info {
     unsigned metrics;                 /* PB_M_* the suite asked for */
     const char *baseline, *candidate, *primary_metric;
     const char *guest_kernel;         /* kmod runs */
+    const char *cpu_affinity;         /* the CPU the benchmark thread was pinned to, or why not */
+    double loadavg_start;             /* 1-minute load average at the start; < 0 unknown */
 } pb_run_info;
 
 int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e);
+/* The load average at the end (< 0 unknown) and the noise warnings (NULL or "": none) of a run. */
+int pb_store_run_noise(pb_store *s, int64_t run, double loadavg_end, const char *noise, pb_err *e);
 /* status: "incomplete" or "failed" (complete is set by pb_store_finalize_run). */
 int pb_store_end_run(pb_store *s, int64_t run, const char *status, const char *why, pb_err *e);
 

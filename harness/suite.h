@@ -174,6 +174,10 @@ typedef struct pb_suite {
      * suite), print one line per failure to `log`, add to *r. Return 0, or -1
      * on unreadable/malformed input with "file:line: what" in e. */
     int (*kat_file)(const char *path, const char *impl, pb_kat_result *r, FILE *log, pb_err *e);
+    /* Optional: load the shared object at path as impl `name` through the suite's plug-in ABI
+     * (include/patchbench/SUITE_plugin.h), self-tested in a child process first, as `bench run
+     * --plugin` does; `bench kat --plugin` then checks it. 0, or -1 + e. NULL: no plug-ins. */
+    int (*plugin_load)(const char *name, const char *path, pb_err *e);
 
     /* The document's claim for a cell, given the document's candidate/baseline ratio
      * (NaN when the document has no number for it). */

@@ -518,6 +518,8 @@ int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, co
         .suite_settings = r->suite_settings[0] ? r->suite_settings : NULL,
         .tick_source = "none (valgrind: counts, no time)", .counter_source = "valgrind callgrind (simulated)",
         .metrics = 0, .baseline = s->baseline, .candidate = s->candidate, .primary_metric = "insns_per_op",
+        .cpu_affinity = "not pinned: counts under valgrind (one simulated core; neither the CPU nor the load changes them)",
+        .loadavg_start = -1,
     };
     int64_t run = pb_store_begin_run(st, &ri, &prov, e);
     if (run < 0) return -1;

@@ -10,6 +10,8 @@
  *   impls/new/sigpool.c  clone-tfm (tcp_sigpool, Linux 6.7): one transform
  *                        per algorithm, cloned on every start() together
  *                        with a fresh request.
+ * A third can come from a shared object (bench run --suite sigpool --plugin;
+ * this interface is version 1 of include/patchbench/sigpool_plugin.h).
  *
  * Life cycle:
  *   sigpool *p;  ops->create("hmac(sha1)", TCP_SIGPOOL_SCRATCH, &p)  slow path, may allocate
@@ -29,6 +31,7 @@
 #ifndef PB_SIGPOOL_H
 #define PB_SIGPOOL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,6 +76,31 @@ extern const sigpool_ops sigpool_new;   /* clone-tfm */
 /* The same two pools built with the native profile (impls/native_names.h),
  * for the code-generation cross-check: impls "old@native", "new@native". */
 extern const sigpool_ops sigpool_old_native, sigpool_new_native;
+
+/* The test hook behind inject_alloc_failure/alloc_failures, for a pool whose fast path
+ * allocates ("GFP_ATOMIC"): every n-th fast-path allocation fails, and failed starts are
+ * counted. Off (the benchmark), a check costs one relaxed load and no shared write. */
+typedef struct sp_fail_hook {
+    _Atomic unsigned every;            /* 0 = off */
+    _Atomic uint64_t seq, failed;
+} sp_fail_hook;
+
+static inline void sp_fail_hook_set(sp_fail_hook *f, unsigned every_nth)
+{
+    atomic_store(&f->seq, 0);
+    atomic_store(&f->every, every_nth);
+}
+/* Should this allocation fail? */
+static inline int sp_fail_hook_fires(sp_fail_hook *f)
+{
+    unsigned every = atomic_load_explicit(&f->every, memory_order_relaxed);
+    return every && (atomic_fetch_add(&f->seq, 1) + 1) % every == 0;
+}
+static inline void sp_fail_hook_count(sp_fail_hook *f) { atomic_fetch_add(&f->failed, 1); }
+static inline uint64_t sp_fail_hook_failures(const sp_fail_hook *f)
+{
+    return atomic_load((_Atomic uint64_t *)&f->failed);
+}
 
 static inline int sigpool_start(sigpool *p, sigpool_handle *h) { return p->ops->start(p, h); }
 static inline void sigpool_end(sigpool *p, sigpool_handle *h) { p->ops->end(p, h); }

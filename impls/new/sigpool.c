@@ -21,8 +21,7 @@ struct pool {
     sigpool base;
     sp_cpus cpus;        /* per-CPU scratch + BH-disable emulation */
     sp_tfm *tfm;         /* the one pre-allocated transform, cloned per use */
-    _Atomic unsigned fail_every;          /* test hook, 0 = off */
-    _Atomic uint64_t alloc_seq, alloc_failed;
+    sp_fail_hook fail;   /* the injected GFP_ATOMIC failures (test hook) and the count */
 };
 
 static void pool_destroy(sigpool *sp)
@@ -58,18 +57,9 @@ nomem:
     return -ENOMEM;
 }
 
-/* The injected GFP_ATOMIC failure: every n-th fast-path allocation fails.
- * Off (the benchmark), it costs one relaxed load and no shared write. */
-static int alloc_fails(struct pool *p)
-{
-    unsigned every = atomic_load_explicit(&p->fail_every, memory_order_relaxed);
-    if (!every) return 0;
-    return (atomic_fetch_add(&p->alloc_seq, 1) + 1) % every == 0;
-}
-
 static sp_tfm *clone_tfm(struct pool *p)
 {
-    if (sp_alg_needs_key(p->base.alg) && alloc_fails(p)) return NULL;
+    if (sp_alg_needs_key(p->base.alg) && sp_fail_hook_fires(&p->fail)) return NULL;
     return sp_tfm_clone(p->tfm);
 }
 
@@ -80,7 +70,7 @@ static int pool_start(sigpool *sp, sigpool_handle *h)
 
     sp_tfm *tfm = clone_tfm(p);
     if (!tfm) goto nomem;
-    sp_req *req = alloc_fails(p) ? NULL : sp_req_alloc(tfm, cpu->id);
+    sp_req *req = sp_fail_hook_fires(&p->fail) ? NULL : sp_req_alloc(tfm, cpu->id);
     if (!req) {
         sp_tfm_free(tfm);
         goto nomem;
@@ -90,7 +80,7 @@ static int pool_start(sigpool *sp, sigpool_handle *h)
     h->scratch = cpu->scratch;
     return 0;
 nomem:
-    atomic_fetch_add(&p->alloc_failed, 1);
+    sp_fail_hook_count(&p->fail);
     sp_bh_enable(cpu);
     return -ENOMEM;
 }
@@ -107,14 +97,13 @@ static void pool_end(sigpool *sp, sigpool_handle *h)
 static void pool_inject_alloc_failure(sigpool *sp, unsigned every_nth)
 {
     struct pool *p = (struct pool *)sp;
-    atomic_store(&p->alloc_seq, 0);
-    atomic_store(&p->fail_every, every_nth);
+    sp_fail_hook_set(&p->fail, every_nth);
 }
 
 static uint64_t pool_alloc_failures(const sigpool *sp)
 {
     struct pool *p = (struct pool *)sp;
-    return atomic_load(&p->alloc_failed);
+    return sp_fail_hook_failures(&p->fail);
 }
 
 const sigpool_ops sigpool_new = {

@@ -249,7 +249,7 @@ int drbg_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *lo
 {
     static int said_gcrypt;
     static const char *const known[] = { "old", "new", "old@native", "new@native", "gcrypt", "openssl" };
-    int known_impl = !impl;
+    int known_impl = !impl || drbg_plugin_backend(impl);   /* a plug-in bench kat --plugin loaded */
     for (size_t i = 0; i < sizeof known / sizeof known[0] && impl; i++) known_impl |= !strcmp(impl, known[i]);
     if (!known_impl)
         return pb_errf(e, "%s: the drbg suite has no implementation '%s' (old, new, old@native, new@native, gcrypt, openssl)",

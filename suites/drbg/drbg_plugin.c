@@ -2,7 +2,6 @@
 /* drbg_plugin.c — loading a DRBG backend from a shared object (include/patchbench/drbg_plugin.h).
  * As for xts plug-ins: first loaded and self-tested in a forked child (pb_fork.h), only then
  * loaded into bench. */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +10,7 @@
 #include "drbg_selftest.h"
 #include "patchbench/drbg_plugin.h"
 #include "pb_fork.h"
+#include "pb_plugin.h"
 
 #define SELFTEST_SECONDS 60
 
@@ -29,12 +29,8 @@ static int nplugins;
 
 int drbg_plugin_check_name(const char *name, pb_err *e)
 {
-    size_t n = strlen(name);
     const pb_drbg_backend *bk;
-    if (n == 0 || n >= DRBG_PLUGIN_NAME_MAX ||
-        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.@") != n)
-        return pb_errf(e, "--plugin: name '%s' must be 1 to %d characters of A-Z a-z 0-9 _ - . @", name,
-                       DRBG_PLUGIN_NAME_MAX - 1);
+    if (pb_plugin_name_ok("plugin", name, DRBG_PLUGIN_NAME_MAX, e) < 0) return -1;
     if (drbg_build_of(name, &bk) || !strcmp(name, "gcrypt") || !strcmp(name, "openssl"))
         return pb_errf(e, "--plugin: '%s' is already an implementation of drbg", name);
     return 0;
@@ -51,28 +47,14 @@ const pb_drbg_backend *drbg_plugin_backend(const char *impl)
 static int load(const char *name, const char *path, pb_err *e)
 {
     if (nplugins == DRBG_MAX_PLUGINS) return pb_errf(e, "--plugin: at most %d plug-ins", DRBG_MAX_PLUGINS);
-    char where[1100];
-    /* a bare file name would be looked up in the library path: take it as ./NAME, as written */
-    snprintf(where, sizeof where, "%s%s", strchr(path, '/') ? "" : "./", path);
-    void *h = dlopen(where, RTLD_NOW | RTLD_LOCAL);
-    if (!h) return pb_errf(e, "plug-in %s: cannot load %s: %s", name, path, dlerror());
-    const unsigned *abi = dlsym(h, PB_DRBG_PLUGIN_ABI_SYMBOL);
-    if (!abi)
-        return pb_errf(e, "plug-in %s (%s): missing symbol %s (not a drbg plug-in? see include/patchbench/drbg_plugin.h)",
-                       name, path, PB_DRBG_PLUGIN_ABI_SYMBOL);
-    if (*abi != PB_DRBG_PLUGIN_ABI_VERSION)
-        return pb_errf(e, "plug-in %s (%s): ABI version mismatch: built for drbg plug-in ABI %u, this bench has %u",
-                       name, path, *abi, PB_DRBG_PLUGIN_ABI_VERSION);
-    void *sym = dlsym(h, PB_DRBG_PLUGIN_ENTRY_SYMBOL);
-    if (!sym) return pb_errf(e, "plug-in %s (%s): missing symbol %s", name, path, PB_DRBG_PLUGIN_ENTRY_SYMBOL);
-    pb_drbg_plugin_entry_fn entry;
-    memcpy(&entry, &sym, sizeof entry);   /* object to function pointer, as POSIX allows */
-    const pb_drbg_plugin *p = entry(&host);
-    if (!p) return pb_errf(e, "plug-in %s (%s): %s returned NULL (it refused to load)", name, path,
-                           PB_DRBG_PLUGIN_ENTRY_SYMBOL);
-    if (p->abi_version != PB_DRBG_PLUGIN_ABI_VERSION)
-        return pb_errf(e, "plug-in %s (%s): ABI version mismatch: its entry says %u, this bench has %u", name,
-                       path, p->abi_version, PB_DRBG_PLUGIN_ABI_VERSION);
+    pb_plugin_fn sym;
+    if (pb_plugin_open("drbg", name, path, PB_DRBG_PLUGIN_ABI_SYMBOL, PB_DRBG_PLUGIN_ABI_VERSION,
+                       PB_DRBG_PLUGIN_ENTRY_SYMBOL, &sym, e) < 0)
+        return -1;
+    const pb_drbg_plugin *p = ((pb_drbg_plugin_entry_fn)sym)(&host);
+    if (pb_plugin_check_returned(name, path, PB_DRBG_PLUGIN_ENTRY_SYMBOL, p, p ? p->abi_version : 0,
+                                 PB_DRBG_PLUGIN_ABI_VERSION, e) < 0)
+        return -1;
     const pb_drbg_backend *b = p->backend;
     if (!b || !b->init || !b->fini || !b->hash || !b->hmac_setkey || !b->hmac || !b->block_setkey ||
         !b->block_encrypt || !b->ctr_setkey || !b->ctr)

@@ -22,6 +22,7 @@
 #include "drbg_plugin.h"
 #include "drbg_selftest.h"
 #include "pb.h"
+#include "pb_plugin.h"
 #include "peers/drbg_peers.h"
 #include "suite.h"
 
@@ -87,38 +88,18 @@ static int set_mech(void *p, const char *value, pb_err *e)
 }
 
 /* One NAME=PATH of a repeatable option into names[*n] / paths[*n] (name_max, path_max bytes). */
-static int add_name_path(const char *opt, const char *value, int *n, int max, char *names, size_t name_max,
-                         char *paths, size_t path_max, int (*check_name)(const char *, pb_err *), pb_err *e)
-{
-    const char *eq = strchr(value, '=');
-    if (!eq || eq == value || !eq[1]) return pb_errf(e, "--%s wants NAME=PATH, got '%s'", opt, value);
-    if (*n == max) return pb_errf(e, "--%s: at most %d", opt, max);
-    size_t len = (size_t)(eq - value);
-    if (len >= name_max)
-        return pb_errf(e, "--%s: name '%.*s' is longer than %zu characters", opt, (int)len, value, name_max - 1);
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)len, value);
-    if (check_name(name, e) < 0) return -1;
-    if (strlen(eq + 1) >= path_max) return pb_errf(e, "--%s: path too long", opt);
-    for (int i = 0; i < *n; i++)
-        if (!strcmp(names + (size_t)i * name_max, name)) return pb_errf(e, "--%s: name '%s' given twice", opt, name);
-    snprintf(names + (size_t)*n * name_max, name_max, "%s", name);
-    snprintf(paths + (size_t)*n * path_max, path_max, "%s", eq + 1);
-    (*n)++;
-    return 0;
-}
-
 static int set_gcrypt_lib(void *p, const char *value, pb_err *e)
 {
     drbg_opts *o = p;
-    return add_name_path("gcrypt-lib", value, &o->nlibs, DRBG_GCRYPT_LIB_MAX, o->lib_name[0], sizeof o->lib_name[0],
+    return pb_plugin_opt_add("gcrypt-lib", "NAME=PATH", value, &o->nlibs, DRBG_GCRYPT_LIB_MAX, o->lib_name[0],
+                             sizeof o->lib_name[0],
                          o->lib_path[0], sizeof o->lib_path[0], drbg_gcrypt_lib_check_name, e);
 }
 
 static int set_plugin(void *p, const char *value, pb_err *e)
 {
     drbg_opts *o = p;
-    return add_name_path("plugin", value, &o->nplugins, DRBG_MAX_PLUGINS, o->plugin_name[0],
+    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, DRBG_MAX_PLUGINS, o->plugin_name[0],
                          sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
                          drbg_plugin_check_name, e);
 }
@@ -353,6 +334,7 @@ const pb_suite pb_suite_drbg = {
     .selftest = selftest,
     .kat_accepts = drbg_kat_accepts,
     .kat_file = drbg_kat_file,
+    .plugin_load = drbg_plugin_load,
     .library_versions = library_versions,
     .claim = claim,
     .plot_x = "size",

@@ -12,6 +12,7 @@
 #include "common/tcp_ao.h"
 #include "common/tcp_md5.h"
 #include "common/tcp_seg.h"
+#include "sigpool_plugin.h"
 #include "suite.h"
 
 /* The document's rows, in its order, plus hmac(sha256). "md5" is TCP-MD5;
@@ -28,15 +29,19 @@ typedef struct sp_opts {
     uint32_t algs;         /* bit i = sp_variants[i] */
     int ipv6;
     unsigned maclen;       /* TCP-AO MAC bytes */
-    unsigned fail_every;   /* test hook: impl new fails every n-th fast-path allocation */
+    unsigned fail_every;   /* test hook: every n-th fast-path allocation fails (new, plug-ins) */
     int tcp_timestamps;    /* stream op: net.ipv4.tcp_timestamps (1 on, 0 off); plan() reads it */
+    /* --plugin NAME=PATH.so, in the order given; plan() loads them */
+    int nplugins;
+    char plugin_name[SP_MAX_PLUGINS][SP_PLUGIN_NAME_MAX];
+    char plugin_path[SP_MAX_PLUGINS][1024];
 } sp_opts;
 
 /* the suite's options object (suite.h): set from the command line, read by plan and setup */
 
-/* "old", "new", "old@native", "new@native" -> the pool; NULL otherwise. */
+/* "old", "new", "old@native", "new@native", a loaded plug-in's NAME -> the pool; NULL otherwise. */
 const sigpool_ops *sp_pool_ops(const char *impl);
-/* The impl name of a pool: ops->name ("old") plus the build ("old@native"). */
+/* The impl name of a pool: ops->name ("old") plus the build ("old@native"), a plug-in's NAME. */
 const char *sp_pool_impl(const sigpool_ops *ops);
 /* Index in sp_variants, or -1. */
 int sp_variant_index(const char *name);

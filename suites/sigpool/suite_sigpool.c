@@ -21,6 +21,7 @@
 
 #include "common/lib_versions.h"
 #include "common/gcrypt_init.h"
+#include "pb_plugin.h"
 #include "sigpool_suite.h"
 
 const char *const sp_variants[SP_NVARIANTS] = {
@@ -63,14 +64,15 @@ const sigpool_ops *sp_pool_ops(const char *impl)
 {
     for (size_t i = 0; i < NPOOLS; i++)
         if (strcmp(impl, pools[i].impl) == 0) return pools[i].ops;
-    return NULL;
+    return sp_plugin_ops(impl);
 }
 
 const char *sp_pool_impl(const sigpool_ops *ops)
 {
     for (size_t i = 0; i < NPOOLS; i++)
         if (ops == pools[i].ops) return pools[i].impl;
-    return ops->name;
+    const char *plugin = sp_plugin_impl(ops);
+    return plugin ? plugin : ops->name;
 }
 
 int sp_pool_create(const sigpool_ops *ops, const char *variant, sigpool **out, pb_err *e)
@@ -179,6 +181,14 @@ static int set_ipv6(void *p, const char *value, pb_err *e)
     return 0;
 }
 
+static int set_plugin(void *p, const char *value, pb_err *e)
+{
+    sp_opts *o = p;
+    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, SP_MAX_PLUGINS, o->plugin_name[0],
+                             sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
+                             sp_plugin_check_name, e);
+}
+
 static const pb_suite_opt options[] = {
     {"mode", "segment|stream|both", "ops to run (default both)", set_mode},
     {"payload", "N", "payload bytes per segment, 1..65000 (default 1448); stream op, TCP-AO:\n"
@@ -189,13 +199,19 @@ static const pb_suite_opt options[] = {
                         "hmac(sha256) (TCP-AO), or all (default)", set_algs},
     {"ipv6", NULL, "IPv6 pseudo-headers (stream: over ::1)", set_ipv6},
     {"maclen", "N", "TCP-AO MAC bytes, 4..16 (default 12)", set_maclen},
-    {"fail-alloc-every", "N", "test hook: impl new fails every N-th fast-path allocation", set_fail_every},
+    {"fail-alloc-every", "N", "test hook: every N-th fast-path allocation fails (new, and a plug-in\n"
+                              "whose fast path allocates; old allocates nothing there)", set_fail_every},
+    {"plugin", "NAME=PATH.so", "also time the signature pool in this shared object as impl NAME\n"
+                               "(repeatable, at most 4; ABI: include/patchbench/sigpool_plugin.h). It must\n"
+                               "pass the suite's self-test, run in a child process, before it is timed", set_plugin},
     {NULL, NULL, NULL, NULL},
 };
 
 static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
     sp_opts *const so = opts;
+    for (int i = 0; i < so->nplugins; i++)
+        if (sp_plugin_load(so->plugin_name[i], so->plugin_path[i], e) < 0) return -1;
     static const struct { unsigned mode; const char *op; } ops[] = {
         {SP_MODE_SEGMENT, "segment"}, {SP_MODE_STREAM, "stream"},
     };
@@ -230,6 +246,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
             strcpy(c->impls[c->nimpls++], "new");
             strcpy(c->impls[c->nimpls++], "old@native");
             strcpy(c->impls[c->nimpls++], "new@native");
+            for (int p = 0; p < so->nplugins; p++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", so->plugin_name[p]);
             if (ops[k].mode == SP_MODE_STREAM) {
                 /* the kernel's own TCP-MD5/TCP-AO; its setup says unavailable
                  * where the kernel lacks it (TCP-AO on this host) */
@@ -271,7 +289,8 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         return sp_kernel_setup(o, cell, c, e);
     }
     const sigpool_ops *ops = sp_pool_ops(impl);
-    if (!ops) return pb_errf(e, "sigpool: unknown impl '%s' (old, new, kernel)", impl);
+    if (!ops) return pb_errf(e, "sigpool: unknown impl '%s' (old, new, old@native, new@native, kernel, a --plugin NAME)",
+                            impl);
     return stream ? sp_stream_setup(o, cell, ops, c, e) : sp_segment_setup(o, cell, ops, c, e);
 }
 
@@ -309,6 +328,7 @@ const pb_suite pb_suite_sigpool = {
     .selftest = selftest,
     .kat_accepts = sp_kat_accepts,
     .kat_file = sp_kat_file,
+    .plugin_load = sp_plugin_load,
     .claim = claim,
     .library_versions = pb_lib_versions_gcrypt,
     .kmod_impls = kmod_impls,

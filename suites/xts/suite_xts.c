@@ -24,6 +24,7 @@
 #include "common/xts.h"
 #include "common/xts_aes.h"
 #include "pb_config.h"
+#include "pb_plugin.h"
 #include "pb_valgrind.h"
 #include "xts_suite.h"
 
@@ -132,24 +133,9 @@ static int set_keys(void *o, const char *value, pb_err *e)
 static int set_plugin(void *p, const char *value, pb_err *e)
 {
     xts_opts *o = p;
-    const char *eq = strchr(value, '=');
-    if (!eq || eq == value || !eq[1])
-        return pb_errf(e, "--plugin wants NAME=PATH.so, got '%s'", value);
-    if (o->nplugins == XTS_MAX_PLUGINS) return pb_errf(e, "--plugin: at most %d plug-ins", XTS_MAX_PLUGINS);
-    const size_t n = (size_t)(eq - value);
-    if (n >= XTS_IMPL_NAME_MAX)
-        return pb_errf(e, "--plugin: name '%.*s' is longer than %d characters", (int)n, value, XTS_IMPL_NAME_MAX - 1);
-    char name[XTS_IMPL_NAME_MAX];
-    memcpy(name, value, n);
-    name[n] = 0;
-    if (xts_plugin_check_name(name, e) < 0) return -1;
-    if (strlen(eq + 1) >= sizeof o->plugin_path[0]) return pb_errf(e, "--plugin: path too long");
-    for (int i = 0; i < o->nplugins; i++)
-        if (!strcmp(o->plugin_name[i], name)) return pb_errf(e, "--plugin: name '%s' given twice", name);
-    snprintf(o->plugin_name[o->nplugins], sizeof o->plugin_name[0], "%s", name);
-    snprintf(o->plugin_path[o->nplugins], sizeof o->plugin_path[0], "%s", eq + 1);
-    o->nplugins++;
-    return 0;
+    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, XTS_MAX_PLUGINS, o->plugin_name[0],
+                             sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
+                             xts_plugin_check_name, e);
 }
 
 static const pb_suite_opt options[] = {
@@ -517,6 +503,7 @@ const pb_suite pb_suite_xts = {
     .selftest = selftest,
     .kat_accepts = xts_suite_kat_accepts,
     .kat_file = xts_suite_kat_file,
+    .plugin_load = xts_plugin_load,
     .claim = claim,
     .effective_options = effective_options,
     .library_versions = pb_lib_versions_gcrypt_openssl,

@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# plugin_test.sh BENCH GOOD.so ABI.so VECTOR.so CRASH.so
+# plugin_test.sh BENCH GOOD.so ABI.so VECTOR.so CRASH.so CAVS.rsp...
 # bench run --suite drbg --plugin: the good plug-in (examples/drbg_ctr_blocks) is self-tested,
 # timed beside old/new, stored and reported; the bad ones are refused with exit 2 and a message
 # that names what is wrong, and nothing is stored. Asserts no time: only that samples exist.
 . "$(dirname "$0")/../lib.sh"
 bench=$1 good=$2 abi=$3 vector=$4 crash=$5
+shift 5
 quick=(--mech aes128,sha256 --sizes 16,4096 --rounds 3 --sample-ms 0.05 --counters '' --quiet)
+
+# every CAVS record of the suite's mechanisms, through the plug-in's backend
+expect 0 " passed, 0 failed, 0 skipped" "$bench" kat --suite drbg --plugin "blocks=$good" "$@"
+expect 2 "bench kat: drbg selftest w: Hash_DRBG" "$bench" kat --suite drbg --plugin "w=$vector" "$@"
 
 db=$T/good.db
 if "$bench" run --suite drbg --plugin "blocks=$good" --impl old,new,blocks "${quick[@]}" --db "$db" >"$T/out" 2>&1

@@ -160,13 +160,21 @@ expect 2 "has no job id (PB_JOB_ID was not set)" "$BENCH" gate --db "$S" --thres
 # ---- the ci/ scripts ----
 expect 0 "claim gate: passed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c.db" --thresholds "$TH" \
     -- --seed 1
-"$SRC/ci/perf-gate" --aa --bench "$BENCH" --suites synthetic --alternations 6 --max-alternations 12 --rounds 3 \
-    --budget 30 --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
+PB_TEST_LOADAVG=9.5 "$SRC/ci/perf-gate" --aa --bench "$BENCH" --suites synthetic --alternations 6 --max-alternations 12 \
+    --rounds 3 --budget 30 --cpu none --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
 rc=$?
 # live timing (ci/perf-gate runs bench without suite options): the procedure is checked, not its verdict
 [[ ($rc -eq 0 || $rc -eq 1 || $rc -eq 3) && $(cat "$T/out") == *"perf gate: "* ]] && ok || bad "perf-gate --aa exited $rc: $(cat "$T/out")"
 is "perf-gate: the gate's note says the MDC reached" \
    "$(q "$T/p.db" "SELECT count(*) > 0 FROM comparisons WHERE note LIKE '%MDC reached: median%cells not under half their threshold%'")" "1"
+is "perf-gate: --cpu reaches every run" "$(q "$T/p.db" "SELECT DISTINCT cpu_affinity FROM runs")" "not pinned: --cpu none"
+if [[ $(nproc) -le 9 ]]; then
+    grep -q "^ci/perf-gate: synthetic: [0-9]* of [0-9]* runs drew a noise warning (runs.noise), the last: run [0-9]* was noisy: load average 9.50" "$T/out" &&
+        ok || bad "perf-gate: no noise summary: $(cat "$T/out")"
+fi
+expect 0 "claim gate: passed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c2.db" \
+    --thresholds "$TH" --cpu 0 -- --seed 1
+is "claim-gate: --cpu reaches bench gate" "$(q "$T/c2.db" "SELECT count(*) > 0 AND min(cpu_affinity LIKE 'cpu 0 %' OR cpu_affinity LIKE 'not pinned: 1 online CPU') FROM runs")" "1"
 expect 2 "--budget wants whole seconds" "$SRC/ci/perf-gate" --aa --bench "$BENCH" --budget 1.5
 expect 2 "--budget is for wall time" "$SRC/ci/perf-gate" --aa --bench "$BENCH" --budget 60 --measure valgrind
 is "perf-gate: one job, both sides alternating" \

@@ -79,15 +79,15 @@ help-lists-every-option)
     }
     check_help "suite impl sizes quick rounds sample-ms counters db target quiet benchmark_" "$BENCH" run --help
     check_help "shift fail-selftest unavailable seed" "$BENCH" run --suite synthetic --help
-    check_help "keys child-call-cost child-call-ns" "$BENCH" run --suite xts --help
-    check_help "addtl mech" "$BENCH" run --suite drbg --help
-    check_help "mode payload threads algs ipv6 maclen fail-alloc-every" "$BENCH" run --suite sigpool --help
+    check_help "keys child-call-cost child-call-ns plugin" "$BENCH" run --suite xts --help
+    check_help "addtl mech gcrypt-lib plugin" "$BENCH" run --suite drbg --help
+    check_help "mode payload threads algs ipv6 maclen fail-alloc-every plugin" "$BENCH" run --suite sigpool --help
     check_help "suite baseline candidate baseline-runs candidate-runs calibrate impl quick rounds reruns sizes repeat metric thresholds alpha format db quiet" "$BENCH" gate --help
     check_help "keys" "$BENCH" gate --suite xts --help
     check_help "run suite runs impl metric alpha format db" "$BENCH" compare --help
     check_help "run suite out db" "$BENCH" report --help
     check_help "db target" "$BENCH" import --help
-    check_help "impl suite" "$BENCH" kat --help
+    check_help "impl suite plugin" "$BENCH" kat --help
     check_help "runs db" "$BENCH" list --help
     check_help "db" "$BENCH" migrate --help
     # and what the help lists, the parser takes: no listed option of run is unknown to it

@@ -15,6 +15,7 @@ is "window cells" "$(q "$db" "select count(distinct op) from summary where impl 
 is "window samples per cell" "$(q "$db" "select min(n) from summary where impl = 'window' and metric = 'ns_per_op'")" 3
 if "$bench" report --db "$db" --out "$T/plots" >"$T/rep" 2>&1; then ok; else bad "report: $(cat "$T/rep")"; fi
 if grep -q window "$T/plots/xts.md"; then ok; else bad "plots/xts.md does not mention the plug-in"; fi
+if grep -q "time window/old" "$T/plots/xts.md"; then ok; else bad "plots/xts.md has no window/old ratio column"; fi
 
 for db in abi nosym vector crash; do rm -f "$T/$db.db"; done
 expect 2 "ABI version mismatch: built for xts plug-in ABI 99, this bench has 1" \

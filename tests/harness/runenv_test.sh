@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# --cpu (pinning, and its refusals) and the noise warnings, end to end: what bench run and bench
+# gate say and store (runs.cpu_affinity, loadavg_start, loadavg_end, noise) and what the report
+# shows. The load is the test-only PB_TEST_LOADAVG and the samples are seeded (--seed): nothing
+# here depends on this machine's load or clock.
+BENCH=$1
+source "$(dirname "$0")/../lib.sh"
+DB=$T/r.db
+run() { "$BENCH" run --suite synthetic --quick --seed 7 --quiet --db "$DB" "$@"; }
+
+# ---- --cpu refused: exit 2, naming --cpu, nothing stored ----
+expect 2 "--cpu 999: no such online CPU" run --cpu 999
+expect 2 "--cpu 'x'" run --cpu x
+expect 2 "--cpu '-1'" run --cpu=-1
+expect 2 "--cpu 999: no such online CPU" "$BENCH" gate --suite synthetic --quick --seed 7 --cpu 999 --db "$DB"
+[[ -e $DB ]] && bad "a refused --cpu created a database" || ok
+
+# ---- --cpu recorded ----
+online=$(cat /sys/devices/system/cpu/online 2>/dev/null)
+last=${online##*[-,]}
+if [[ -n $online && $online != "0" ]]; then
+    expect 0 "run 1 complete" run --cpu 0
+    is "--cpu 0 pinned" "$(q "$DB" "SELECT cpu_affinity FROM runs WHERE id = 1")" "cpu 0 (--cpu; $(nproc) online)"
+    expect 0 "run 2 complete" run
+    is "default: the last online CPU" "$(q "$DB" "SELECT cpu_affinity LIKE 'cpu $last (default: the last online CPU%' FROM runs WHERE id = 2")" "1"
+else
+    expect 0 "run 1 complete" run --cpu 0
+    is "one CPU: not pinned" "$(q "$DB" "SELECT cpu_affinity FROM runs WHERE id = 1")" "not pinned: 1 online CPU"
+    expect 0 "run 2 complete" run
+fi
+expect 0 "run 3 complete" run --cpu none
+is "--cpu none" "$(q "$DB" "SELECT cpu_affinity FROM runs WHERE id = 3")" "not pinned: --cpu none"
+
+# ---- noise: a load of 9.5 (above online CPUs - 1 on up to 9 CPUs) warns and is stored ----
+n=$(nproc)
+if [[ $n -le 9 ]]; then
+    out=$(PB_TEST_LOADAVG=9.5 run 2>&1)
+    rc=$?
+    is "loaded run exits 0" "$rc" "0"
+    [[ $out =~ "bench: warning: run 4 was noisy: load average 9.50 at start" ]] && ok || bad "no warning on stderr: $out"
+    [[ $out == *"summary:"*"NOISE WARNING: load average 9.50"* ]] && ok || bad "no warning in the closing summary: $out"
+    is "loadavg stored" "$(q "$DB" "SELECT loadavg_start || ' ' || loadavg_end FROM runs WHERE id = 4")" "9.5 9.5"
+    is "noise stored" "$(q "$DB" "SELECT noise LIKE 'load average 9.50 at start (limit %), 9.50 at end (limit %) with $n online CPU%: other work shared the CPUs' FROM runs WHERE id = 4")" "1"
+    # seeded samples all take the fast core state: no probe warning
+    is "no core-state warning" "$(q "$DB" "SELECT instr(noise, 'fast core state') FROM runs WHERE id = 4")" "0"
+    expect 0 "" "$BENCH" report --db "$DB" --run 4 --out "$T/plots"
+    grep -q '^\*\*Noise warning: load average 9.50 at start' "$T/plots/synthetic.md" && ok || bad "no noise warning in the md header"
+    grep -q '^- load average (1 min): 9.50 at start, 9.50 at end' "$T/plots/synthetic.md" && ok || bad "no load line in the md header"
+    expect 0 "" "$BENCH" report --html --db "$DB" --run 4 --out "$T/r.html"
+    grep -q 'class="warn"><strong>Measured: run 4, noise warning:</strong> load average 9.50' "$T/r.html" && ok || bad "no noise warning in the html"
+fi
+# ---- a quiet machine: no warning, the column NULL ----
+out=$(PB_TEST_LOADAVG=0 run 2>&1)
+[[ $out != *"warning"* && $out != *"NOISE"* ]] && ok || bad "a quiet run warned: $out"
+is "quiet run: noise NULL, load stored" "$(q "$DB" "SELECT quote(noise) || ' ' || loadavg_start FROM runs ORDER BY id DESC LIMIT 1")" "NULL 0.0"
+
+# ---- the gate's runs record the same ----
+PB_TEST_LOADAVG=9.5 "$BENCH" gate --suite synthetic --quick --seed 7 --cpu none --quiet --db "$T/g.db" >"$T/g.out" 2>&1
+rc=$?
+[[ $rc -eq 0 || $rc -eq 3 ]] && ok || bad "seeded gate exited $rc: $(cat "$T/g.out")"
+if [[ $n -le 9 ]]; then grep -q "was noisy: load average 9.50" "$T/g.out" && ok || bad "gate: no noise warning: $(cat "$T/g.out")"; fi
+is "gate runs: cpu_affinity" "$(q "$T/g.db" "SELECT DISTINCT cpu_affinity FROM runs")" "not pinned: --cpu none"
+finish
