@@ -31,6 +31,7 @@
 typedef struct mcol {
     int64_t run;
     char machine[128], target[64], affinity[128], cpu[256], started[40], host[256];
+    char pin[64];                           /* "cpu N" when the run was pinned, else "" (pin_key) */
     char profile[PB_NAME_MAX];              /* "" faithful build, else P */
     char base[2 * PB_NAME_MAX], cand[2 * PB_NAME_MAX];
     char label[600];
@@ -104,9 +105,24 @@ static int col_cmp(const void *a, const void *b)
     if (!r) r = strcmp(x->machine, y->machine);
     if (!r) r = target_rank(x->target) - target_rank(y->target);
     if (!r) r = strcmp(x->target, y->target);
-    if (!r) r = strcmp(x->affinity, y->affinity);
+    if (!r) r = strcmp(x->pin, y->pin);
     if (!r) r = strcmp(x->profile, y->profile);
     return r;
+}
+
+/* The configuration part of runs.cpu_affinity: "cpu N" for a pinned run (recorded as "cpu N (why;
+ * M online)", or as a bare number by hand), "" for an unpinned one ("not pinned: ...") or none
+ * recorded: why a run was or was not pinned is provenance, not a configuration. */
+static void pin_key(const char *affinity, char *out, size_t n)
+{
+    const char *p = affinity;
+    if (!strncmp(p, "cpu ", 4)) p += 4;
+    size_t d = strspn(p, "0123456789");
+    if (d == 0 || d > 9 || (p[d] && p[d] != ' ')) {
+        out[0] = 0;
+        return;
+    }
+    snprintf(out, n, "cpu %.*s", (int)d, p);
 }
 
 /* "" if (base, cand) is the claim's pair (bb, cc); P if it is (bb@P, cc@P); NULL otherwise */
@@ -144,6 +160,7 @@ static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out
         col_text(q, 1, x.machine, sizeof x.machine);
         col_text(q, 2, x.target, sizeof x.target);
         col_text(q, 3, x.affinity, sizeof x.affinity);
+        pin_key(x.affinity, x.pin, sizeof x.pin);
         col_text(q, 4, x.cpu, sizeof x.cpu);
         col_text(q, 5, x.started, sizeof x.started);
         col_text(q, 6, x.host, sizeof x.host);
@@ -163,7 +180,7 @@ static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out
             int taken = -1;
             for (int k = 0; k < n && taken < 0; k++)
                 if (!strcmp(c[k].machine, x.machine) && !strcmp(c[k].target, x.target) &&
-                    !strcmp(c[k].affinity, x.affinity) && !strcmp(c[k].profile, prof))
+                    !strcmp(c[k].pin, x.pin) && !strcmp(c[k].profile, prof))
                     taken = k;
             if (taken >= 0) { /* a newer run of this configuration holds the column: say so */
                 mcol *t = &c[taken];
@@ -191,7 +208,7 @@ static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out
         c[k].group = group;
         size_t ml = strlen(c[k].machine);
         snprintf(c[k].label, sizeof c[k].label, "%.*s %s%s%s%s%s", ml > 12 ? 8 : (int)ml,
-                 ml ? c[k].machine : "(no machine id)", c[k].target, *c[k].affinity ? " cpu " : "", c[k].affinity,
+                 ml ? c[k].machine : "(no machine id)", c[k].target, *c[k].pin ? " " : "", c[k].pin,
                  *c[k].profile ? " @" : "", c[k].profile);
     }
     for (int k = 0; k < n; k++)

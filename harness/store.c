@@ -217,10 +217,14 @@ static int migrate_1_to_2(pb_store *s, pb_err *e)
 /* Version 3: a run carries a UUID (random, made where the run started) so that `bench merge` can
  * keep one identity for it across stores whose integer ids differ; and where its benchmark thread
  * ran (cpu_affinity) with the load average at its start and end and the noise warnings it drew.
- * Runs from before get a fresh UUID now: they existed in this file only. */
+ * Runs from before get a fresh UUID now: they existed in this file only. Also adds suite_settings
+ * where an early version-2 file lacks it. */
 static int migrate_2_to_3(pb_store *s, pb_err *e)
 {
     static const struct { const char *name, *type; } added[] = {
+        /* suite_settings came during version 2 without a version step: files made by the
+         * first version-2 benches lack it (found by bench merge on such a file) */
+        {"suite_settings", "TEXT"},
         {"uuid", "TEXT"}, {"cpu_affinity", "TEXT"}, {"loadavg_start", "REAL"}, {"loadavg_end", "REAL"}, {"noise", "TEXT"}};
     for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
         int have = has_column(s, "runs", added[i].name, e);

@@ -10,7 +10,8 @@ cd "$T" || exit 1
 seeded() {
     local m=$1 seed=$2 db=$3
     shift 3
-    PB_MACHINE_ID=$m "$BENCH" run --suite synthetic --seed "$seed" --quick --rounds 6 --quiet --db "$db" "$@" >/dev/null ||
+    # unpinned unless a test says otherwise: a column's label names a pinned CPU
+    PB_MACHINE_ID=$m "$BENCH" run --suite synthetic --seed "$seed" --quick --rounds 6 --quiet --cpu none --db "$db" "$@" >/dev/null ||
         bad "seeded run of $m into $db"
 }
 TABLES="runs cases samples sample_metrics stats ratios"
@@ -202,8 +203,7 @@ report-machines-configurations-distinct)
     # (synthetic has no second build profile: its impls renamed as a `--impl old@native,new@native` run names them)
     seeded machine-a 3 n.db
     q n.db "UPDATE cases SET impl = impl || '@native'; UPDATE ratios SET baseline = baseline || '@native', candidate = candidate || '@native'"
-    seeded machine-a 4 p.db
-    q p.db "UPDATE runs SET cpu_affinity = '1'"
+    seeded machine-a 4 p.db --cpu 1
     expect 0 "" "$BENCH" merge a.db n.db p.db --into c.db
     expect 0 "3 machine configurations" "$BENCH" report --db c.db --machines all --out o
     hdr=$(grep '^| variant' o/synthetic_machines.md)

@@ -41,6 +41,16 @@ store-migrates-v1-databases)
         # a second migrate finds nothing to do
         expect 0 "schema version 3" "$BENCH" migrate --db "$D"
     done
+    # an early version-2 file (no suite_settings) is brought to version 3 whole
+    D=$T/v2-early.db
+    load store-v2-early "$D"
+    expect 0 "schema version 3" "$BENCH" migrate --db "$D"
+    is "v2-early: user_version" "$(q "$D" "PRAGMA user_version")" "3"
+    is "v2-early: suite_settings and the version-3 columns" \
+       "$(q "$D" "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('suite_settings', 'uuid', 'cpu_affinity', 'loadavg_start', 'loadavg_end', 'noise')")" "6"
+    is "v2-early: its run is reported (2 cases x 3 metrics)" "$(q "$D" "SELECT count(*) FROM summary WHERE run_id = 1")" "6"
+    load store-v2-early "$T/v2-src.db"
+    expect 0 "copied 1 run" "$BENCH" merge "$T/v2-src.db" --into "$T/v2-dest.db"
     is "a kernel-module run stays one" "$(q "$T/store-v1-branch-start.db" "SELECT target FROM runs WHERE id = 3")" "qemu-tcg"
     # a command that stores migrates by itself: the first schema had no machine_id column
     D=$T/run-on-old.db
