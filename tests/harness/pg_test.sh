@@ -17,7 +17,7 @@ QUICK=(run --suite synthetic --quick --quiet)
 # the same output from two back ends, once the database's name, times, UUIDs and the machine's
 # load (load averages, the noise warnings they draw) are masked
 mask() {
-    sed -e "s#$T/[A-Za-z0-9_.-]*#DB#g" -e "s#postgresql://[^ \`\"<:]*#DB#g" \
+    sed -e "s#$T/[A-Za-z0-9_.-]*#DB#g" -e "s#postgresql://[^ \`\"<:;]*#DB#g" \
         -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z/TIME/g' \
         -e 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-4[0-9a-f]\{3\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' \
         -e '/was noisy/d' -e '/[Nn]oise warning/d' -e '/load average/d' -e 's/; NOISE WARNING:.*$//' \
@@ -78,7 +78,7 @@ pg-store-finalize-zero-samples-oom)
     ;;
 
 pg-every-command-same-as-sqlite)
-    # The same seeded runs, gates, comparisons and import into an SQLite file and into PostgreSQL:
+    # The same seeded runs, gates, comparisons, import and merge into an SQLite file and into PostgreSQL:
     # every command's output is the same (database names, times and UUIDs masked), and so are the
     # summary and summary_ratios views and the stored comparisons.
     pg_start
@@ -87,6 +87,9 @@ pg-every-command-same-as-sqlite)
     G=(--quick --quiet --thresholds "$TH" --seed 1)
     K=$T/kmod.txt
     kmod_results > "$K"
+    # another machine's store, for bench merge and report --machines
+    PB_MACHINE_ID=machine-x "$BENCH" "${QUICK[@]}" --seed 5 --cpu none --db "$T/other.db" > /dev/null ||
+        bad "the other machine's run failed"
     for be in lite pg; do
         if [[ $be == pg ]]; then D=$(pg_db every); else D=$T/every.db; fi
         O=$T/out.$be
@@ -121,9 +124,12 @@ pg-every-command-same-as-sqlite)
             "$BENCH" gate --db "$D" --thresholds "$TH" --baseline-runs "$(IFS=,; echo "${A[*]}")" \
                 --candidate-runs "$(IFS=,; echo "${B[*]}")"
             echo "exit $?"
+            "$BENCH" merge "$T/other.db" --into "$D"
+            "$BENCH" merge "$T/other.db" --into "$D"
+            "$BENCH" report --machines all --db "$D" --out "$O/machines"
             "$BENCH" migrate --db "$D"
         } > "$O/stdout" 2>&1
-        for f in report.html export.json export.csv export.gbench export1.json plots/synthetic.md plots3/synthetic.md \
+        for f in machines/synthetic_machines.md report.html export.json export.csv export.gbench export1.json plots/synthetic.md plots3/synthetic.md \
                  hist/history_synthetic.gp; do
             mask "$O/$f" > "$O/$f.masked" || bad "$be: no $f"
         done
@@ -143,11 +149,16 @@ pg-every-command-same-as-sqlite)
     is "the summary view has rows" "$(($(wc -l < "$L/summary") > 20))" "1"
     for f in stdout.masked summary summary_ratios comparisons cells runs samples report.html.masked export.json.masked \
              export.csv.masked export.gbench.masked export1.json.masked plots/synthetic.md.masked \
-             plots3/synthetic.md.masked hist/history_synthetic.gp.masked; do
+             plots3/synthetic.md.masked hist/history_synthetic.gp.masked machines/synthetic_machines.md.masked; do
         if cmp -s "$L/$f" "$P/$f"; then ok; else bad "$f differs between SQLite and PostgreSQL: $(diff "$L/$f" "$P/$f" | head -8)"; fi
     done
     grep -q "exit 1" "$P/stdout" && grep -q "imported run" "$P/stdout" && grep -q "stored as comparison" "$P/stdout" && ok ||
         bad "the command sequence did not run as meant: $(head -40 "$P/stdout")"
+    # and back: everything in PostgreSQL merged into a new SQLite file has the same summary
+    expect 0 "merged 1 source into $T/back.db" "$BENCH" merge "$(pg_uri every)" --into "$T/back.db"
+    is "merged back: the same summary rows" \
+       "$(rows_of "$T/back.db" "SELECT suite, impl, variant, op, size_bytes, metric, n, median FROM summary" | sort)" \
+       "$(rows_of "$(pg_uri every)" "SELECT suite, impl, variant, op, size_bytes, metric, n, median FROM summary" | sort)"
     # the seeded gate and the commit gate reached their verdicts on PostgreSQL too
     is "the gates' verdicts" "$(rows_of "$(pg_uri every)" "SELECT string_agg(verdict, ',' ORDER BY id) FROM comparisons WHERE command = 'gate'")" \
        "$(rows_of "$T/every.db" "SELECT group_concat(verdict, ',') FROM (SELECT verdict FROM comparisons WHERE command = 'gate' ORDER BY id)")"
