@@ -83,6 +83,16 @@ int cmd_merge(int argc, char **argv)
         return 2;
     }
     if (!ma.nsrc) { pb_cli_error(&cli, "name at least one SRC store to merge (bench merge SRC.db --into DEST)"); return 2; }
+    /* a PostgreSQL URI with a password is refused before it is echoed in any message (docs/fleet.md) */
+    char pw[PB_ERR_MAX];
+    if (pb_db_check_no_password(ma.into, "--into", pw, sizeof pw) < 0) { pb_cli_error(&cli, "%s", pw); return 2; }
+    for (int i = 0; i < ma.nsrc; i++) {
+        if (pb_db_check_no_password(ma.src[i], "SRC", pw, sizeof pw) < 0) { pb_cli_error(&cli, "%s", pw); return 2; }
+        if (pb_db_is_pg(ma.src[i]) && !strcmp(ma.src[i], ma.into)) {
+            pb_cli_error(&cli, "SRC %s is the --into store itself", ma.src[i]);
+            return 2;
+        }
+    }
     struct stat db_st;
     int dest_exists = stat(ma.into, &db_st) == 0;
     /* every SRC checked before DEST is opened: a refused one leaves DEST as it was (or absent) */

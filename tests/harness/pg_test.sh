@@ -63,6 +63,15 @@ pg-uri-with-password-refused)
                 bad "PB_DB=$uri $cmd: exit $rc: $out"
         done
     done
+    # bench merge names its own options, and echoes no password either
+    for args in "--into postgresql://lab:s3cret@db.example/bench" "postgresql://lab:s3cret@db.example/bench --into $T/d.db"; do
+        # shellcheck disable=SC2086
+        out=$("$BENCH" merge $T/none.db $args 2>&1)
+        rc=$?
+        [[ $rc == 2 && $out == *"the PostgreSQL URI carries a password"* && $out != *s3cret* ]] && ok ||
+            bad "merge $args: exit $rc: $out"
+    done
+    [[ -e $T/d.db ]] && bad "a refused merge created its DEST" || ok
     # a user without a password is a URI like any other (it fails to connect here: no server)
     expect 1 "cannot open database postgresql://lab@/nodb?host=$T" "$BENCH" "${QUICK[@]}" --db "postgresql://lab@/nodb?host=$T"
     ;;
