@@ -262,16 +262,14 @@ static int schema_version(pb_store *s, pb_err *e)
         /* PostgreSQL: the version is pb_meta's one row; a database without pb_meta is empty to
          * us (other applications' tables may share it) unless it has a `runs` table, which is
          * then someone else's. PostgreSQL stores began at version 3: there is no older one. */
-        int64_t meta = query_int(s, "SELECT count(*) FROM information_schema.tables WHERE table_schema ="
-                                    " current_schema() AND table_name = 'pb_meta'", e);
-        if (meta < 0) return -1;
-        if (meta == 0) {
-            int64_t runs = query_int(s, "SELECT count(*) FROM information_schema.tables WHERE table_schema ="
-                                        " current_schema() AND table_name = 'runs'", e);
-            if (runs < 0) return -1;
-            if (runs) return pb_errf(e, "%s has a runs table but no pb_meta: not a patchbench database", s->path);
-            return 0;
-        }
+        /* both tables in one statement, so one snapshot: seen apart, another opener's commit of
+         * the schema could fall between the two and show runs without pb_meta */
+        int64_t t = query_int(s, "SELECT coalesce(sum(CASE WHEN table_name = 'pb_meta' THEN 2 ELSE 1 END), 0)"
+                                 " FROM information_schema.tables WHERE table_schema = current_schema()"
+                                 " AND table_name IN ('pb_meta', 'runs')", e);
+        if (t < 0) return -1;
+        if (t == 1) return pb_errf(e, "%s has a runs table but no pb_meta: not a patchbench database", s->path);
+        if (t == 0) return 0;
         int64_t v = query_int(s, "SELECT max(schema_version) FROM pb_meta", e);
         return v < 0 ? -1 : (int)v;
     }
