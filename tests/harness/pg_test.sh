@@ -14,14 +14,15 @@ unset PB_DB PGPASSWORD PGHOST PGUSER PGDATABASE PGSERVICE
 started=$(date +%s)
 QUICK=(run --suite synthetic --quick --quiet)
 
-# the same output from two back ends, once the database's name, times, UUIDs and the machine's
-# load (load averages, the noise warnings they draw) are masked
+# the same output from two back ends, once the database's name, times, UUIDs and what each run
+# measured of the machine (load averages and the noise warnings they draw, the TSC's rate) are masked
 mask() {
     sed -e "s#$T/[A-Za-z0-9_.-]*#DB#g" -e "s#postgresql://[^ \`\"<:;]*#DB#g" \
         -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z/TIME/g' \
         -e 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-4[0-9a-f]\{3\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' \
         -e '/was noisy/d' -e '/[Nn]oise warning/d' -e '/load average/d' -e 's/; NOISE WARNING:.*$//' \
-        -e 's/"\(loadavg_start\|loadavg_end\)": [0-9.e+-]*/"\1": L/g' -e 's/"noise": "[^"]*"/"noise": N/g' "$@"
+        -e 's/"\(loadavg_start\|loadavg_end\)": [0-9.e+-]*/"\1": L/g' -e 's/"noise": "[^"]*"/"noise": N/g' \
+        -e 's/[0-9.]\+ GHz/F GHz/g' -e 's/"\(tsc_hz\|mhz_per_cpu\)": [0-9.e+]*/"\1": F/g' "$@"
 }
 # a query's rows, numbers printed alike (SQLite and psql format doubles and infinity differently)
 rows_of() {
