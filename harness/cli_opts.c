@@ -195,6 +195,13 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
                 break;
             }
             append_suite_text(c, hit->name, optarg);
+            if (c->nsuite_given == PB_CLI_MAX_SUITE_GIVEN) {
+                pb_cli_error(c, "more than %d suite options", PB_CLI_MAX_SUITE_GIVEN);
+                rc = 2;
+                break;
+            }
+            c->suite_given_name[c->nsuite_given] = hit->name;
+            c->suite_given_value[c->nsuite_given++] = optarg;
         }
     }
     /* after "--" getopt stops: what follows is non-option words, never options */

@@ -30,6 +30,11 @@ typedef struct pb_cli {
     const pb_suite *suite;
     void *suite_opts;
     char suite_text[512];
+    /* ... and each one given, in order (name and value point into argv; value NULL for a boolean),
+     * so that a command can set the same options on another build's copy of the suite */
+#define PB_CLI_MAX_SUITE_GIVEN 32
+    const char *suite_given_name[PB_CLI_MAX_SUITE_GIVEN], *suite_given_value[PB_CLI_MAX_SUITE_GIVEN];
+    int nsuite_given;
     /* called for every option of opts in command-line order; 0, or -1 after printing why
      * (pb_cli_error). value is NULL for a boolean. */
     int (*on_opt)(void *ctx, int id, const char *value);

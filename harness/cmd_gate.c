@@ -17,6 +17,7 @@
 #include "pb_config.h"
 #include "runner.h"
 #include "runenv.h"
+#include "suite_module.h"
 
 #define AA_SUFFIX "~aa"     /* the A/A copy of impl X is called X~aa */
 #define MAX_RERUNS 6
@@ -25,6 +26,7 @@ static const char GATE_SYNOPSIS[] =
     "usage: bench gate --suite S [--baseline IMPL] [--candidate IMPL] [--quick] [options]\n"
     "       bench gate --baseline-runs IDS --candidate-runs IDS [--impl X] [options]\n"
     "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
+    "       bench gate --suite S --baseline-module PATH [--candidate-module PATH] [--impl X] [options]\n"
     "\n"
     "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
     "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
@@ -36,14 +38,19 @@ static const char GATE_SYNOPSIS[] =
     "Calibration (third form): A/A, impl X against a second copy of itself (X" AA_SUFFIX ") in the\n"
     "same run, --repeat times: this machine's noise and MDC per cell, and how often an A/A gate\n"
     "alarms; stored (table calibrations) and shown beside later gates. With --baseline-runs and\n"
-    "--candidate-runs of one build against itself (ci/perf-gate --aa) it calibrates the commit gate.\n";
+    "--candidate-runs of one build against itself (ci/perf-gate --aa) it calibrates the commit gate.\n"
+    "Commit gate in one process (fourth form): loads two builds' suites (" PB_SUITE_MODULE_FILE ", the\n"
+    "baseline's and the candidate's) and runs every impl X of both, X~base against X, interleaved\n"
+    "round by round in one run, like the claim gate (rule 'commit'; reruns and --budget as there).\n"
+    "With --calibrate: the same with one build on both sides (A/A).\n";
 
 static const char GATE_EPILOGUE[] =
     "\nExit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
     "calibration with run lists: what its A/A gate decided.\n";
 
 enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
-       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE, O_BUDGET, O_CPU };
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE, O_BUDGET, O_CPU,
+       O_BASE_MODULE, O_CAND_MODULE };
 
 static const pb_cli_opt OPTS[] = {
     {"suite", "S", "suite (bench list)", O_SUITE},
@@ -51,6 +58,9 @@ static const pb_cli_opt OPTS[] = {
     {"candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE},
     {"baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A},
     {"candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B},
+    {"baseline-module", "PATH", "commit gate in one process (fourth form): the baseline build's suites,\n"
+                                "its build/harness/" PB_SUITE_MODULE_FILE, O_BASE_MODULE},
+    {"candidate-module", "PATH", "the candidate build's (default: the one beside this bench)", O_CAND_MODULE},
     {"calibrate", NULL, "A/A calibration (third form)", O_CALIBRATE},
     {"impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL},
     {"quick", NULL, "fewer, shorter samples (15 rounds of 0.5 ms)", O_QUICK},
@@ -88,6 +98,7 @@ typedef struct gate_args {
     const pb_suite *suite;
     const char *baseline, *candidate, *impl, *db, *thresholds, *metric, *sizes, *runs_a, *runs_b, *measure;
     const char *cpu;       /* --cpu (runenv.h); NULL: the default */
+    const char *base_module, *cand_module;   /* the fourth form */
     int quick, rounds, reruns, repeat, calibrate, progress;
     double budget;         /* --budget SECONDS; 0: none */
     pb_format fmt;
@@ -107,6 +118,8 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_BASELINE: a->baseline = v; return 0;
     case O_CANDIDATE: a->candidate = v; return 0;
     case O_RUNS_A: a->runs_a = v; return 0;
+    case O_BASE_MODULE: a->base_module = v; return 0;
+    case O_CAND_MODULE: a->cand_module = v; return 0;
     case O_RUNS_B: a->runs_b = v; return 0;
     case O_IMPL: a->impl = v; return 0;
     case O_SIZES: a->sizes = v; return 0;
@@ -163,6 +176,15 @@ static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
         return -1;
     }
     if (!a->runs_a && !a->suite) { fprintf(stderr, "bench gate: --suite is required (see bench gate --help)\n"); return -1; }
+    if (a->cand_module && !a->base_module) {
+        fprintf(stderr, "bench gate: --candidate-module goes with --baseline-module\n");
+        return -1;
+    }
+    if (a->base_module && (a->runs_a || a->baseline || a->candidate || (a->measure && strcmp(a->measure, "time")))) {
+        fprintf(stderr, "bench gate: --baseline-module (the commit gate in one process) takes no --baseline-runs, "
+                        "--baseline, --candidate or --measure other than time\n");
+        return -1;
+    }
     if (a->measure && strcmp(a->measure, "time") && strcmp(a->measure, "valgrind") && strcmp(a->measure, "both")) {
         fprintf(stderr, "bench gate: unknown --measure '%s' (time, valgrind or both)\n", a->measure);
         return -1;
@@ -215,24 +237,102 @@ static int load_thresholds(gate_args *a, pb_thresholds *t, pb_err *e)
 }
 
 /* ---- the suite as the gate runs it ----
- * The runner runs a suite's grid; the gate needs that grid restricted to two
- * impls, or to a few cells (reruns), or with an impl against a copy of itself
- * (A/A). A thin wrapper suite does this without changing the runner: its options
- * object is a gate_wrap (the real suite and its options inside), its plan filters
- * the real plan, its setup_case and selftest map X~aa back to X. */
+ * The runner runs a suite's grid; the gate needs that grid restricted to pairs of impls, or to a
+ * few cells (reruns), or with an impl against a copy of itself (A/A), or two builds' suites side
+ * by side (the commit gate in one process). A thin wrapper suite does this without changing the
+ * runner: its options object is a gate_wrap, its plan pairs the sides' plans, and its setup_case
+ * and selftest send each impl of the run to its side's suite under that suite's own name. Each
+ * pair of a cell becomes a cell of its own with just its two impls, so that the two members of
+ * a pair always run next to each other in a round. */
+typedef struct gate_side {
+    const pb_suite *suite;
+    void *opts;
+} gate_side;
+
+typedef struct gate_pair {
+    char a[PB_NAME_MAX], b[PB_NAME_MAX];            /* the impls as the run names them */
+    char real_a[PB_NAME_MAX], real_b[PB_NAME_MAX];  /* as side A's and side B's suite names them */
+} gate_pair;
+
+#define GATE_MAX_PAIRS PB_MAX_IMPLS
+
 typedef struct gate_wrap {
-    const pb_suite *real;
-    void *real_opts;
-    char a[PB_NAME_MAX], b[PB_NAME_MAX];
-    int aa;
-    const pb_cmp_cell *only;   /* reruns: just these cells */
+    gate_side side_a, side_b;    /* the same suite and options, but for two builds (modules) */
+    gate_pair pairs[GATE_MAX_PAIRS];
+    int npairs;
+    const pb_cmp_cell *only;     /* reruns: just these cells */
     size_t nonly;
-    uint64_t instances_set_up; /* seeds each multi_case's pick */
+    uint64_t instances_set_up;   /* seeds each multi_case's pick */
+    char effective[1024];        /* both sides' effective settings, when they are two builds */
+    /* two builds: the pairs are X~base against X for every impl X in both grids (or only_impl),
+     * found by plan; unpaired says which impls only one build has */
+    int auto_pairs;
+    const char *only_impl;
+    char unpaired[400];
 } gate_wrap;
 
-static const char *real_impl(const gate_wrap *w, const char *impl)
+#define BASE_SUFFIX "~base"   /* the baseline build's copy of impl X is called X~base */
+
+static int grid_has(const pb_grid *g, const char *impl)
 {
-    return w->aa && !strcmp(impl, w->b) ? w->a : impl;
+    for (int i = 0; i < g->ncells; i++)
+        for (int k = 0; k < g->cells[i].nimpls; k++)
+            if (!strcmp(g->cells[i].impls[k], impl)) return 1;
+    return 0;
+}
+
+/* two builds: one pair per impl that both grids have; the others are listed in unpaired */
+static int auto_pair(gate_wrap *w, const pb_grid *ga, const pb_grid *gb, pb_err *e)
+{
+    w->npairs = 0;
+    w->unpaired[0] = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const pb_grid *g = pass ? ga : gb, *other = pass ? gb : ga;
+        for (int i = 0; i < g->ncells; i++)
+            for (int k = 0; k < g->cells[i].nimpls; k++) {
+                const char *x = g->cells[i].impls[k];
+                if (w->only_impl && strcmp(x, w->only_impl)) continue;
+                int seen = 0;
+                for (int p = 0; p < w->npairs && !seen; p++) seen = !strcmp(w->pairs[p].real_b, x);
+                if (seen) continue;
+                if (!grid_has(other, x)) {
+                    char item[PB_NAME_MAX + 40];
+                    snprintf(item, sizeof item, "%s (only in the %s build)", x, pass ? "baseline" : "candidate");
+                    if (!strstr(w->unpaired, item))
+                        snprintf(w->unpaired + strlen(w->unpaired), sizeof w->unpaired - strlen(w->unpaired), "%s%s",
+                                 w->unpaired[0] ? ", " : "", item);
+                    continue;
+                }
+                if (pass) continue;   /* in both: added while walking the candidate's grid */
+                if (w->npairs == GATE_MAX_PAIRS) return pb_errf(e, "more than %d impls", GATE_MAX_PAIRS);
+                gate_pair *pp = &w->pairs[w->npairs++];
+                if (strlen(x) + strlen(BASE_SUFFIX) >= sizeof pp->a) return pb_errf(e, "impl name %s is too long", x);
+                snprintf(pp->a, sizeof pp->a, "%s" BASE_SUFFIX, x);
+                snprintf(pp->b, sizeof pp->b, "%s", x);
+                snprintf(pp->real_a, sizeof pp->real_a, "%s", x);
+                snprintf(pp->real_b, sizeof pp->real_b, "%s", x);
+            }
+    }
+    if (!w->npairs)
+        return w->only_impl ? pb_errf(e, "impl %s is not in both builds%s%s", w->only_impl, w->unpaired[0] ? ": " : "",
+                                      w->unpaired)
+                            : pb_errf(e, "no impl is in both builds");
+    return 0;
+}
+
+static int two_builds(const gate_wrap *w)
+{
+    return w->side_a.suite != w->side_b.suite || w->side_a.opts != w->side_b.opts;
+}
+
+/* which side runs impl (as the run names it), under which name; NULL if none */
+static const gate_side *side_of(const gate_wrap *w, const char *impl, const char **real)
+{
+    for (int i = 0; i < w->npairs; i++) {
+        if (!strcmp(impl, w->pairs[i].a)) { *real = w->pairs[i].real_a; return &w->side_a; }
+        if (!strcmp(impl, w->pairs[i].b)) { *real = w->pairs[i].real_b; return &w->side_b; }
+    }
+    return NULL;
 }
 
 static int cell_has(const pb_cell *c, const char *impl)
@@ -242,35 +342,76 @@ static int cell_has(const pb_cell *c, const char *impl)
     return 0;
 }
 
+static const pb_cell *find_cell(const pb_grid *g, const pb_cell *like, int same_size)
+{
+    for (int i = 0; i < g->ncells; i++)
+        if (!strcmp(g->cells[i].variant, like->variant) && !strcmp(g->cells[i].op, like->op) &&
+            (!same_size || g->cells[i].size_bytes == like->size_bytes))
+            return &g->cells[i];
+    return NULL;
+}
+
 static int w_plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
-    const gate_wrap *w = opts;
-    if (w->real->plan(w->real_opts, o, g, e) < 0) return -1;
-    pb_cell *out = calloc((size_t)g->ncells + w->nonly + 1, sizeof *out);
-    if (!out) return pb_errf(e, "out of memory");
+    gate_wrap *w = opts;
+    pb_grid ga = {0, NULL};
+    if (w->side_a.suite->plan(w->side_a.opts, o, &ga, e) < 0) return -1;
+    if (two_builds(w)) {
+        if (w->side_b.suite->plan(w->side_b.opts, o, g, e) < 0) { free(ga.cells); return -1; }
+    } else {
+        g->ncells = ga.ncells;
+        g->cells = malloc(((size_t)ga.ncells + 1) * sizeof *g->cells);
+        if (!g->cells) { free(ga.cells); return pb_errf(e, "out of memory"); }
+        memcpy(g->cells, ga.cells, (size_t)ga.ncells * sizeof *g->cells);
+    }
+    if (w->auto_pairs && auto_pair(w, &ga, g, e) < 0) {
+        free(ga.cells);
+        free(g->cells);
+        g->cells = NULL;
+        return -1;
+    }
+    size_t cap = ((size_t)g->ncells + w->nonly + 1) * (size_t)w->npairs;
+    pb_cell *out = calloc(cap, sizeof *out);
+    if (!out) { free(ga.cells); return pb_errf(e, "out of memory"); }
     int n = 0;
     for (int i = 0; i < g->ncells; i++) {
-        pb_cell c = g->cells[i];
-        if (!cell_has(&c, w->a) || !cell_has(&c, real_impl(w, w->b))) continue;
-        c.nimpls = 2;
-        snprintf(c.impls[0], PB_NAME_MAX, "%s", w->a);
-        snprintf(c.impls[1], PB_NAME_MAX, "%s", w->b);
-        if (!w->only) { out[n++] = c; continue; }
-        /* a rerun: the cells asked for, from the template of their (variant, op); sizes may be --sizes' own */
-        for (size_t k = 0; k < w->nonly; k++) {
-            const pb_cmp_cell *x = &w->only[k];
-            int dup = 0;
-            for (int j = 0; j < n && !dup; j++)
-                dup = out[j].size_bytes == x->size && !strcmp(out[j].variant, x->variant) && !strcmp(out[j].op, x->op);
-            if (dup || strcmp(c.variant, x->variant) || strcmp(c.op, x->op)) continue;
-            out[n] = c;
-            out[n++].size_bytes = x->size;
+        const pb_cell *cb = &g->cells[i];
+        const pb_cell *ca = find_cell(&ga, cb, !w->only);
+        if (!ca) continue;
+        for (int p = 0; p < w->npairs; p++) {
+            const gate_pair *pp = &w->pairs[p];
+            if (!cell_has(ca, pp->real_a) || !cell_has(cb, pp->real_b)) continue;
+            pb_cell c = *cb;
+            c.nimpls = 2;
+            snprintf(c.impls[0], PB_NAME_MAX, "%s", pp->a);
+            snprintf(c.impls[1], PB_NAME_MAX, "%s", pp->b);
+            if (!w->only) { out[n++] = c; continue; }
+            /* a rerun: the cells asked for, from the template of their (variant, op); sizes may be --sizes' own */
+            for (size_t k = 0; k < w->nonly; k++) {
+                const pb_cmp_cell *x = &w->only[k];
+                if (strcmp(c.variant, x->variant) || strcmp(c.op, x->op) || strcmp(x->impl_a, pp->a) ||
+                    strcmp(x->impl_b, pp->b))
+                    continue;
+                int dup = 0;
+                for (int j = 0; j < n && !dup; j++)
+                    dup = out[j].size_bytes == x->size && !strcmp(out[j].variant, x->variant) &&
+                          !strcmp(out[j].op, x->op) && !strcmp(out[j].impls[1], pp->b);
+                if (dup) continue;
+                out[n] = c;
+                out[n++].size_bytes = x->size;
+            }
         }
     }
+    free(ga.cells);
     free(g->cells);
     g->cells = out;
     g->ncells = n;
-    if (!n) return pb_errf(e, "no cell of suite %s has both %s and %s", w->real->name, w->a, real_impl(w, w->b));
+    if (!n) {
+        if (w->npairs == 1)
+            return pb_errf(e, "no cell of suite %s has both %s and %s", w->side_b.suite->name, w->pairs[0].real_a,
+                           w->pairs[0].real_b);
+        return pb_errf(e, "no cell of suite %s has an impl on both sides", w->side_b.suite->name);
+    }
     return 0;
 }
 
@@ -325,11 +466,14 @@ static void multi_free(void *p)
 static pb_setup_status w_setup(void *opts, const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
 {
     gate_wrap *w = opts;
+    const char *real = NULL;
+    const gate_side *side = side_of(w, impl, &real);
+    if (!side) return pb_errf(e, "gate: impl %s is on neither side", impl);
     multi_case *m = calloc(1, sizeof *m);
     if (!m) return pb_errf(e, "out of memory");
     pb_rng_seed(&m->pick, 0x6761746521ull + w->instances_set_up++);
     for (; m->n < GATE_INSTANCES; m->n++) {
-        pb_setup_status st = w->real->setup_case(w->real_opts, cell, real_impl(w, impl), &m->c[m->n], e);
+        pb_setup_status st = side->suite->setup_case(side->opts, cell, real, &m->c[m->n], e);
         if (st != PB_SETUP_OK) {
             multi_free(m);
             return st;
@@ -347,7 +491,24 @@ static pb_setup_status w_setup(void *opts, const pb_cell *cell, const char *impl
 static int w_selftest(const void *opts, const char *impl, pb_err *e)
 {
     const gate_wrap *w = opts;
-    return w->real->selftest ? w->real->selftest(w->real_opts, real_impl(w, impl), e) : 0;
+    const char *real = NULL;
+    const gate_side *side = side_of(w, impl, &real);
+    if (!side) return pb_errf(e, "gate: impl %s is on neither side", impl);
+    return side->suite->selftest ? side->suite->selftest(side->opts, real, e) : 0;
+}
+
+/* what the sides derived at start-up (suite.h effective_options), for runs.suite_settings */
+static const char *w_effective(const void *opts)
+{
+    const gate_wrap *w = opts;
+    const pb_suite *sa = w->side_a.suite, *sb = w->side_b.suite;
+    const char *ea = sa->effective_options ? sa->effective_options(w->side_a.opts) : NULL;
+    if (!two_builds(w)) return ea;
+    const char *eb = sb->effective_options ? sb->effective_options(w->side_b.opts) : NULL;
+    gate_wrap *mw = (gate_wrap *)w;   /* the text lives in the wrap, which the runner treats as opaque */
+    snprintf(mw->effective, sizeof mw->effective, "baseline build: %s; candidate build: %s", ea && *ea ? ea : "-",
+             eb && *eb ? eb : "-");
+    return mw->effective;
 }
 
 static int check_impl(const pb_suite *s, void *suite_opts, const char *impl, pb_err *e)
@@ -412,24 +573,48 @@ static void note_mdc_reached(char *note, size_t cap, const pb_cmp_cell *c, size_
     free(m);
 }
 
-static int run_session(const gate_args *a, pb_store *st, const char *A, const char *B, int aa, double threshold,
-                       const char *metric, session *out, pb_err *e)
+/* A gate wrap for impl A against impl B of this bench's own suite (aa: A against a copy of A). */
+static void wrap_claim(gate_wrap *W, const gate_args *a, const char *A, const char *B, int aa)
+{
+    memset(W, 0, sizeof *W);
+    W->side_a = W->side_b = (gate_side){a->suite, a->suite_opts};
+    W->npairs = 1;
+    gate_pair *p = &W->pairs[0];
+    snprintf(p->a, sizeof p->a, "%s", A);
+    snprintf(p->real_a, sizeof p->real_a, "%s", A);
+    snprintf(p->b, sizeof p->b, aa ? "%s" AA_SUFFIX : "%s", aa ? A : B);
+    snprintf(p->real_b, sizeof p->real_b, "%s", aa ? A : B);
+}
+
+/* kind: "claim", "aa" or "commit" (what runs.options says); builds: two builds' modules, whose cells
+ * show the calibration of their candidate impl (X), else of their baseline impl (the claim gate's) */
+static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const char *kind, const char *opts_extra,
+                       double threshold, const char *metric, int builds, session *out, pb_err *e)
 {
     memset(out, 0, sizeof *out);
-    gate_wrap W = {.real = a->suite, .real_opts = a->suite_opts, .aa = aa};
-    snprintf(W.a, sizeof W.a, "%s", A);
-    snprintf(W.b, sizeof W.b, aa ? "%s" AA_SUFFIX : "%s", aa ? A : B);
-    pb_suite wrapped = *a->suite;
+    pb_suite wrapped = *W->side_b.suite;
     wrapped.opts_size = 0;   /* the wrap is the gate's, not allocated from the table */
     wrapped.opts_init = NULL;
     wrapped.opts_free = NULL;
     wrapped.plan = w_plan;
     wrapped.setup_case = w_setup;
     wrapped.selftest = w_selftest;
-    wrapped.baseline = W.a;
-    wrapped.candidate = W.b;
+    wrapped.effective_options = w_effective;
+    char run_base[PB_NAME_MAX + 8];
+    if (W->auto_pairs) {
+        /* the run's own baseline/candidate (what `bench report` of this run divides): the suite's
+         * candidate in the two builds */
+        snprintf(run_base, sizeof run_base, "%s" BASE_SUFFIX, W->side_b.suite->candidate);
+        wrapped.baseline = run_base;
+        wrapped.candidate = W->side_b.suite->candidate;
+    } else {
+        wrapped.baseline = W->pairs[0].a;
+        wrapped.candidate = W->pairs[0].b;
+    }
+    const char *pa[GATE_MAX_PAIRS], *pbn[GATE_MAX_PAIRS];
     char opts[700];
-    snprintf(opts, sizeof opts, "gate=%s %s", aa ? "aa" : "claim", a->suite_opts_text);
+    snprintf(opts, sizeof opts, "gate=%s%s%s %s", kind, opts_extra ? " " : "", opts_extra ? opts_extra : "",
+             a->suite_opts_text);
     int rounds = a->rounds ? a->rounds : (a->quick ? 15 : 61);
     pb_gate_data d = {0};
     pb_cmp_cell *only = NULL;
@@ -440,9 +625,9 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
     const uint64_t t0 = pb_now_ns();
     for (int pass = 0; rc == 0; pass++) {
         double pass_start = (double)(pb_now_ns() - t0) * 1e-9;
-        W.only = only;
-        W.nonly = nonly;
-        pb_runner_opts o = {.suite = &wrapped, .suite_opts = &W, .quick = a->quick, .rounds = rounds,
+        W->only = only;
+        W->nonly = nonly;
+        pb_runner_opts o = {.suite = &wrapped, .suite_opts = W, .quick = a->quick, .rounds = rounds,
                             .sizes = pass ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
                             .progress = a->progress, .cpu = a->cpu};
@@ -455,12 +640,21 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
         if (pb_gate_load_run(st, run, metric, &d, e) < 0) { rc = -1; break; }
         free(out->final);
         out->final = NULL;
-        if (pb_gate_cells_within(&d, W.a, W.b, &gp, &out->final, &out->nfinal, e) < 0) { rc = -1; break; }
+        for (int i = 0; i < W->npairs; i++) {   /* known once planned (auto_pairs) */
+            pa[i] = W->pairs[i].a;
+            pbn[i] = W->pairs[i].b;
+        }
+        if (pb_gate_cells_within_pairs(&d, pa, pbn, (size_t)W->npairs, &gp, &out->final, &out->nfinal, e) < 0) {
+            rc = -1;
+            break;
+        }
         for (size_t i = 0; i < out->nfinal; i++) {
             pb_cmp_cell *c = &out->final[i];
+            const char *real = NULL;
+            const gate_side *sd = side_of(W, builds ? c->impl_b : c->impl_a, &real);
             c->threshold = threshold;
-            c->calibrated_mdc = pb_gate_calibrated_mdc(st, m.machine_id, "round", a->suite->name, A, c->variant,
-                                                       c->op, c->size, metric);
+            c->calibrated_mdc = pb_gate_calibrated_mdc(st, m.machine_id, "round", wrapped.name, sd ? real : c->impl_a,
+                                                       c->variant, c->op, c->size, metric);
         }
         pb_gate_decide(out->final, out->nfinal, &gp);
         if (pass == 0) {
@@ -492,7 +686,8 @@ static int run_session(const gate_args *a, pb_store *st, const char *A, const ch
     }
     free(only);
     pb_gate_data_free(&d);
-    memset(&W, 0, sizeof W);
+    W->only = NULL;
+    W->nonly = 0;
     if (rc < 0) session_free(out);
     return rc;
 }
@@ -523,7 +718,9 @@ static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
     session ss;
-    if (run_session(a, st, A, B, 0, t, metric, &ss, e) < 0) return -1;
+    gate_wrap W;
+    wrap_claim(&W, a, A, B, 0);
+    if (run_session(a, st, &W, "claim", NULL, t, metric, 0, &ss, e) < 0) return -1;
     int status = pb_gate_exit_status(ss.final, ss.nfinal);
     char note[768];
     rounds_note(note, sizeof note, a, &ss, t, line, th);
@@ -615,7 +812,9 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
     int64_t first_id = 0, last_id = 0;
     if (!first || !final || !ss) rc = pb_errf(e, "out of memory");
     for (size_t r = 0; r < R && rc == 0; r++) {
-        if (run_session(a, st, X, X, 1, t, metric, &ss[r], e) < 0) { rc = -1; break; }
+        gate_wrap W;
+        wrap_claim(&W, a, X, X, 1);
+        if (run_session(a, st, &W, "aa", NULL, t, metric, 0, &ss[r], e) < 0) { rc = -1; break; }
         if (r && ss[r].nfinal != ss[0].nfinal) { rc = pb_errf(e, "the grid changed between A/A gates"); break; }
         first[r] = ss[r].first;
         final[r] = ss[r].final;
@@ -732,6 +931,106 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
     return status;   /* an A/A session of runs (ci/perf-gate --aa) exits like the gate it calibrates */
 }
 
+/* ---- the commit gate in one process: two builds' suite modules ---- */
+
+/* the given suite options, set again on another build's copy of the suite */
+static int set_suite_opts(const pb_cli *cli, const pb_suite *s, void *opts, const char *which, pb_err *e)
+{
+    for (int i = 0; i < cli->nsuite_given; i++) {
+        int r = pb_suite_set_opt(s, opts, cli->suite_given_name[i], cli->suite_given_value[i], e);
+        if (r < 0) return pb_errf(e, "the %s build: %.400s", which, e->msg);
+        if (r == 0) return pb_errf(e, "the %s build's suite %s has no option --%s", which, s->name, cli->suite_given_name[i]);
+    }
+    return 0;
+}
+
+static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
+{
+    char own[1024];
+    const char *cand = a->cand_module;
+    if (!cand && pb_suite_module_own_path(own, sizeof own, e) < 0) return -1;
+    if (!cand) cand = own;
+    pb_suite_module ma, mb;
+    if (pb_suite_module_open(&ma, a->base_module, e) < 0) return -1;
+    if (pb_suite_module_open(&mb, cand, e) < 0) { pb_suite_module_close(&ma); return -1; }
+    const char *name = a->suite->name;
+    const pb_suite *sa = pb_suite_module_find(&ma, name), *sb = pb_suite_module_find(&mb, name);
+    void *oa = NULL, *ob = NULL;
+    int rc = 0;
+    if (!sa) rc = pb_errf(e, "the baseline build (%s) has no suite %s", a->base_module, name);
+    else if (!sb) rc = pb_errf(e, "the candidate build (%s) has no suite %s", cand, name);
+    else if (!sa->plan || !sa->setup_case) rc = pb_errf(e, "the baseline build's suite %s cannot run benchmarks yet", name);
+    else if (!(oa = pb_suite_opts_new(sa, e)) || !(ob = pb_suite_opts_new(sb, e))) rc = -1;
+    else if (set_suite_opts(a->cli, sa, oa, "baseline", e) < 0 || set_suite_opts(a->cli, sb, ob, "candidate", e) < 0)
+        rc = -1;
+    double t = NAN;
+    int line = 0;
+    const char *kind = a->calibrate ? "aa" : "commit";
+    if (rc == 0) rc = pb_thresholds_lookup(th, "commit", name, metric, &t, &line, e);
+    char extra[200];
+    snprintf(extra, sizeof extra, "baseline-build=%.40s candidate-build=%.40s", ma.info ? ma.info->vcs : "?",
+             mb.info ? mb.info->vcs : "?");
+    size_t R = (size_t)(a->calibrate && a->repeat ? a->repeat : 1);
+    int status = 0, exits[4] = {0};
+    for (size_t r = 0; r < R && rc == 0; r++) {
+        gate_wrap W;
+        memset(&W, 0, sizeof W);
+        W.side_a = (gate_side){sa, oa};
+        W.side_b = (gate_side){sb, ob};
+        W.auto_pairs = 1;
+        W.only_impl = a->impl;
+        session ss;
+        if (run_session(a, st, &W, kind, extra, t, metric, 1, &ss, e) < 0) { rc = -1; break; }
+        status = pb_gate_exit_status(ss.final, ss.nfinal);
+        exits[status]++;
+        char note[1400];
+        snprintf(note, sizeof note, "baseline build %.40s (%s), candidate build %.40s (%s), in one process; ",
+                 ma.info->vcs, a->base_module, mb.info->vcs, cand);
+        if (W.unpaired[0])
+            snprintf(note + strlen(note), sizeof note - strlen(note), "not compared: %s; ", W.unpaired);
+        rounds_note(note + strlen(note), sizeof note - strlen(note), a, &ss, t, line, th);
+        if (!(a->budget > 0)) note_mdc_reached(note, sizeof note, ss.final, ss.nfinal);
+        pb_comparison c = {.command = "gate", .gate = kind, .suite = name, .metric = metric, .pairing = "round",
+                           .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
+                           .exit_status = status, .runs_a = ss.runs, .nruns_a = ss.nruns};
+        int64_t id = pb_gate_store(st, &c, ss.final, ss.nfinal, e);
+        if (id < 0) rc = -1;
+        /* A/A: one calibration per impl, on the candidate's name (what a commit gate looks up). Pairing
+         * 'round', as the claim gate's A/A of that impl: both are X against another copy of X, interleaved
+         * round by round in one process; which of the two was measured last is what a gate shows. */
+        for (size_t i = 0; rc == 0 && a->calibrate && i < ss.nfinal;) {
+            size_t j = i;
+            while (j < ss.nfinal && !strcmp(ss.final[j].impl_b, ss.final[i].impl_b)) j++;
+            pb_cmp_cell *fp = &ss.first[i], *fl = &ss.final[i];
+            pb_calibration cal = {.suite = name, .metric = metric, .pairing = "round", .impl = ss.final[i].impl_b,
+                                  .run = ss.runs[0], .repeats = 1, .ncells = j - i, .first = &fp, .final = &fl,
+                                  .first_comparison = id, .last_comparison = id};
+            rc = pb_gate_store_calibration(st, &cal, e);
+            i = j;
+        }
+        if (rc == 0) {
+            char title[300];
+            snprintf(title, sizeof title, "gate %s %s: build %.12s (impls X) against build %.12s (impls X" BASE_SUFFIX
+                     "), in one process", a->calibrate ? "A/A calibration (commit, one process)" : "commit", name,
+                     mb.info->vcs, ma.info->vcs);
+            pb_cmp_header h = {.title = title, .suite = name, .metric = metric,
+                               .pairing = "round (two builds interleaved in one run)", .gate = kind,
+                               .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
+            pb_gate_print(stdout, a->fmt, &h, ss.final, ss.nfinal);
+        }
+        session_free(&ss);
+    }
+    if (rc == 0 && R > 1)
+        printf("A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d\n", R, exits[0],
+               exits[1], exits[3]);
+    if (sa) pb_suite_opts_free(sa, oa);
+    if (sb) pb_suite_opts_free(sb, ob);
+    pb_suite_module_close(&mb);
+    pb_suite_module_close(&ma);
+    if (rc < 0) return -1;
+    return R > 1 ? (exits[1] ? 1 : exits[3] ? 3 : 0) : status;
+}
+
 int cmd_gate(int argc, char **argv)
 {
     gate_args a = {.db = pb_default_db(), .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
@@ -781,6 +1080,7 @@ int cmd_gate(int argc, char **argv)
              : vg          ? pb_gate_valgrind(&dg, &st, &th, &e)
              : a.measure && !strcmp(a.measure, "both") ? gate_both(&a, &dg, &st, &th, metric, &e)
              : a.runs_a    ? gate_runs(&a, &st, &th, &e)
+             : a.base_module ? gate_builds(&a, &st, &th, metric, &e)
              : a.calibrate ? gate_calibrate(&a, &st, &th, metric, &e)
                            : gate_claim(&a, &st, &th, metric, &e);
     pb_store_close(&st);

@@ -230,6 +230,10 @@ int pb_gate_check_alternation(const int64_t *a, const int64_t *b, size_t k, pb_e
  * one run each (k == 1) a cell is UNTESTED: ratio of medians, no test. */
 int pb_gate_cells_within(const pb_gate_data *d, const char *impl_a, const char *impl_b, const pb_gate_params *gp,
                          pb_cmp_cell **cells, size_t *ncells, pb_err *e);
+/* The same for several pairs of impls in one run (the in-process commit gate: X~base against X
+ * for every impl X): the cells of all pairs, m = all of them. */
+int pb_gate_cells_within_pairs(const pb_gate_data *d, const char *const *impl_a, const char *const *impl_b,
+                               size_t npairs, const pb_gate_params *gp, pb_cmp_cell **cells, size_t *ncells, pb_err *e);
 int pb_gate_cells_across(const pb_gate_data *d, const int64_t *runs_a, const int64_t *runs_b, size_t k,
                          const char *impl, const pb_gate_params *gp, pb_cmp_cell **cells, size_t *ncells, pb_err *e);
 

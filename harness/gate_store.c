@@ -403,21 +403,22 @@ static int runs_of(const pb_gate_data *d, int64_t **runs, size_t *n)
     return 0;
 }
 
-int pb_gate_cells_within(const pb_gate_data *d, const char *impl_a, const char *impl_b, const pb_gate_params *gp,
-                         pb_cmp_cell **cells, size_t *ncells, pb_err *e)
+int pb_gate_cells_within_pairs(const pb_gate_data *d, const char *const *impl_a, const char *const *impl_b,
+                               size_t npairs, const pb_gate_params *gp, pb_cmp_cell **cells, size_t *ncells, pb_err *e)
 {
     *cells = NULL;
     *ncells = 0;
-    if (collect_keys(d, impl_a, impl_b, cells, ncells, e) < 0) return -1;
+    for (size_t k = 0; k < npairs; k++)
+        if (collect_keys(d, impl_a[k], impl_b[k], cells, ncells, e) < 0) { free(*cells); *cells = NULL; *ncells = 0; return -1; }
     int64_t *runs;
     size_t nruns;
-    if (runs_of(d, &runs, &nruns) < 0) return pb_errf(e, "out of memory");
+    if (runs_of(d, &runs, &nruns) < 0) { free(*cells); *cells = NULL; *ncells = 0; return pb_errf(e, "out of memory"); }
     int rc = 0;
     for (size_t i = 0; i < *ncells && rc == 0; i++) {
         pb_cmp_cell *c = &(*cells)[i];
         pairs p = {0};
         for (size_t r = 0; r < nruns && rc == 0; r++) {
-            const pb_gate_case *ca = find_case(d, runs[r], impl_a, c), *cb = find_case(d, runs[r], impl_b, c);
+            const pb_gate_case *ca = find_case(d, runs[r], c->impl_a, c), *cb = find_case(d, runs[r], c->impl_b, c);
             note_unavailable(c, ca, cb);
             if (!ca || !cb || !ca->ok || !cb->ok) continue;
             /* both lists are sorted by (round, repetition) */
@@ -428,12 +429,19 @@ int pb_gate_cells_within(const pb_gate_data *d, const char *impl_a, const char *
                 rc = pb_errf(e, "out of memory");
         }
         c->rounds = (int)p.n;
+        /* m = every cell of every pair: Holm runs over all of them */
         if (rc == 0) pb_cmp_cell_stats(c, p.b, p.a, p.o, p.n, *ncells, gp);
         pairs_free(&p);
     }
     free(runs);
     if (rc < 0) { free(*cells); *cells = NULL; *ncells = 0; }
     return rc;
+}
+
+int pb_gate_cells_within(const pb_gate_data *d, const char *impl_a, const char *impl_b, const pb_gate_params *gp,
+                         pb_cmp_cell **cells, size_t *ncells, pb_err *e)
+{
+    return pb_gate_cells_within_pairs(d, &impl_a, &impl_b, 1, gp, cells, ncells, e);
 }
 
 int pb_gate_cells_across(const pb_gate_data *d, const int64_t *runs_a, const int64_t *runs_b, size_t k,

@@ -215,6 +215,15 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
+/* do two cells share an impl? (then they are one template: the first one's impls) */
+static int share_impl(const pb_cell *a, const pb_cell *b)
+{
+    for (int k = 0; k < a->nimpls; k++)
+        for (int j = 0; j < b->nimpls; j++)
+            if (!strcmp(a->impls[k], b->impls[j])) return 1;
+    return 0;
+}
+
 /* Apply --impl and --sizes to the suite's grid; errors for names that match nothing. */
 static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
 {
@@ -250,14 +259,16 @@ static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
         uint64_t sizes[PB_MAX_SIZES];
         int ns = pb_parse_sizes(o->sizes, sizes, PB_MAX_SIZES, e);
         if (ns < 0) return -1;
-        /* templates: the distinct (variant, op) cells of the grid, at each requested size */
+        /* templates: the distinct (variant, op) cells of the grid, at each requested size; cells of one
+         * (variant, op) with no impl in common are distinct templates (the gate's pairs of impls) */
         pb_cell *out = calloc((size_t)g->ncells * (size_t)ns + 1, sizeof *out);
         if (!out) return pb_errf(e, "out of memory");
         int n = 0;
         for (int i = 0; i < g->ncells; i++) {
             int dup = 0;
             for (int j = 0; j < i && !dup; j++)
-                dup = !strcmp(g->cells[j].variant, g->cells[i].variant) && !strcmp(g->cells[j].op, g->cells[i].op);
+                dup = !strcmp(g->cells[j].variant, g->cells[i].variant) && !strcmp(g->cells[j].op, g->cells[i].op) &&
+                      share_impl(&g->cells[j], &g->cells[i]);
             if (dup) continue;
             for (int k = 0; k < ns; k++) {
                 out[n] = g->cells[i];
