@@ -32,10 +32,14 @@ int pb_gate_output_opt(const char *cmd, const char *name, const char *val, pb_fo
     return 0;
 }
 
-/* a comparison of runs has the same impl on both sides: then the impl is a column */
+/* a comparison of runs has the same impl on both sides, the commit gate in one process several pairs
+ * (X~base against X): then the impl (the candidate's name, X) is a column */
 static int by_impl(const pb_cmp_cell *cells, size_t n)
 {
-    return n > 0 && !strcmp(cells[0].impl_a, cells[0].impl_b);
+    if (n > 0 && !strcmp(cells[0].impl_a, cells[0].impl_b)) return 1;
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(cells[i].impl_b, cells[0].impl_b)) return 1;
+    return 0;
 }
 
 static void fmt_ratio(char *b, size_t cap, double v) { snprintf(b, cap, isfinite(v) ? "%.3f" : "-", v); }
@@ -114,7 +118,7 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
             for (int k = 0; k < NCOL; k++) snprintf(val[k], sizeof val[k], "%s", COLS[k].head);
         } else {
             const pb_cmp_cell *c = &cells[row];
-            snprintf(val[C_IMPL], sizeof val[0], "%s", c->impl_a);
+            snprintf(val[C_IMPL], sizeof val[0], "%s", c->impl_b);
             snprintf(val[C_VARIANT], sizeof val[0], "%s", c->variant);
             snprintf(val[C_OP], sizeof val[0], "%s", c->op);
             snprintf(val[C_BYTES], sizeof val[0], "%llu", (unsigned long long)c->size);

@@ -160,8 +160,8 @@ expect 2 "has no job id (PB_JOB_ID was not set)" "$BENCH" gate --db "$S" --thres
 # ---- the ci/ scripts ----
 expect 0 "claim gate: passed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c.db" --thresholds "$TH" \
     -- --seed 1
-PB_TEST_LOADAVG=9.5 "$SRC/ci/perf-gate" --aa --bench "$BENCH" --suites synthetic --alternations 6 --max-alternations 12 \
-    --rounds 3 --budget 30 --cpu none --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
+PB_TEST_LOADAVG=9.5 "$SRC/ci/perf-gate" --aa --bench "$BENCH" --procedure alternate --suites synthetic --alternations 6 \
+    --max-alternations 12 --rounds 3 --budget 30 --cpu none --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
 rc=$?
 # live timing (ci/perf-gate runs bench without suite options): the procedure is checked, not its verdict
 [[ ($rc -eq 0 || $rc -eq 1 || $rc -eq 3) && $(cat "$T/out") == *"perf gate: "* ]] && ok || bad "perf-gate --aa exited $rc: $(cat "$T/out")"
@@ -180,6 +180,30 @@ expect 2 "--budget is for wall time" "$SRC/ci/perf-gate" --aa --bench "$BENCH" -
 is "perf-gate: one job, both sides alternating" \
    "$(q "$T/p.db" "SELECT count(DISTINCT job_id) || ':' || (count(*) % 2) FROM runs")" "1:0"
 is "perf-gate --aa stores a calibration" "$(q "$T/p.db" "SELECT count(*) > 0 FROM calibrations WHERE pairing = 'alternation'")" "1"
+# the default procedure: both builds in one process (bench gate --baseline-module, the module beside bench)
+PB_TEST_LOADAVG=9.5 "$SRC/ci/perf-gate" --aa --bench "$BENCH" --suites synthetic --budget 20 --cpu none --db "$T/p1.db" \
+    --thresholds "$TH" >"$T/out1" 2>&1
+rc=$?
+[[ ($rc -eq 0 || $rc -eq 1 || $rc -eq 3) && $(cat "$T/out1") == *"synthetic: both builds in one process"* ]] && ok ||
+    bad "perf-gate --aa (one process) exited $rc: $(cat "$T/out1")"
+is "perf-gate one-process: A/A gate in one process, calibration stored" \
+   "$(q "$T/p1.db" "SELECT count(*) > 0 FROM comparisons WHERE gate = 'aa' AND pairing = 'round' AND note LIKE '%in one process%budget 20s%'"):$(q "$T/p1.db" "SELECT count(*) > 0 FROM calibrations")" "1:1"
+is "perf-gate one-process: both impls, X~base against X" \
+   "$(q "$T/p1.db" "SELECT group_concat(x) FROM (SELECT DISTINCT baseline || '>' || candidate AS x FROM comparison_cells ORDER BY x)")" "new~base>new,old~base>old"
+if [[ $(nproc) -le 9 ]]; then
+    grep -q "^ci/perf-gate: synthetic: [0-9]* runs drew a noise warning (runs.noise), the last: run [0-9]* was noisy: load average 9.50" "$T/out1" &&
+        ok || bad "perf-gate one-process: no noise summary: $(cat "$T/out1")"
+fi
+# a build without a module (older than the one-process gate) falls back to alternating runs, visibly
+mkdir -p "$T/nomod"
+cp "$BENCH" "$T/nomod/bench"
+"$SRC/ci/perf-gate" --aa --bench "$T/nomod/bench" --suites synthetic --alternations 6 --max-alternations 6 --cpu none \
+    --db "$T/p2.db" --thresholds "$TH" >"$T/out2" 2>&1
+rc=$?
+[[ ($rc -eq 0 || $rc -eq 1 || $rc -eq 3) && $(cat "$T/out2") == *"no suite module $T/nomod/libpbsuites.so"*"alternating separate runs instead"* ]] &&
+    ok || bad "perf-gate without a module exited $rc: $(cat "$T/out2")"
+is "perf-gate fallback: alternating runs" "$(q "$T/p2.db" "SELECT count(*) FROM runs")" "12"
+expect 2 "--procedure wants one-process or alternate" "$SRC/ci/perf-gate" --aa --bench "$BENCH" --procedure both
 expect 2 "give the baseline revision" "$SRC/ci/perf-gate" --bench "$BENCH"
 expect 2 "is not a revision" "$SRC/ci/perf-gate" --bench "$BENCH" no-such-revision-xyz
 
