@@ -269,6 +269,7 @@ typedef struct gate_wrap {
     int auto_pairs;
     const char *only_impl;
     char unpaired[400];
+    char shared[600];            /* the candidate's calibration as given to the baseline build */
 } gate_wrap;
 
 #define BASE_SUFFIX "~base"   /* the baseline build's copy of impl X is called X~base */
@@ -351,14 +352,44 @@ static const pb_cell *find_cell(const pb_grid *g, const pb_cell *like, int same_
     return NULL;
 }
 
+/* Two builds: the candidate's calibrated options (NAME=VALUE words) set on the baseline's suite.
+ * An option the baseline build does not have leaves it to calibrate itself, said in the note. */
+static int share_calibration(gate_wrap *w, pb_err *e)
+{
+    const pb_suite *sb = w->side_b.suite;
+    const char *text = sb->calibrated_options ? sb->calibrated_options(w->side_b.opts) : NULL;
+    w->shared[0] = 0;
+    if (!text || !*text) return 0;
+    char buf[512];
+    if (strlen(text) >= sizeof buf) return pb_errf(e, "calibrated options too long: %.100s...", text);
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(t, '=');
+        if (eq) *eq = 0;
+        pb_err oe = {{0}};
+        int r = pb_suite_set_opt(w->side_a.suite, w->side_a.opts, t, eq ? eq + 1 : NULL, &oe);
+        if (r < 0) return pb_errf(e, "the baseline build refuses the candidate's calibration --%s: %.300s", t, oe.msg);
+        snprintf(w->shared + strlen(w->shared), sizeof w->shared - strlen(w->shared), "%s--%s%s%s%s",
+                 w->shared[0] ? " " : "", t, eq ? "=" : "", eq ? eq + 1 : "", r ? "" : " (not an option of the baseline build: it calibrated itself)");
+    }
+    return 0;
+}
+
 static int w_plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
     gate_wrap *w = opts;
     pb_grid ga = {0, NULL};
-    if (w->side_a.suite->plan(w->side_a.opts, o, &ga, e) < 0) return -1;
     if (two_builds(w)) {
-        if (w->side_b.suite->plan(w->side_b.opts, o, g, e) < 0) { free(ga.cells); return -1; }
+        /* the candidate build first: what it calibrated (suite.h calibrated_options) the baseline
+         * build then uses too, rather than a calibration of its own a moment later */
+        if (w->side_b.suite->plan(w->side_b.opts, o, g, e) < 0) return -1;
+        if (share_calibration(w, e) < 0 || w->side_a.suite->plan(w->side_a.opts, o, &ga, e) < 0) {
+            free(g->cells);
+            g->cells = NULL;
+            return -1;
+        }
     } else {
+        if (w->side_a.suite->plan(w->side_a.opts, o, &ga, e) < 0) return -1;
         g->ncells = ga.ncells;
         g->cells = malloc(((size_t)ga.ncells + 1) * sizeof *g->cells);
         if (!g->cells) { free(ga.cells); return pb_errf(e, "out of memory"); }
@@ -968,7 +999,7 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
     const char *kind = a->calibrate ? "aa" : "commit";
     if (rc == 0) rc = pb_thresholds_lookup(th, "commit", name, metric, &t, &line, e);
     char extra[200];
-    snprintf(extra, sizeof extra, "baseline-build=%.40s candidate-build=%.40s", ma.info ? ma.info->vcs : "?",
+    snprintf(extra, sizeof extra, "baseline-build=%.60s candidate-build=%.60s", ma.info ? ma.info->vcs : "?",
              mb.info ? mb.info->vcs : "?");
     size_t R = (size_t)(a->calibrate && a->repeat ? a->repeat : 1);
     int status = 0, exits[4] = {0};
@@ -984,10 +1015,13 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
         status = pb_gate_exit_status(ss.final, ss.nfinal);
         exits[status]++;
         char note[1400];
-        snprintf(note, sizeof note, "baseline build %.40s (%s), candidate build %.40s (%s), in one process; ",
+        snprintf(note, sizeof note, "baseline build %.60s (%s), candidate build %.60s (%s), in one process; ",
                  ma.info->vcs, a->base_module, mb.info->vcs, cand);
         if (W.unpaired[0])
             snprintf(note + strlen(note), sizeof note - strlen(note), "not compared: %s; ", W.unpaired);
+        if (W.shared[0])
+            snprintf(note + strlen(note), sizeof note - strlen(note), "the candidate's calibration, used by both "
+                     "(last pass): %s; ", W.shared);
         rounds_note(note + strlen(note), sizeof note - strlen(note), a, &ss, t, line, th);
         if (!(a->budget > 0)) note_mdc_reached(note, sizeof note, ss.final, ss.nfinal);
         pb_comparison c = {.command = "gate", .gate = kind, .suite = name, .metric = metric, .pairing = "round",

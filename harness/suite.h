@@ -190,6 +190,13 @@ typedef struct pb_suite {
      * (what was asked for), never this. May be NULL or return NULL. */
     const char *(*effective_options)(const void *opts);
 
+    /* Optional: the suite options that reproduce what plan() derived from timing this machine (a
+     * calibration), as NAME=VALUE words separated by spaces ("child-call-spins=25/4"), or NULL.
+     * The commit gate in one process plans the candidate build's suite and sets these on the
+     * baseline build's before planning it, so that both builds pay the same modelled costs: two
+     * calibrations a moment apart differ by more than the changes the gate looks for. */
+    const char *(*calibrated_options)(const void *opts);
+
     /* Report layout: how cells map to plot panels and the x axis.
      *   "size"    : x = size_bytes (log2), one panel per (variant, op), lines per impl
      *   "variant" : x = variant (grouped bars), one panel per op

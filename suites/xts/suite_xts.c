@@ -57,7 +57,7 @@ static int key_index(const char *s, size_t n)
 }
 
 /* The modelled per-call cost of the child (xts_aes.h). How it was asked for: */
-enum child_cost_how { CHILD_COST_DEFAULT, CHILD_COST_BYTES, CHILD_COST_NS };
+enum child_cost_how { CHILD_COST_DEFAULT, CHILD_COST_BYTES, CHILD_COST_NS, CHILD_COST_SPINS };
 
 /* The suite's options object (suite.h). */
 typedef struct xts_opts {
@@ -68,6 +68,7 @@ typedef struct xts_opts {
     uint64_t child_spins;
     unsigned child_every;
     char child_cost_effective[512];    /* what plan() applied, for runs.options */
+    char child_cost_calibrated[64];    /* the same as options: "child-call-spins=SPINS/EVERY" */
     /* --plugin NAME=PATH, in the order given; plan() loads them */
     int nplugins;
     char plugin_name[XTS_MAX_PLUGINS][XTS_IMPL_NAME_MAX];
@@ -94,6 +95,7 @@ static int parse_child_cost(xts_opts *o, const char *name, const char *value, en
     double v = strtod(value, &end);
     if (errno || *end || !(v >= 0 && v <= CHILD_COST_MAX))
         return pb_errf(e, "--%s: '%s' is not a number from 0 (off) to %g", name, value, CHILD_COST_MAX);
+    if (o->child_cost_how == CHILD_COST_SPINS) return 0;   /* --child-call-spins wins (set_child_spins) */
     if (o->child_cost_how != CHILD_COST_DEFAULT && o->child_cost_how != how)
         return pb_errf(e, "--%s: give either --child-call-cost or --child-call-ns, not both", name);
     o->child_cost_how = how;
@@ -109,6 +111,30 @@ static int set_child_cost(void *o, const char *value, pb_err *e)
 static int set_child_ns(void *o, const char *value, pb_err *e)
 {
     return parse_child_cost(o, "child-call-ns", value, CHILD_COST_NS, e);
+}
+
+/* --child-call-spins SPINS[/EVERY]: the busy-wait itself, not calibrated: the same loop in two
+ * builds costs the same, where two calibrations a moment apart differ by several ns per call on a
+ * shared VM (the commit gate in one process sets it on the baseline build: suite.h
+ * calibrated_options). Given with --child-call-cost/-ns, it wins: it is what they come to. */
+static int set_child_spins(void *p, const char *value, pb_err *e)
+{
+    xts_opts *o = p;
+    char *end;
+    errno = 0;
+    unsigned long long spins = strtoull(value, &end, 10);
+    unsigned long every = 1;
+    if (!errno && end != value && *end == '/') {
+        const char *ev = end + 1;
+        every = strtoul(ev, &end, 10);
+        if (end == ev) every = 0;
+    }
+    if (errno || end == value || *end || value[0] == '-' || spins > 1000000000ull || every < 1 || every > 1000)
+        return pb_errf(e, "--child-call-spins: '%s' is not SPINS[/EVERY] (SPINS 0 to 1e9, EVERY 1 to 1000)", value);
+    o->child_cost_how = CHILD_COST_SPINS;
+    o->child_spins = spins;
+    o->child_every = (unsigned)every;
+    return 0;
 }
 
 static int set_keys(void *o, const char *value, pb_err *e)
@@ -147,6 +173,10 @@ static const pb_suite_opt options[] = {
                      "every child call; 0 = off. Default: data/xts_child_call.tsv (measured in\n"
                      "the kernel module, see docs/kmod.md)", set_child_cost},
     {"child-call-ns", "NS", "the same cost given in nanoseconds instead (0 = off)", set_child_ns},
+    {"child-call-spins", "SPINS[/EVERY]", "the busy-wait itself, not calibrated: SPINS loop turns before\n"
+                     "every EVERY-th child call (0 = off); wins over the two above. What a run\n"
+                     "calibrated is in its suite_settings; the commit gate in one process gives\n"
+                     "the baseline build the candidate build's", set_child_spins},
     {"plugin", "NAME=PATH.so", "also time the XTS template in this shared object as impl NAME\n"
                      "(repeatable, at most 4; ABI: include/patchbench/xts_plugin.h). It must pass\n"
                      "the suite's self-test, run in a child process, before it is timed", set_plugin},
@@ -254,6 +284,7 @@ static int apply_child_cost(xts_opts *o, pb_err *e)
     char *child_cost_effective = o->child_cost_effective;
     const size_t effective_size = sizeof o->child_cost_effective;
     xts_child_cost_set(0, 1);
+    o->child_cost_calibrated[0] = 0;
     if (RUNNING_ON_VALGRIND) {
         /* bench --measure valgrind: the model's busy-wait is calibrated in time, so its instruction
          * count would change from run to run (and Valgrind's slowdown would size it): off */
@@ -261,6 +292,17 @@ static int apply_child_cost(xts_opts *o, pb_err *e)
                  "child_call_cost=off under valgrind (a busy-wait calibrated in time has no fixed instruction "
                  "count): old, new, old-nomem counts leave out the modelled child-call cost that their "
                  "wall-time rows pay");
+        return 0;
+    }
+    if (how == CHILD_COST_SPINS) {
+        double paid = 0;
+        if (o->child_spins && added_ns(o->child_spins, o->child_every, 1000, &paid, e) < 0) return -1;
+        xts_child_cost_set(o->child_spins, o->child_every);
+        snprintf(child_cost_effective, effective_size,
+                 "child_call_cost=%llu spins per %u child call(s) (--child-call-spins, not calibrated), measured "
+                 "+%.1fns per call", (unsigned long long)o->child_spins, o->child_every, paid);
+        snprintf(o->child_cost_calibrated, sizeof o->child_cost_calibrated, "child-call-spins=%llu/%u",
+                 (unsigned long long)o->child_spins, o->child_every);
         return 0;
     }
     if (how == CHILD_COST_DEFAULT && read_child_cost_file(&bytes, source, sizeof source, e) < 0) return -1;
@@ -295,6 +337,8 @@ static int apply_child_cost(xts_opts *o, pb_err *e)
     xts_child_cost_set(spins, every);
     o->child_spins = spins;
     o->child_every = every;
+    snprintf(o->child_cost_calibrated, sizeof o->child_cost_calibrated, "child-call-spins=%llu/%u",
+             (unsigned long long)spins, every);
     if (spins == 0)
         snprintf(child_cost_effective, effective_size, "child_call_cost=off (%s)",
                  how == CHILD_COST_DEFAULT ? "data/" CHILD_COST_FILE " says 0" :
@@ -314,6 +358,12 @@ static int apply_child_cost(xts_opts *o, pb_err *e)
 static const char *effective_options(const void *opts)
 {
     return ((const xts_opts *)opts)->child_cost_effective;
+}
+
+static const char *calibrated_options(const void *opts)
+{
+    const xts_opts *o = opts;
+    return o->child_cost_calibrated[0] ? o->child_cost_calibrated : NULL;
 }
 
 static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
@@ -506,6 +556,7 @@ const pb_suite pb_suite_xts = {
     .plugin_load = xts_plugin_load,
     .claim = claim,
     .effective_options = effective_options,
+    .calibrated_options = calibrated_options,
     .library_versions = pb_lib_versions_gcrypt_openssl,
     .kmod_impls = kmod_impls,
     .kmod_baseline = "kmod-old",

@@ -67,6 +67,24 @@ is "calibrated MDC shown beside the next gate" \
    "$(q "$DB" "SELECT count(*) FROM comparison_cells WHERE comparison_id = (SELECT max(id) FROM comparisons) AND calibrated_mdc IS NOT NULL")" \
    "$(q "$DB" "SELECT count(*) FROM comparison_cells WHERE comparison_id = (SELECT max(id) FROM comparisons)")"
 
+# ---- a calibration is made once, by the candidate build, and used by both (suite.h calibrated_options) ----
+# xts calibrates its modelled child-call cost at plan time; two calibrations a moment apart differ by
+# several ns per call, so the baseline build gets the candidate's as --child-call-spins. Live timing:
+# the procedure is checked (what each side ran with), never the verdict.
+XDB=$T/x.db
+"$BENCH" gate --suite xts --keys 256 --sizes 64 --impl new --quick --quiet --reruns 0 --thresholds "$SRC/ci/thresholds" \
+    --baseline-module "$MOD" --candidate-module "$MOD" --db "$XDB" >"$T/x.out" 2>&1
+rc=$?
+[[ $rc -eq 0 || $rc -eq 1 || $rc -eq 3 ]] && ok || bad "xts gate in one process exited $rc: $(cat "$T/x.out")"
+settings=$(q "$XDB" "SELECT suite_settings FROM runs")
+cand_spins=$(sed -n 's/.*candidate build: .*= \([0-9]*\) spins per \([0-9]*\) child call.*/\1\/\2/p' <<<"$settings")
+base_spins=$(sed -n 's/^baseline build: child_call_cost=\([0-9]*\) spins per \([0-9]*\) child call(s) (--child-call-spins, not calibrated).*/\1\/\2/p' <<<"$settings")
+is "the baseline build pays the candidate's calibrated busy-wait" "${base_spins:-none}" "${cand_spins:-missing}"
+is "the note says so" "$(q "$XDB" "SELECT note LIKE '%the candidate''s calibration, used by both (last pass): --child-call-spins=$cand_spins;%' FROM comparisons")" "1"
+expect 2 "--child-call-spins: 'x' is not SPINS[/EVERY]" "$BENCH" run --suite xts --child-call-spins x --db "$T/n.db"
+expect 2 "--child-call-spins: '5/0' is not SPINS[/EVERY]" "$BENCH" run --suite xts --child-call-spins 5/0 --db "$T/n.db"
+expect 2 "--child-call-spins: '-1' is not SPINS[/EVERY]" "$BENCH" run --suite xts --child-call-spins -1 --db "$T/n.db"
+
 # ---- the same seed gives the same verdicts and ratios (no clock anywhere) ----
 a=$("$BENCH" gate "${G[@]}" --format json --baseline-module "$MOD" --candidate-module "$SLOW" --db "$T/r1.db" 2>/dev/null | grep -o '"ratio": *[0-9.e+-]*' | tr '\n' ' ')
 b=$("$BENCH" gate "${G[@]}" --format json --baseline-module "$MOD" --candidate-module "$SLOW" --db "$T/r2.db" 2>/dev/null | grep -o '"ratio": *[0-9.e+-]*' | tr '\n' ' ')
