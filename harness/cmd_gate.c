@@ -653,6 +653,7 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const cha
     pb_run_meta m = {0};
     const pb_gate_params gp = a->look;
     int rc = 0;
+    pb_iters_memo memo = {0};   /* a rerun's cases keep their first pass's iterations */
     const uint64_t t0 = pb_now_ns();
     for (int pass = 0; rc == 0; pass++) {
         double pass_start = (double)(pb_now_ns() - t0) * 1e-9;
@@ -661,7 +662,7 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const cha
         pb_runner_opts o = {.suite = &wrapped, .suite_opts = W, .quick = a->quick, .rounds = rounds,
                             .sizes = pass ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
-                            .progress = a->progress, .cpu = a->cpu};
+                            .progress = a->progress, .cpu = a->cpu, .iters_memo = &memo};
         int64_t run = 0;
         int r = pb_run(&o, &run, e);
         if (r != 0) { rc = -1; break; }
@@ -716,6 +717,7 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const cha
                     pass + 1, a->reruns, rounds);
     }
     free(only);
+    pb_iters_memo_free(&memo);
     pb_gate_data_free(&d);
     W->only = NULL;
     W->nonly = 0;

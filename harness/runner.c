@@ -341,6 +341,51 @@ static uint64_t calibrate(case_state *cs, const pb_cell *cell, double target)
     return cal.iters;
 }
 
+struct pb_iters_entry {
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    uint64_t size;
+    double target;
+    uint64_t iters;
+};
+
+void pb_iters_memo_free(pb_iters_memo *m)
+{
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+/* the memo's iterations for this case and sample length, else a calibration (remembered) */
+static uint64_t memo_iters(pb_iters_memo *m, const char *impl, const pb_cell *cell, double target, case_state *cs)
+{
+    for (size_t i = 0; m && i < m->n; i++) {
+        const struct pb_iters_entry *x = &m->v[i];
+        if (x->size == cell->size_bytes && x->target == target && !strcmp(x->impl, impl) &&
+            !strcmp(x->variant, cell->variant) && !strcmp(x->op, cell->op)) {
+            cs->c.body(cs->c.ctx, 1);   /* the warm-up calibrate() would have done */
+            return x->iters;
+        }
+    }
+    uint64_t iters = calibrate(cs, cell, target);
+    if (m && m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 256;
+        struct pb_iters_entry *nv = realloc(m->v, cap * sizeof *nv);
+        if (!nv) return iters;   /* no memo: the next run calibrates again */
+        m->v = nv;
+        m->cap = cap;
+    }
+    if (m) {
+        struct pb_iters_entry *x = &m->v[m->n++];
+        memset(x, 0, sizeof *x);
+        snprintf(x->impl, sizeof x->impl, "%s", impl);
+        snprintf(x->variant, sizeof x->variant, "%s", cell->variant);
+        snprintf(x->op, sizeof x->op, "%s", cell->op);
+        x->size = cell->size_bytes;
+        x->target = target;
+        x->iters = iters;
+    }
+    return iters;
+}
+
 /* when the current run's first cell started: the progress line's elapsed time and ETA */
 static uint64_t g_run_t0;
 
@@ -434,7 +479,8 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
     double target = cell->sample_seconds > 0 ? cell->sample_seconds : sample_s;
     for (int i = 0; i < ncs && rc == 0; i++)
         if (cs[i].ready)
-            cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS : calibrate(&cs[i], cell, target);
+            cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS
+                          : memo_iters(o->iters_memo, cs[i].impl, cell, target, &cs[i]);
 
     slot *slots = calloc((size_t)(unsigned)rounds * (size_t)(unsigned)ncs, sizeof *slots);
     if (!slots && rc == 0) rc = pb_errf(e, "out of memory");

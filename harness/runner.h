@@ -31,7 +31,21 @@ typedef struct pb_runner_opts {
     const char *options_text; /* suite options as given, for provenance */
     int progress;             /* 1: progress lines on stderr once the run takes > 2 s */
     const char *cpu;          /* --cpu: NULL (the last online CPU), "none" or a CPU number (runenv.h) */
+    /* Optional, for a caller that runs the same cases again (the gate's reruns): the iterations
+     * per sample each case was calibrated to, kept across runs; a case found here is not
+     * calibrated again. Calibrating costs up to ~1.5 s a case when timings are noisy (each
+     * doubling must double the time twice in a row, else it doubles on up to 0.25 s), which made
+     * a rerun of 60 cases take 61 s where 9 s were predicted, overrunning --budget. */
+    struct pb_iters_memo *iters_memo;
 } pb_runner_opts;
+
+/* The caller's memo of calibrated iterations (pb_runner_opts.iters_memo); zero-initialise,
+ * free with pb_iters_memo_free. */
+typedef struct pb_iters_memo {
+    struct pb_iters_entry *v;
+    size_t n, cap;
+} pb_iters_memo;
+void pb_iters_memo_free(pb_iters_memo *m);
 
 /* Returns 0 (run complete), -1 (error in e; run marked failed), -2 (bad
  * input found before a run was recorded), or 130 when interrupted by
