@@ -881,6 +881,24 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
 }
 
 /* ---- the commit gate's decision: runs of two builds ---- */
+/* An A/A gate that holds every impl (cells grouped by impl, candidate's name): one calibration per
+ * impl. first/final: the cells of the first pass and after reruns, in the same order. */
+static int store_per_impl(pb_store *st, const char *suite, const char *metric, const char *pairing,
+                          pb_cmp_cell *first, pb_cmp_cell *final, size_t n, int64_t run, int64_t comparison, pb_err *e)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && !strcmp(final[j].impl_b, final[i].impl_b)) j++;
+        pb_cmp_cell *fp = &first[i], *fl = &final[i];
+        pb_calibration cal = {.suite = suite, .metric = metric, .pairing = pairing, .impl = final[i].impl_b,
+                              .run = run, .repeats = 1, .ncells = j - i, .first = &fp, .final = &fl,
+                              .first_comparison = comparison, .last_comparison = comparison};
+        if (pb_gate_store_calibration(st, &cal, e) < 0) return -1;
+        i = j;
+    }
+    return 0;
+}
+
 
 static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err *e)
 {
@@ -934,16 +952,7 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
         if (id < 0) rc = -1;
         if (rc == 0 && a->calibrate) {
             /* one A/A gate per impl (the runs hold every impl): a calibration per impl */
-            for (size_t i = 0; i < n && rc == 0;) {
-                size_t j = i;
-                while (j < n && !strcmp(cells[j].impl_a, cells[i].impl_a)) j++;
-                pb_cmp_cell *fp = &cells[i];
-                pb_calibration cal = {.suite = m0.suite, .metric = metric, .pairing = "alternation",
-                                      .impl = cells[i].impl_a, .run = ra[0], .repeats = 1, .ncells = j - i,
-                                      .first = &fp, .final = &fp, .first_comparison = id, .last_comparison = id};
-                rc = pb_gate_store_calibration(st, &cal, e);
-                i = j;
-            }
+            rc = store_per_impl(st, m0.suite, metric, "alternation", cells, cells, n, ra[0], id, e);
         }
         if (rc == 0) {
             char title[256];
@@ -1034,16 +1043,8 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
         /* A/A: one calibration per impl, on the candidate's name (what a commit gate looks up). Pairing
          * 'round', as the claim gate's A/A of that impl: both are X against another copy of X, interleaved
          * round by round in one process; which of the two was measured last is what a gate shows. */
-        for (size_t i = 0; rc == 0 && a->calibrate && i < ss.nfinal;) {
-            size_t j = i;
-            while (j < ss.nfinal && !strcmp(ss.final[j].impl_b, ss.final[i].impl_b)) j++;
-            pb_cmp_cell *fp = &ss.first[i], *fl = &ss.final[i];
-            pb_calibration cal = {.suite = name, .metric = metric, .pairing = "round", .impl = ss.final[i].impl_b,
-                                  .run = ss.runs[0], .repeats = 1, .ncells = j - i, .first = &fp, .final = &fl,
-                                  .first_comparison = id, .last_comparison = id};
-            rc = pb_gate_store_calibration(st, &cal, e);
-            i = j;
-        }
+        if (rc == 0 && a->calibrate)
+            rc = store_per_impl(st, name, metric, "round", ss.first, ss.final, ss.nfinal, ss.runs[0], id, e);
         if (rc == 0) {
             char title[300];
             snprintf(title, sizeof title, "gate %s %s: build %.12s (impls X) against build %.12s (impls X" BASE_SUFFIX
