@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* fuzz_rsp.c — libFuzzer target for the .rsp reader (harness/rsp.c).
+/* fuzz_rsp.c — libFuzzer target for the .rsp reader (harness/base/rsp.c).
  *
  * Reads every record and decodes every field as hex. Beyond "no crash": a
  * record never holds a field name twice unless it was allowed to repeat, no

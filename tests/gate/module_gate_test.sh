@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The commit gate in one process (bench gate --baseline-module, harness/suite_module.h): two builds'
+# The commit gate in one process (bench gate --baseline-module, harness/suite/suite_module.h): two builds'
 # suite modules loaded side by side, every impl X of both as X~base against X, interleaved in one run.
 # Deterministic: the synthetic suite with --seed (no clock), so every verdict below is fixed. The
 # unchanged build is this build's own module; the regressed build is a test module whose impls do

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* module_synthetic.c — test suite modules (harness/suite_module.h) with only the synthetic suite:
+/* module_synthetic.c — test suite modules (harness/suite/suite_module.h) with only the synthetic suite:
  * built with suites/synthetic/suite_synthetic.c compiled with PB_SYNTHETIC_BUILD_FACTOR (a build
  * whose every impl does more work), and with PB_TEST_FOREIGN_ABI (a module of another layout,
  * which bench must refuse). For tests/gate/module_gate_test.sh only. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The iteration-count rule (harness/calibrate.h) against modelled bodies: time(k) = F + k p, with
+/* The iteration-count rule (harness/run/calibrate.h) against modelled bodies: time(k) = F + k p, with
  * and without seeded noise. No clock is read: every answer is fixed. */
 #include <math.h>
 #include <stdint.h>

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cli_opts.c — the table-driven command-line parser of every bench subcommand (cli_opts.h). */
+#include "cli_opts.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_config.h"
+#include "pb_vcs.h"
+
+int pb_cli_error(const pb_cli *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "bench %s: ", c->cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return -1;
+}
+
+int pb_cli_int(const pb_cli *c, const char *name, const char *value, long lo, long hi, int *out)
+{
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end || v < lo || v > hi)
+        return pb_cli_error(c, "--%s wants a whole number from %ld to %ld, got '%s'", name, lo, hi, value);
+    *out = (int)v;
+    return 0;
+}
+
+int pb_cli_run_id(const pb_cli *c, const char *name, const char *value, int allow_latest, int64_t *out)
+{
+    if (allow_latest && !strcmp(value, "latest")) { *out = 0; return 0; }
+    char *end;
+    long long v = strtoll(value, &end, 10);
+    if (end == value || *end || v <= 0)
+        return pb_cli_error(c, "--%s wants a run id%s, got '%s'", name, allow_latest ? " or 'latest'" : "", value);
+    *out = v;
+    return 0;
+}
+
+void pb_cli_version(FILE *f)
+{
+    fprintf(f, "bench (patchbench) %s, git %s\n", PB_VERSION, PB_VCS_SHA);
+}
+
+static void print_opt(FILE *f, const char *name, const char *arg, const char *help)
+{
+    char head[96];
+    int n = snprintf(head, sizeof head, "  --%s%s%s", name, arg ? " " : "", arg ? arg : "");
+    const int col = 24;
+    fputs(head, f);
+    if (n >= col - 1) { fputc('\n', f); n = 0; }
+    const char *h = help ? help : "";
+    for (;;) {
+        size_t len = strcspn(h, "\n");
+        fprintf(f, "%*s%.*s\n", col - n, "", (int)len, h);
+        n = 0;
+        if (!h[len]) break;
+        h += len + 1;
+    }
+}
+
+void pb_cli_help(FILE *f, const pb_cli *c)
+{
+    fputs(c->synopsis, f);
+    fputs("\nOptions:\n", f);
+    for (const pb_cli_opt *o = c->opts; o && o->name; o++) print_opt(f, o->name, o->arg, o->help);
+    print_opt(f, "help", NULL, "this help");
+    if (c->epilogue) fputs(c->epilogue, f);
+    if (c->suite) {
+        fprintf(f, "\nOptions of suite %s:\n", c->suite->name);
+        if (!c->suite->options || !c->suite->options[0].name) fprintf(f, "  (none)\n");
+        for (const pb_suite_opt *o = c->suite->options; o && o->name; o++) print_opt(f, o->name, o->arg, o->help);
+    }
+    if (c->more_help) c->more_help(f, c);
+}
+
+int pb_cli_find_suite(const char *cmd, int argc, char **argv, const pb_suite **s)
+{
+    *s = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) break;
+        const char *name = !strcmp(argv[i], "--suite") && i + 1 < argc ? argv[i + 1]
+                           : !strncmp(argv[i], "--suite=", 8)      ? argv[i] + 8 : NULL;
+        if (!name) continue;
+        if (!(*s = pb_suite_find(name))) {
+            fprintf(stderr, "bench %s: unknown suite '%s' (suites:", cmd, name);
+            for (int k = 0; pb_suites[k]; k++) fprintf(stderr, " %s", pb_suites[k]->name);
+            fprintf(stderr, ")\n");
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* The option named in argv[i] ("--name" or "--name=value"), as written, into buf. */
+static const char *written_name(const char *arg, char *buf, size_t cap)
+{
+    if (strncmp(arg, "--", 2)) { snprintf(buf, cap, "%s", arg); return buf; }
+    size_t n = strcspn(arg + 2, "=");
+    snprintf(buf, cap, "%.*s", (int)(n < cap ? n : cap - 1), arg + 2);
+    return buf;
+}
+
+static void append_suite_text(pb_cli *c, const char *name, const char *value)
+{
+    size_t n = strlen(c->suite_text);
+    snprintf(c->suite_text + n, sizeof c->suite_text - n, "%s--%s%s%s", n ? " " : "", name, value ? "=" : "",
+             value ? value : "");
+}
+
+int pb_cli_parse(pb_cli *c, int argc, char **argv)
+{
+    size_t nown = 0, nsuite = 0;
+    for (const pb_cli_opt *o = c->opts; o && o->name; o++) nown++;
+    for (const pb_suite_opt *o = c->suite ? c->suite->options : NULL; o && o->name; o++) nsuite++;
+    struct option *lo = calloc(nown + nsuite + 2, sizeof *lo);
+    if (!lo) return pb_cli_error(c, "out of memory"), 2;
+    /* getopt_long's value of the i-th option: above every character getopt returns itself */
+    enum { VAL0 = 1000 };
+    size_t k = 0;
+    for (size_t i = 0; i < nown; i++)
+        lo[k++] = (struct option){c->opts[i].name, c->opts[i].arg ? required_argument : no_argument, NULL,
+                                  VAL0 + (int)i};
+    for (size_t i = 0; i < nsuite; i++) {
+        const pb_suite_opt *so = &c->suite->options[i];
+        lo[k++] = (struct option){so->name, so->arg ? required_argument : no_argument, NULL,
+                                  VAL0 + (int)(nown + i)};
+    }
+    lo[k++] = (struct option){"help", no_argument, NULL, 'h'};
+    /* '-' first: non-options come back in order, as option 1;
+     * ':' : a missing value is reported as ':' and not printed by getopt */
+    int rc = 0, help = 0;
+    opterr = 0;
+    optind = 0;   /* GNU: start afresh (a test may parse twice) */
+    for (;;) {
+        int idx = -1;
+        const int prev = optind ? optind : 1;
+        int ch = getopt_long(argc, argv, "-:h", lo, &idx);
+        if (ch == -1) break;
+        const char *arg = argv[prev < argc ? prev : argc - 1];   /* the option as written (no permutation) */
+        char name[64];
+        if (ch == 1) {   /* a non-option argument */
+            if (!c->on_pos) {
+                pb_cli_error(c, "unexpected argument '%s' (see bench %s --help)", optarg, c->cmd);
+                rc = 2;
+                break;
+            }
+            if (c->on_pos(c->ctx, optarg) < 0) { rc = 2; break; }
+            continue;
+        }
+        if (ch == 'h') { help = 1; continue; }
+        if (ch == ':') {
+            pb_cli_error(c, "--%s needs a value", written_name(arg, name, sizeof name));
+            rc = 2;
+            break;
+        }
+        if (ch == '?') {
+            written_name(arg, name, sizeof name);
+            const char *eq = strchr(arg, '=');
+            int boolean = 0;
+            for (size_t i = 0; i < k && !boolean; i++)
+                boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
+            if (eq && boolean && !strncmp(arg, "--", 2))
+                pb_cli_error(c, "--%s takes no value (got '%s')", name, eq + 1);   /* "--quick=no" */
+            else if (c->suite && !strncmp(arg, "--", 2))
+                pb_cli_error(c, "unknown option '--%s' for suite %s (see bench %s --suite %s --help)", name,
+                             c->suite->name, c->cmd, c->suite->name);
+            else
+                pb_cli_error(c, "unknown option '%s%s' (see bench %s --help)", strncmp(arg, "--", 2) ? "" : "--",
+                             name, c->cmd);
+            rc = 2;
+            break;
+        }
+        /* getopt_long takes unambiguous abbreviations: bench does not, a typo must not pick an option */
+        const size_t which = (size_t)(ch - VAL0);
+        const struct option *hit = &lo[which];
+        if (strcmp(written_name(arg, name, sizeof name), hit->name)) {
+            pb_cli_error(c, "unknown option '%s%s' (did you mean --%s?)", strncmp(arg, "--", 2) ? "" : "--", name,
+                         hit->name);
+            rc = 2;
+            break;
+        }
+        if (which < nown) {
+            if (c->on_opt && c->on_opt(c->ctx, c->opts[which].id, optarg) < 0) { rc = 2; break; }
+        } else {
+            pb_err e = {{0}};
+            if (pb_suite_set_opt(c->suite, c->suite_opts, hit->name, optarg, &e) < 0) {
+                pb_cli_error(c, "%s", e.msg);
+                rc = 2;
+                break;
+            }
+            append_suite_text(c, hit->name, optarg);
+            if (c->nsuite_given == PB_CLI_MAX_SUITE_GIVEN) {
+                pb_cli_error(c, "more than %d suite options", PB_CLI_MAX_SUITE_GIVEN);
+                rc = 2;
+                break;
+            }
+            c->suite_given_name[c->nsuite_given] = hit->name;
+            c->suite_given_value[c->nsuite_given++] = optarg;
+        }
+    }
+    /* after "--" getopt stops: what follows is non-option words, never options */
+    for (int i = optind; rc == 0 && i < argc; i++) {
+        if (!c->on_pos) {
+            pb_cli_error(c, "unexpected argument '%s' (see bench %s --help)", argv[i], c->cmd);
+            rc = 2;
+        } else if (c->on_pos(c->ctx, argv[i]) < 0) {
+            rc = 2;
+        }
+    }
+    if (rc == 0 && help) {
+        pb_cli_help(stdout, c);
+        rc = 1;
+    }
+    free(lo);
+    return rc;
+}
+
+void pb_cli_join(int argc, char **argv, char *out, size_t cap)
+{
+    size_t off = (size_t)snprintf(out, cap, "bench");
+    for (int i = 0; i < argc && off < cap; i++) off += (size_t)snprintf(out + off, cap - off, " %s", argv[i]);
+}

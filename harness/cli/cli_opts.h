@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cli_opts.h — the one command-line parser of bench: every subcommand declares its options as a
+ * table, and the suite's own options come from the suite's table (suite.h). On getopt_long:
+ *   --opt=value and --opt value everywhere; booleans take no value (--quick=no is an error);
+ *   no abbreviations (--qu is unknown, not --quick); unknown options and missing values print
+ *   `bench CMD: ...` on stderr and the command exits 2; --help (and -h) is generated from the
+ *   same tables. Google Benchmark's --benchmark_* flags are taken out before (pb_gb_init). */
+#ifndef PB_CLI_OPTS_H
+#define PB_CLI_OPTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "suite.h"
+
+typedef struct pb_cli_opt {
+    const char *name;     /* without the dashes: "db" */
+    const char *arg;      /* what the value is, for the help: "PATH"; NULL = boolean, takes no value */
+    const char *help;     /* one or more lines, no indent, no trailing newline */
+    int id;               /* handed to the command's on_opt */
+} pb_cli_opt;
+
+typedef struct pb_cli {
+    const char *cmd;              /* "run": messages read "bench run: ..." */
+    const char *synopsis;         /* "usage: ..." and a description; printed first by --help */
+    const char *epilogue;         /* printed after the options (may be NULL) */
+    const pb_cli_opt *opts;       /* terminated by an entry with name NULL */
+    /* Suite options: when suite is set (pb_cli_find_suite), its table is parsed into suite_opts,
+     * and what was given is appended to suite_text (for the run's provenance). */
+    const pb_suite *suite;
+    void *suite_opts;
+    char suite_text[512];
+    /* ... and each one given, in order (name and value point into argv; value NULL for a boolean),
+     * so that a command can set the same options on another build's copy of the suite */
+#define PB_CLI_MAX_SUITE_GIVEN 32
+    const char *suite_given_name[PB_CLI_MAX_SUITE_GIVEN], *suite_given_value[PB_CLI_MAX_SUITE_GIVEN];
+    int nsuite_given;
+    /* called for every option of opts in command-line order; 0, or -1 after printing why
+     * (pb_cli_error). value is NULL for a boolean. */
+    int (*on_opt)(void *ctx, int id, const char *value);
+    /* called for every non-option argument, in order among the options (so that an option may
+     * take the word after it, as `compare --runs A B` does); NULL: none allowed. 0 or -1. */
+    int (*on_pos)(void *ctx, const char *arg);
+    void *ctx;
+    /* extra lines for --help after the options (e.g. the list of suites); may be NULL */
+    void (*more_help)(FILE *f, const struct pb_cli *c);
+} pb_cli;
+
+/* Parse argv[1..argc-1] (argv[0] is the command's name; argv is not reordered). Returns 0
+ * (every argument handled), 1 (--help printed on stdout: exit 0), or 2 (a message was printed
+ * on stderr: exit 2). */
+int pb_cli_parse(pb_cli *c, int argc, char **argv);
+
+/* --help as pb_cli_parse prints it. */
+void pb_cli_help(FILE *f, const pb_cli *c);
+
+/* The suite named by --suite NAME / --suite=NAME, if any, so that its options can be parsed
+ * (and listed by --help). 0 (*s NULL when none given), or 2 after printing
+ * "bench CMD: unknown suite 'X' (suites: ...)". */
+int pb_cli_find_suite(const char *cmd, int argc, char **argv, const pb_suite **s);
+
+/* Print "bench CMD: <message>" on stderr; returns -1 (for on_opt). */
+int pb_cli_error(const pb_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Value checks with the option named in the message; 0, or -1 after printing. */
+int pb_cli_int(const pb_cli *c, const char *name, const char *value, long lo, long hi, int *out);
+int pb_cli_run_id(const pb_cli *c, const char *name, const char *value, int allow_latest, int64_t *out);
+
+/* "bench --version": version and git revision. */
+void pb_cli_version(FILE *f);
+/* "bench ARGV..." into out (cap bytes, truncated): the command line a run records. */
+void pb_cli_join(int argc, char **argv, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cmd_compare.c — `bench compare`: B against A per cell, from one run or from runs of one job. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_opts.h"
+#include "compare_unpaired.h"
+#include "gate.h"
+
+
+static const char COMPARE_SYNOPSIS[] =
+    "usage: bench compare [--run ID|latest] [--suite S] [A B]     impls A and B of one run\n"
+    "       bench compare --runs IDS_A IDS_B [--impl X]          runs against runs of one job\n"
+    "\n"
+    "Per cell: the cost ratio B/A (> 1: B is slower) with its 95 % CI from paired samples\n"
+    "(Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI and p-value), Holm's correction\n"
+    "for the number of cells, and the minimum detectable change (MDC, 80 % power).\n"
+    "\n"
+    "  A B                   impls to compare in one run (default: the run's baseline and candidate)\n";
+
+enum { O_RUN, O_SUITE, O_RUNS, O_IMPL, O_METRIC, O_ALPHA, O_FORMAT, O_DB };
+
+static const pb_cli_opt OPTS[] = {
+    {"run", "ID|latest", "the run (default latest, of --suite if given)", O_RUN},
+    {"suite", "S", "with --run latest: the newest complete run of suite S", O_SUITE},
+    {"runs", "IDS_A IDS_B", "comma lists of run ids, one run per alternation on each side, made\n"
+                            "alternately in one job on one machine (ci/perf-gate does this): pair k\n"
+                            "is the k-th run of each side, per cell its medians. With one run each:\n"
+                            "ratio of medians only (a single pair of runs allows no valid test).\n"
+                            "Runs of other machines or jobs (PB_JOB_ID) are refused, except one run\n"
+                            "each of different (or no) jobs: then an UNPAIRED comparison (every sample\n"
+                            "against every sample, Hodges-Lehmann ratio, Mann-Whitney CI), not stored.", O_RUNS},
+    {"impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL},
+    {"metric", "M", "metric (default the run's primary metric); throughputs become costs", O_METRIC},
+    {"alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA},
+    {"format", "F", "text (default), md or json", O_FORMAT},
+    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct compare_args {
+    pb_cli *cli;
+    const char *db, *run, *suite, *runs_a, *runs_b, *impl, *metric;
+    const char *pos[2];
+    int npos;
+    int want_runs_b;   /* --runs IDS_A was given: the next word is IDS_B */
+    pb_format fmt;
+    pb_gate_params gp;
+} compare_args;
+
+static int on_opt(void *ctx, int id, const char *v)
+{
+    compare_args *a = ctx;
+    if (a->want_runs_b) return pb_cli_error(a->cli, "--runs needs two run lists");
+    switch (id) {
+    case O_RUN: a->run = v; return 0;
+    case O_SUITE: a->suite = v; return 0;
+    case O_RUNS: a->runs_a = v; a->want_runs_b = 1; return 0;
+    case O_IMPL: a->impl = v; return 0;
+    case O_METRIC: a->metric = v; return 0;
+    case O_DB: a->db = v; return 0;
+    case O_ALPHA: return pb_gate_output_opt("bench compare", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    default: return pb_gate_output_opt("bench compare", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    }
+}
+
+static int on_pos(void *ctx, const char *w)
+{
+    compare_args *a = ctx;
+    if (a->want_runs_b) {
+        a->runs_b = w;
+        a->want_runs_b = 0;
+        return 0;
+    }
+    if (a->npos == 2) return pb_cli_error(a->cli, "too many impls ('%s'): give A and B", w);
+    a->pos[a->npos++] = w;
+    return 0;
+}
+
+/* 0 ok, 1 help shown, -1 bad input (message printed) */
+static int parse(int argc, char **argv, compare_args *a)
+{
+    pb_cli cli = {.cmd = "compare", .synopsis = COMPARE_SYNOPSIS, .opts = OPTS, .on_opt = on_opt, .on_pos = on_pos,
+                  .ctx = a,
+                  .epilogue = "\nExit status 0, or 2 for bad input. The comparison is stored (table comparisons).\n"};
+    a->cli = &cli;
+    int r = pb_cli_parse(&cli, argc, argv);
+    a->cli = NULL;
+    if (r) return r == 1 ? 1 : -1;
+    if (a->want_runs_b) { fprintf(stderr, "bench compare: --runs needs two run lists\n"); return -1; }
+    if (a->runs_a && (a->run || a->npos)) {
+        fprintf(stderr, "bench compare: --runs compares runs; --run and impl names compare impls of one run\n");
+        return -1;
+    }
+    if (a->npos == 1) { fprintf(stderr, "bench compare: give two impls, A and B (or none)\n"); return -1; }
+    if (a->metric && !pb_metric_known(a->metric)) {
+        fprintf(stderr, "bench compare: unknown metric '%s'\n", a->metric);
+        return -1;
+    }
+    return 0;
+}
+
+static int has_impl(const pb_gate_data *d, const char *impl)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->c[i].impl, impl)) return 1;
+    return 0;
+}
+
+static void list_impls(const pb_gate_data *d, char *buf, size_t cap)
+{
+    size_t off = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < d->n && off < cap; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) seen = !strcmp(d->c[j].impl, d->c[i].impl);
+        if (!seen) off += (size_t)snprintf(buf + off, cap - off, "%s%s", off ? "," : "", d->c[i].impl);
+    }
+}
+
+/* impls A and B of one run, paired by round */
+static int compare_one_run(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
+{
+    int64_t run;
+    if (!a->run || !strcmp(a->run, "latest")) {
+        run = pb_store_latest_run(st, a->suite);
+        if (!run)
+            return pb_errf(e, "no complete run%s%s in %s", a->suite ? " of suite " : "", a->suite ? a->suite : "",
+                           a->db);
+    } else {
+        char *end;
+        run = strtoll(a->run, &end, 10);
+        if (*end || run <= 0) return pb_errf(e, "--run wants a run id or 'latest', got '%s'", a->run);
+    }
+    pb_run_meta m;
+    if (pb_gate_run_meta(st, run, &m, e) < 0) return -1;
+    if (strcmp(m.status, "complete"))
+        return pb_errf(e, "run %lld is %s, not complete: it cannot be compared", (long long)run, m.status);
+    if (a->suite && strcmp(a->suite, m.suite))
+        return pb_errf(e, "run %lld is of suite %s, not %s", (long long)run, m.suite, a->suite);
+    const char *metric = a->metric ? a->metric : m.primary_metric;
+    const char *A = a->npos ? a->pos[0] : m.baseline, *B = a->npos ? a->pos[1] : m.candidate;
+    pb_gate_data d = {0};
+    if (pb_gate_load_run(st, run, metric, &d, e) < 0) { pb_gate_data_free(&d); return -1; }
+    for (int k = 0; k < 2; k++) {
+        const char *x = k ? B : A;
+        if (!has_impl(&d, x)) {
+            char all[512];
+            list_impls(&d, all, sizeof all);
+            pb_gate_data_free(&d);
+            return pb_errf(e, "run %lld has no impl '%s' (it has: %s)", (long long)run, x, all);
+        }
+    }
+    pb_cmp_cell *cells;
+    size_t n;
+    if (pb_gate_cells_within(&d, A, B, &a->gp, &cells, &n, e) < 0) { pb_gate_data_free(&d); return -1; }
+    pb_gate_data_free(&d);
+    if (!n) return pb_errf(e, "run %lld has no cell where both %s and %s ran", (long long)run, A, B);
+    pb_gate_decide(cells, n, &a->gp);
+    pb_comparison c = {.command = "compare", .suite = m.suite, .metric = metric, .pairing = "round",
+                       .command_line = cmdline, .gp = &a->gp, .exit_status = -1, .runs_a = &run, .nruns_a = 1};
+    int64_t id = pb_gate_store(st, &c, cells, n, e);
+    if (id < 0) { free(cells); return -1; }
+    char title[256];
+    snprintf(title, sizeof title, "compare %s run %lld: %s (B) against %s (A)", m.suite, (long long)run, B, A);
+    pb_cmp_header h = {.title = title, .suite = m.suite, .metric = metric, .pairing = "round (interleaved in one run)",
+                       .comparison_id = id, .gp = &a->gp, .exit_status = -1};
+    pb_gate_print(stdout, a->fmt, &h, cells, n);
+    free(cells);
+    return 0;
+}
+
+/* runs against runs: alternations paired by medians, or one run each untested */
+static int compare_runs(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
+{
+    int64_t *ra = NULL, *rb = NULL;
+    size_t na, nb;
+    if (pb_parse_run_ids(a->runs_a, &ra, &na, e) < 0) return -1;
+    if (pb_parse_run_ids(a->runs_b, &rb, &nb, e) < 0) { free(ra); return -1; }
+    int rc = 0;
+    /* one run each from different (or no) jobs: nothing pairs them; say so and compare unpaired */
+    pb_run_meta ma, mb;
+    if (na == 1 && nb == 1 && pb_gate_run_meta(st, ra[0], &ma, e) == 0 && pb_gate_run_meta(st, rb[0], &mb, e) == 0 &&
+        (!ma.job_id[0] || strcmp(ma.job_id, mb.job_id))) {
+        rc = pb_compare_unpaired(st, ra[0], rb[0], a->impl, stdout, e);
+        free(ra);
+        free(rb);
+        return rc;
+    }
+    if (na != nb)
+        rc = pb_errf(e, "--runs: %zu runs against %zu: give one run per alternation on each side", na, nb);
+    pb_gate_data d = {0};
+    pb_run_meta m0;
+    char metric[PB_NAME_MAX];
+    pb_cmp_cell *cells = NULL;
+    size_t n = 0;
+    if (rc == 0) rc = pb_gate_load_sessions(st, ra, rb, na, a->metric, metric, sizeof metric, &m0, &d, e);
+    if (rc == 0) rc = pb_gate_cells_across(&d, ra, rb, na, a->impl, &a->gp, &cells, &n, e);
+    pb_gate_data_free(&d);
+    if (rc == 0) {
+        pb_gate_decide(cells, n, &a->gp);
+        const char *pairing = na > 1 ? "alternation" : "medians";
+        pb_comparison c = {.command = "compare", .suite = m0.suite, .metric = metric, .pairing = pairing,
+                           .command_line = cmdline, .gp = &a->gp, .exit_status = -1, .runs_a = ra, .nruns_a = na,
+                           .runs_b = rb, .nruns_b = nb, .alternating = na > 1};
+        int64_t id = pb_gate_store(st, &c, cells, n, e);
+        if (id < 0) rc = -1;
+        else {
+            char title[512];
+            snprintf(title, sizeof title, "compare %s runs %s (B) against runs %s (A)", m0.suite, a->runs_b,
+                     a->runs_a);
+            pb_cmp_header h = {.title = title, .suite = m0.suite, .metric = metric,
+                               .pairing = na > 1 ? "alternation (medians of each run, one pair per alternation)"
+                                                 : "nothing: one run each, ratio of medians without a test",
+                               .comparison_id = id, .gp = &a->gp, .exit_status = -1};
+            pb_gate_print(stdout, a->fmt, &h, cells, n);
+        }
+    }
+    free(cells);
+    free(ra);
+    free(rb);
+    return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    compare_args a = {.db = pb_default_db(), .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
+    int r = parse(argc, argv, &a);
+    if (r) return r > 0 ? 0 : 2;
+    char cmdline[2048];
+    pb_cli_join(argc, argv, cmdline, sizeof cmdline);
+    pb_store st;
+    pb_err e = {{0}};
+    if (pb_gate_open(&st, a.db, 1, &e) < 0) { fprintf(stderr, "bench compare: %s\n", e.msg); return 2; }
+    int rc = a.runs_a ? compare_runs(&st, &a, cmdline, &e) : compare_one_run(&st, &a, cmdline, &e);
+    pb_store_close(&st);
+    if (rc < 0) { fprintf(stderr, "bench compare: %s\n", e.msg); return 2; }
+    return 0;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cmd_export.c — `bench export --format json|csv|gbench [--run ID|latest] [--suite S] [--out FILE]`:
+ * the options, the output file and the messages; the formats are report/export.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_opts.h"
+#include "export.h"
+#include "store.h"
+
+enum { O_FORMAT, O_RUN, O_SUITE, O_OUT, O_DB };
+
+static const pb_cli_opt OPTS[] = {
+    {"format", "json|csv|gbench", "json: the run's provenance, every cell's statistics in every metric and the\n"
+                                  "paired ratios; csv: the statistics, one row per (cell, impl, metric);\n"
+                                  "gbench: Google Benchmark's JSON, one median entry per (cell, impl) in ns,\n"
+                                  "for compare.py", O_FORMAT},
+    {"run", "ID|latest", "the run (default: the latest complete run of each suite)", O_RUN},
+    {"suite", "NAME", "only this suite", O_SUITE},
+    {"out", "FILE", "write there (replaced only when whole) instead of stdout", O_OUT},
+    {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct export_args {
+    pb_cli *cli;
+    const char *db, *format, *run_s, *suite, *out;
+    int64_t run;
+} export_args;
+
+static int on_opt(void *ctx, int id, const char *v)
+{
+    export_args *a = ctx;
+    switch (id) {
+    case O_FORMAT:
+        if (strcmp(v, "json") && strcmp(v, "csv") && strcmp(v, "gbench")) {
+            fprintf(stderr, "bench export: --format: '%s' is not json, csv or gbench\n", v);
+            return -1;
+        }
+        a->format = v;
+        return 0;
+    case O_RUN: a->run_s = v; return pb_cli_run_id(a->cli, "run", v, 1, &a->run);
+    case O_SUITE: a->suite = v; return 0;
+    case O_OUT: a->out = v; return 0;
+    default: a->db = v; return 0;
+    }
+}
+
+int cmd_export(int argc, char **argv)
+{
+    pb_cli cli = {
+        .cmd = "export", .opts = OPTS, .on_opt = on_opt,
+        .synopsis = "usage: bench export --format json|csv|gbench [--run ID|latest] [--suite NAME] [--out FILE]"
+                    " [--db PATH]\n\n"
+                    "A run's statistics for other tools. gbench files of two runs compare with Google Benchmark's\n"
+                    "compare.py (Debian libbenchmark-tools):\n"
+                    "  /usr/share/benchmark/compare.py benchmarks A.json B.json\n"
+                    "and old against new within one file: compare.py filters A.json xts/old/ xts/new/\n",
+    };
+    export_args a = {.cli = &cli, .db = pb_default_db()};
+    cli.ctx = &a;
+    int pr = pb_cli_parse(&cli, argc, argv);
+    if (pr) return pr == 1 ? 0 : 2;
+    if (!a.format) {
+        fprintf(stderr, "bench export: --format json|csv|gbench is required\n");
+        return 2;
+    }
+    if (a.suite && !pb_suite_find(a.suite)) {
+        fprintf(stderr, "bench export: unknown suite '%s'\n", a.suite);
+        return 2;
+    }
+    pb_store st;
+    pb_err e = {{0}};
+    if (pb_store_open_readonly(&st, a.db, &e) < 0) {
+        fprintf(stderr, "bench export: %s\n", e.msg);
+        return 2;
+    }
+    int64_t ids[64];
+    int n = pb_export_runs(&st, a.run, a.suite, ids, 64);
+    if (n <= 0) {
+        if (a.run)
+            fprintf(stderr, "bench export: no complete run %lld%s%s in %s\n", (long long)a.run,
+                    a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);
+        else fprintf(stderr, "bench export: no complete run%s%s in %s\n", a.suite ? " of suite " : "",
+                     a.suite ? a.suite : "", a.db);
+        pb_store_close(&st);
+        return 2;
+    }
+    char tmp[1100];
+    FILE *f = stdout;
+    if (a.out) {
+        snprintf(tmp, sizeof tmp, "%s.part", a.out);
+        f = fopen(tmp, "w");
+        if (!f) {
+            fprintf(stderr, "bench export: cannot write %s: %s\n", tmp, strerror(errno));
+            pb_store_close(&st);
+            return 1;
+        }
+    }
+    int rc = pb_export_write(f, &st, a.format, ids, n);
+    pb_store_close(&st);
+    int failed = rc < 0 || ferror(f);
+    if (a.out) {
+        failed |= fclose(f) != 0;
+        if (failed || rename(tmp, a.out)) {
+            fprintf(stderr, "bench export: cannot write %s\n", a.out);
+            unlink(tmp);
+            return 1;
+        }
+    } else if (fflush(f) || failed) {
+        fprintf(stderr, "bench export: write failed\n");
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,775 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cmd_gate.c — `bench gate`: the claim gate (two impls interleaved in one run), the commit
+ * gate's decision (one impl across the alternating runs of two builds: ci/perf-gate makes
+ * them), and A/A calibration. Statistics and verdicts are gate.c's, the suite the gate runs is
+ * pair_suite.c's; this file runs things. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_opts.h"
+#include "gate.h"
+#include "gate_det.h"
+#include "gbshim.h"
+#include "metrics.h"
+#include "pair_suite.h"
+#include "pb_config.h"
+#include "runner.h"
+#include "runenv.h"
+#include "suite_module.h"
+
+#define MAX_RERUNS 6
+
+static const char GATE_SYNOPSIS[] =
+    "usage: bench gate --suite S [--baseline IMPL] [--candidate IMPL] [--quick] [options]\n"
+    "       bench gate --baseline-runs IDS --candidate-runs IDS [--impl X] [options]\n"
+    "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
+    "       bench gate --suite S --baseline-module PATH [--candidate-module PATH] [--impl X] [options]\n"
+    "\n"
+    "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
+    "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
+    "more than the threshold in the thresholds file (rule 'claim'). Cells too noisy to tell\n"
+    "(the CI holds both 1 and 1 + threshold) are rerun with twice the rounds, up to --reruns\n"
+    "times, and are then reported inconclusive.\n"
+    "Commit gate (second form): one impl (or every impl) of two builds, from runs made\n"
+    "alternately in one job on one machine (ci/perf-gate), paired by alternation (rule 'commit').\n"
+    "Calibration (third form): A/A, impl X against a second copy of itself (X" AA_SUFFIX ") in the\n"
+    "same run, --repeat times: this machine's noise and MDC per cell, and how often an A/A gate\n"
+    "alarms; stored (table calibrations) and shown beside later gates. With --baseline-runs and\n"
+    "--candidate-runs of one build against itself (ci/perf-gate --aa) it calibrates the commit gate.\n"
+    "Commit gate in one process (fourth form): loads two builds' suites (" PB_SUITE_MODULE_FILE ", the\n"
+    "baseline's and the candidate's) and runs every impl X of both, X~base against X, interleaved\n"
+    "round by round in one run, like the claim gate (rule 'commit'; reruns and --budget as there).\n"
+    "With --calibrate: the same with one build on both sides (A/A).\n";
+
+static const char GATE_EPILOGUE[] =
+    "\nExit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
+    "calibration with run lists: what its A/A gate decided.\n";
+
+enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE, O_BUDGET, O_CPU,
+       O_BASE_MODULE, O_CAND_MODULE };
+
+static const pb_cli_opt OPTS[] = {
+    {"suite", "S", "suite (bench list)", O_SUITE},
+    {"baseline", "IMPL", "default: the suite's baseline (old)", O_BASELINE},
+    {"candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE},
+    {"baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A},
+    {"candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B},
+    {"baseline-module", "PATH", "commit gate in one process (fourth form): the baseline build's suites,\n"
+                                "its build/harness/" PB_SUITE_MODULE_FILE, O_BASE_MODULE},
+    {"candidate-module", "PATH", "the candidate build's (default: the one beside this bench)", O_CAND_MODULE},
+    {"calibrate", NULL, "A/A calibration (third form)", O_CALIBRATE},
+    {"impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL},
+    {"quick", NULL, "fewer, shorter samples (15 rounds of 0.5 ms)", O_QUICK},
+    {"rounds", "N", "rounds of the first pass (default 61, quick 15)", O_ROUNDS},
+    {"reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default 2).\n"
+                    "With run lists: how many more looks the caller may take (default 0).\n"
+                    "Each look is tested at alpha / (1 + N).", O_RERUNS},
+    {"budget", "SECONDS", "more power per second: after the first pass, rerun (twice the rounds\n"
+                          "each time) every cell whose MDC is not yet under half its threshold,\n"
+                          "until all are, or the next pass would overrun SECONDS, or --reruns\n"
+                          "(default with --budget: 6) is reached; alpha is spent over those\n"
+                          "looks as above. Reports the MDC reached (median, largest)", O_BUDGET},
+    {"sizes", "LIST", "only these sizes (as bench run)", O_SIZES},
+    {"repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT},
+    {"metric", "M", "metric (default the suite's primary metric)", O_METRIC},
+    {"thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS},
+    {"alpha", "A", "family-wise error rate over the cells (default 0.05)", O_ALPHA},
+    {"format", "F", "text (default), md or json", O_FORMAT},
+    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {"measure", "M", "time (default): wall time as above; valgrind: claim gate on\n"
+                     "deterministic callgrind counts (metric insns_per_op by default; no\n"
+                     "statistics: the ratio itself against the threshold; see docs/gate.md).\n"
+                     "With --baseline-runs X --candidate-runs Y: one stored valgrind run\n"
+                     "(bench run --measure valgrind) of each build, rule 'commit'.\n"
+                     "both: the claim gate on wall time and on counts, per cell side by\n"
+                     "side (time moved, instructions not: memory, stalls, layout)", O_MEASURE},
+    {"cpu", "N|none", "pin the benchmark thread to online CPU N (default: the last online\n"
+                      "CPU, when more than one is online); none: do not pin. Stored with\n"
+                      "each run (runs.cpu_affinity), with why when not pinned", O_CPU},
+    {"quiet", NULL, "no progress on stderr", O_QUIET},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct gate_args {
+    const pb_suite *suite;
+    const char *baseline, *candidate, *impl, *db, *thresholds, *metric, *sizes, *runs_a, *runs_b, *measure;
+    const char *cpu;       /* --cpu (runenv.h); NULL: the default */
+    const char *base_module, *cand_module;   /* the fourth form */
+    int quick, rounds, reruns, repeat, calibrate, progress;
+    double budget;         /* --budget SECONDS; 0: none */
+    pb_format fmt;
+    pb_gate_params gp;     /* as given: alpha is the whole gate's family-wise error rate */
+    pb_gate_params look;   /* what each look at the data is tested at (pb_gate_look_params) */
+    void *suite_opts;      /* the suite's options object */
+    const char *suite_opts_text;
+    char cmdline[2048];
+    pb_cli *cli;
+} gate_args;
+
+static int on_opt(void *ctx, int id, const char *v)
+{
+    gate_args *a = ctx;
+    switch (id) {
+    case O_SUITE: return 0;   /* found before parsing (pb_cli_find_suite) */
+    case O_BASELINE: a->baseline = v; return 0;
+    case O_CANDIDATE: a->candidate = v; return 0;
+    case O_RUNS_A: a->runs_a = v; return 0;
+    case O_BASE_MODULE: a->base_module = v; return 0;
+    case O_CAND_MODULE: a->cand_module = v; return 0;
+    case O_RUNS_B: a->runs_b = v; return 0;
+    case O_IMPL: a->impl = v; return 0;
+    case O_SIZES: a->sizes = v; return 0;
+    case O_METRIC: a->metric = v; return 0;
+    case O_THRESHOLDS: a->thresholds = v; return 0;
+    case O_DB: a->db = v; return 0;
+    case O_QUICK: a->quick = 1; return 0;
+    case O_QUIET: a->progress = 0; return 0;
+    case O_CALIBRATE: a->calibrate = 1; return 0;
+    case O_MEASURE: a->measure = v; return 0;
+    case O_CPU: {
+        int cpu;
+        pb_err e = {{0}};
+        if (pb_cpu_parse(v, &cpu, &e) < 0) return pb_cli_error(a->cli, "%s", e.msg);
+        a->cpu = v;
+        return 0;
+    }
+    case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 6, 100000, &a->rounds);
+    case O_BUDGET: {
+        char *end;
+        double b = strtod(v, &end);
+        if (end == v || *end || !(b > 0) || b > 86400)
+            return pb_cli_error(a->cli, "--budget '%s': seconds, a number > 0 and <= 86400", v);
+        a->budget = b;
+        return 0;
+    }
+    case O_RERUNS: return pb_cli_int(a->cli, "reruns", v, 0, MAX_RERUNS, &a->reruns);
+    case O_REPEAT: return pb_cli_int(a->cli, "repeat", v, 1, 1000, &a->repeat);
+    case O_ALPHA: return pb_gate_output_opt("bench gate", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    case O_FORMAT: return pb_gate_output_opt("bench gate", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    }
+    return pb_cli_error(a->cli, "option id %d not handled", id);
+}
+
+/* 0 ok, 1 help shown, -1 bad input (message printed) */
+static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
+{
+    *cli = (pb_cli){.cmd = "gate", .synopsis = GATE_SYNOPSIS, .epilogue = GATE_EPILOGUE, .opts = OPTS,
+                    .on_opt = on_opt, .ctx = a};
+    a->cli = cli;
+    if (pb_cli_find_suite("gate", argc, argv, &cli->suite)) return -1;
+    pb_err oe = {{0}};
+    if (cli->suite && !(cli->suite_opts = pb_suite_opts_new(cli->suite, &oe))) {
+        fprintf(stderr, "bench gate: %s\n", oe.msg);
+        return -1;
+    }
+    a->suite = cli->suite;
+    a->suite_opts = cli->suite_opts;
+    a->suite_opts_text = cli->suite_text;
+    int r = pb_cli_parse(cli, argc, argv);
+    if (r) return r == 1 ? 1 : -1;
+    if (!!a->runs_a != !!a->runs_b) {
+        fprintf(stderr, "bench gate: --baseline-runs and --candidate-runs go together\n");
+        return -1;
+    }
+    if (!a->runs_a && !a->suite) { fprintf(stderr, "bench gate: --suite is required (see bench gate --help)\n"); return -1; }
+    if (a->cand_module && !a->base_module) {
+        fprintf(stderr, "bench gate: --candidate-module goes with --baseline-module\n");
+        return -1;
+    }
+    if (a->base_module && (a->runs_a || a->baseline || a->candidate || (a->measure && strcmp(a->measure, "time")))) {
+        fprintf(stderr, "bench gate: --baseline-module (the commit gate in one process) takes no --baseline-runs, "
+                        "--baseline, --candidate or --measure other than time\n");
+        return -1;
+    }
+    if (a->measure && strcmp(a->measure, "time") && strcmp(a->measure, "valgrind") && strcmp(a->measure, "both")) {
+        fprintf(stderr, "bench gate: unknown --measure '%s' (time, valgrind or both)\n", a->measure);
+        return -1;
+    }
+    int vg = a->measure && !strcmp(a->measure, "valgrind");
+    if (a->measure && !strcmp(a->measure, "both") && (a->calibrate || a->runs_a)) {
+        fprintf(stderr, "bench gate: --measure both is the claim gate (no --calibrate, no run lists)\n");
+        return -1;
+    }
+    if (a->measure && strcmp(a->measure, "time") && a->fmt != PB_FMT_TEXT) {
+        fprintf(stderr, "bench gate: --measure %s prints text only (the comparison is stored in full)\n", a->measure);
+        return -1;
+    }
+    if (a->budget > 0 && (a->runs_a || vg)) {
+        /* the commit gate's alternations are made by ci/perf-gate, which takes --budget itself */
+        fprintf(stderr, "bench gate: --budget is for the wall-time gate in one run (claim or --calibrate); "
+                        "the commit gate: ci/perf-gate --budget\n");
+        return -1;
+    }
+    if (vg && a->calibrate) {
+        fprintf(stderr, "bench gate: --measure valgrind has no --calibrate (counts do not vary: nothing to calibrate)\n");
+        return -1;
+    }
+    if (a->metric && !vg && !pb_metric_known(a->metric)) { fprintf(stderr, "bench gate: unknown metric '%s'\n", a->metric); return -1; }
+    const pb_metric *pm = a->metric ? pb_metric_find(a->metric) : NULL;
+    if (pm && !vg && !pm->bit) {
+        /* a count only callgrind gives: a wall-time gate would find no such rows */
+        fprintf(stderr, "bench gate: --metric %s is a count of --measure valgrind\n", a->metric);
+        return -1;
+    }
+    return 0;
+}
+
+/* ci/thresholds here, else the source tree's; suite names checked against the registry */
+static int load_thresholds(gate_args *a, pb_thresholds *t, pb_err *e)
+{
+    const char *path = a->thresholds ? a->thresholds : "ci/thresholds";
+    if (!a->thresholds && access(path, R_OK) != 0) path = PB_SOURCE_ROOT "/ci/thresholds";
+    if (pb_thresholds_load(t, path, e) < 0) return -1;
+    for (int i = 0; i < t->n; i++)
+        if (strcmp(t->v[i].suite, "*") && !pb_suite_find(t->v[i].suite)) {
+            char all[256] = "";
+            for (int k = 0; pb_suites[k]; k++)
+                snprintf(all + strlen(all), sizeof all - strlen(all), " %s", pb_suites[k]->name);
+            pb_errf(e, "%s:%d: unknown suite '%s' (suites:%s, or *)", t->path, t->v[i].line, t->v[i].suite, all);
+            pb_thresholds_free(t);
+            return -1;
+        }
+    return 0;
+}
+
+/* --budget: a cell still worth more rounds — decided or not, its MDC is not yet under half its
+ * threshold. A regression is left alone (the gate fails on it already); a cell without data
+ * (an impl unavailable) gains nothing from more rounds. */
+static int needs_power(const pb_cmp_cell *c)
+{
+    if (c->verdict == PB_CELL_REGRESSION || c->verdict == PB_CELL_NODATA) return 0;
+    return !(c->mdc < c->threshold / 2);
+}
+
+/* One gate in one run (or in a few, with the reruns): first = the first pass, final = after reruns. */
+typedef struct session {
+    pb_cmp_cell *first, *final;
+    size_t nfirst, nfinal;
+    int64_t runs[MAX_RERUNS + 1];
+    size_t nruns;
+    int last_rounds;
+    /* --budget: the time spent and why it stopped */
+    double spent_s;
+    const char *stop;
+} session;
+
+static void session_free(session *s)
+{
+    free(s->first);
+    free(s->final);
+    memset(s, 0, sizeof *s);
+}
+
+/* The MDC over the cells with data (median, largest) and how many cells still need power
+ * (needs_power), appended to a note as "; MDC reached: ..." — ci/perf-gate --budget reads the count. */
+static void note_mdc_reached(char *note, size_t cap, const pb_cmp_cell *c, size_t n)
+{
+    double *m = malloc((n + 1) * sizeof *m);
+    size_t k = 0, short_of = 0;
+    for (size_t i = 0; m && i < n; i++) {
+        if (c[i].verdict != PB_CELL_NODATA && isfinite(c[i].mdc)) m[k++] = c[i].mdc;
+        short_of += needs_power(&c[i]);
+    }
+    size_t len = strlen(note);
+    snprintf(note + len, cap - len, "; MDC reached: median %.2f%%, largest %.2f%%; %zu of %zu cells not under half "
+             "their threshold", k ? 100 * pb_median(m, k) : NAN, k ? 100 * pb_quantile(m, k, 1.0) : NAN, short_of, n);
+    free(m);
+}
+
+/* kind: "claim", "aa" or "commit" (what runs.options says); builds: two builds' modules, whose cells
+ * show the calibration of their candidate impl (X), else of their baseline impl (the claim gate's) */
+static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const char *kind, const char *opts_extra,
+                       double threshold, const char *metric, int builds, session *out, pb_err *e)
+{
+    memset(out, 0, sizeof *out);
+    pb_suite wrapped;
+    pb_pair_suite(W, &wrapped);
+    const char *pa[GATE_MAX_PAIRS], *pbn[GATE_MAX_PAIRS];
+    char opts[700];
+    snprintf(opts, sizeof opts, "gate=%s%s%s %s", kind, opts_extra ? " " : "", opts_extra ? opts_extra : "",
+             a->suite_opts_text);
+    int rounds = a->rounds ? a->rounds : (a->quick ? 15 : 61);
+    pb_gate_data d = {0};
+    pb_cmp_cell *only = NULL;
+    size_t nonly = 0;
+    pb_run_meta m = {0};
+    const pb_gate_params gp = a->look;
+    int rc = 0;
+    pb_iters_memo memo = {0};   /* a rerun's cases keep their first pass's iterations */
+    const uint64_t t0 = pb_now_ns();
+    for (int pass = 0; rc == 0; pass++) {
+        double pass_start = (double)(pb_now_ns() - t0) * 1e-9;
+        W->only = only;
+        W->nonly = nonly;
+        pb_runner_opts o = {.suite = &wrapped, .suite_opts = W, .quick = a->quick, .rounds = rounds,
+                            .sizes = pass ? NULL : a->sizes,
+                            .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
+                            .progress = a->progress, .cpu = a->cpu, .iters_memo = &memo};
+        int64_t run = 0;
+        int r = pb_run(&o, &run, e);
+        if (r != 0) { rc = -1; break; }
+        out->runs[out->nruns++] = run;
+        out->last_rounds = rounds;
+        if (pass == 0 && pb_gate_run_meta(st, run, &m, e) < 0) { rc = -1; break; }
+        if (pb_gate_load_run(st, run, metric, &d, e) < 0) { rc = -1; break; }
+        free(out->final);
+        out->final = NULL;
+        for (int i = 0; i < W->npairs; i++) {   /* known once planned (auto_pairs) */
+            pa[i] = W->pairs[i].a;
+            pbn[i] = W->pairs[i].b;
+        }
+        if (pb_gate_cells_within_pairs(&d, pa, pbn, (size_t)W->npairs, &gp, &out->final, &out->nfinal, e) < 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; i < out->nfinal; i++) {
+            pb_cmp_cell *c = &out->final[i];
+            const char *real = NULL;
+            const gate_side *sd = pb_pair_side_of(W, builds ? c->impl_b : c->impl_a, &real);
+            c->threshold = threshold;
+            c->calibrated_mdc = pb_gate_calibrated_mdc(st, m.machine_id, "round", wrapped.name, sd ? real : c->impl_a,
+                                                       c->variant, c->op, c->size, metric);
+        }
+        pb_gate_decide(out->final, out->nfinal, &gp);
+        if (pass == 0) {
+            out->first = malloc((out->nfinal + 1) * sizeof *out->first);
+            if (!out->first) { rc = pb_errf(e, "out of memory"); break; }
+            memcpy(out->first, out->final, out->nfinal * sizeof *out->first);
+            out->nfirst = out->nfinal;
+        }
+        free(only);
+        only = malloc((out->nfinal + 1) * sizeof *only);
+        size_t nlast = nonly ? nonly : out->nfinal;
+        nonly = 0;
+        if (!only) { rc = pb_errf(e, "out of memory"); break; }
+        for (size_t i = 0; i < out->nfinal; i++)
+            if (out->final[i].verdict == PB_CELL_INCONCLUSIVE || (a->budget > 0 && needs_power(&out->final[i])))
+                only[nonly++] = out->final[i];
+        double now = (double)(pb_now_ns() - t0) * 1e-9;
+        out->spent_s = now;
+        if (!nonly) { out->stop = a->budget > 0 ? "every cell's MDC under half its threshold" : NULL; break; }
+        if (pass >= a->reruns) { out->stop = "no looks left (--reruns)"; break; }
+        /* the next pass: twice the rounds of nonly cells; the last pass's cost per cell-round predicts it */
+        double next_s = (now - pass_start) * 2.0 * (double)nonly / (double)nlast;
+        if (a->budget > 0 && now + next_s > a->budget) { out->stop = "budget spent (the next pass would overrun it)"; break; }
+        rounds *= 2;
+        if (a->progress)
+            fprintf(stderr, "bench gate: %zu cell%s %s: rerun %d of %d with %d rounds\n", nonly,
+                    nonly == 1 ? "" : "s", a->budget > 0 ? "inconclusive or with MDC >= threshold/2" : "inconclusive",
+                    pass + 1, a->reruns, rounds);
+    }
+    free(only);
+    pb_iters_memo_free(&memo);
+    pb_gate_data_free(&d);
+    W->only = NULL;
+    W->nonly = 0;
+    if (rc < 0) session_free(out);
+    return rc;
+}
+
+static void rounds_note(char *buf, size_t cap, const gate_args *a, const session *s, double t, int line,
+                        const pb_thresholds *th)
+{
+    int r0 = a->rounds ? a->rounds : (a->quick ? 15 : 61);
+    snprintf(buf, cap, "threshold %.3g%% (%s:%d); alpha %g over up to %d looks; %d rounds%s", 100 * t, th->path, line,
+             a->gp.alpha, 1 + a->reruns, r0, s->nruns == 1 ? ""
+             : a->budget > 0 ? ", cells inconclusive or with MDC >= threshold/2 rerun" : ", inconclusive cells rerun");
+    for (size_t i = 1; i < s->nruns; i++)
+        snprintf(buf + strlen(buf), cap - strlen(buf), " +%d", r0 << i);
+    if (a->budget > 0) {
+        snprintf(buf + strlen(buf), cap - strlen(buf), "; budget %gs: %.1fs spent, %s", a->budget, s->spent_s,
+                 s->stop ? s->stop : "done");
+        note_mdc_reached(buf, cap, s->final, s->nfinal);
+    }
+}
+
+static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
+{
+    const pb_suite *s = a->suite;
+    const char *A = a->baseline ? a->baseline : s->baseline, *B = a->candidate ? a->candidate : s->candidate;
+    if (!strcmp(A, B)) return pb_errf(e, "baseline and candidate are both '%s': for A/A use --calibrate", A);
+    if (pb_suite_check_impl(s, a->suite_opts, A, e) < 0 || pb_suite_check_impl(s, a->suite_opts, B, e) < 0) return -1;
+    double t;
+    int line;
+    if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
+    session ss;
+    gate_wrap W;
+    pb_pair_claim(&W, a->suite, a->suite_opts, A, B, 0);
+    if (run_session(a, st, &W, "claim", NULL, t, metric, 0, &ss, e) < 0) return -1;
+    int status = pb_gate_exit_status(ss.final, ss.nfinal);
+    char note[768];
+    rounds_note(note, sizeof note, a, &ss, t, line, th);
+    pb_comparison c = {.command = "gate", .gate = "claim", .suite = s->name, .metric = metric, .pairing = "round",
+                       .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
+                       .exit_status = status, .runs_a = ss.runs, .nruns_a = ss.nruns};
+    int64_t id = pb_gate_store(st, &c, ss.final, ss.nfinal, e);
+    if (id < 0) { session_free(&ss); return -1; }
+    char title[256];
+    snprintf(title, sizeof title, "gate claim %s: %s (candidate) must not be slower than %s (baseline)", s->name, B, A);
+    pb_cmp_header h = {.title = title, .suite = s->name, .metric = metric, .pairing = "round (interleaved in one run)",
+                       .gate = "claim", .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
+    pb_gate_print(stdout, a->fmt, &h, ss.final, ss.nfinal);
+    session_free(&ss);
+    return status;
+}
+
+/* --measure both: the wall-time claim gate, then the count gate, then both per cell side by side.
+ * Fails when either fails (a time-only regression is memory, stalls or layout, and still real). */
+static int gate_both(gate_args *a, pb_det_gate *dg, pb_store *st, const pb_thresholds *th, const char *metric,
+                     pb_err *e)
+{
+    int rt = gate_claim(a, st, th, metric, e);
+    if (rt < 0) return -1;
+    int64_t time_id = pb_gate_last_comparison(st);
+    dg->metric = NULL;   /* --metric names the wall-time metric; the counts are insns_per_op */
+    printf("\n");
+    int rc = pb_gate_valgrind(dg, st, th, e);
+    if (rc < 0 || pb_two_metric_print(stdout, st, time_id, pb_gate_last_comparison(st), e) < 0) return -1;
+    int status = rt == 1 || rc == 1 ? 1 : rt == 3 || rc == 3 ? 3 : 0;
+    printf("exit %d (%s): wall time %s, counts %s\n", status, pb_gate_exit_name(status), pb_gate_exit_name(rt),
+           pb_gate_exit_name(rc));
+    return status;
+}
+
+/* ---- calibration ---- */
+
+static void print_calibration(const pb_calibration *cal, int exits[4], double t, const char *pairing, double alpha)
+{
+    printf("\nA/A calibration of %s, impl %s, metric %s, paired by %s: %zu gate%s\n", cal->suite, cal->impl,
+           cal->metric, pairing, cal->repeats, cal->repeats == 1 ? "" : "s");
+    printf("%-10s  %-9s  %8s  %5s  %7s  %7s  %9s  %6s  %12s\n", "variant", "op", "bytes", "pairs", "noise", "MDC",
+           "worst A/A", "alarms", "inconclusive");
+    double sig_worst = 0, mdc_all[4096];
+    size_t nmdc = 0;
+    for (size_t i = 0; i < cal->ncells; i++) {
+        double noise[1000], mdc[1000], worst = 1;
+        size_t k = 0, alarms = 0, inc = 0, pairs = 0;
+        for (size_t r = 0; r < cal->repeats && k < 1000; r++) {
+            const pb_cmp_cell *x = &cal->first[r][i];
+            alarms += cal->final[r][i].verdict == PB_CELL_REGRESSION;
+            inc += cal->final[r][i].verdict == PB_CELL_INCONCLUSIVE;
+            if (x->verdict == PB_CELL_NODATA) continue;
+            noise[k] = x->noise;
+            mdc[k] = x->mdc;
+            pairs += x->n;
+            if (fabs(log(x->ratio)) > fabs(log(worst))) worst = x->ratio;
+            if (x->p_holm < alpha && x->ratio - 1 > sig_worst) sig_worst = x->ratio - 1;
+            k++;
+        }
+        const pb_cmp_cell *c = &cal->first[0][i];
+        double md = pb_median(mdc, k);
+        if (nmdc < 4096 && k) mdc_all[nmdc++] = md;
+        printf("%-10s  %-9s  %8llu  %5zu  %6.2f%%  %6.2f%%  %9.4f  %6zu  %12zu\n", c->variant, c->op,
+               (unsigned long long)c->size, k ? pairs / k : 0, 100 * pb_median(noise, k), 100 * md, worst, alarms,
+               inc);
+    }
+    printf("A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d; threshold %.3g%%\n",
+           cal->repeats, exits[0], exits[1], exits[3], 100 * t);
+    printf("largest significant A/A slowdown (first passes): %.1f%%: a threshold above it would not have alarmed here\n",
+           100 * sig_worst);
+    printf("MDC over the cells: median %.1f%%, largest %.1f%%: smaller regressions are found less than %.0f%% of the "
+           "time at these settings\n",
+           100 * pb_median(mdc_all, nmdc), 100 * pb_quantile(mdc_all, nmdc, 1.0), 100 * PB_GATE_DEFAULTS.power);
+}
+
+static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
+{
+    const pb_suite *s = a->suite;
+    const char *X = a->impl ? a->impl : s->baseline;
+    if (pb_suite_check_impl(s, a->suite_opts, X, e) < 0) return -1;
+    double t;
+    int line;
+    if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
+    size_t R = (size_t)(a->repeat ? a->repeat : 1);
+    pb_cmp_cell **first = calloc(R, sizeof *first), **final = calloc(R, sizeof *final);
+    session *ss = calloc(R, sizeof *ss);
+    int exits[4] = {0}, rc = 0;
+    int64_t first_id = 0, last_id = 0;
+    if (!first || !final || !ss) rc = pb_errf(e, "out of memory");
+    for (size_t r = 0; r < R && rc == 0; r++) {
+        gate_wrap W;
+        pb_pair_claim(&W, a->suite, a->suite_opts, X, X, 1);
+        if (run_session(a, st, &W, "aa", NULL, t, metric, 0, &ss[r], e) < 0) { rc = -1; break; }
+        if (r && ss[r].nfinal != ss[0].nfinal) { rc = pb_errf(e, "the grid changed between A/A gates"); break; }
+        first[r] = ss[r].first;
+        final[r] = ss[r].final;
+        int status = pb_gate_exit_status(ss[r].final, ss[r].nfinal);
+        exits[status]++;
+        char note[768];
+        rounds_note(note, sizeof note, a, &ss[r], t, line, th);
+        pb_comparison c = {.command = "gate", .gate = "aa", .suite = s->name, .metric = metric, .pairing = "round",
+                           .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
+                           .exit_status = status, .runs_a = ss[r].runs, .nruns_a = ss[r].nruns};
+        last_id = pb_gate_store(st, &c, ss[r].final, ss[r].nfinal, e);
+        if (last_id < 0) { rc = -1; break; }
+        if (!first_id) first_id = last_id;
+        size_t k[6] = {0};
+        for (size_t i = 0; i < ss[r].nfinal; i++) k[ss[r].final[i].verdict]++;
+        fprintf(a->progress ? stderr : stdout, "A/A gate %zu/%zu (comparison %lld): exit %d: %zu pass, %zu regression, %zu inconclusive\n",
+                r + 1, R, (long long)last_id, status, k[PB_CELL_PASS], k[PB_CELL_REGRESSION], k[PB_CELL_INCONCLUSIVE]);
+    }
+    if (rc == 0) {
+        pb_calibration cal = {.suite = s->name, .metric = metric, .pairing = "round", .impl = X, .run = ss[0].runs[0],
+                              .repeats = R, .ncells = ss[0].nfinal, .first = first, .final = final,
+                              .first_comparison = first_id, .last_comparison = last_id};
+        rc = pb_gate_store_calibration(st, &cal, e);
+        if (rc == 0) print_calibration(&cal, exits, t, "round (in one run)", a->look.alpha);
+    }
+    for (size_t r = 0; ss && r < R; r++) session_free(&ss[r]);
+    free(ss);
+    free(first);
+    free(final);
+    return rc < 0 ? -1 : 0;
+}
+
+/* ---- the commit gate's decision: runs of two builds ---- */
+/* An A/A gate that holds every impl (cells grouped by impl, candidate's name): one calibration per
+ * impl. first/final: the cells of the first pass and after reruns, in the same order. */
+static int store_per_impl(pb_store *st, const char *suite, const char *metric, const char *pairing,
+                          pb_cmp_cell *first, pb_cmp_cell *final, size_t n, int64_t run, int64_t comparison, pb_err *e)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && !strcmp(final[j].impl_b, final[i].impl_b)) j++;
+        pb_cmp_cell *fp = &first[i], *fl = &final[i];
+        pb_calibration cal = {.suite = suite, .metric = metric, .pairing = pairing, .impl = final[i].impl_b,
+                              .run = run, .repeats = 1, .ncells = j - i, .first = &fp, .final = &fl,
+                              .first_comparison = comparison, .last_comparison = comparison};
+        if (pb_gate_store_calibration(st, &cal, e) < 0) return -1;
+        i = j;
+    }
+    return 0;
+}
+
+
+static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err *e)
+{
+    int64_t *ra = NULL, *rb = NULL;
+    size_t na = 0, nb = 0;
+    pb_gate_data d = {0};
+    pb_cmp_cell *cells = NULL;
+    size_t n = 0;
+    int rc = 0, status = PB_GATE_EXIT_ERROR;
+    if (pb_parse_run_ids(a->runs_a, &ra, &na, e) < 0 || pb_parse_run_ids(a->runs_b, &rb, &nb, e) < 0) rc = -1;
+    else if (na != nb) rc = pb_errf(e, "%zu baseline runs against %zu candidate runs: one of each per alternation", na, nb);
+    else if (na < 6)
+        rc = pb_errf(e, "%zu alternations: a gate needs at least 6 (with fewer, no signed-rank test reaches p < 0.05)", na);
+    pb_run_meta m0, mb;
+    char metric[PB_NAME_MAX];
+    if (rc == 0) rc = pb_gate_load_sessions(st, ra, rb, na, a->metric, metric, sizeof metric, &m0, &d, e);
+    if (rc == 0 && a->suite && strcmp(a->suite->name, m0.suite))
+        rc = pb_errf(e, "the runs are of suite %s, not %s", m0.suite, a->suite->name);
+    if (rc == 0) rc = pb_gate_run_meta(st, rb[0], &mb, e);
+    double t = NAN;
+    int line = 0;
+    if (rc == 0) rc = pb_thresholds_lookup(th, "commit", m0.suite, metric, &t, &line, e);
+    if (rc == 0) rc = pb_gate_cells_across(&d, ra, rb, na, a->impl, &a->look, &cells, &n, e);
+    if (rc == 0) {
+        for (size_t i = 0; i < n; i++) {
+            cells[i].threshold = t;
+            cells[i].calibrated_mdc = pb_gate_calibrated_mdc(st, m0.machine_id, "alternation", m0.suite,
+                                                             cells[i].impl_a, cells[i].variant, cells[i].op,
+                                                             cells[i].size, metric);
+        }
+        pb_gate_decide(cells, n, &a->look);
+        status = pb_gate_exit_status(cells, n);
+        /* with k pairs the smallest exact two-sided p is 2/2^k: Holm needs it below alpha/m */
+        size_t need = 6;
+        while (ldexp(2.0, -(int)need) * (double)n >= a->look.alpha && need < 60) need++;
+        char note[700];
+        snprintf(note, sizeof note,
+                 "baseline %.12s, candidate %.12s; job %s; %zu alternations; threshold %.3g%% (%s:%d); alpha %g over "
+                 "up to %d looks%s",
+                 m0.git_sha, mb.git_sha, m0.job_id, na, 100 * t, th->path, line, a->gp.alpha, 1 + a->reruns,
+                 na < need ? "; too few alternations for any cell to reach significance after Holm" : "");
+        if (na < need)
+            snprintf(note + strlen(note), sizeof note - strlen(note), " (need %zu for %zu cells)", need, n);
+        note_mdc_reached(note, sizeof note, cells, n);
+        const char *gate = a->calibrate ? "aa" : "commit";
+        pb_comparison c = {.command = "gate", .gate = gate, .suite = m0.suite, .metric = metric,
+                           .pairing = "alternation", .thresholds = th->path, .command_line = a->cmdline, .note = note,
+                           .gp = &a->look, .exit_status = status, .runs_a = ra, .nruns_a = na, .runs_b = rb,
+                           .nruns_b = nb, .alternating = 1};
+        int64_t id = pb_gate_store(st, &c, cells, n, e);
+        if (id < 0) rc = -1;
+        if (rc == 0 && a->calibrate) {
+            /* one A/A gate per impl (the runs hold every impl): a calibration per impl */
+            rc = store_per_impl(st, m0.suite, metric, "alternation", cells, cells, n, ra[0], id, e);
+        }
+        if (rc == 0) {
+            char title[256];
+            snprintf(title, sizeof title, "gate %s %s: build %.12s (runs %s) against build %.12s (runs %s)",
+                     a->calibrate ? "A/A calibration" : "commit", m0.suite, mb.git_sha, a->runs_b, m0.git_sha,
+                     a->runs_a);
+            pb_cmp_header h = {.title = title, .suite = m0.suite, .metric = metric,
+                               .pairing = "alternation (medians of each run, one pair per alternation)",
+                               .gate = gate, .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
+            pb_gate_print(stdout, a->fmt, &h, cells, n);
+        }
+    }
+    pb_gate_data_free(&d);
+    free(cells);
+    free(ra);
+    free(rb);
+    if (rc < 0) return -1;
+    return status;   /* an A/A session of runs (ci/perf-gate --aa) exits like the gate it calibrates */
+}
+
+/* ---- the commit gate in one process: two builds' suite modules ---- */
+
+/* the given suite options, set again on another build's copy of the suite */
+static int set_suite_opts(const pb_cli *cli, const pb_suite *s, void *opts, const char *which, pb_err *e)
+{
+    for (int i = 0; i < cli->nsuite_given; i++) {
+        int r = pb_suite_set_opt(s, opts, cli->suite_given_name[i], cli->suite_given_value[i], e);
+        if (r < 0) return pb_errf(e, "the %s build: %.400s", which, e->msg);
+        if (r == 0) return pb_errf(e, "the %s build's suite %s has no option --%s", which, s->name, cli->suite_given_name[i]);
+    }
+    return 0;
+}
+
+static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
+{
+    char own[1024];
+    const char *cand = a->cand_module;
+    if (!cand && pb_suite_module_own_path(own, sizeof own, e) < 0) return -1;
+    if (!cand) cand = own;
+    pb_suite_module ma, mb;
+    if (pb_suite_module_open(&ma, a->base_module, e) < 0) return -1;
+    if (pb_suite_module_open(&mb, cand, e) < 0) { pb_suite_module_close(&ma); return -1; }
+    const char *name = a->suite->name;
+    const pb_suite *sa = pb_suite_module_find(&ma, name), *sb = pb_suite_module_find(&mb, name);
+    void *oa = NULL, *ob = NULL;
+    int rc = 0;
+    if (!sa) rc = pb_errf(e, "the baseline build (%s) has no suite %s", a->base_module, name);
+    else if (!sb) rc = pb_errf(e, "the candidate build (%s) has no suite %s", cand, name);
+    else if (!sa->plan || !sa->setup_case) rc = pb_errf(e, "the baseline build's suite %s cannot run benchmarks yet", name);
+    else if (!(oa = pb_suite_opts_new(sa, e)) || !(ob = pb_suite_opts_new(sb, e))) rc = -1;
+    else if (set_suite_opts(a->cli, sa, oa, "baseline", e) < 0 || set_suite_opts(a->cli, sb, ob, "candidate", e) < 0)
+        rc = -1;
+    double t = NAN;
+    int line = 0;
+    const char *kind = a->calibrate ? "aa" : "commit";
+    if (rc == 0) rc = pb_thresholds_lookup(th, "commit", name, metric, &t, &line, e);
+    char extra[200];
+    snprintf(extra, sizeof extra, "baseline-build=%.60s candidate-build=%.60s", ma.info ? ma.info->vcs : "?",
+             mb.info ? mb.info->vcs : "?");
+    size_t R = (size_t)(a->calibrate && a->repeat ? a->repeat : 1);
+    int status = 0, exits[4] = {0};
+    for (size_t r = 0; r < R && rc == 0; r++) {
+        gate_wrap W;
+        memset(&W, 0, sizeof W);
+        W.side_a = (gate_side){sa, oa};
+        W.side_b = (gate_side){sb, ob};
+        W.auto_pairs = 1;
+        W.only_impl = a->impl;
+        session ss;
+        if (run_session(a, st, &W, kind, extra, t, metric, 1, &ss, e) < 0) { rc = -1; break; }
+        status = pb_gate_exit_status(ss.final, ss.nfinal);
+        exits[status]++;
+        char note[1400];
+        snprintf(note, sizeof note, "baseline build %.60s (%s), candidate build %.60s (%s), in one process; ",
+                 ma.info->vcs, a->base_module, mb.info->vcs, cand);
+        if (W.unpaired[0])
+            snprintf(note + strlen(note), sizeof note - strlen(note), "not compared: %s; ", W.unpaired);
+        if (W.shared[0])
+            snprintf(note + strlen(note), sizeof note - strlen(note), "the candidate's calibration, used by both "
+                     "(last pass): %s; ", W.shared);
+        rounds_note(note + strlen(note), sizeof note - strlen(note), a, &ss, t, line, th);
+        if (!(a->budget > 0)) note_mdc_reached(note, sizeof note, ss.final, ss.nfinal);
+        pb_comparison c = {.command = "gate", .gate = kind, .suite = name, .metric = metric, .pairing = "round",
+                           .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
+                           .exit_status = status, .runs_a = ss.runs, .nruns_a = ss.nruns};
+        int64_t id = pb_gate_store(st, &c, ss.final, ss.nfinal, e);
+        if (id < 0) rc = -1;
+        /* A/A: one calibration per impl, on the candidate's name (what a commit gate looks up). Pairing
+         * 'round', as the claim gate's A/A of that impl: both are X against another copy of X, interleaved
+         * round by round in one process; which of the two was measured last is what a gate shows. */
+        if (rc == 0 && a->calibrate)
+            rc = store_per_impl(st, name, metric, "round", ss.first, ss.final, ss.nfinal, ss.runs[0], id, e);
+        if (rc == 0) {
+            char title[300];
+            snprintf(title, sizeof title, "gate %s %s: build %.12s (impls X) against build %.12s (impls X" BASE_SUFFIX
+                     "), in one process", a->calibrate ? "A/A calibration (commit, one process)" : "commit", name,
+                     mb.info->vcs, ma.info->vcs);
+            pb_cmp_header h = {.title = title, .suite = name, .metric = metric,
+                               .pairing = "round (two builds interleaved in one run)", .gate = kind,
+                               .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
+            pb_gate_print(stdout, a->fmt, &h, ss.final, ss.nfinal);
+        }
+        session_free(&ss);
+    }
+    if (rc == 0 && R > 1)
+        printf("A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d\n", R, exits[0],
+               exits[1], exits[3]);
+    if (sa) pb_suite_opts_free(sa, oa);
+    if (sb) pb_suite_opts_free(sb, ob);
+    pb_suite_module_close(&mb);
+    pb_suite_module_close(&ma);
+    if (rc < 0) return -1;
+    return R > 1 ? (exits[1] ? 1 : exits[3] ? 3 : 0) : status;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+    gate_args a = {.db = pb_default_db(), .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
+    pb_cli_join(argc, argv, a.cmdline, sizeof a.cmdline);
+    if (pb_gb_init(&argc, argv) < 0) {
+        fprintf(stderr, "bench gate: bad --benchmark_ flag (see above)\n");
+        return PB_GATE_EXIT_ERROR;
+    }
+    pb_cli cli;
+    int r = parse(argc, argv, &a, &cli);
+    if (r) {
+        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
+        return r > 0 ? 0 : PB_GATE_EXIT_ERROR;
+    }
+    /* in one run the gate reruns by itself; for runs, ci/perf-gate adds alternations and says how often it may */
+    if (a.reruns < 0) a.reruns = a.runs_a ? 0 : a.budget > 0 ? MAX_RERUNS : 2;
+    a.look = pb_gate_look_params(a.gp, a.reruns);
+    pb_err e = {{0}};
+    if (!a.runs_a && (!a.suite->plan || !a.suite->setup_case)) {
+        fprintf(stderr, "bench gate: suite %s cannot run benchmarks yet\n", a.suite->name);
+        pb_suite_opts_free(a.suite, a.suite_opts);
+        return PB_GATE_EXIT_ERROR;
+    }
+    pb_thresholds th;
+    if (load_thresholds(&a, &th, &e) < 0) {
+        fprintf(stderr, "bench gate: %s\n", e.msg);
+        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
+        return PB_GATE_EXIT_ERROR;
+    }
+    pb_store st;
+    if (pb_gate_open(&st, a.db, a.runs_a != NULL, &e) < 0) {
+        fprintf(stderr, "bench gate: %s\n", e.msg);
+        pb_thresholds_free(&th);
+        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
+        return PB_GATE_EXIT_ERROR;
+    }
+    const char *metric = a.metric ? a.metric
+                         : pb_suite_primary_metric(a.suite);
+    pb_det_gate dg = {.suite = a.suite, .baseline = a.baseline, .candidate = a.candidate, .sizes = a.sizes,
+                      .suite_opts = a.suite_opts_text, .metric = a.metric, .command_line = a.cmdline, .quick = a.quick,
+                      .progress = a.progress};
+    int vg = a.measure && !strcmp(a.measure, "valgrind");
+    int rc = vg && a.runs_a ? pb_gate_valgrind_runs(a.runs_a, a.runs_b, a.impl, a.metric, a.cmdline, &st, &th, &e)
+             : vg          ? pb_gate_valgrind(&dg, &st, &th, &e)
+             : a.measure && !strcmp(a.measure, "both") ? gate_both(&a, &dg, &st, &th, metric, &e)
+             : a.runs_a    ? gate_runs(&a, &st, &th, &e)
+             : a.base_module ? gate_builds(&a, &st, &th, metric, &e)
+             : a.calibrate ? gate_calibrate(&a, &st, &th, metric, &e)
+                           : gate_claim(&a, &st, &th, metric, &e);
+    pb_store_close(&st);
+    pb_thresholds_free(&th);
+    if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
+    if (rc < 0) {
+        fprintf(stderr, "bench gate: %s\n", e.msg);
+        return PB_GATE_EXIT_ERROR;
+    }
+    return rc;
+}

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cmd_run.c — `bench run --suite NAME [options] [suite options] [--benchmark_* flags]` */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_opts.h"
+#include "paths.h"
+#include "gbshim.h"
+#include "kmod_target.h"
+#include "runner.h"
+#include "store.h"
+#include "pb_config.h"
+#include "report.h"
+#include "runenv.h"
+#include "suite.h"
+#include "valgrind.h"
+
+enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_DB, O_TARGET, O_MEASURE, O_QUIET,
+       O_VG_CHILD, O_VG_REPS, O_CPU };
+
+static const pb_cli_opt OPTS[] = {
+    {"suite", "NAME|all", "suite to run (bench list shows them); all: each suite that re-runs a published\n"
+                          "patch (has data/<suite>_doc.tsv), in turn, each closed by its summary", O_SUITE},
+    {"impl", "A,B", "only these implementations", O_IMPL},
+    {"sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES},
+    {"quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK},
+    {"rounds", "N", "rounds per cell (default 61, quick 15)", O_ROUNDS},
+    {"sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS},
+    {"counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
+                         "'' for none). Unavailable ones fall back to the TSC, visibly.", O_COUNTERS},
+    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
+    {"target", "T", "userspace (default): the implementations in this process.\n"
+                    "qemu: the kernel-module variant in a QEMU guest (TCG);\n"
+                    "host: the kernel-module variant on this machine's kernel\n"
+                    "(root, module support and /lib/modules/$(uname -r)/build needed).\n"
+                    "See docs/kmod.md.", O_TARGET},
+    {"measure", "M", "time (default): wall time, interleaved as above;\n"
+                     "valgrind: instruction, cache and branch counts per op under callgrind\n"
+                     "(deterministic; see docs/gate.md and harness/run/valgrind.h)", O_MEASURE},
+    {"cpu", "N|none", "pin the benchmark thread to online CPU N (default: the last online\n"
+                      "CPU, when more than one is online); none: do not pin. Stored with\n"
+                      "the run (runs.cpu_affinity), with why when not pinned", O_CPU},
+    {"quiet", NULL, "no progress on stderr", O_QUIET},
+    {"vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD},
+    {"vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct run_args {
+    pb_cli *cli;
+    pb_runner_opts o;
+    const char *target;
+    const char *measure;         /* --measure: "time" or "valgrind" */
+    const char *vg_child;        /* --vg-child DIR: this process is the child under callgrind */
+    int vg_reps;
+} run_args;
+
+static int on_opt(void *ctx, int id, const char *v)
+{
+    run_args *a = ctx;
+    switch (id) {
+    case O_SUITE: return 0;   /* found before parsing (pb_cli_find_suite) */
+    case O_IMPL: a->o.impls = v; return 0;
+    case O_SIZES: a->o.sizes = v; return 0;
+    case O_QUICK: a->o.quick = 1; return 0;
+    case O_QUIET: a->o.progress = 0; return 0;
+    case O_COUNTERS: a->o.counters = v; return 0;
+    case O_DB: a->o.db_path = v; return 0;
+    case O_TARGET: a->target = v; return 0;
+    case O_MEASURE:
+        if (strcmp(v, "time") && strcmp(v, "valgrind"))
+            return pb_cli_error(a->cli, "unknown --measure '%s' (time or valgrind)", v);
+        a->measure = v;
+        return 0;
+    case O_VG_CHILD: a->vg_child = v; return 0;
+    case O_CPU: {
+        int cpu;
+        pb_err e = {{0}};
+        if (pb_cpu_parse(v, &cpu, &e) < 0) return pb_cli_error(a->cli, "%s", e.msg);
+        a->o.cpu = v;
+        return 0;
+    }
+    case O_VG_REPS: return pb_cli_int(a->cli, "vg-reps", v, 1, 4, &a->vg_reps);
+    case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 2, 100000, &a->o.rounds);
+    case O_SAMPLE_MS: {
+        char *end;
+        double x = strtod(v, &end);
+        if (end == v || *end || !(x >= 0.01 && x <= 10000))
+            return pb_cli_error(a->cli, "--sample-ms wants a number from 0.01 to 10000, got '%s'", v);
+        a->o.sample_seconds = x / 1e3;
+        return 0;
+    }
+    }
+    return pb_cli_error(a->cli, "option id %d not handled", id);
+}
+
+static void list_suites(FILE *f, const pb_cli *c)
+{
+    if (c->suite) return;
+    fprintf(f, "\nSuites:");
+    for (int i = 0; pb_suites[i]; i++) fprintf(f, " %s", pb_suites[i]->name);
+    fprintf(f, "  (bench run --suite NAME --help shows a suite's options)\n");
+}
+
+
+/* --measure valgrind: counts from a child under callgrind, stored as a run of target "valgrind" */
+static int cmd_run_valgrind(const pb_runner_opts *o, const char *cmdline)
+{
+    pb_vg_opts vo = {.suite = o->suite, .impls = o->impls, .sizes = o->sizes, .quick = o->quick, .reps = 1,
+                     .progress = o->progress, .suite_opts = o->options_text};
+    pb_err e = {{0}};
+    pb_grid g;
+    /* bad filters and sizes are refused here, before valgrind starts or the database opens */
+    if (pb_runner_grid(o, &g, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
+    free(g.cells);
+    pb_vg_result r;
+    if (pb_vg_measure(&vo, &r, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 1; }
+    pb_store st;
+    if (pb_store_open(&st, o->db_path, &e) < 0) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        pb_vg_result_free(&r);
+        return 1;
+    }
+    int64_t run = pb_vg_store(&st, &vo, &r, cmdline, &e);
+    pb_store_close(&st);
+    if (run < 0) { fprintf(stderr, "bench run: %s\n", e.msg); pb_vg_result_free(&r); return 1; }
+    pb_vg_print(stdout, o->suite, &r);
+    pb_vg_result_free(&r);
+    printf("run %lld complete (suite %s, measure valgrind) in %s\n", (long long)run, o->suite->name, o->db_path);
+    return 0;
+}
+
+/* The closing line of a run: cells per verdict, smallest and largest ratio (report.h). */
+static void closing_summary(const pb_suite *s, const char *db, int64_t run)
+{
+    const char *data_dir = pb_data_dir();
+    pb_store st;
+    pb_err e = {{0}};
+    char line[1024];
+    if (pb_store_open_readonly(&st, db, &e) < 0) return;
+    if (pb_report_run_summary(&st, s, run, data_dir, line, sizeof line, &e) == 0)
+        printf("%s summary: %s\n", s->name, line);
+    else
+        printf("%s summary: unavailable (%s)\n", s->name, e.msg);
+    pb_store_close(&st);
+}
+
+static int run_one(int argc, char **argv, const char *cmdline)
+{
+    pb_cli cli = {
+        .cmd = "run",
+        .synopsis = "usage: bench run --suite NAME [options] [suite options] [--benchmark_* flags]\n"
+                    "\n"
+                    "Run a suite's grid: every implementation of a cell interleaved in rounds (rotating\n"
+                    "start), every sample stored in SQLite, ratios paired by round.\n",
+        .epilogue = "  --benchmark_*         passed to Google Benchmark (e.g. --benchmark_repetitions=3)\n",
+        .opts = OPTS,
+        .more_help = list_suites,
+    };
+    run_args a = {.cli = &cli, .target = "userspace", .measure = "time", .vg_reps = 1,
+                  .o = {.db_path = pb_default_db(), .progress = 1, .command_line = cmdline}};
+    cli.on_opt = on_opt;
+    cli.ctx = &a;
+    if (pb_cli_find_suite("run", argc, argv, &cli.suite)) return 2;
+    pb_err e = {{0}};
+    if (cli.suite && !(cli.suite_opts = pb_suite_opts_new(cli.suite, &e))) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        return 2;
+    }
+    int rc = pb_cli_parse(&cli, argc, argv);
+    if (rc == 0 && !cli.suite) {
+        fprintf(stderr, "bench run: --suite is required (see bench run --help)\n");
+        rc = 2;
+    }
+    if (rc == 0 && a.vg_child) {
+        /* the child under callgrind: it measures and writes its files, it stores nothing */
+        a.o.suite = cli.suite;
+        a.o.suite_opts = cli.suite_opts;
+        a.o.options_text = cli.suite_text;
+        if (pb_vg_child(&a.o, a.vg_child, a.vg_reps, &e) < 0) {
+            fprintf(stderr, "bench run: %s\n", e.msg);
+            rc = 2;
+        }
+        pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return rc;
+    }
+    const int vg = !strcmp(a.measure, "valgrind");
+    if (rc == 0 && vg && strcmp(a.target, "userspace")) {
+        fprintf(stderr, "bench run: --measure valgrind counts this process's implementations: not with --target %s\n",
+                a.target);
+        rc = 2;
+    }
+    if (rc == 0 && vg && (a.o.rounds || a.o.sample_seconds > 0 || a.o.counters)) {
+        fprintf(stderr, "bench run: --%s has no meaning with --measure valgrind (counts: %d ops per case, no clock, "
+                        "no hardware counters)\n",
+                a.o.rounds ? "rounds" : a.o.sample_seconds > 0 ? "sample-ms" : "counters", PB_VG_ITERS);
+        rc = 2;
+    }
+    if (rc == 0 && pb_store_check_path(a.o.db_path, &e) < 0) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        rc = 2;
+    }
+    if (rc == 0 && strcmp(a.target, "userspace")) {
+        if (!strcmp(a.target, "qemu") || !strcmp(a.target, "host"))
+            rc = pb_kmod_target_run(cli.suite->name, a.target, a.o.db_path, a.o.quick, a.o.rounds, cmdline);
+        else {
+            fprintf(stderr, "bench run: unknown --target '%s' (userspace, qemu or host)\n", a.target);
+            rc = 2;
+        }
+        pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return rc;
+    }
+    if (rc) {
+        if (cli.suite) pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return rc == 1 ? 0 : rc;
+    }
+    a.o.suite = cli.suite;
+    a.o.suite_opts = cli.suite_opts;
+    a.o.options_text = cli.suite_text;
+    if (vg) {
+        rc = cmd_run_valgrind(&a.o, cmdline);
+        pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return rc;
+    }
+    int64_t run = 0;
+    int r = pb_run(&a.o, &run, &e);
+    pb_suite_opts_free(cli.suite, cli.suite_opts);
+    if (r == 130) { fprintf(stderr, "bench run: %s\n", e.msg); return 130; }
+    if (r < 0) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        return r == -2 ? 2 : 1;
+    }
+    printf("run %lld complete (suite %s) in %s\n", (long long)run, cli.suite->name, a.o.db_path);
+    closing_summary(cli.suite, a.o.db_path, run);
+    return 0;
+}
+
+/* Is suite s one that re-runs a published patch (it has the document's table, data/<suite>_doc.tsv)? */
+static int has_document(const pb_suite *s)
+{
+    const char *data_dir = pb_data_dir();
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s_doc.tsv", data_dir, s->name);
+    return access(path, R_OK) == 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    char cmdline[2048];
+    pb_cli_join(argc, argv, cmdline, sizeof cmdline);
+
+    if (pb_gb_init(&argc, argv) < 0) {
+        fprintf(stderr, "bench run: bad --benchmark_ flag (see above)\n");
+        return 2;
+    }
+    /* --suite all: each suite that re-runs a published patch, in turn, with the same options */
+    int all_at = -1;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (!strcmp(argv[i], "--suite") && i + 1 < argc && !strcmp(argv[i + 1], "all")) all_at = i + 1;
+        if (!strcmp(argv[i], "--suite=all")) all_at = i;
+    }
+    if (all_at < 0) return run_one(argc, argv, cmdline);
+    char **copy = malloc((size_t)(argc + 1) * sizeof *copy);
+    if (!copy) { fprintf(stderr, "bench run: out of memory\n"); return 1; }
+    int rc = 0, ran = 0;
+    for (int k = 0; pb_suites[k] && rc != 130; k++) {
+        const pb_suite *s = pb_suites[k];
+        if (!has_document(s)) continue;
+        char value[PB_NAME_MAX + 16];
+        snprintf(value, sizeof value, "%s%s", strcmp(argv[all_at], "all") ? "--suite=" : "", s->name);
+        memcpy(copy, argv, (size_t)(argc + 1) * sizeof *copy);
+        copy[all_at] = value;
+        fprintf(stderr, "bench run --suite all: %s\n", s->name);
+        int r = run_one(argc, copy, cmdline);
+        ran++;
+        if (r && !rc) rc = r;
+        if (r == 130) rc = 130;
+    }
+    free(copy);
+    if (!ran) { fprintf(stderr, "bench run: --suite all: no suite has a document table\n"); return 2; }
+    return rc;
+}

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* gate.h — comparisons and performance-regression gates (`bench compare`, `bench gate`).
+ *
+ * Three layers, one file each:
+ *   gate.c        statistics and decisions on paired costs (no I/O): per-cell
+ *                 ratio, CI, p-value, minimum detectable change, Holm's
+ *                 correction over the cells of one comparison, the verdict;
+ *                 and the threshold file (ci/thresholds).
+ *   gate_store.c  what comes from and goes to SQLite: the samples of runs,
+ *                 pairing them (within a run by round, across alternating runs
+ *                 by alternation), refusing runs of other machines or jobs,
+ *                 and the comparisons/comparison_cells/calibrations tables.
+ *   gate_out.c    the table on stdout, --format md and --format json.
+ *
+ * Vocabulary. A comparison is always "B against A" (candidate against
+ * baseline) per cell (impl, variant, op, size). Every metric is turned into a
+ * *cost* (higher = worse: ns_per_op as is, a throughput as its inverse), so
+ * that the ratio cost(B)/cost(A) reads the same for every metric: 1.05 means
+ * B is 5 % slower. Samples are paired (the two sides ran within milliseconds of
+ * each other), and the ratio is the Hodges–Lehmann estimate on the paired log
+ * ratios with the Wilcoxon signed-rank CI and p-value (stats.h): both hold
+ * under the VM's two core speeds, which multiply both sides of a pair alike.
+ *
+ * A cell's verdict (threshold t, e.g. 0.03 for 3 %; [lo, hi] the 95 % CI;
+ * p_holm the Holm-adjusted p-value over the m cells of the comparison):
+ *   regression    p_holm < alpha and ratio > 1 + t: significantly slower, by
+ *                 more than the threshold;
+ *   inconclusive  not a regression, and either the CI holds both 1 and 1 + t
+ *                 (too noisy to tell "no change" from "regression"), or the
+ *                 ratio is beyond 1 + t but not significant after Holm;
+ *   pass          otherwise: hi < 1 + t, or slower but within the threshold.
+ * A gate's exit status: 1 if any cell regressed, else 3 if any is
+ * inconclusive, else 0; 2 for errors. See docs/gate.md. */
+#ifndef PB_GATE_H
+#define PB_GATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "metrics.h"
+#include "pb.h"
+#include "stats.h"
+#include "store.h"
+#include "suite.h"
+
+enum { PB_GATE_EXIT_PASS = 0, PB_GATE_EXIT_REGRESSION = 1, PB_GATE_EXIT_ERROR = 2, PB_GATE_EXIT_INCONCLUSIVE = 3 };
+
+typedef enum {
+    PB_CELL_PASS,
+    PB_CELL_REGRESSION,
+    PB_CELL_INCONCLUSIVE,
+    PB_CELL_NODATA,       /* too few pairs (or a side unavailable): not judged, shown */
+    PB_CELL_UNTESTED,     /* compare of one run against one run: ratio of medians, no test */
+    PB_CELL_COMPARED,     /* no threshold (bench compare): tested, but no pass/fail */
+} pb_cell_verdict;
+
+typedef struct pb_gate_params {
+    double alpha;   /* family-wise error rate over the cells of one comparison (0.05) */
+    double conf;    /* coverage of the per-cell CI (0.95) */
+    double power;   /* for the minimum detectable change (0.80) */
+} pb_gate_params;
+
+#define PB_GATE_DEFAULTS ((pb_gate_params){.alpha = 0.05, .conf = 0.95, .power = 0.80})
+
+/* A gate that reruns inconclusive cells looks at its data up to 1 + reruns
+ * times; each look is tested at alpha / (1 + reruns) (Bonferroni over the
+ * looks), so that the gate as a whole keeps its family-wise error rate. */
+static inline pb_gate_params pb_gate_look_params(pb_gate_params gp, int reruns)
+{
+    gp.alpha /= 1 + (reruns > 0 ? reruns : 0);
+    return gp;
+}
+
+typedef struct pb_cmp_cell {
+    /* which cell: impl_a/impl_b are equal in a comparison of runs (same impl, two builds) */
+    char impl_a[PB_NAME_MAX], impl_b[PB_NAME_MAX];
+    char variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    uint64_t size;
+    double threshold;        /* slowdown that counts as a regression (0.03 = 3 %); NaN: none (compare) */
+    int rounds;              /* rounds (or alternations) behind the pairs, after reruns */
+    double calibrated_mdc;   /* this machine's A/A minimum detectable change for the cell; NaN if none */
+    char note[160];          /* why a cell has no data, or what the pairing was */
+    /* filled by pb_cmp_cell_stats */
+    size_t n;                /* pairs */
+    double ratio;            /* cost(B)/cost(A): Hodges–Lehmann, or ratio of medians when untested */
+    double ci_lo, ci_hi;     /* CI of the ratio; infinite when too few pairs */
+    double conf;             /* achieved coverage */
+    double p;                /* two-sided signed-rank p-value of ratio == 1 */
+    double se_log;           /* standard error of log(ratio), from the CI width */
+    double noise;            /* robust spread of the paired log ratios (MAD x 1.4826) */
+    double order_effect;     /* how much slower the side that ran second was (fraction; NaN: not estimated) */
+    double mdc;              /* minimum detectable change (fraction) at `power`, level alpha/m */
+    /* filled by pb_gate_decide */
+    double p_holm;
+    pb_cell_verdict verdict;
+} pb_cmp_cell;
+
+/* ---- statistics and decisions (gate.c) ---- */
+
+/* Holm's step-down adjusted p-values: adj[i] for p[i], m values (NaN = not tested, left NaN). */
+void pb_holm(const double *p, size_t m, double *adj);
+
+/* Per-cell statistics from n pairs of costs (cost_b[i], cost_a[i]). m is the
+ * number of cells in the comparison (for the MDC at Holm's strictest level).
+ * With fewer than 6 pairs the cell is PB_CELL_NODATA (no 95 % CI exists).
+ *
+ * order[i] (or NULL) says which side of pair i ran first: +1 A, -1 B. On a
+ * busy VM the sample that runs second in a round is sometimes systematically
+ * slower (by up to 10-20 % here). The runner rotates the start every round,
+ * so this adds +e to half the pairs and -e to the other half: symmetric, so
+ * the test stays valid, and it only widens the CI (the reruns narrow it
+ * again). It is estimated (half the difference of the two orders' medians,
+ * with at least 3 pairs in each) and reported as order_effect, not corrected:
+ * correcting it helped little in simulation and made very noisy A/A gates
+ * alarm more often (docs/gate.md). */
+void pb_cmp_cell_stats(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
+                       size_t n, size_t m, const pb_gate_params *gp);
+
+/* Ratio of medians only (one run against one run: no valid paired test). */
+void pb_cmp_cell_untested(pb_cmp_cell *c, const double *cost_b, size_t nb, const double *cost_a, size_t na);
+
+/* Holm over the tested cells, then each cell's verdict (see the top of this
+ * file). A tested cell without a threshold (NaN: bench compare) becomes
+ * PB_CELL_COMPARED; pb_cmp_change() says what the test found. */
+void pb_gate_decide(pb_cmp_cell *cells, size_t m, const pb_gate_params *gp);
+
+/* 1 if any regression, else 3 if any inconclusive, else 0 (NODATA/UNTESTED cells don't count). */
+int pb_gate_exit_status(const pb_cmp_cell *cells, size_t m);
+
+const char *pb_cell_verdict_name(pb_cell_verdict v);
+/* "pass", "regression", "error", "inconclusive" for the exit statuses; "none" for -1 (compare) */
+const char *pb_gate_exit_name(int status);
+
+/* "3,5,7" -> run ids (malloc'd). -1 + e for anything but positive integers. */
+int pb_parse_run_ids(const char *list, int64_t **ids, size_t *n, pb_err *e);
+/* "slower" / "faster" (Holm-significant) or "no difference detected" / "untested" */
+const char *pb_cmp_change(const pb_cmp_cell *c, const pb_gate_params *gp);
+
+/* Metric names and directions: metrics.h, the one table. */
+
+/* ---- thresholds file (gate.c) ----
+ * One rule a line:  GATE SUITE METRIC SLOWDOWN
+ *   GATE     claim | commit | *      (which gate the rule is for)
+ *   SUITE    a suite name | *
+ *   METRIC   ns_per_op, mb_per_s, ... | *
+ *   SLOWDOWN a percentage with its sign, 0% < t <= 100%, e.g. 3% or 2.5%
+ * '#' starts a comment; blank lines are ignored. The most specific rule wins
+ * (exact names beat '*'; GATE counts most, then SUITE, then METRIC); two rules
+ * for the same key are an error. Errors name file:line. */
+typedef struct pb_threshold {
+    char gate[16], suite[PB_NAME_MAX], metric[PB_NAME_MAX];
+    double slowdown;
+    int line;
+} pb_threshold;
+
+typedef struct pb_thresholds {
+    char path[512];
+    int n;
+    pb_threshold *v;
+} pb_thresholds;
+
+int pb_thresholds_load(pb_thresholds *t, const char *path, pb_err *e);
+/* Same, from text in memory (path only names it in errors). */
+int pb_thresholds_parse(pb_thresholds *t, const char *path, const char *text, pb_err *e);
+/* The slowdown for (gate, suite, metric), or -1 + e naming what is missing. *line gets the rule's line. */
+int pb_thresholds_lookup(const pb_thresholds *t, const char *gate, const char *suite, const char *metric,
+                         double *slowdown, int *line, pb_err *e);
+void pb_thresholds_free(pb_thresholds *t);
+
+/* ---- the store (gate_store.c) ---- */
+
+/* pb_store_open (whose schema includes the gate's tables, store/schema.c); must_exist:
+ * refuse (rather than create) a missing file. */
+int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e);
+
+/* Costs of one case of one run: observations by (round, repetition). */
+typedef struct pb_gate_obs {
+    int round, rep, position;
+    double cost;
+} pb_gate_obs;
+
+typedef struct pb_gate_case {
+    int64_t run;
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    uint64_t size;
+    int ok;                  /* 0: the case was 'unavailable' */
+    char reason[160];
+    pb_gate_obs *obs;
+    size_t n;
+} pb_gate_case;
+
+typedef struct pb_gate_data {
+    pb_gate_case *c;
+    size_t n, cap;
+} pb_gate_data;
+
+/* What a run is (for checks and for the comparison's record). */
+typedef struct pb_run_meta {
+    int64_t id;
+    char suite[PB_NAME_MAX], status[16], baseline[PB_NAME_MAX], candidate[PB_NAME_MAX], primary_metric[PB_NAME_MAX];
+    char machine_id[64], job_id[128], git_sha[64], options[512];
+} pb_run_meta;
+
+int pb_gate_run_meta(pb_store *s, int64_t run, pb_run_meta *m, pb_err *e);
+
+/* Append every case of `run` with its costs in `metric` to d. */
+int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data *d, pb_err *e);
+void pb_gate_data_free(pb_gate_data *d);
+
+/* Runs that may be compared with each other: all complete, one suite, one
+ * machine (machine_id) and one job (job_id, from PB_JOB_ID); the same
+ * options. Anything else is refused with a message saying which run differs. */
+int pb_gate_check_runs(const pb_run_meta *m, size_t n, pb_err *e);
+
+/* Alternation k of a commit-gate session is the k-th baseline run with the
+ * k-th candidate run; they must be adjacent in run order (nothing of either
+ * side between them). Checks that, given the id lists. */
+int pb_gate_check_alternation(const int64_t *a, const int64_t *b, size_t k, pb_err *e);
+
+/* Cells of one comparison, with their statistics (pb_cmp_cell_stats; m = the
+ * number of cells). Thresholds and verdicts are the caller's (pb_gate_decide).
+ * Within runs: for each cell key present for both impl_a and impl_b, pairs by
+ * (round, repetition) of the same run, pooled over all loaded runs (a gate's
+ * reruns add runs). Across alternating runs (commit gate): pair k = (median of
+ * the impl in run runs_b[k], median in run runs_a[k]) per cell and impl (NULL:
+ * every impl measured on both sides). The samples of one cell in one run ran
+ * within milliseconds of each other: they are one moment, not independent
+ * pairs, so pairing them by round index across runs would overstate n. With
+ * one run each (k == 1) a cell is UNTESTED: ratio of medians, no test. */
+int pb_gate_cells_within(const pb_gate_data *d, const char *impl_a, const char *impl_b, const pb_gate_params *gp,
+                         pb_cmp_cell **cells, size_t *ncells, pb_err *e);
+/* The same for several pairs of impls in one run (the in-process commit gate: X~base against X
+ * for every impl X): the cells of all pairs, m = all of them. */
+int pb_gate_cells_within_pairs(const pb_gate_data *d, const char *const *impl_a, const char *const *impl_b,
+                               size_t npairs, const pb_gate_params *gp, pb_cmp_cell **cells, size_t *ncells, pb_err *e);
+int pb_gate_cells_across(const pb_gate_data *d, const int64_t *runs_a, const int64_t *runs_b, size_t k,
+                         const char *impl, const pb_gate_params *gp, pb_cmp_cell **cells, size_t *ncells, pb_err *e);
+
+/* Runs against runs (compare --runs, the commit gate): reads the runs' records,
+ * refuses what cannot be compared (pb_gate_check_runs; with k > 1 also
+ * pb_gate_check_alternation), and loads every run in `metric` (NULL or "": the
+ * runs' primary metric; the one used is written to metric_out). meta0 gets the
+ * first baseline run's record. */
+int pb_gate_load_sessions(pb_store *s, const int64_t *a, const int64_t *b, size_t k, const char *metric,
+                          char *metric_out, size_t cap, pb_run_meta *meta0, pb_gate_data *d, pb_err *e);
+
+/* One comparison, as stored. */
+typedef struct pb_comparison {
+    const char *command;      /* "compare" | "gate" */
+    const char *gate;         /* "claim" | "commit" | "aa" | NULL */
+    const char *suite, *metric, *pairing;
+    const char *thresholds;   /* file, or NULL */
+    const char *command_line;
+    const char *note;
+    const pb_gate_params *gp;
+    int exit_status;
+    const int64_t *runs_a, *runs_b;   /* runs_b may be NULL when both sides are in runs_a */
+    size_t nruns_a, nruns_b;
+    int alternating;          /* runs_a[k], runs_b[k] form alternation k */
+} pb_comparison;
+
+int64_t pb_gate_store(pb_store *s, const pb_comparison *c, const pb_cmp_cell *cells, size_t n, pb_err *e);
+
+/* An A/A calibration: `repeats` whole A/A gates of one impl against itself.
+ * first[r] are the cells of repeat r's first pass (what a quick gate sees:
+ * noise, MDC), final[r] after its reruns (what the gate decided: alarms). */
+typedef struct pb_calibration {
+    const char *suite, *metric, *pairing, *impl;
+    int64_t run;                     /* any run of the calibration (machine and job come from it) */
+    size_t repeats, ncells;
+    pb_cmp_cell **first, **final;    /* [repeats][ncells], the same cells in the same order */
+    int64_t first_comparison, last_comparison;
+} pb_calibration;
+
+int pb_gate_store_calibration(pb_store *s, const pb_calibration *cal, pb_err *e);
+
+/* The newest A/A calibration of this cell on this machine (pairing "round" or
+ * "alternation"); NaN if none. */
+double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *pairing, const char *suite,
+                              const char *impl, const char *variant, const char *op, uint64_t size,
+                              const char *metric);
+
+/* ---- output (gate_out.c) ---- */
+typedef enum { PB_FMT_TEXT, PB_FMT_MD, PB_FMT_JSON } pb_format;
+int pb_format_parse(const char *s, pb_format *f);
+/* The options compare and gate share: --format F, --alpha A (name without the dashes).
+ * 1 if taken, 0 if not one of them, -1 after printing "CMD: what is wrong" to stderr. */
+int pb_gate_output_opt(const char *cmd, const char *name, const char *val, pb_format *fmt, pb_gate_params *gp);
+
+typedef struct pb_cmp_header {
+    const char *title;        /* "gate claim xts: new against old" */
+    const char *suite, *metric, *pairing, *gate;
+    int64_t comparison_id;    /* 0 if not stored */
+    const pb_gate_params *gp;
+    int exit_status;          /* -1: no verdict (compare) */
+    const char *note;
+} pb_cmp_header;
+
+void pb_gate_print(FILE *f, pb_format fmt, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
+
+#endif

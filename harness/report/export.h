@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* export.h — `bench export`'s formats: json, csv, gbench (report/export.c). */
+#ifndef PB_EXPORT_H
+#define PB_EXPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "store.h"
+
+/* The runs to export into ids (at most cap): run (if not 0) when it is complete (and of suite, if
+ * given), else the latest complete userspace run of each suite (of suite only). Their number, 0
+ * for none, -1 when the store cannot be read. */
+int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, int cap);
+/* Runs ids[0..n) in format "json", "csv" or "gbench" to f. 0, or -1 (a failed write or encoding;
+ * the caller checks ferror(f) too). */
+int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n);
+
+#endif

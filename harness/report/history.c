@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* history.c — behind `bench history`: one impl's median per cell over every complete run of a
+ * suite, per machine, in run order, with the change points that E-divisive means finds in each
+ * cell's series (changepoint.h): where (the runs and git revisions on either side), how large
+ * (median after / median before) and how significant (permutation p at a fixed seed, so the same
+ * store always gives the same answer); and a plot per cell. */
+#include "history.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "changepoint.h"
+#include "fmt.h"
+#include "metrics.h"
+#include "paths.h"
+#include "report.h"
+#include "report_data.h"
+#include "stats.h"
+
+typedef struct point {
+    int64_t run;
+    char git[16], started[32];
+    char sha[64];   /* as stored (may end in -dirty) */
+    long order;     /* position of its commit in git's history, -1 unknown */
+    double median;
+} point;
+
+/* The commits of the repository at root, oldest first (git rev-list --topo-order --reverse HEAD,
+ * started without a shell); NULL when git or the repository is not at hand. */
+static char **git_commits(const char *root, size_t *n)
+{
+    *n = 0;
+    int fd[2];
+    if (pipe(fd)) return NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"git", "-C", (char *)root, "rev-list", "--topo-order", "--reverse", "HEAD", NULL};
+    extern char **environ;
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (rc) { close(fd[0]); return NULL; }
+    FILE *f = fdopen(fd[0], "r");
+    char **v = NULL, line[128];
+    size_t cap = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 256;
+            char **nv = realloc(v, cap * sizeof *nv);
+            if (!nv) break;
+            v = nv;
+        }
+        if (!(v[*n] = strdup(line))) break;
+        (*n)++;
+    }
+    if (f) fclose(f); else close(fd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        for (size_t i = 0; i < *n; i++) free(v[i]);
+        free(v);
+        *n = 0;
+        return NULL;
+    }
+    return v;
+}
+
+/* where sha (a stored revision, possibly abbreviated or ending in -dirty) is in commits; -1 if not */
+static long commit_order(char **commits, size_t n, const char *sha)
+{
+    size_t len = strcspn(sha, "-");
+    if (len < 7) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(commits[i], sha, len)) return (long)i;
+    return -1;
+}
+
+static int by_commit(const void *x, const void *y)
+{
+    const point *a = x, *b = y;
+    if (a->order != b->order) return a->order < b->order ? -1 : 1;
+    int c = strcmp(a->started, b->started);
+    return c ? c : (a->run > b->run) - (a->run < b->run);
+}
+
+/* The history plots: one gnuplot script and one data file for every series, gnuplot run once at
+ * the end. Every name (machine, cell, git revision, the output folder) reaches the script only
+ * through pb_gp_quote; one refusal and nothing is drawn, and what was written is removed. */
+typedef struct history_plots {
+    FILE *gp, *dat;
+    char dir[1024], gpname[1100], datname[1100], log[1100];
+    const char *suite, *ylabel;
+    int block, series;
+    char (*files)[1100]; /* the png and svg of each series, in order */
+    size_t nfiles, cap;
+    pb_gpq q; /* every name in the script passes through it */
+} history_plots;
+
+static void hp_remove(history_plots *h)
+{
+    for (size_t i = 0; i < h->nfiles; i++) unlink(h->files[i]);
+    unlink(h->gpname);
+    unlink(h->datname);
+}
+
+/* "chain spin 4 KiB" as a file-name part: anything but letters, digits, '.' and '-' becomes '_',
+ * so that no name can leave the folder or look like an option */
+static void slug(char *out, size_t cap, const char *in)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && k + 1 < cap && k < 60; p++) {
+        int keep = (isalnum(*p) || *p == '.' || *p == '-') && !(k == 0 && *p == '-');
+        out[k++] = keep ? (char)*p : '_';
+    }
+    out[k] = 0;
+}
+
+/* the series' figure, png and svg: the medians in order, the change points as dashed vertical
+ * lines labelled with the shift and p, and each segment's median as a step */
+static void hp_series(history_plots *h, const char *machine, const char *cell, const point *pts, size_t n,
+                      const pb_change *ch, int k, int by_commit)
+{
+    if (h->q.bad || !n) return;
+    char name[128];
+    slug(name, sizeof name, cell);
+    h->series++;
+    if (h->nfiles + 2 > h->cap) {
+        size_t nc = h->cap ? h->cap * 2 : 32;
+        char (*nf)[1100] = realloc(h->files, nc * sizeof *nf);
+        if (!nf) { pb_errf(&h->q.err, "out of memory"); h->q.bad = 1; return; }
+        h->files = nf;
+        h->cap = nc;
+    }
+    char *png = h->files[h->nfiles], *svg = h->files[h->nfiles + 1];
+    snprintf(png, 1100, "%s/history_%s_%02d_%s.png", h->dir, h->suite, h->series, name);
+    snprintf(svg, 1100, "%s/history_%s_%02d_%s.svg", h->dir, h->suite, h->series, name);
+    h->nfiles += 2;
+    /* block h->block: the medians; block h->block + 1: the segment medians as a step */
+    for (size_t i = 0; i < n; i++) fprintf(h->dat, "%zu %.6g\n", i + 1, pts[i].median);
+    fprintf(h->dat, "\n\n");
+    double *x = malloc(n * sizeof *x);
+    if (!x) { pb_errf(&h->q.err, "out of memory"); h->q.bad = 1; return; }
+    for (size_t i = 0; i < n; i++) x[i] = pts[i].median;
+    for (int c = 0; c <= k; c++) {
+        size_t lo = c ? ch[c - 1].index : 0, hi = c < k ? ch[c].index : n;
+        double med = pb_median(x + lo, hi - lo);
+        fprintf(h->dat, "%.6g %.6g\n%.6g %.6g\n", lo + 0.5, med, hi + 0.5, med);
+    }
+    fprintf(h->dat, "\n\n");
+    free(x);
+    for (int t = 0; t < 2; t++) {
+        int w = n > 24 ? 1200 : 800;
+        if (t == 0) fprintf(h->gp, "reset\nset terminal pngcairo size %d,450 font ',9' noenhanced\n", w);
+        else fprintf(h->gp, "reset\nset terminal svg size %d,450 font 'sans,9' dynamic noenhanced\n", w);
+        fprintf(h->gp, "set output '%s'\n", pb_gpq_text(&h->q, t ? svg : png));
+        fprintf(h->gp, "set title '%s: %s [%s]'\nset grid\nset key below font ',8'\n", pb_gpq_text(&h->q, h->suite),
+                pb_gpq_text(&h->q, cell), pb_gpq_text(&h->q, machine));
+        fprintf(h->gp, "set ylabel '%s'\nset xlabel '%s'\nset xrange [0.5:%zu.5]\nset xtics rotate by -45 (", pb_gpq_text(&h->q, h->ylabel),
+                by_commit ? "git revision (git order)" : "git revision (runs by start time)", n);
+        for (size_t i = 0; i < n; i++) fprintf(h->gp, "%s'%s' %zu", i ? ", " : "", pb_gpq_text(&h->q, pts[i].git), i + 1);
+        fprintf(h->gp, ")\n");
+        for (int c = 0; c < k; c++)
+            fprintf(h->gp, "set arrow from %zu.5, graph 0 to %zu.5, graph 1 nohead dt 2 lw 1.5 lc rgb '#c00000'\n"
+                           "set label 'x%.3f, p = %.3f' at %zu.5, graph 0.96 left offset 0.5,0 textcolor rgb '#c00000'\n",
+                    ch[c].index, ch[c].index, ch[c].after / ch[c].before, ch[c].p, ch[c].index);
+        fprintf(h->gp, "plot '%s' index %d using 1:2 with linespoints pt 7 ps 0.8 lc rgb '#1f5fa0' title 'median per run', \\\n"
+                       "     '' index %d using 1:2 with lines lw 2 lc rgb '#d09000' title '%s'\n",
+                pb_gpq_text(&h->q, h->datname), h->block, h->block + 1,
+                k ? "segment median (E-divisive change points)" : "median (no change point)");
+    }
+    h->block += 2;
+}
+
+/* one cell's series on one machine: print it and its change points. In git order when every
+ * run's commit is in the repository at hand, else in the order the runs started. */
+static void report_series(const char *machine, const char *cell, point *pts, size_t n, const pb_cp_opts *o,
+                          const pb_metric *m, char **commits, size_t ncommits, history_plots *plots)
+{
+    char b[48];
+    int all_known = commits != NULL;
+    for (size_t i = 0; i < n; i++) {
+        pts[i].order = commits ? commit_order(commits, ncommits, pts[i].sha) : -1;
+        all_known &= pts[i].order >= 0;
+    }
+    if (all_known) qsort(pts, n, sizeof *pts, by_commit);
+    printf("\n%s  [%s] (ordered by %s)", cell, machine,
+           all_known ? "commit, git order; runs of one commit by start time" : "run start time");
+    printf("\n  %-6s %-13s %-24s %s (%s)\n", "run", "git", "started", "median", m->unit);
+    for (size_t i = 0; i < n; i++)
+        printf("  %-6lld %-13s %-24s %s\n", (long long)pts[i].run, pts[i].git, pts[i].started,
+               pb_fmt_sig(b, sizeof b, pts[i].median, 4));
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    pb_change ch[32];
+    int k = -1;
+    if (x) {
+        for (size_t i = 0; i < n; i++) x[i] = pts[i].median;
+        k = pb_changepoints(x, n, o, ch, 32);
+    }
+    free(x);
+    if (k < 0) { printf("  change points: out of memory\n"); return; }
+    if (plots) hp_series(plots, machine, cell, pts, n, ch, k, all_known);
+    if (k == 0) {
+        printf("  change points: none (E-divisive means, alpha %.3g, %zu runs%s)\n", o->alpha, n,
+               n < 2 * (size_t)o->min_size ? ", too few to test" : "");
+        return;
+    }
+    for (int i = 0; i < k; i++) {
+        const point *a = &pts[ch[i].index - 1], *z = &pts[ch[i].index];
+        char bb[48], ba[48];
+        printf("  CHANGE between run %lld (git %s) and run %lld (git %s): median %s -> %s %s (x%.3f, %+.1f %%), "
+               "p = %.4f (%d permutations)\n",
+               (long long)a->run, a->git, (long long)z->run, z->git, pb_fmt_sig(bb, sizeof bb, ch[i].before, 4),
+               pb_fmt_sig(ba, sizeof ba, ch[i].after, 4), m->unit, ch[i].after / ch[i].before,
+               (ch[i].after / ch[i].before - 1) * 100, ch[i].p, o->permutations);
+    }
+}
+
+/* The plots' files in o->out_dir, opened; 0, or -1 with the reason on stderr (nothing left). */
+static int hp_open(history_plots *hp, const pb_history_opts *o, char *gnuplot, size_t cap)
+{
+    snprintf(hp->dir, sizeof hp->dir, "%s", o->out_dir);
+    snprintf(hp->gpname, sizeof hp->gpname, "%s/history_%s.gp", hp->dir, o->suite->name);
+    snprintf(hp->datname, sizeof hp->datname, "%s/history_%s.dat", hp->dir, o->suite->name);
+    snprintf(hp->log, sizeof hp->log, "%s/history_%s.gnuplot.log", hp->dir, o->suite->name);
+    const char *why = NULL;
+    if (!pb_report_find_gnuplot(gnuplot, cap))
+        why = "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox) or pass --no-plots";
+    else if (mkdir(hp->dir, 0755) && errno != EEXIST)
+        why = strerror(errno);
+    else if (!(hp->gp = fopen(hp->gpname, "w")) || !(hp->dat = fopen(hp->datname, "w")))
+        why = strerror(errno);
+    if (!why) return 0;
+    fprintf(stderr, "bench history: %s: %s\n", hp->dir, why);
+    if (hp->gp) { fclose(hp->gp); unlink(hp->gpname); }
+    return -1;
+}
+
+/* Closes the plots' script and data, runs gnuplot when there is something to draw and nothing
+ * failed, lists the files; removes them all on any failure. rc: the series loop's status. */
+static int hp_finish(history_plots *hp, const char *gnuplot, int series, int rc)
+{
+    int bad = hp->q.bad;
+    if (pb_report_close_checked(hp->gp, hp->gpname, bad ? &(pb_err){{0}} : &hp->q.err) < 0) bad = 1;
+    if (pb_report_close_checked(hp->dat, hp->datname, bad ? &(pb_err){{0}} : &hp->q.err) < 0) bad = 1;
+    if (!bad && series && !rc && pb_report_run_gnuplot(gnuplot, hp->gpname, hp->log, &hp->q.err) < 0) bad = 1;
+    if (bad || !series || rc) hp_remove(hp);
+    if (bad) {
+        fprintf(stderr, "bench history: no plots: %s\n", hp->q.err.msg);
+        free(hp->files);
+        return rc ? rc : 1;
+    }
+    if (series && !rc) {
+        printf("\nplots (png and svg per cell; script %s):\n", hp->gpname);
+        for (size_t i = 0; i < hp->nfiles; i++) printf("  %s\n", hp->files[i]);
+    }
+    free(hp->files);
+    return rc;
+}
+
+/* The series' rows, ordered by machine and cell, then in run order. */
+static int history_query(pb_store *st, const pb_history_opts *o, const char *impl, const char *metric, pb_stmt **q)
+{
+    if (pb_db_prepare(st->db,
+                      "SELECT COALESCE(r.machine_id, r.cpu_model, '?'), s.variant, s.op, s.size_bytes, r.id,"
+                      " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median, COALESCE(r.git_sha, '')"
+                      " FROM summary s JOIN runs r ON r.id = s.run_id"
+                      " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = 'userspace'"
+                      " ORDER BY 1, 2, 3, 4, r.started_at, r.id", q) != PB_DB_OK) {
+        fprintf(stderr, "bench history: %s: %s\n", o->db, pb_db_errmsg(st->db));
+        return -1;
+    }
+    pb_db_bind_text(*q, 1, o->suite->name);
+    pb_db_bind_text(*q, 2, impl);
+    pb_db_bind_text(*q, 3, metric);
+    return 0;
+}
+
+/* Reads q's rows into one series per (machine, cell) and reports each as it ends. The number of
+ * series in *series; 0, 1 (out of memory) or 2 (the store failed). */
+static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const pb_metric *m, char **commits,
+                          size_t ncommits, history_plots *plots, int *series)
+{
+    point *pts = NULL;
+    size_t n = 0, cap = 0;
+    char key[512] = "", machine[256] = "", cell[256] = "";
+    int rc = 0;
+    for (;;) {
+        int step = pb_db_step(q);
+        char k2[512] = "";
+        if (step == PB_DB_ROW)
+            snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", pb_db_column_text(q, 0), pb_db_column_text(q, 1),
+                     pb_db_column_text(q, 2), (long long)pb_db_column_int64(q, 3));
+        if (n && (step != PB_DB_ROW || strcmp(k2, key))) {
+            report_series(machine, cell, pts, n, cp, m, commits, ncommits, plots);
+            (*series)++;
+            n = 0;
+        }
+        if (step != PB_DB_ROW) {
+            if (step != PB_DB_DONE) { fprintf(stderr, "bench history: %s\n", pb_db_errmsg(st->db)); rc = 2; }
+            break;
+        }
+        snprintf(key, sizeof key, "%s", k2);
+        snprintf(machine, sizeof machine, "machine %s", pb_db_column_text(q, 0));
+        char sz[32];
+        snprintf(cell, sizeof cell, "%s %s %s", pb_db_column_text(q, 1), pb_db_column_text(q, 2),
+                 pb_fmt_bytes(sz, sizeof sz, pb_db_column_int64(q, 3)));
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            point *np = realloc(pts, nc * sizeof *np);
+            if (!np) { fprintf(stderr, "bench history: out of memory\n"); rc = 1; break; }
+            pts = np;
+            cap = nc;
+        }
+        point *p = &pts[n++];
+        p->run = pb_db_column_int64(q, 4);
+        snprintf(p->git, sizeof p->git, "%s", pb_db_column_text(q, 5));
+        snprintf(p->sha, sizeof p->sha, "%s", pb_db_column_text(q, 8));
+        snprintf(p->started, sizeof p->started, "%s", pb_db_column_text(q, 6));
+        p->median = pb_db_column_double(q, 7);
+    }
+    free(pts);
+    return rc;
+}
+
+int pb_history(pb_store *st, const pb_history_opts *o)
+{
+    const pb_suite *s = o->suite;
+    const char *impl = o->impl ? o->impl : s->candidate;
+    const char *metric = o->metric ? o->metric : pb_suite_primary_metric(s);
+    const pb_metric *m = pb_metric_find(metric);
+    char gnuplot[1100], ylabel[256];
+    history_plots hp = {.suite = s->name, .ylabel = ylabel}, *plots = o->out_dir ? &hp : NULL;
+    /* the metric's words without their "(median, p10-p90)": the plot shows each run's median only */
+    const char *words = m ? m->words : metric;
+    size_t wl = strcspn(words, "(");
+    while (wl && words[wl - 1] == ' ') wl--;
+    snprintf(ylabel, sizeof ylabel, "%.*s, each run's median", (int)wl, words);
+    if (plots && hp_open(&hp, o, gnuplot, sizeof gnuplot) < 0) return 1;
+    pb_stmt *q;
+    if (history_query(st, o, impl, metric, &q) < 0) return 2;
+    printf("%s: %s, %s, every complete userspace run in %s\n", s->name, impl, m ? m->words : metric, o->db);
+    /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT) */
+    const char *root = pb_source_root();
+    size_t ncommits = 0;
+    char **commits = git_commits(root, &ncommits);
+    pb_cp_opts cp = {.alpha = o->alpha, .permutations = 999, .min_size = 3, .seed = 20161229};
+    int series = 0;
+    int rc = history_series(st, q, &cp, m, commits, ncommits, plots, &series);
+    pb_db_finalize(q);
+    for (size_t i = 0; i < ncommits; i++) free(commits[i]);
+    free(commits);
+    if (plots) {
+        int prc = hp_finish(&hp, gnuplot, series, rc);
+        if (prc && !rc) return prc;
+        if (prc) return rc;
+    }
+    if (!series && !rc) {
+        fprintf(stderr, "bench history: no complete run of %s with impl '%s' in %s\n", s->name, impl, o->db);
+        return 2;
+    }
+    return rc;
+}

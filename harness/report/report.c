@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* report.c — `bench report` for one suite: load its data once (report_data.c), draw the plots
+ * (report_gnuplot.c), write the markdown (report_md.c). */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "metrics.h"
+#include "report_data.h"
+
+int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
+                    pb_verdict_counts *guest, pb_err *e)
+{
+    /* kernel-module rows only for a suite that declares a kernel-module part (suite.h) */
+    const int64_t guest_run = s->kmod_impls ? o->guest_run : 0;
+    pb_verdict_counts host_n, guest_n;
+    if (!host) host = &host_n;
+    if (!guest) guest = &guest_n;
+    memset(host, 0, sizeof *host);
+    memset(guest, 0, sizeof *guest);
+    pb_verdict_cfg cfg;
+    if (pb_verdict_cfg_load(o->data_dir, s->name, &cfg, e) < 0) return -1;
+    char gnuplot[1100];
+    if (!pb_report_find_gnuplot(gnuplot, sizeof gnuplot))
+        return pb_errf(e, "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox)");
+    if (mkdir(o->out_dir, 0755) && errno != EEXIST)
+        return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
+    pb_report_data d;
+    if (pb_report_data_load(st, s, o->run, guest_run, o->data_dir, &d, e) < 0) return -1;
+    pb_report_paths out;
+    snprintf(out.ratio_png, sizeof out.ratio_png, "%s/%s_ratio.png", o->out_dir, s->name);
+    snprintf(out.ratio_svg, sizeof out.ratio_svg, "%s/%s_ratio.svg", o->out_dir, s->name);
+    snprintf(out.png, sizeof out.png, "%s/%s.png", o->out_dir, s->name);
+    snprintf(out.svg, sizeof out.svg, "%s/%s.svg", o->out_dir, s->name);
+    snprintf(out.md, sizeof out.md, "%s/%s.md", o->out_dir, s->name);
+    int rc = pb_report_plots(s, &d, gnuplot, o->out_dir, cfg.tolerance, &out, e);
+    if (rc == 0) rc = pb_report_markdown(s, &d, &cfg, &out, host, guest, e);
+    if (rc == 0 && o->html) rc = pb_report_html_section(o->html, s, &d, &cfg, &out, host, guest, e);
+    pb_report_data_free(&d);
+    return rc;
+}
+
+int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
+                          pb_err *e)
+{
+    pb_verdict_cfg cfg;
+    if (pb_verdict_cfg_load(data_dir, s->name, &cfg, e) < 0) return -1;
+    pb_report_data d;
+    if (pb_report_data_load(st, s, run, 0, data_dir, &d, e) < 0) return -1;
+    pb_verdict_counts n;
+    memset(&n, 0, sizeof n);
+    pb_table_writer count_only = {.f = NULL};
+    pb_report_table(&count_only, &d, s, run, 0, &cfg, &n);
+    const ratio_row *lo = NULL, *hi = NULL;
+    for (size_t i = 0; i < d.nratios; i++) {
+        const ratio_row *x = &d.ratios[i];
+        if (x->run != run || strcmp(x->metric, PB_DEFAULT_METRIC) || strcmp(x->base, s->baseline) ||
+            strcmp(x->cand, s->candidate) || !(x->r.est > 0))
+            continue;
+        if (!lo || x->r.est < lo->r.est) lo = x;
+        if (!hi || x->r.est > hi->r.est) hi = x;
+    }
+    char counts[512];
+    pb_verdict_summary(&n, counts, sizeof counts);
+    int k = snprintf(buf, len, "%s", counts);
+    if (lo && hi && k > 0 && (size_t)k < len) {
+        char a[32], b[32];
+        snprintf(buf + k, len - (size_t)k,
+                 "; time %s/%s from %.3f [%.3f, %.3f] (%s %s %s) to %.3f [%.3f, %.3f] (%s %s %s)", s->candidate,
+                 s->baseline, lo->r.est, lo->r.lo, lo->r.hi, lo->variant, lo->op,
+                 pb_fmt_bytes(a, sizeof a, lo->size), hi->r.est, hi->r.lo, hi->r.hi, hi->variant, hi->op,
+                 pb_fmt_bytes(b, sizeof b, hi->size));
+    }
+    const char *noise = d.info[0].col[RUN_INFO_NOISE];
+    k = (int)strlen(buf);
+    if (noise && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; NOISE WARNING: %s", noise);
+    pb_report_data_free(&d);
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* report.h — plots (gnuplot, PNG + SVG) and a markdown verdict table per suite.
+ *
+ * Everything comes from the store (the `summary` view and the ratios of
+ * complete runs) and from the document's own table, kept as data in
+ * data/<suite>_doc.tsv. Layout is driven by the suite's plot_x only. */
+#ifndef PB_REPORT_H
+#define PB_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pb.h"
+#include "store.h"
+#include "suite.h"
+#include "verdict.h"
+
+typedef struct pb_report_opts {
+    const char *out_dir;      /* "plots" */
+    const char *data_dir;     /* where <suite>_doc.tsv lives */
+    int64_t run;              /* the host run to report */
+    int64_t guest_run;        /* 0, or a kmod/guest run of the same suite drawn beside it */
+    FILE *html;               /* NULL, or the page (bench report --html) this suite's section is added to */
+} pb_report_opts;
+
+/* Writes <out>/<suite>.png, .svg, .md (and the .dat/.gp it drew from).
+ * host and guest (may be NULL) receive the summary counts of the userspace
+ * table and of the kernel-module table (zero when there is no guest run). */
+int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
+                    pb_verdict_counts *guest, pb_err *e);
+
+/* The closing line of `bench run` for run (a complete userspace run of s): the cells per verdict
+ * (as pb_verdict_summary) and the smallest and largest time ratio candidate/baseline with their
+ * 95 % CI and cells, into buf. 0, or -1 + e. */
+int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
+                          pb_err *e);
+
+/* The one way text reaches a gnuplot script: `in` as the inside of a single-quoted gnuplot
+ * string, written to out (cap bytes; the quotes themselves are not added). A single quote is
+ * doubled (gnuplot's escape); a backquote (gnuplot runs `...` as a shell command), a double
+ * quote (names are also data-file column headers), control characters, a leading single quote
+ * and two single quotes in a row (gnuplot 5.4 misparses those once doubled) are refused, not
+ * mangled: -1 with the reason in e. Also -1 if out is too small. 0 on success. */
+int pb_gp_quote(char *out, size_t cap, const char *in, pb_err *e);
+
+#endif

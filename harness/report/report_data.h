@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* report_data.h — inside `bench report` (not for other layers): the data of one suite's report,
+ * loaded once by report_data.c (where all of the report's SQL is), and the renderers that draw
+ * it: report_gnuplot.c (plots), table.c (the one table writer), report_md.c and report_html.c
+ * (the pages). report.c runs them. */
+#ifndef PB_REPORT_DATA_H
+#define PB_REPORT_DATA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+
+typedef struct row {
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+    double median, p10, p90;
+    int guest;
+} row;
+
+typedef struct rows {
+    row *v;
+    int n, cap;
+} rows;
+
+/* a new zeroed row at the end of r; NULL when out of memory */
+row *pb_report_push(rows *r);
+
+typedef struct ratio {
+    double est, lo, hi, p;
+    int n;
+} ratio;
+
+
+/* One stored ratio of a run (table ratios). */
+typedef struct ratio_row {
+    int64_t run;
+    char metric[PB_NAME_MAX], base[2 * PB_NAME_MAX], cand[2 * PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+    ratio r;
+} ratio_row;
+
+/* A case set up as unavailable (op "-": every op of the variant). */
+typedef struct unavail_row {
+    int64_t run;
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+} unavail_row;
+
+/* One line of "Unavailable here": an impl, the cells, the reason (malloc'd). */
+typedef struct note_row {
+    int64_t run;
+    char *impl, *cells, *reason;
+} note_row;
+
+/* A run's header fields, in the order run_header prints them (malloc'd, NULL where absent). */
+#define RUN_INFO_COLS 22
+#define RUN_INFO_NOISE 21   /* runs.noise: the run's noise warnings, NULL if none */
+typedef struct run_info {
+    int64_t run;
+    int have;
+    char *col[RUN_INFO_COLS];
+} run_info;
+
+typedef struct pb_report_data {
+    int64_t run, guest_run;        /* guest_run 0: no kernel-module rows */
+    rows m;                        /* measured medians of both runs (row.guest tells which) */
+    rows doc;                      /* data/<suite>_doc.tsv in the primary metric */
+    ratio_row *ratios;
+    size_t nratios;
+    unavail_row *unavail;
+    size_t nunavail;
+    note_row *notes;
+    size_t nnotes;
+    run_info info[2];              /* [0] the run, [1] the kernel-module run */
+} pb_report_data;
+
+/* Everything the report of suite s draws from: run (and guest_run, 0 for none) in metric, the
+ * document rows from data_dir. 0, or -1 + e (nothing to free then). */
+int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t guest_run, const char *data_dir,
+                        pb_report_data *d, pb_err *e);
+void pb_report_data_free(pb_report_data *d);
+
+/* The stored ratio cand/base of a cell of run in metric: 1 and *r, or 0. */
+int pb_report_ratio(const pb_report_data *d, int64_t run, const char *metric, const char *base, const char *cand,
+                    const char *variant, const char *op, int64_t size, ratio *r);
+/* Was impl's case of (variant, op) in run set up as unavailable? */
+int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
+                          const char *op);
+
+#define MAXV 32
+typedef struct axes {
+    int nv, no, ni;
+    char v[MAXV][PB_NAME_MAX], o[MAXV][PB_NAME_MAX], impl[MAXV][PB_NAME_MAX];
+    int64_t sizes[64];
+    int ns;
+} axes;
+int pb_report_index_of(char list[][PB_NAME_MAX], int n, const char *s);
+void pb_report_add_unique(char list[][PB_NAME_MAX], int *n, const char *s);
+/* variants, ops, impls and sizes (ascending) of m */
+void pb_report_axes(const rows *m, axes *a);
+/* the row of (impl, variant, op, size); size < 0 or a row of size 0: any size */
+const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size);
+
+/* The files one suite's report writes: the ratio figure (what the finding is) first, the absolute
+ * medians second, the markdown last. */
+typedef struct pb_report_paths {
+    char ratio_png[1100], ratio_svg[1100], png[1100], svg[1100], md[1100];
+} pb_report_paths;
+
+/* report_io.c: fclose that reports an earlier failed write too; removing a failed report's outputs */
+int pb_report_close_checked(FILE *f, const char *name, pb_err *e);
+void pb_report_remove_outputs(const pb_report_paths *p);
+
+/* report_gnuplot.c: gnuplot's path on PATH (0: none); the plots of d as png and svg (every
+ * name checked before anything is written; on failure nothing is left behind): the time ratio
+ * of every impl against the baseline (and X@P against baseline@P) with its 95 % CI beside the
+ * document's ratio and its tolerance band t, then the absolute medians. */
+int pb_report_find_gnuplot(char *path, size_t cap);
+/* Quote one name or path for a gnuplot string (see pb_gp_quote), into one of four rotating
+ * buffers (so up to four may sit in one fprintf); on refusal an empty string, bad set and the
+ * first reason kept in err, so that script writers stay simple and their caller refuses the
+ * whole figure. Start from a zeroed pb_gpq. */
+typedef struct pb_gpq {
+    char buf[4][2200];
+    int next;
+    pb_err err;
+    int bad;
+} pb_gpq;
+const char *pb_gpq_text(pb_gpq *g, const char *in);
+/* Run `GNUPLOT SCRIPT` with stdin from /dev/null and stderr into LOG; no shell, the script's
+ * path is one argument (a relative one made ./-prefixed so it never reads as an option).
+ * 0 if gnuplot exited 0, else -1 with the exit status and the log's path in e. */
+int pb_report_run_gnuplot(const char *gnuplot, const char *script, const char *log, pb_err *e);
+int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnuplot, const char *out_dir,
+                    double tolerance, const pb_report_paths *out, pb_err *e);
+
+/* table.c: the verdict table of run (guest: its kernel-module rows) in markdown or HTML,
+ * verdicts counted into n; every other implementation's time ratio against the baseline. */
+typedef struct pb_table_writer {
+    FILE *f;     /* NULL: write nothing, only count the verdicts */
+    int html;    /* 0: markdown */
+    int header;  /* inside the header row (set by the writer) */
+} pb_table_writer;
+void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                     const pb_verdict_cfg *cfg, pb_verdict_counts *n);
+void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run);
+
+/* report_md.c: the markdown report of d into out->md, verdicts counted into host and guest. */
+int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
+                       const pb_report_paths *out, pb_verdict_counts *host, pb_verdict_counts *guest, pb_err *e);
+
+/* report_html.c: the page's head (title escaped), its links to each suite's section, its end;
+ * one suite's section (figures inlined from out's SVG files, which must exist): 0, or -1 + e. */
+void pb_report_html_begin(FILE *f, const char *title);
+void pb_report_html_nav(FILE *f, const char *const *suites, int n);
+void pb_report_html_end(FILE *f);
+int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
+                           const pb_report_paths *out, const pb_verdict_counts *host, const pb_verdict_counts *guest,
+                           pb_err *e);
+
+#endif

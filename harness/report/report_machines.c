@@ -1,0 +1,716 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* report_machines.c — `bench report --machines`: per cell, the claim's time ratio (candidate over
+ * baseline, from the stored ratios) with its 95 % CI and the verdict, for every machine and
+ * configuration side by side, grouped by CPU model; a markdown table, a gnuplot figure and a
+ * section of the HTML page (docs/fleet.md).
+ *
+ * A column is a configuration: (runs.machine_id, runs.target, runs.cpu_affinity when recorded, the
+ * code-generation profile P of an `new@P`/`old@P` pair), filled from the newest complete run
+ * (started_at) that holds that pair. Machine ids, CPU models and names come from other machines'
+ * stores: they reach gnuplot only through pb_gpq_text, the page only through pb_html_fputs, and
+ * the markdown with '|' escaped. */
+#include "report_machines.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "html.h"
+#include "metrics.h"
+#include "report.h"
+#include "report_data.h"
+
+#define MAXCOL 32
+#define MAXCELLS 512
+
+typedef struct mcol {
+    int64_t run;
+    char machine[128], target[64], affinity[128], cpu[256], started[40], host[256];
+    char pin[64];                           /* "cpu N" when the run was pinned, else "" (pin_key) */
+    char profile[PB_NAME_MAX];              /* "" faithful build, else P */
+    char base[2 * PB_NAME_MAX], cand[2 * PB_NAME_MAX];
+    char label[600];
+    int older;                              /* older complete runs of this configuration, not shown */
+    char older_ids[128];
+    int group;                              /* index of its CPU model among the columns' */
+    pb_report_data d;
+    pb_verdict_counts n;
+} mcol;
+
+typedef struct mcell {
+    char variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+} mcell;
+
+typedef struct mreport {
+    const pb_suite *s;
+    mcol *c;
+    int nc;
+    mcell cells[MAXCELLS];
+    int ncells;
+    char v[MAXV][PB_NAME_MAX], o[MAXV][PB_NAME_MAX];
+    int nv, no;
+    int64_t sizes[64];
+    int ns;
+    pb_verdict_cfg cfg;
+} mreport;
+
+int pb_machines_check(const char *spec, pb_err *e)
+{
+    if (!spec || !*spec) return pb_errf(e, "--machines wants 'all' or machine ids separated by commas");
+    if (!strcmp(spec, "all")) return 0;
+    for (const char *p = spec;;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (!len) return pb_errf(e, "--machines: an empty machine id in '%s'", spec);
+        if (len >= 128) return pb_errf(e, "--machines: a machine id longer than 127 characters");
+        if (!c) return 0;
+        p = c + 1;
+    }
+}
+
+/* Is machine id selected by spec ("all", or ids / prefixes of ids, comma-separated)? */
+static int selected(const char *spec, const char *id)
+{
+    if (!strcmp(spec, "all")) return 1;
+    for (const char *p = spec;;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (len && !strncmp(id, p, len)) return 1;
+        if (!c) return 0;
+        p = c + 1;
+    }
+}
+
+static int target_rank(const char *t)
+{
+    return !strcmp(t, "userspace") ? 0 : !strcmp(t, "kmod-host") ? 1 : !strcmp(t, "qemu-tcg") ? 2 : 3;
+}
+
+static int col_cmp(const void *a, const void *b)
+{
+    const mcol *x = a, *y = b;
+    int r = strcmp(x->cpu, y->cpu);
+    if (!r) r = strcmp(x->machine, y->machine);
+    if (!r) r = target_rank(x->target) - target_rank(y->target);
+    if (!r) r = strcmp(x->target, y->target);
+    if (!r) r = strcmp(x->pin, y->pin);
+    if (!r) r = strcmp(x->profile, y->profile);
+    return r;
+}
+
+/* The configuration part of runs.cpu_affinity: "cpu N" for a pinned run (recorded as "cpu N (why;
+ * M online)", or as a bare number by hand), "" for an unpinned one ("not pinned: ...") or none
+ * recorded: why a run was or was not pinned is provenance, not a configuration. */
+static void pin_key(const char *affinity, char *out, size_t n)
+{
+    const char *p = affinity;
+    if (!strncmp(p, "cpu ", 4)) p += 4;
+    size_t d = strspn(p, "0123456789");
+    if (d == 0 || d > 9 || (p[d] && p[d] != ' ')) {
+        out[0] = 0;
+        return;
+    }
+    snprintf(out, n, "cpu %.*s", (int)d, p);
+}
+
+/* "" if (base, cand) is the claim's pair (bb, cc); P if it is (bb@P, cc@P); NULL otherwise */
+static const char *pair_profile(const char *base, const char *cand, const char *bb, const char *cc)
+{
+    if (!strcmp(base, bb) && !strcmp(cand, cc)) return "";
+    size_t nb = strlen(bb), nc = strlen(cc);
+    if (strncmp(base, bb, nb) || base[nb] != '@' || !base[nb + 1]) return NULL;
+    if (strncmp(cand, cc, nc) || cand[nc] != '@' || strcmp(cand + nc + 1, base + nb + 1)) return NULL;
+    return base + nb + 1;
+}
+
+/* The columns: configurations of the selected machines, each from its newest complete run. */
+static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out, int *nout, pb_err *e)
+{
+    pb_stmt *q, *pq;
+    if (pb_db_prepare(st->db,
+                           "SELECT id, machine_id, target, cpu_affinity, cpu_model, started_at, hostname FROM runs"
+                           " WHERE status = 'complete' AND suite = ?1 ORDER BY started_at DESC, id DESC", &q) != PB_DB_OK)
+        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
+    if (pb_db_prepare(st->db,
+                           "SELECT DISTINCT baseline, candidate FROM ratios WHERE run_id = ?1 AND metric = ?2"
+                           " ORDER BY baseline, candidate", &pq) != PB_DB_OK) {
+        pb_db_finalize(q);
+        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
+    }
+    mcol *c = calloc(MAXCOL, sizeof *c);
+    int n = 0, rc = 0, step;
+    if (!c) rc = pb_errf(e, "out of memory");
+    pb_db_bind_text(q, 1, s->name);
+    while (rc == 0 && (step = pb_db_step(q)) == PB_DB_ROW) {
+        mcol x;
+        memset(&x, 0, sizeof x);
+        x.run = pb_db_column_int64(q, 0);
+        pb_db_column_copy(q, 1, x.machine, sizeof x.machine);
+        pb_db_column_copy(q, 2, x.target, sizeof x.target);
+        pb_db_column_copy(q, 3, x.affinity, sizeof x.affinity);
+        pin_key(x.affinity, x.pin, sizeof x.pin);
+        pb_db_column_copy(q, 4, x.cpu, sizeof x.cpu);
+        pb_db_column_copy(q, 5, x.started, sizeof x.started);
+        pb_db_column_copy(q, 6, x.host, sizeof x.host);
+        if (!selected(spec, x.machine)) continue;
+        int user = !strcmp(x.target, "userspace");
+        const char *bb = user ? s->baseline : s->kmod_baseline, *cc = user ? s->candidate : s->kmod_candidate;
+        if (!bb || !cc) continue;
+        pb_db_reset(pq);
+        pb_db_bind_int64(pq, 1, x.run);
+        pb_db_bind_text(pq, 2, PB_DEFAULT_METRIC);
+        while ((step = pb_db_step(pq)) == PB_DB_ROW) {
+            char base[2 * PB_NAME_MAX], cand[2 * PB_NAME_MAX];
+            pb_db_column_copy(pq, 0, base, sizeof base);
+            pb_db_column_copy(pq, 1, cand, sizeof cand);
+            const char *prof = pair_profile(base, cand, bb, cc);
+            if (!prof) continue;
+            int taken = -1;
+            for (int k = 0; k < n && taken < 0; k++)
+                if (!strcmp(c[k].machine, x.machine) && !strcmp(c[k].target, x.target) &&
+                    !strcmp(c[k].pin, x.pin) && !strcmp(c[k].profile, prof))
+                    taken = k;
+            if (taken >= 0) { /* a newer run of this configuration holds the column: say so */
+                mcol *t = &c[taken];
+                size_t l = strlen(t->older_ids);
+                if (t->older++ < 8) snprintf(t->older_ids + l, sizeof t->older_ids - l, "%s%lld", l ? ", " : "", (long long)x.run);
+                continue;
+            }
+            if (n == MAXCOL) { rc = pb_errf(e, "more than %d machine configurations: name fewer with --machines", MAXCOL); break; }
+            c[n] = x;
+            snprintf(c[n].profile, sizeof c[n].profile, "%s", prof);
+            snprintf(c[n].base, sizeof c[n].base, "%s", base);
+            snprintf(c[n].cand, sizeof c[n].cand, "%s", cand);
+            n++;
+        }
+        if (rc == 0 && step != PB_DB_DONE) rc = pb_errf(e, "%s: reading ratios: %s", st->path, pb_db_errmsg(st->db));
+    }
+    pb_db_finalize(q);
+    pb_db_finalize(pq);
+    if (rc < 0) { free(c); return -1; }
+    qsort(c, (size_t)n, sizeof *c, col_cmp);
+    /* labels: machine (its first 8 characters when longer than 12), target, pinned CPU, profile */
+    int group = -1;
+    for (int k = 0; k < n; k++) {
+        if (k == 0 || strcmp(c[k].cpu, c[k - 1].cpu)) group++;
+        c[k].group = group;
+        size_t ml = strlen(c[k].machine);
+        snprintf(c[k].label, sizeof c[k].label, "%.*s %s%s%s%s%s", ml > 12 ? 8 : (int)ml,
+                 ml ? c[k].machine : "(no machine id)", c[k].target, *c[k].pin ? " " : "", c[k].pin,
+                 *c[k].profile ? " @" : "", c[k].profile);
+    }
+    for (int k = 0; k < n; k++)
+        for (int j = k + 1; j < n; j++)
+            if (!strcmp(c[k].label, c[j].label)) { /* two machines that share their first 8 characters */
+                size_t l = strlen(c[j].label);
+                snprintf(c[j].label + l, sizeof c[j].label - l, " (run %lld)", (long long)c[j].run);
+            }
+    *out = c;
+    *nout = n;
+    return 0;
+}
+
+static void add_size(mreport *m, int64_t size)
+{
+    for (int i = 0; i < m->ns; i++)
+        if (m->sizes[i] == size) return;
+    if (m->ns < 64) m->sizes[m->ns++] = size;
+}
+
+/* The cells: every (variant, op, size) some column has a ratio for, in the order the runs hold them. */
+static void cells_of(mreport *m)
+{
+    for (int k = 0; k < m->nc; k++) {
+        const pb_report_data *d = &m->c[k].d;
+        for (size_t i = 0; i < d->nratios; i++) {
+            const ratio_row *x = &d->ratios[i];
+            if (strcmp(x->metric, PB_DEFAULT_METRIC) || strcmp(x->base, m->c[k].base) || strcmp(x->cand, m->c[k].cand))
+                continue;
+            pb_report_add_unique(m->v, &m->nv, x->variant);
+            pb_report_add_unique(m->o, &m->no, x->op);
+            add_size(m, x->size);
+        }
+    }
+    for (int i = 1; i < m->ns; i++)
+        for (int j = i; j > 0 && m->sizes[j - 1] > m->sizes[j]; j--) {
+            int64_t t = m->sizes[j]; m->sizes[j] = m->sizes[j - 1]; m->sizes[j - 1] = t;
+        }
+    for (int vi = 0; vi < m->nv; vi++)
+        for (int oi = 0; oi < m->no; oi++)
+            for (int si = 0; si < m->ns && m->ncells < MAXCELLS; si++) {
+                int any = 0;
+                ratio r;
+                for (int k = 0; k < m->nc && !any; k++)
+                    any = pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand,
+                                          m->v[vi], m->o[oi], m->sizes[si], &r);
+                if (!any) continue;
+                mcell *x = &m->cells[m->ncells++];
+                snprintf(x->variant, sizeof x->variant, "%s", m->v[vi]);
+                snprintf(x->op, sizeof x->op, "%s", m->o[oi]);
+                x->size = m->sizes[si];
+            }
+}
+
+/* The document's time ratio candidate/baseline of a cell, NaN if it gives none. */
+static double doc_ratio(const mreport *m, const char *variant, const char *op, int64_t size)
+{
+    const rows *doc = &m->c[0].d.doc;
+    const row *b = pb_report_find(doc, m->s->baseline, variant, op, size);
+    const row *c = pb_report_find(doc, m->s->candidate, variant, op, size);
+    if (!b || !c || !(b->median > 0) || !(c->median > 0)) return NAN;
+    double r = c->median / b->median;
+    return pb_metric_higher_is_better(pb_suite_primary_metric(m->s)) ? 1 / r : r;
+}
+
+static pb_claim claim_of(const mreport *m, const mcell *x, double dt)
+{
+    pb_cell cell;
+    memset(&cell, 0, sizeof cell);
+    snprintf(cell.variant, sizeof cell.variant, "%s", x->variant);
+    snprintf(cell.op, sizeof cell.op, "%s", x->op);
+    cell.size_bytes = (uint64_t)x->size;
+    return m->s->claim ? m->s->claim(&cell, dt) : PB_CLAIM_NONE;
+}
+
+static void count(pb_verdict_counts *n, const char *v)
+{
+    n->cells++;
+    if (!strcmp(v, "claim holds")) n->holds++;
+    else if (!strcmp(v, "direction holds, size differs")) n->size_differs++;
+    else if (!strcmp(v, "claim does not hold")) n->does_not_hold++;
+    else if (!strcmp(v, "inconclusive here")) n->inconclusive++;
+    else if (!strcmp(v, "no claim")) n->no_claim++;
+    else n->no_data++;
+}
+
+/* ---- one table, markdown or HTML ---- */
+
+/* text into a markdown table cell: '|' escaped, line breaks and other control characters as spaces */
+static void md_text(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '|' || *p == '\\' || *p == '`' || *p == '<' || *p == '[') fputc('\\', f);
+        fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, f);
+    }
+}
+
+static void cell_text(FILE *f, int html, int header, const char *s)
+{
+    if (html) {
+        fputs(header ? "<th>" : "<td>", f);
+        pb_html_fputs(f, s);
+        fputs(header ? "</th>" : "</td>", f);
+    } else {
+        fputc(' ', f);
+        md_text(f, s);
+        fputs(" |", f);
+    }
+}
+
+static void write_table(FILE *f, int html, mreport *m)
+{
+    const char *base = m->s->baseline, *cand = m->s->candidate;
+    char b[700];
+    fputs(html ? "<div class=\"tbl\"><table>\n<tr>" : "|", f);
+    cell_text(f, html, 1, "variant");
+    cell_text(f, html, 1, "op");
+    cell_text(f, html, 1, "bytes");
+    snprintf(b, sizeof b, "document time %s/%s", cand, base);
+    cell_text(f, html, 1, b);
+    cell_text(f, html, 1, "claim");
+    for (int k = 0; k < m->nc; k++) {
+        snprintf(b, sizeof b, "%s: %s/%s [95%% CI], verdict", m->c[k].label, m->c[k].cand, m->c[k].base);
+        cell_text(f, html, 1, b);
+    }
+    fputs(html ? "</tr>\n" : "\n|", f);
+    if (!html) {
+        for (int k = 0; k < 5 + m->nc; k++) fputs("---|", f);
+        fputs("\n", f);
+    }
+    /* grouped by CPU model: a row naming each group's columns */
+    fputs(html ? "<tr>" : "|", f);
+    for (int k = 0; k < 5; k++) cell_text(f, html, 0, k == 0 ? "CPU model" : "");
+    for (int k = 0; k < m->nc; k++) cell_text(f, html, 0, m->c[k].cpu[0] ? m->c[k].cpu : "(unknown CPU)");
+    fputs(html ? "</tr>\n" : "\n", f);
+    for (int i = 0; i < m->ncells; i++) {
+        const mcell *x = &m->cells[i];
+        fputs(html ? "<tr>" : "|", f);
+        cell_text(f, html, 0, x->variant);
+        cell_text(f, html, 0, x->op);
+        cell_text(f, html, 0, pb_fmt_bytes(b, sizeof b, x->size));
+        double dt = doc_ratio(m, x->variant, x->op, x->size);
+        if (isfinite(dt)) snprintf(b, sizeof b, "%.3f", dt); else snprintf(b, sizeof b, "-");
+        cell_text(f, html, 0, b);
+        pb_claim cl = claim_of(m, x, dt);
+        cell_text(f, html, 0, pb_claim_name(cl));
+        for (int k = 0; k < m->nc; k++) {
+            ratio r;
+            if (pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand, x->variant,
+                                x->op, x->size, &r))
+                snprintf(b, sizeof b, "%.3f [%.3f, %.3f] %s", r.est, r.lo, r.hi,
+                         pb_verdict(cl, dt, m->cfg.tolerance, r.lo, r.hi));
+            else
+                snprintf(b, sizeof b, "-");
+            cell_text(f, html, 0, b);
+        }
+        fputs(html ? "</tr>\n" : "\n", f);
+    }
+    if (html) fputs("</table></div>\n", f);
+}
+
+/* The verdicts of every column, counted once (the table may be written twice). */
+static void count_all(mreport *m)
+{
+    for (int k = 0; k < m->nc; k++) memset(&m->c[k].n, 0, sizeof m->c[k].n);
+    for (int i = 0; i < m->ncells; i++) {
+        const mcell *x = &m->cells[i];
+        double dt = doc_ratio(m, x->variant, x->op, x->size);
+        pb_claim cl = claim_of(m, x, dt);
+        for (int k = 0; k < m->nc; k++) {
+            ratio r;
+            if (pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand, x->variant,
+                                x->op, x->size, &r))
+                count(&m->c[k].n, pb_verdict(cl, dt, m->cfg.tolerance, r.lo, r.hi));
+            else
+                count(&m->c[k].n, "no data");
+        }
+    }
+}
+
+static void columns_md(FILE *f, const mreport *m)
+{
+    fprintf(f, "Columns (configurations), grouped by CPU model; each from its newest complete run:\n\n");
+    for (int k = 0; k < m->nc; k++) {
+        const mcol *c = &m->c[k];
+        fputs("- **", f);
+        md_text(f, c->label);
+        fputs("**: CPU ", f);
+        md_text(f, c->cpu[0] ? c->cpu : "(unknown)");
+        fputs("; machine ", f);
+        md_text(f, c->machine[0] ? c->machine : "(none recorded)");
+        fputs(" (host ", f);
+        md_text(f, c->host);
+        fputs("); target ", f);
+        md_text(f, c->target);
+        fputs("; CPU affinity ", f);
+        md_text(f, c->affinity[0] ? c->affinity : "not recorded");
+        fputs("; ratio ", f);
+        md_text(f, c->cand);
+        fputs("/", f);
+        md_text(f, c->base);
+        fprintf(f, "; run %lld, started ", (long long)c->run);
+        md_text(f, c->started);
+        if (c->older)
+            fprintf(f, " (newest of %d runs of this configuration; older: %s%s)", c->older + 1, c->older_ids,
+                    c->older > 8 ? ", ..." : "");
+        char line[512];
+        pb_verdict_summary(&c->n, line, sizeof line);
+        /* the code-generation count belongs to the single-run report, not to one column */
+        char *cg = strstr(line, "; depends on code generation");
+        if (cg) *cg = 0;
+        fprintf(f, "; %s\n", line);
+    }
+    fputs("\n", f);
+}
+
+static void legend_md(FILE *f, const mreport *m)
+{
+    fprintf(f,
+            "Every ratio is one of time per operation (cost), candidate/baseline, from the paired samples of\n"
+            "one run (Hodges-Lehmann estimate, 95 %% Wilcoxon signed-rank CI): below 1 the candidate is\n"
+            "faster. Verdicts as in `bench report` (docs/verdicts.md), tolerance t = %.2f from %s.\n"
+            "A column `@P` is the same sources built with code-generation profile P (docs/build-profiles.md).\n",
+            m->cfg.tolerance, m->cfg.source);
+    if (m->s->kmod_candidate && m->s->kmod_baseline)
+        fprintf(f, "Kernel-module columns (target qemu-tcg, kmod-host, import) compare %s/%s; under QEMU TCG timings\n"
+                   "are emulated and only ratios within one boot mean anything.\n",
+                m->s->kmod_candidate, m->s->kmod_baseline);
+    fprintf(f, "\n");
+}
+
+/* ---- the figure ---- */
+
+/* The figure's layout follows the suite's plot_x: "size" (one panel per (variant, op), x = bytes per
+ * operation, log 2) or "variant" (one panel per op, x = the variants, each at the size its cell has). */
+static int by_size(const mreport *m) { return !m->s->plot_x || !strcmp(m->s->plot_x, "size"); }
+static int npanels(const mreport *m) { return by_size(m) ? m->nv * m->no : m->no; }
+static int npoints(const mreport *m) { return by_size(m) ? m->ns : m->nv; }
+
+/* The cell at point xi of panel p: its variant, op and size (size < 0: any) */
+static void point_cell(const mreport *m, int p, int xi, const char **v, const char **o, int64_t *size)
+{
+    if (by_size(m)) {
+        *v = m->v[p / m->no];
+        *o = m->o[p % m->no];
+        *size = m->sizes[xi];
+    } else {
+        *v = m->v[xi];
+        *o = m->o[p];
+        *size = -1;
+    }
+}
+
+/* column k's ratio of a cell; size < 0: the first the run holds for (variant, op) */
+static int col_ratio(const mcol *c, const char *v, const char *o, int64_t size, ratio *r)
+{
+    for (size_t i = 0; i < c->d.nratios; i++) {
+        const ratio_row *x = &c->d.ratios[i];
+        if (!strcmp(x->metric, PB_DEFAULT_METRIC) && !strcmp(x->base, c->base) && !strcmp(x->cand, c->cand) &&
+            !strcmp(x->variant, v) && !strcmp(x->op, o) && (size < 0 || x->size == size)) {
+            *r = x->r;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void write_xtics(FILE *gp, const mreport *m, pb_gpq *g)
+{
+    fprintf(gp, "set xtics (");
+    for (int i = 0; i < npoints(m); i++) {
+        char b[32];
+        if (by_size(m))
+            fprintf(gp, "%s'%s' %lld", i ? ", " : "", pb_fmt_bytes(b, sizeof b, m->sizes[i]), (long long)m->sizes[i]);
+        else
+            fprintf(gp, "%s'%s' %d", i ? ", " : "", pb_gpq_text(g, m->v[i]), i);
+    }
+    fprintf(gp, ")%s\n", npoints(m) > 4 ? " rotate by -30" : "");
+}
+
+/* blocks[panel][0]: the document's block (-1 none), [k + 1]: column k's (-1 none) */
+static int write_dat(FILE *dat, const mreport *m, int (*blocks)[MAXCOL + 1])
+{
+    int block = 0;
+    for (int p = 0; p < npanels(m); p++) {
+        blocks[p][0] = -1;
+        int any = 0;
+        for (int xi = 0; xi < npoints(m); xi++) {
+            const char *v, *o;
+            int64_t size;
+            point_cell(m, p, xi, &v, &o, &size);
+            double dr = doc_ratio(m, v, o, size);
+            if (!isfinite(dr)) continue;
+            fprintf(dat, "%.6g %.6g\n", by_size(m) ? (double)size : xi, dr);
+            any = 1;
+        }
+        if (any) { fprintf(dat, "\n\n"); blocks[p][0] = block++; }
+        for (int k = 0; k < m->nc; k++) {
+            blocks[p][k + 1] = -1;
+            any = 0;
+            double shift = k - (m->nc - 1) / 2.0;
+            for (int xi = 0; xi < npoints(m); xi++) {
+                const char *v, *o;
+                int64_t size;
+                point_cell(m, p, xi, &v, &o, &size);
+                ratio r;
+                if (!col_ratio(&m->c[k], v, o, size, &r) || !(r.est > 0)) continue;
+                /* side by side so that the error bars do not hide each other */
+                double x = by_size(m) ? (double)size * pow(2, 0.04 * shift) : xi + 0.06 * shift;
+                fprintf(dat, "%.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi);
+                any = 1;
+            }
+            if (any) { fprintf(dat, "\n\n"); blocks[p][k + 1] = block++; }
+        }
+    }
+    return block;
+}
+
+/* panels, then one that holds only the key (names can be long) */
+static void layout(const mreport *m, int *cols, int *nrows)
+{
+    int np = npanels(m) + 1;
+    *cols = by_size(m) && m->no > 1 ? m->no : (np > 3 ? 2 : 1);
+    *nrows = (np + *cols - 1) / *cols;
+}
+
+static void write_plot(FILE *gp, const mreport *m, int (*blocks)[MAXCOL + 1], const char *datname, const char *term,
+                       const char *out, pb_gpq *g)
+{
+    int cols, nrows;
+    layout(m, &cols, &nrows);
+    fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
+    fprintf(gp, "reset\nset datafile missing '?'\nset logscale y 2\nset format y '%%g'\nset grid\nunset key\n");
+    if (by_size(m)) fprintf(gp, "set logscale x 2\nset xlabel 'bytes per operation'\n");
+    else fprintf(gp, "set xrange [-0.5:%g]\n", m->nv - 0.5);
+    write_xtics(gp, m, g);
+    /* the suite's own names only (suite.h constants, not stored text) inside this double-quoted title */
+    fprintf(gp, "set multiplot layout %d,%d title \"%s: time %s/%s per machine and configuration, 95 %% CI as "
+                "error bars\\n(line colour: configuration; dash type: CPU model; diamonds: the document)\"\n",
+            nrows, cols, m->s->name, m->s->candidate, m->s->baseline);
+    for (int p = 0; p < npanels(m); p++) {
+        if (by_size(m))
+            fprintf(gp, "set title '%s %s'\n", pb_gpq_text(g, m->v[p / m->no]), pb_gpq_text(g, m->o[p % m->no]));
+        else
+            fprintf(gp, "set title '%s'\n", pb_gpq_text(g, m->o[p]));
+        fprintf(gp, "set ylabel 'time ratio'\nplot 1 with lines dt 2 lc rgb '#606060' notitle");
+        if (blocks[p][0] >= 0)
+            fprintf(gp, ", \\\n     '%s' index %d using 1:2 with points pt 13 ps 1.5 lc rgb '#a06000' notitle",
+                    pb_gpq_text(g, datname), blocks[p][0]);
+        for (int k = 0; k < m->nc; k++) {
+            if (blocks[p][k + 1] < 0) continue;
+            fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %d dt %d lw 1.3 notitle",
+                    pb_gpq_text(g, datname), blocks[p][k + 1], by_size(m) ? "yerrorlines" : "yerrorbars", k + 1,
+                    m->c[k].group % 5 + 1);
+        }
+        fprintf(gp, "\n");
+    }
+    /* the key panel: every series' title, nothing drawn (the curves lie outside the range) */
+    fprintf(gp, "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\nunset logscale\n"
+                "set xrange [0:1]\nset yrange [0:1]\nset key center center vertical Left reverse font ',8'\n"
+                "plot 2 with lines dt 2 lc rgb '#606060' title 'no change', \\\n"
+                "     2 with points pt 13 ps 1.5 lc rgb '#a06000' title 'document'");
+    for (int k = 0; k < m->nc; k++) {
+        char title[900];
+        snprintf(title, sizeof title, "%s (%s)", m->c[k].label, m->c[k].cpu);
+        fprintf(gp, ", \\\n     2 with linespoints lc %d dt %d lw 1.3 title '%s'", k + 1, m->c[k].group % 5 + 1,
+                pb_gpq_text(g, title));
+    }
+    fprintf(gp, "\nunset multiplot\nreset\n");
+}
+
+typedef struct mpaths {
+    char md[1100], png[1100], svg[1100], dat[1100], gp[1100], log[1100];
+} mpaths;
+
+static void remove_outputs(const mpaths *p)
+{
+    unlink(p->md);
+    unlink(p->png);
+    unlink(p->svg);
+}
+
+static int draw(const mreport *m, const mpaths *p, pb_err *e)
+{
+    char gnuplot[1100];
+    if (!pb_report_find_gnuplot(gnuplot, sizeof gnuplot))
+        return pb_errf(e, "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox)");
+    /* every text that goes into the script checked before anything is written */
+    pb_gpq g = {.next = 0, .bad = 0};
+    for (int k = 0; k < m->nc && !g.bad; k++) {
+        char title[900];
+        snprintf(title, sizeof title, "%s (%s)", m->c[k].label, m->c[k].cpu);
+        pb_gpq_text(&g, title);
+    }
+    for (int i = 0; i < m->nv && !g.bad; i++) pb_gpq_text(&g, m->v[i]);
+    for (int i = 0; i < m->no && !g.bad; i++) pb_gpq_text(&g, m->o[i]);
+    if (g.bad) return pb_errf(e, "%s", g.err.msg);
+    int (*blocks)[MAXCOL + 1] = calloc((size_t)(npanels(m) + 1), sizeof *blocks);
+    if (!blocks) return pb_errf(e, "out of memory");
+    FILE *dat = fopen(p->dat, "w"), *gp = dat ? fopen(p->gp, "w") : NULL;
+    if (!dat || !gp) {
+        int err = errno;
+        if (dat) fclose(dat);
+        free(blocks);
+        return pb_errf(e, "cannot write %s: %s", dat ? p->gp : p->dat, strerror(err));
+    }
+    write_dat(dat, m, blocks);
+    int cols, nrows;
+    layout(m, &cols, &nrows);
+    int w = cols * 700, h = nrows * 330 + 70;
+    char tpng[128], tsvg[128];
+    snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',9'", w, h);
+    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,9' dynamic", w, h);
+    write_plot(gp, m, blocks, p->dat, tpng, p->png, &g);
+    write_plot(gp, m, blocks, p->dat, tsvg, p->svg, &g);
+    free(blocks);
+    int bad = g.bad;
+    if (pb_report_close_checked(dat, p->dat, e) < 0) bad = 1;
+    if (pb_report_close_checked(gp, p->gp, bad ? &(pb_err){{0}} : e) < 0) bad = 1;
+    if (g.bad) pb_errf(e, "%s", g.err.msg);
+    if (bad) return -1;
+    return pb_report_run_gnuplot(gnuplot, p->gp, p->log, e);
+}
+
+static int write_md(const mreport *m, const mpaths *p, pb_err *e)
+{
+    FILE *f = fopen(p->md, "w");
+    if (!f) return pb_errf(e, "cannot write %s: %s", p->md, strerror(errno));
+    fprintf(f, "# %s across machines — %s\n\n", m->s->name, m->s->title ? m->s->title : "");
+    fprintf(f, "![%s: time ratios per machine and configuration](%s_machines.png)\n\n", m->s->name, m->s->name);
+    legend_md(f, m);
+    columns_md(f, m);
+    write_table(f, 0, (mreport *)m);
+    fprintf(f, "\n");
+    return pb_report_close_checked(f, p->md, e);
+}
+
+static int write_html(FILE *f, const mreport *m, const mpaths *p, pb_err *e)
+{
+    fputs("<section id=\"machines-", f);
+    pb_html_fputs(f, m->s->name);
+    fputs("\">\n<h2>", f);
+    pb_html_fputs(f, m->s->name);
+    fputs(" across machines</h2>\n<p>Time ratio ", f);
+    pb_html_fputs(f, m->s->candidate);
+    fputs("/", f);
+    pb_html_fputs(f, m->s->baseline);
+    fprintf(f, " per cell for every machine and configuration, each from its newest complete run, grouped by CPU "
+               "model; verdicts with tolerance t = %.2f (below 1: the candidate is faster).</p>\n<figure>\n",
+            m->cfg.tolerance);
+    if (pb_report_html_svg(f, p->svg, e) < 0) return -1;
+    fputs("</figure>\n<ul>\n", f);
+    for (int k = 0; k < m->nc; k++) {
+        const mcol *c = &m->c[k];
+        char line[512];
+        pb_verdict_summary(&c->n, line, sizeof line);
+        char *cg = strstr(line, "; depends on code generation");
+        if (cg) *cg = 0;
+        fputs("<li><strong>", f);
+        pb_html_fputs(f, c->label);
+        fputs("</strong>: CPU ", f);
+        pb_html_fputs(f, c->cpu);
+        fputs("; machine ", f);
+        pb_html_fputs(f, c->machine);
+        fputs("; CPU affinity ", f);
+        pb_html_fputs(f, c->affinity[0] ? c->affinity : "not recorded");
+        fprintf(f, "; run %lld, started ", (long long)c->run);
+        pb_html_fputs(f, c->started);
+        fputs("; ", f);
+        pb_html_fputs(f, line);
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>\n", f);
+    write_table(f, 1, (mreport *)m);
+    fputs("</section>\n", f);
+    return 0;
+}
+
+int pb_report_machines(pb_store *st, const pb_suite *s, const pb_machines_opts *o, int *ncols, pb_err *e)
+{
+    mreport *m = calloc(1, sizeof *m);
+    if (!m) return pb_errf(e, "out of memory");
+    m->s = s;
+    int rc = pb_verdict_cfg_load(o->data_dir, s->name, &m->cfg, e);
+    if (rc == 0) rc = collect(st, s, o->machines, &m->c, &m->nc, e);
+    if (rc == 0 && m->nc == 0) { free(m->c); free(m); return 0; }
+    for (int k = 0; rc == 0 && k < m->nc; k++) rc = pb_report_data_load(st, s, m->c[k].run, 0, o->data_dir, &m->c[k].d, e);
+    if (rc == 0) {
+        cells_of(m);
+        count_all(m);
+        if (mkdir(o->out_dir, 0755) && errno != EEXIST) rc = pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
+    }
+    mpaths p;
+    snprintf(p.md, sizeof p.md, "%s/%s_machines.md", o->out_dir, s->name);
+    snprintf(p.png, sizeof p.png, "%s/%s_machines.png", o->out_dir, s->name);
+    snprintf(p.svg, sizeof p.svg, "%s/%s_machines.svg", o->out_dir, s->name);
+    snprintf(p.dat, sizeof p.dat, "%s/%s_machines.dat", o->out_dir, s->name);
+    snprintf(p.gp, sizeof p.gp, "%s/%s_machines.gp", o->out_dir, s->name);
+    snprintf(p.log, sizeof p.log, "%s/%s_machines.gnuplot.log", o->out_dir, s->name);
+    if (rc == 0) {
+        rc = draw(m, &p, e);
+        if (rc == 0) rc = write_md(m, &p, e);
+        if (rc == 0 && o->html) rc = write_html(o->html, m, &p, e);
+        if (rc < 0) remove_outputs(&p);
+    }
+    if (rc == 0 && ncols) *ncols = m->nc;
+    for (int k = 0; k < m->nc; k++) pb_report_data_free(&m->c[k].d);
+    free(m->c);
+    free(m);
+    return rc < 0 ? -1 : 1;
+}

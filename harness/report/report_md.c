@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* report_md.c — the report's Markdown page of one suite: the run's header, the verdict table
+ * (table.c), the other implementations' ratios, what is unavailable, the legend of the verdicts
+ * (verdict.h) and the summary line. Reads only the loaded data (report_data.h). */
+#include "report_data.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "html.h"
+#include "metrics.h"
+
+static void run_header(FILE *md, const run_info *ri, const char *label)
+{
+    if (!ri->have) return;
+    char *const *c = ri->col;
+    fprintf(md, "**%s: run %lld** (%s, target %s%s%s)\n\n", label, (long long)ri->run, c[0], c[14],
+            c[15] && *c[15] ? ", guest kernel " : "", c[15] ? c[15] : "");
+    static const char *names[] = {"git", "compiler", "flags", "CPU", "CPU flags", "kernel", "clock source",
+                                  "governor", "boost", "tick source", "counters", "command", "options"};
+    for (int i = 0; i < 13; i++) fprintf(md, "- %s: `%s`\n", names[i], c[i + 1] ? c[i + 1] : "");
+    fprintf(md, "- libraries: `%s`\n", c[16] ? c[16] : "");
+    if (c[17]) fprintf(md, "- suite settings derived on this machine: `%s`\n", c[17]);
+    if (c[18]) fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", c[18]);
+    if (c[19]) fprintf(md, "- benchmark thread: %s\n", c[19]);
+    if (c[20]) fprintf(md, "- load average (1 min): %s\n", c[20]);
+    if (c[RUN_INFO_NOISE]) fprintf(md, "\n**Noise warning: %s.** Read its numbers with that in mind.\n", c[RUN_INFO_NOISE]);
+    fprintf(md, "\n");
+}
+
+static void unavailable_notes(FILE *md, const pb_report_data *d, int64_t run)
+{
+    int first = 1;
+    for (size_t i = 0; i < d->nnotes; i++) {
+        const note_row *x = &d->notes[i];
+        if (x->run != run) continue;
+        if (first) fprintf(md, "Unavailable here (reported, not counted as zero):\n\n");
+        first = 0;
+        fprintf(md, "- %s (%s): %s\n", x->impl, x->cells, x->reason);
+    }
+    if (!first) fprintf(md, "\n");
+}
+
+/* What the verdicts mean, with the figures this report used. */
+static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, const pb_verdict_cfg *cfg)
+{
+    fprintf(md,
+            "Each cell's implementations ran interleaved in rounds (rotating start); the ratio is the\n"
+            "Hodges-Lehmann estimate over rounds of the paired ratio %s/%s, with its 95 %%\n"
+            "Wilcoxon signed-rank confidence interval.\n\n"
+            "**Every ratio here is one of time per operation (cost), X/%s: below 1, X is faster** (the\n"
+            "orientation of `bench compare` and `bench gate`, cost B/A). The medians are in %s",
+            s->candidate, s->baseline, s->baseline, pb_metric_words(metric));
+    if (pb_metric_higher_is_better(metric))
+        fprintf(md, "; a throughput ratio is the inverse of the time ratio (time 1.197 = throughput 0.836), so\n"
+                    "the document's throughput figures are inverted too");
+    fprintf(md, ".\n\n");
+    fprintf(md,
+            "**Verdicts** (on the time ratio's CI; tolerance t = %.2f, code-generation threshold %.2f, from %s):\n\n"
+            "- *claim holds*: the direction is right and the CI overlaps the document's ratio d widened by the\n"
+            "  tolerance, [d/(1+t), d·(1+t)] (multiplicative, so a ratio of 0.5 and one of 1/8 get the same\n"
+            "  relative room). Without a document number only the direction is judged. An *equal* claim holds\n"
+            "  when the whole CI lies within [1/(1+t), 1+t]; *not slower* needs the CI below 1+t.\n"
+            "- *direction holds, size differs*: the direction is right but the CI misses the document's band;\n"
+            "  *measured/document* says by how much (and, for a speed-up, how large it is against the document's).\n"
+            "- *claim does not hold*: *faster* shows not even a %.0f %% gain, *not slower* is slower by more than\n"
+            "  t, *equal* lies wholly outside [1/(1+t), 1+t].\n"
+            "- *inconclusive here*: anything else (the CI is too wide to tell on this machine).\n\n",
+            cfg->tolerance, cfg->codegen_threshold, cfg->source, PB_VERDICT_MIN_GAIN * 100);
+    fprintf(md,
+            "**Code generation**: where the same sources were also built with another profile P (impls\n"
+            "`%s@P`, `%s@P`, measured interleaved in the same cells), their ratio stands beside the faithful one,\n"
+            "and a cell whose two time ratios differ by more than %.0f %% (|r_P/r - 1| > %.2f) is marked\n"
+            "*depends on code generation*: that answer is the compiler's as much as the patch's.\n\n",
+            s->candidate, s->baseline, cfg->codegen_threshold * 100, cfg->codegen_threshold);
+}
+
+static void write_summary(FILE *md, const pb_verdict_counts *n)
+{
+    char line[512];
+    pb_verdict_summary(n, line, sizeof line);
+    fprintf(md, "**Summary:** %s.\n\n", line);
+    if (n->does_not_hold)
+        fprintf(md, "**This machine disagrees with the document in %d of %d cells** (verdict: claim does not hold).\n\n",
+                n->does_not_hold, n->cells);
+}
+
+int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
+                       const pb_report_paths *out, pb_verdict_counts *host, pb_verdict_counts *guest, pb_err *e)
+{
+    FILE *md = fopen(out->md, "w");
+    if (!md) {
+        pb_report_remove_outputs(out);
+        return pb_errf(e, "cannot write %s: %s", out->md, strerror(errno));
+    }
+    fprintf(md, "# %s — %s\n\n", s->name, s->title ? s->title : "");
+    fprintf(md, "![%s: time ratios against the document](%s_ratio.png)\n\n", s->name, s->name);
+    fprintf(md, "![%s: measured medians beside the document's](%s.png)\n\n", s->name, s->name);
+    run_header(md, &d->info[0], "Measured");
+    verdict_legend(md, s, pb_suite_primary_metric(s), cfg);
+    pb_table_writer tw = {.f = md};
+    pb_report_table(&tw, d, s, d->run, 0, cfg, host);
+    fprintf(md, "\n");
+    write_summary(md, host);
+    unavailable_notes(md, d, d->run);
+    pb_report_other_ratios(&tw, d, s, d->run);
+    if (d->guest_run) {
+        fprintf(md, "## Kernel-module variant\n\n");
+        run_header(md, &d->info[1], "Kernel module");
+        fprintf(md, "Timings under QEMU TCG are emulated (30-60x slower than hardware, ±25 %% between boots): only\n"
+                    "the ratios measured within the same boot mean anything.\n\n");
+        pb_report_table(&tw, d, s, d->guest_run, 1, cfg, guest);
+        fprintf(md, "\n");
+        write_summary(md, guest);
+        unavailable_notes(md, d, d->guest_run);
+    }
+    if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
+    if (pb_report_close_checked(md, out->md, e) < 0) {
+        pb_report_remove_outputs(out);
+        return -1;
+    }
+    return 0;
+}

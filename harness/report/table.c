@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* table.c — the one table writer of the report: per cell the measured values, the paired ratio and
+ * its CI, the document's ratio and the verdict, in Markdown or HTML (pb_table_writer); and every
+ * other implementation's ratio against the baseline. Reads only the loaded data (report_data.h). */
+#include "report_data.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "html.h"
+#include "metrics.h"
+
+#define MAXP 8
+/* Code-generation profiles P with both <cand>@P and <base>@P among the impls. */
+static int find_profiles(const axes *a, const char *base, const char *cand, char prof[][PB_NAME_MAX])
+{
+    int np = 0;
+    size_t nc = strlen(cand);
+    for (int k = 0; k < a->ni && np < MAXP; k++) {
+        const char *im = a->impl[k];
+        if (strncmp(im, cand, nc) || im[nc] != '@' || !im[nc + 1]) continue;
+        char b[2 * PB_NAME_MAX];
+        snprintf(b, sizeof b, "%s@%s", base, im + nc + 1);
+        if (pb_report_index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, b) >= 0)
+            snprintf(prof[np++], PB_NAME_MAX, "%s", im + nc + 1);
+    }
+    return np;
+}
+
+/* One table, two notations: cells go through tw_cell, which writes a markdown cell or an HTML
+ * cell (its text escaped by pb_html_escape: names come from the store and are untrusted). */
+static void tw_row(pb_table_writer *t, int header)
+{
+    t->header = header;
+    if (!t->f) return;
+    fputs(t->html ? "<tr>" : "|", t->f);
+}
+
+static void tw_end(pb_table_writer *t, int ncols)
+{
+    if (!t->f) return;
+    fputs(t->html ? "</tr>\n" : "\n", t->f);
+    if (t->header && !t->html) {
+        fputs("|", t->f);
+        for (int i = 0; i < ncols; i++) fputs("---|", t->f);
+        fputs("\n", t->f);
+    }
+}
+
+static void tw_cell(pb_table_writer *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tw_cell(pb_table_writer *t, const char *fmt, ...)
+{
+    char b[512];
+    if (!t->f) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    if (!t->html) { fprintf(t->f, " %s |", b); return; }
+    fputs(t->header ? "<th>" : "<td>", t->f);
+    pb_html_fputs(t->f, b);
+    fputs(t->header ? "</th>" : "</td>", t->f);
+}
+
+/* The measured/document column: how the measured time ratio sits against the document's, and for
+ * a speed-up claim how large the measured speed-up is against the document's. */
+static void print_size_column(pb_table_writer *t, pb_claim cl, int have_t, const ratio *rt, double dt)
+{
+    if (!have_t || !isfinite(dt) || dt <= 0 || !(rt->est > 0)) { tw_cell(t, "-"); return; }
+    if (cl != PB_CLAIM_EQUAL) tw_cell(t, "%.2f (speed-up %.2fx the document's)", rt->est / dt, dt / rt->est);
+    else tw_cell(t, "%.2f", rt->est / dt);
+}
+
+/* a measured median in fixed notation (4 significant digits), or why there is none */
+static void print_median(pb_table_writer *t, const pb_report_data *d, int64_t run, const row *x, const char *impl,
+                         const char *variant, const char *op)
+{
+    char b[48];
+    if (x) tw_cell(t, "%s", pb_fmt_sig(b, sizeof b, x->median, 4));
+    else tw_cell(t, "%s", pb_report_unavailable(d, run, impl, variant, op) ? "unavailable" : "-");
+}
+
+static void print_ratio(pb_table_writer *t, int have, const ratio *r)
+{
+    if (have) tw_cell(t, "%.3f [%.3f, %.3f]", r->est, r->lo, r->hi);
+    else tw_cell(t, "-");
+}
+
+void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                     const pb_verdict_cfg *cfg, pb_verdict_counts *n)
+{
+    const rows *m = &d->m, *doc = &d->doc;
+    const char *metric = pb_suite_primary_metric(s);
+    axes a;
+    rows sub = {0};
+    for (int i = 0; i < m->n; i++)
+        if (m->v[i].guest == guest) { row *x = pb_report_push(&sub); if (x) *x = m->v[i]; }
+    pb_report_axes(&sub, &a);
+    const char *base = s->baseline, *cand = s->candidate;
+    if (guest && s->kmod_impls) {
+        base = s->kmod_baseline;
+        cand = s->kmod_candidate;
+    }
+    char prof[MAXP][PB_NAME_MAX];
+    int np = find_profiles(&a, base, cand, prof);
+    const pb_metric *pm = pb_metric_find(metric);
+    const char *unit = pm ? pm->unit : metric;
+    int ncols = 0;
+    tw_row(t, 1);
+    tw_cell(t, "variant");
+    tw_cell(t, "op");
+    tw_cell(t, "bytes");
+    tw_cell(t, "%s (%s)", base, unit);
+    tw_cell(t, "%s (%s)", cand, unit);
+    ncols += 5;
+    for (int k = 0; k < a.ni; k++)
+        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) { tw_cell(t, "%s (%s)", a.impl[k], unit); ncols++; }
+    tw_cell(t, "time %s/%s [95%% CI]", cand, base);
+    for (int p = 0; p < np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", cand, prof[p], base, prof[p]);
+    tw_cell(t, "document time %s/%s", cand, base);
+    tw_cell(t, "measured/document");
+    tw_cell(t, "claim");
+    tw_cell(t, "verdict");
+    ncols += np + 5;
+    if (np) { tw_cell(t, "code generation"); ncols++; }
+    tw_end(t, ncols);
+    for (int vi = 0; vi < a.nv; vi++)
+        for (int oi = 0; oi < a.no; oi++)
+            for (int si = 0; si < a.ns; si++) {
+                const row *b = pb_report_find(&sub, base, a.v[vi], a.o[oi], a.sizes[si]);
+                const row *c = pb_report_find(&sub, cand, a.v[vi], a.o[oi], a.sizes[si]);
+                if (!b && !c) continue;
+                tw_row(t, 0);
+                tw_cell(t, "%s", a.v[vi]);
+                tw_cell(t, "%s", a.o[oi]);
+                char sz[32]; /* in binary units, as the plots label them (32 KiB, not 32768) */
+                tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
+                print_median(t, d, run, b, base, a.v[vi], a.o[oi]);
+                print_median(t, d, run, c, cand, a.v[vi], a.o[oi]);
+                for (int k = 0; k < a.ni; k++) {
+                    if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
+                    const row *x = pb_report_find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
+                    print_median(t, d, run, x, a.impl[k], a.v[vi], a.o[oi]);
+                }
+                /* every ratio in the table is one of time (cost): bench compare and bench gate's orientation */
+                ratio rt;
+                int have_t = pb_report_ratio(d, run, PB_DEFAULT_METRIC, base, cand, a.v[vi], a.o[oi], a.sizes[si], &rt);
+                print_ratio(t, have_t, &rt);
+                /* the same sources built with each profile, and whether the answer moves with them */
+                int codegen = 0;
+                for (int p = 0; p < np; p++) {
+                    char pb[2 * PB_NAME_MAX], pc[2 * PB_NAME_MAX];
+                    snprintf(pb, sizeof pb, "%s@%s", base, prof[p]);
+                    snprintf(pc, sizeof pc, "%s@%s", cand, prof[p]);
+                    ratio rpt;
+                    int have_p = pb_report_ratio(d, run, PB_DEFAULT_METRIC, pb, pc, a.v[vi], a.o[oi], a.sizes[si], &rpt);
+                    print_ratio(t, have_p, &rpt);
+                    if (have_t && rt.est > 0 && have_p && fabs(rpt.est / rt.est - 1) > cfg->codegen_threshold)
+                        codegen = 1;
+                }
+                const row *db = pb_report_find(doc, s->baseline, a.v[vi], a.o[oi], a.sizes[si]);
+                const row *dc = pb_report_find(doc, s->candidate, a.v[vi], a.o[oi], a.sizes[si]);
+                double dr = db && dc && db->median > 0 ? dc->median / db->median : NAN;
+                /* the document's ratio in time terms, as every ratio of the table */
+                double dt = dr;
+                if (isfinite(dr) && pb_metric_higher_is_better(metric)) dt = 1 / dr;
+                if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
+                pb_cell cell;
+                memset(&cell, 0, sizeof cell);
+                snprintf(cell.variant, sizeof cell.variant, "%s", a.v[vi]);
+                snprintf(cell.op, sizeof cell.op, "%s", a.o[oi]);
+                cell.size_bytes = (uint64_t)a.sizes[si];
+                pb_claim cl = s->claim ? s->claim(&cell, dt) : PB_CLAIM_NONE;
+                print_size_column(t, cl, have_t, &rt, dt);
+                const char *v = have_t ? pb_verdict(cl, dt, cfg->tolerance, rt.lo, rt.hi) : pb_verdict_no_data;
+                tw_cell(t, "%s", pb_claim_name(cl));
+                tw_cell(t, "%s", v);
+                if (np) tw_cell(t, "%s", codegen ? pb_codegen_mark : "");
+                tw_end(t, ncols);
+                pb_verdict_count(n, v);
+                n->codegen += codegen;
+            }
+    free(sub.v);
+}
+
+/* Every other implementation's time ratio against the baseline, with its CI: the numbers of the
+ * ratio figure, for a third implementation (a plug-in, a peer, a build profile) that the verdict
+ * table shows only as medians. Nothing when the run stored none. */
+void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run)
+{
+    char impls[MAXV][PB_NAME_MAX];
+    int ni = 0;
+    for (size_t i = 0; i < d->nratios; i++) {
+        const ratio_row *x = &d->ratios[i];
+        if (x->run == run && !strcmp(x->metric, PB_DEFAULT_METRIC) && !strcmp(x->base, s->baseline) &&
+            strcmp(x->cand, s->candidate) && strlen(x->cand) < PB_NAME_MAX && ni < MAXV)
+            pb_report_add_unique(impls, &ni, x->cand);
+    }
+    if (!ni) return;
+    rows sub = {0};
+    for (int i = 0; i < d->m.n; i++)
+        if (!d->m.v[i].guest) { row *x = pb_report_push(&sub); if (x) *x = d->m.v[i]; }
+    axes a;
+    pb_report_axes(&sub, &a);
+    fprintf(t->f, "Every other implementation against %s (time X/%s [95%% CI], as in the ratio figure):\n\n",
+            s->baseline, s->baseline);
+    tw_row(t, 1);
+    tw_cell(t, "variant");
+    tw_cell(t, "op");
+    tw_cell(t, "bytes");
+    for (int k = 0; k < ni; k++) tw_cell(t, "time %s/%s", impls[k], s->baseline);
+    tw_end(t, 3 + ni);
+    for (int vi = 0; vi < a.nv; vi++)
+        for (int oi = 0; oi < a.no; oi++)
+            for (int si = 0; si < a.ns; si++) {
+                if (!pb_report_find(&sub, s->baseline, a.v[vi], a.o[oi], a.sizes[si])) continue;
+                char sz[32];
+                tw_row(t, 0);
+                tw_cell(t, "%s", a.v[vi]);
+                tw_cell(t, "%s", a.o[oi]);
+                tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
+                for (int k = 0; k < ni; k++) {
+                    ratio r;
+                    int have = pb_report_ratio(d, run, PB_DEFAULT_METRIC, s->baseline, impls[k], a.v[vi], a.o[oi],
+                                               a.sizes[si], &r);
+                    print_ratio(t, have, &r);
+                }
+                tw_end(t, 3 + ni);
+            }
+    fprintf(t->f, "\n");
+    free(sub.v);
+}

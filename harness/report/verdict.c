@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* verdict.c — a claim's verdict from a cell's CI (what the verdicts mean: verdict.h), the counts
+ * and summary line over a table, and the verdict settings of data/verdict.tsv. */
+#include "verdict.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char V_HOLDS[] = "claim holds", V_SIZE[] = "direction holds, size differs",
+                  V_NOT[] = "claim does not hold", V_INCONCLUSIVE[] = "inconclusive here", V_NONE[] = "no claim",
+                  V_NODATA[] = "no data", CODEGEN_MARK[] = "depends on code generation";
+const char *const pb_verdict_no_data = V_NODATA, *const pb_codegen_mark = CODEGEN_MARK;
+
+/* Does [lo, hi] meet the document's band [doc/(1+t), doc*(1+t)]? Touching counts. */
+static int overlaps_band(double doc, double t, double lo, double hi)
+{
+    return lo <= doc * (1 + t) && hi >= doc / (1 + t);
+}
+
+const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi)
+{
+    if (c == PB_CLAIM_NONE) return V_NONE;
+    if (isnan(lo) || isnan(hi) || lo > hi || !(t > 0) || !isfinite(t)) return V_INCONCLUSIVE;
+    int sized = isfinite(doc) && doc > 0; /* NaN: direction only */
+    switch (c) {
+    case PB_CLAIM_FASTER:
+        if (hi < 1.0) return !sized || overlaps_band(doc, t, lo, hi) ? V_HOLDS : V_SIZE;
+        if (lo > 1.0 - PB_VERDICT_MIN_GAIN) return V_NOT;
+        return V_INCONCLUSIVE;
+    case PB_CLAIM_NOT_SLOWER:
+        if (hi <= 1.0 + t) return !sized || overlaps_band(doc, t, lo, hi) ? V_HOLDS : V_SIZE;
+        if (lo > 1.0 + t) return V_NOT;
+        return V_INCONCLUSIVE;
+    case PB_CLAIM_EQUAL:
+        if (lo >= 1.0 / (1 + t) && hi <= 1.0 + t) return V_HOLDS;
+        if (hi < 1.0 / (1 + t) || lo > 1.0 + t) return V_NOT;
+        return V_INCONCLUSIVE;
+    default:
+        return V_NONE;
+    }
+}
+
+void pb_verdict_count(pb_verdict_counts *n, const char *v)
+{
+    n->cells++;
+    if (v == V_HOLDS) n->holds++;
+    else if (v == V_SIZE) n->size_differs++;
+    else if (v == V_NOT) n->does_not_hold++;
+    else if (v == V_INCONCLUSIVE) n->inconclusive++;
+    else if (v == V_NONE) n->no_claim++;
+    else n->no_data++;
+}
+
+void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len)
+{
+    int k = snprintf(buf, len, "%d cell%s: %s %d; %s %d; %s %d; %s %d", c->cells, c->cells == 1 ? "" : "s",
+                     V_HOLDS, c->holds, V_SIZE, c->size_differs, V_NOT, c->does_not_hold, V_INCONCLUSIVE,
+                     c->inconclusive);
+    if (c->no_claim && k > 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NONE, c->no_claim);
+    if (c->no_data && k > 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NODATA, c->no_data);
+    if (k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; %s %d", CODEGEN_MARK, c->codegen);
+}
+
+/* data/verdict.tsv: setting <TAB> suite|* <TAB> value */
+int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg *cfg, pb_err *e)
+{
+    cfg->tolerance = 0.10;
+    cfg->codegen_threshold = 0.10;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/verdict.tsv", data_dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(cfg->source, sizeof cfg->source, "built-in defaults (%s: %s)", path, strerror(errno));
+        return 0;
+    }
+    snprintf(cfg->source, sizeof cfg->source, "%s", path);
+    int own_tol = 0, own_cg = 0; /* a suite's own line wins over `*` whatever the order */
+    char line[512];
+    int ln = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        ln++;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char setting[PB_NAME_MAX], who[PB_NAME_MAX], rest[64];
+        double v;
+        int got = sscanf(line, "%47[^\t\n]\t%47[^\t\n]\t%lf%63s", setting, who, &v, rest);
+        if (got != 3) {
+            rc = pb_errf(e, "%s:%d: expected 3 tab-separated fields (setting suite|* value)", path, ln);
+            break;
+        }
+        if (!(v > 0 && v < 1)) {
+            rc = pb_errf(e, "%s:%d: %s wants a fraction between 0 and 1, got %g", path, ln, setting, v);
+            break;
+        }
+        int is_tol = !strcmp(setting, "tolerance");
+        if (!is_tol && strcmp(setting, "codegen_threshold")) {
+            rc = pb_errf(e, "%s:%d: unknown setting '%s' (tolerance, codegen_threshold)", path, ln, setting);
+            break;
+        }
+        int own = !strcmp(who, suite);
+        if (!own && strcmp(who, "*")) continue; /* another suite's override */
+        if (is_tol) {
+            if (own || !own_tol) cfg->tolerance = v;
+            own_tol |= own;
+        } else {
+            if (own || !own_cg) cfg->codegen_threshold = v;
+            own_cg |= own;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+const char *pb_claim_name(pb_claim c)
+{
+    switch (c) {
+    case PB_CLAIM_FASTER: return "faster";
+    case PB_CLAIM_EQUAL: return "equal";
+    case PB_CLAIM_NOT_SLOWER: return "not slower";
+    default: return "-";
+    }
+}

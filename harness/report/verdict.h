@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* verdict.h — what a measured ratio says about a document's claim: the verdicts, their counts over
+ * a table and the summary line, and the settings they use (data/verdict.tsv). The renderers
+ * (report_md.c, report_html.c, the per-machine report) and `bench run`'s closing line share it. */
+#ifndef PB_VERDICT_H
+#define PB_VERDICT_H
+
+#include <stddef.h>
+
+#include "pb.h"
+#include "suite.h"
+
+/* A faster claim that does not even show this gain does not hold (a CI wholly above 1 - this). */
+#define PB_VERDICT_MIN_GAIN 0.01
+
+/* How many cells of a table got each verdict (the summary line). */
+typedef struct pb_verdict_counts {
+    int cells;
+    int holds, size_differs, does_not_hold, inconclusive, no_claim, no_data;
+    int codegen; /* cells marked "depends on code generation" */
+} pb_verdict_counts;
+
+/* "N cell(s): claim holds a; direction holds, size differs b; claim does not hold c;
+ * inconclusive here d[; no claim e][; no data f]; depends on code generation g" */
+void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len);
+
+/* The verdict settings, from <data_dir>/verdict.tsv (lines `setting<TAB>suite<TAB>value`,
+ * suite `*` = the default, a suite's own line overrides it):
+ *   tolerance          t: the document's time ratio d is matched by any CI that overlaps
+ *                      [d/(1+t), d*(1+t)] (multiplicative, symmetric in log space);
+ *                      an "equal" claim holds when the CI lies within [1/(1+t), 1+t];
+ *   codegen_threshold  c: a cell "depends on code generation" when |r_P/r - 1| > c,
+ *                      r the faithful time ratio, r_P that of the same sources built with profile P.
+ * A missing file leaves the built-in defaults (0.10, 0.10) and says so in `source`.
+ * Returns 0, or -1 with "FILE:LINE: what" in e on a malformed line. */
+typedef struct pb_verdict_cfg {
+    double tolerance, codegen_threshold;
+    char source[1100]; /* where the figures came from, for the report header */
+} pb_verdict_cfg;
+int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg *cfg, pb_err *e);
+
+/* Verdict of a claim from the 95 % CI [lo, hi] of the measured candidate/baseline
+ * *time* ratio, the document's time ratio doc (NaN: the document gives no number,
+ * the claim is judged on its direction only) and the tolerance t of pb_verdict_cfg:
+ *   faster      "claim holds" when hi < 1 and the CI overlaps [doc/(1+t), doc*(1+t)]
+ *               (any hi < 1 without a doc number); "direction holds, size differs"
+ *               when hi < 1 and it does not overlap; "claim does not hold" when
+ *               lo > 0.99 (not even a 1 % gain); else "inconclusive here".
+ *   not slower  "claim holds" when hi <= 1+t and the CI overlaps doc's band (any
+ *               hi <= 1+t without a number); "direction holds, size differs" when
+ *               hi <= 1+t outside the band; "claim does not hold" when lo > 1+t.
+ *   equal       "claim holds" when [lo, hi] lies within [1/(1+t), 1+t]; "claim does
+ *               not hold" when it lies wholly outside; the size of "equal" is 1, so
+ *               the document's own (noise) ratio is not used.
+ *   none        "no claim".
+ * A NaN or inverted CI, or a NaN/non-positive tolerance, is "inconclusive here". */
+const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi);
+/* "faster", "equal", "not slower", or "-" (no claim): the report's claim column. */
+const char *pb_claim_name(pb_claim c);
+
+/* Counts verdict v (a string pb_verdict returned, or pb_verdict_no_data) into n. */
+void pb_verdict_count(pb_verdict_counts *n, const char *v);
+/* The verdict of a cell without data, and the mark of a cell that depends on code generation. */
+extern const char *const pb_verdict_no_data, *const pb_codegen_mark;
+
+#endif

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* db.c — db.h's calls, dispatched to the connection's back end; the DDL translation and the
+ * URI checks that need no back end. */
+#include "db_impl.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int pb_db_is_pg(const char *path)
+{
+    return path && (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11));
+}
+
+/* percent-decoded copy of s[0..n) into out (cap bytes) */
+static void pct_decode(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < cap; i++) {
+        if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) && isxdigit((unsigned char)s[i + 2])) {
+            char hex[3] = {s[i + 1], s[i + 2], 0};
+            out[k++] = (char)strtol(hex, NULL, 16);
+            i += 2;
+        } else {
+            out[k++] = s[i];
+        }
+    }
+    out[k] = 0;
+}
+
+int pb_db_check_no_password(const char *path, const char *what, char *msg, size_t cap)
+{
+    if (!pb_db_is_pg(path)) return 0;
+    const char *p = strstr(path, "://") + 3;
+    size_t auth = strcspn(p, "/?");
+    /* userinfo is what comes before the last '@' of the authority; a ':' in it starts a password */
+    const char *at = NULL;
+    for (size_t i = 0; i < auth; i++)
+        if (p[i] == '@') at = p + i;
+    int pw = at && memchr(p, ':', (size_t)(at - p)) != NULL;
+    const char *q = strchr(p, '?');
+    while (!pw && q && *q) {
+        q++;
+        size_t len = strcspn(q, "&"), klen = strcspn(q, "=&");
+        char key[64];
+        pct_decode(q, klen < len ? klen : len, key, sizeof key);
+        if (!strcmp(key, "password")) pw = 1;
+        q += len;
+    }
+    if (!pw) return 0;
+    snprintf(msg, cap,
+             "%s: the PostgreSQL URI carries a password; give it through PGPASSWORD, PGPASSFILE or ~/.pgpass"
+             " (docs/fleet.md), never on the command line or in the store",
+             what);
+    return -1;
+}
+
+pb_db_kind pb_db_kind_of(const pb_db *db) { return db->ops->kind; }
+int pb_db_prepare(pb_db *db, const char *sql, pb_stmt **st)
+{
+    *st = NULL;
+    return db->ops->prepare(db, sql, st);
+}
+int pb_db_bind_int64(pb_stmt *st, int i, int64_t v) { return st->ops->bind_int64(st, i, v); }
+int pb_db_bind_int(pb_stmt *st, int i, int v) { return st->ops->bind_int64(st, i, v); }
+int pb_db_bind_double(pb_stmt *st, int i, double v) { return st->ops->bind_double(st, i, v); }
+int pb_db_bind_text(pb_stmt *st, int i, const char *v)
+{
+    return v ? st->ops->bind_text(st, i, v) : st->ops->bind_null(st, i);
+}
+int pb_db_bind_null(pb_stmt *st, int i) { return st->ops->bind_null(st, i); }
+int pb_db_step(pb_stmt *st) { return st->ops->step(st); }
+int pb_db_reset(pb_stmt *st) { return st->ops->reset(st); }
+int pb_db_clear_bindings(pb_stmt *st) { return st->ops->clear_bindings(st); }
+int pb_db_finalize(pb_stmt *st) { return st ? st->ops->finalize(st) : PB_DB_OK; }
+int pb_db_column_count(pb_stmt *st) { return st->ops->column_count(st); }
+const char *pb_db_column_name(pb_stmt *st, int i) { return st->ops->column_name(st, i); }
+int pb_db_column_type(pb_stmt *st, int i) { return st->ops->column_type(st, i); }
+int64_t pb_db_column_int64(pb_stmt *st, int i) { return st->ops->column_int64(st, i); }
+int pb_db_column_int(pb_stmt *st, int i) { return (int)st->ops->column_int64(st, i); }
+double pb_db_column_double(pb_stmt *st, int i) { return st->ops->column_double(st, i); }
+const char *pb_db_column_text(pb_stmt *st, int i) { return st->ops->column_text(st, i); }
+const char *pb_db_column_str(pb_stmt *st, int i)
+{
+    const char *t = st->ops->column_text(st, i);
+    return t ? t : "";
+}
+void pb_db_column_copy(pb_stmt *st, int i, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", pb_db_column_str(st, i));
+}
+int pb_db_exec(pb_db *db, const char *sql) { return db->ops->exec(db, sql); }
+int pb_db_begin(pb_db *db) { return db->ops->begin(db); }
+int pb_db_commit(pb_db *db) { return db->ops->commit(db); }
+void pb_db_rollback(pb_db *db) { db->ops->rollback(db); }
+const char *pb_db_errmsg(pb_db *db) { return db->ops->errmsg(db); }
+int64_t pb_db_changes(pb_db *db) { return db->ops->changes(db); }
+void pb_db_close(pb_db *db)
+{
+    if (db) db->ops->close(db);
+}
+
+const char *pb_db_rowid(pb_db *db) { return db->ops->kind == PB_DB_PG ? "ctid" : "rowid"; }
+
+void pb_db_now(char out[32])
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char day[24];
+    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out, 32, "%s.%03dZ", day, (int)(ts.tv_nsec / 1000000));
+}
+
+/* ---- DDL: SQLite's words -> PostgreSQL's ----
+ * Whole words only. TEXT gets the "C" collation so that ORDER BY and comparisons sort bytes, as
+ * SQLite's BINARY does, whatever the server's locale. */
+static const struct { const char *from, *to; } PG_DDL[] = {
+    {"INTEGER PRIMARY KEY", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"},
+    {"CREATE VIEW IF NOT EXISTS", "CREATE OR REPLACE VIEW"},
+    {") WITHOUT ROWID", ")"},
+    {"INTEGER", "BIGINT"},
+    {"REAL", "DOUBLE PRECISION"},
+    {"TEXT", "TEXT COLLATE \"C\""},
+};
+
+static int word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+char *pb_db_ddl(pb_db_kind kind, const char *sql)
+{
+    if (kind != PB_DB_PG) return strdup(sql);
+    size_t cap = strlen(sql) * 3 + 64, k = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    int quote = 0;
+    for (const char *p = sql; *p;) {
+        if (*p == '\'') quote = !quote;
+        size_t w = 0;
+        if (!quote && (p == sql || !word_char(p[-1])))
+            for (size_t i = 0; i < sizeof PG_DDL / sizeof PG_DDL[0]; i++) {
+                size_t n = strlen(PG_DDL[i].from);
+                if (!strncmp(p, PG_DDL[i].from, n) && !word_char(p[n])) {
+                    size_t m = strlen(PG_DDL[i].to);
+                    if (k + m + 1 > cap) { free(out); return NULL; }
+                    memcpy(out + k, PG_DDL[i].to, m);
+                    k += m;
+                    w = n;
+                    break;
+                }
+            }
+        if (w) { p += w; continue; }
+        if (k + 2 > cap) { free(out); return NULL; }
+        out[k++] = *p++;
+    }
+    out[k] = 0;
+    return out;
+}

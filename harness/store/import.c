@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* import.c — the parser and store of `bench import`: the kernel module's result files.
+ *
+ * The file holds the kernel module's debugfs lines (docs/kmod.md). Only lines that
+ * start with "pbk1 " are read, so a serial-console capture with kernel log noise
+ * imports as is:
+ *   pbk1 meta KEY=VALUE
+ *   pbk1 selftest impl=I status=pass|fail detail=TEXT
+ *   pbk1 sample suite=S impl=I variant=V op=O size=N round=R iters=N ns=N cycles=N
+ *   pbk1 unavailable suite=S impl=I variant=V reason=TEXT
+ *   pbk1 end
+ * Every suite in the file becomes one run (target from `meta target`, or --target).
+ * A file without `pbk1 end` is truncated and is refused; so is any malformed pbk1
+ * line (file:line named). Nothing is stored unless the whole file is good: see import.h
+ * for every check. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "import.h"
+#include "metrics.h"
+#include "pb_config.h"
+#include "provenance.h"
+#include "rsp.h"
+#include "store.h"
+#include "suite.h"
+
+#define MAX_FIELDS 16
+#define EXACT_DOUBLE_MAX (UINT64_C(1) << 53)
+
+typedef struct kv {
+    int n;
+    char *k[MAX_FIELDS], *v[MAX_FIELDS];
+} kv;
+
+/* Split s on any whitespace into KEY=VALUE fields. NULL, or what is wrong. */
+static const char *split_kv(char *s, kv *out)
+{
+    out->n = 0;
+    for (;;) {
+        while (isspace((unsigned char)*s)) s++;
+        if (!*s) return NULL;
+        char *t = s;
+        while (*s && !isspace((unsigned char)*s)) s++;
+        if (*s) *s++ = 0;
+        char *eq = strchr(t, '=');
+        if (!eq || eq == t) return "expected KEY=VALUE fields";
+        if (out->n == MAX_FIELDS) return "too many fields";
+        *eq = 0;
+        for (int i = 0; i < out->n; i++)
+            if (!strcmp(out->k[i], t)) return "a field is given twice";
+        out->k[out->n] = t;
+        out->v[out->n] = eq + 1;
+        out->n++;
+    }
+}
+
+static const char *get(const kv *f, const char *k)
+{
+    for (int i = 0; i < f->n; i++)
+        if (!strcmp(f->k[i], k)) return f->v[i];
+    return NULL;
+}
+
+/* Every key of f is in allowed (NULL-terminated)? NULL, or the first stranger. */
+static const char *unknown_key(const kv *f, const char *const *allowed)
+{
+    for (int i = 0; i < f->n; i++) {
+        int ok = 0;
+        for (int j = 0; allowed[j] && !ok; j++) ok = !strcmp(f->k[i], allowed[j]);
+        if (!ok) return f->k[i];
+    }
+    return NULL;
+}
+
+/* A decimal number in [lo, hi]: digits only (no sign, no space, no hex), no overflow. */
+static int parse_u64(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (!v || !*v) return -1;
+    uint64_t x = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p < '0' || *p > '9') return -1;
+        unsigned d = (unsigned)(*p - '0');
+        if (x > (UINT64_MAX - d) / 10) return -1;
+        x = x * 10 + d;
+    }
+    if (x < lo || x > hi) return -1;
+    *out = x;
+    return 0;
+}
+
+/* Names reach SQL parameters, file names and plots: non-empty, short, and
+ * from a character set with no quote, backquote, dollar, space or control. */
+static int good_name(const char *v, size_t max)
+{
+    size_t n = strlen(v);
+    if (n == 0 || n >= max) return 0;
+    for (const char *p = v; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("_.,:+-()/@%", *p)) return 0;
+    return 1;
+}
+
+static int copy_name(pb_import_row *r, const kv *f, const char *key, char *dst, size_t max, const char *path,
+                     pb_err *e)
+{
+    const char *v = get(f, key);
+    if (!v) return pb_errf(e, "%s:%d: no %s= field", path, r->line, key);
+    if (!good_name(v, max))
+        return pb_errf(e, "%s:%d: %s='%.60s' is empty, longer than %zu bytes or has a character outside "
+                       "[A-Za-z0-9_.,:+-()/@%%]", path, r->line, key, v, max - 1);
+    memcpy(dst, v, strlen(v) + 1);
+    return 0;
+}
+
+static int appendf(char **buf, size_t *len, const char *fmt, const char *a, const char *b)
+{
+    size_t need = strlen(fmt) + strlen(a) + strlen(b) + 1;
+    char *p = realloc(*buf, *len + need);
+    if (!p) return -1;
+    *buf = p;
+    *len += (size_t)snprintf(p + *len, need, fmt, a, b);
+    return 0;
+}
+
+/* The kernel-module targets under the names a file or an option may give them. */
+static const char *kernel_target(const char *t)
+{
+    if (!strcmp(t, "host")) return "kmod-host";
+    if (!strcmp(t, "qemu")) return "qemu-tcg";
+    return t;
+}
+
+void pb_import_free(pb_import *imp)
+{
+    free(imp->rows);
+    free(imp->meta);
+    memset(imp, 0, sizeof *imp);
+}
+
+typedef struct selftest_seen {
+    char impl[PB_NAME_MAX];
+    int failed, line;
+} selftest_seen;
+
+static int parse_line(char *p, const char *path, int ln, pb_import *imp, selftest_seen *st, int *nst,
+                      int *end_seen, char *meta_target, pb_err *e)
+{
+    while (isspace((unsigned char)*p)) p++;
+    char *kind = p;
+    while (*p && !isspace((unsigned char)*p)) p++;
+    if (*p) *p++ = 0;
+    if (!*kind) return pb_errf(e, "%s:%d: empty pbk1 line", path, ln);
+    kv fl;
+    const char *bad = split_kv(p, &fl);
+    if (bad) return pb_errf(e, "%s:%d: %s after '%s'", path, ln, bad, kind);
+    if (!strcmp(kind, "end")) {
+        if (fl.n) return pb_errf(e, "%s:%d: 'pbk1 end' takes no fields", path, ln);
+        *end_seen = 1;
+        return 0;
+    }
+    if (!strcmp(kind, "meta")) {
+        if (!fl.n) return pb_errf(e, "%s:%d: meta without KEY=VALUE", path, ln);
+        for (int i = 0; i < fl.n; i++) {
+            const char *k = fl.k[i], *v = fl.v[i];
+            for (const char *c = k; *c; c++)
+                if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
+                    return pb_errf(e, "%s:%d: meta key '%.40s' is not [a-z0-9_]+", path, ln, k);
+            for (const char *c = v; *c; c++)
+                if (!isprint((unsigned char)*c) || strchr("'\"`$\\", *c))
+                    return pb_errf(e, "%s:%d: meta %s= has a control, quote, backquote, $ or \\ character", path,
+                                   ln, k);
+            if (!strcmp(k, "target")) {
+                if (*meta_target && strcmp(meta_target, v))
+                    return pb_errf(e, "%s:%d: meta target=%.40s contradicts an earlier target=%s", path, ln, v,
+                                   meta_target);
+                if (!good_name(v, PB_NAME_MAX)) return pb_errf(e, "%s:%d: meta target= is not a name", path, ln);
+                memcpy(meta_target, v, strlen(v) + 1);
+            }
+            int gk = !strcmp(k, "guest_kernel") || !strcmp(k, "kernel"), cpu = !strcmp(k, "cpu");
+            if ((gk && strlen(v) >= sizeof imp->guest_kernel) || (cpu && strlen(v) >= sizeof imp->cpu))
+                return pb_errf(e, "%s:%d: meta %s= is longer than the store keeps", path, ln, k);
+            if (!strcmp(k, "guest_kernel") || (!strcmp(k, "kernel") && !*imp->guest_kernel))
+                memcpy(imp->guest_kernel, v, strlen(v) + 1);
+            if (cpu) memcpy(imp->cpu, v, strlen(v) + 1);
+            size_t len = imp->meta ? strlen(imp->meta) : 0;
+            if (appendf(&imp->meta, &len, " %s=%s", k, v) < 0) return pb_errf(e, "%s:%d: out of memory", path, ln);
+        }
+        return 0;
+    }
+    if (!strcmp(kind, "selftest")) {
+        static const char *const keys[] = {"impl", "status", "detail", NULL};
+        const char *k = unknown_key(&fl, keys), *impl = get(&fl, "impl"), *status = get(&fl, "status");
+        if (k) return pb_errf(e, "%s:%d: selftest has an unknown field %.40s=", path, ln, k);
+        if (!impl || !good_name(impl, PB_NAME_MAX) || !status || (strcmp(status, "pass") && strcmp(status, "fail")))
+            return pb_errf(e, "%s:%d: selftest needs impl=NAME and status=pass|fail", path, ln);
+        int failed = !strcmp(status, "fail");
+        for (int i = 0; i < *nst; i++)
+            if (!strcmp(st[i].impl, impl)) {
+                if (st[i].failed != failed)
+                    return pb_errf(e, "%s:%d: selftest of %s contradicts line %d", path, ln, impl, st[i].line);
+                return 0;
+            }
+        if (*nst == 64) return pb_errf(e, "%s:%d: more than 64 self-tested impls", path, ln);
+        memcpy(st[*nst].impl, impl, strlen(impl) + 1);
+        st[*nst].failed = failed;
+        st[*nst].line = ln;
+        (*nst)++;
+        size_t len = imp->meta ? strlen(imp->meta) : 0;
+        if (appendf(&imp->meta, &len, " selftest:%s=%s", impl, status) < 0)
+            return pb_errf(e, "%s:%d: out of memory", path, ln);
+        return 0;
+    }
+    int sample = !strcmp(kind, "sample");
+    if (!sample && strcmp(kind, "unavailable"))
+        return pb_errf(e, "%s:%d: unknown record kind '%.40s' (meta, selftest, sample, unavailable, end)", path, ln,
+                       kind);
+    static const char *const sample_keys[] = {"suite", "impl", "variant", "op", "size", "round", "iters", "ns",
+                                              "cycles", NULL};
+    static const char *const unavail_keys[] = {"suite", "impl", "variant", "op", "reason", NULL};
+    const char *k = unknown_key(&fl, sample ? sample_keys : unavail_keys);
+    if (k) return pb_errf(e, "%s:%d: %s has an unknown field %.40s=", path, ln, kind, k);
+    if (imp->nrows % 256 == 0) {
+        pb_import_row *rows = realloc(imp->rows, (size_t)(imp->nrows + 256) * sizeof *rows);
+        if (!rows) return pb_errf(e, "%s:%d: out of memory", path, ln);
+        imp->rows = rows;
+    }
+    pb_import_row *r = &imp->rows[imp->nrows];
+    memset(r, 0, sizeof *r);
+    r->line = ln;
+    r->unavailable = !sample;
+    if (copy_name(r, &fl, "suite", r->suite, sizeof r->suite, path, e) ||
+        copy_name(r, &fl, "impl", r->impl, sizeof r->impl, path, e) ||
+        copy_name(r, &fl, "variant", r->variant, sizeof r->variant, path, e))
+        return -1;
+    if (sample || get(&fl, "op")) {
+        if (copy_name(r, &fl, "op", r->op, sizeof r->op, path, e)) return -1;
+    } else {
+        memcpy(r->op, "-", 2);
+    }
+    const pb_suite *rs = pb_suite_find(r->suite);
+    if (!rs) return pb_errf(e, "%s:%d: unknown suite '%s' (bench list shows them)", path, ln, r->suite);
+    if (!rs->kmod_impls)
+        return pb_errf(e, "%s:%d: suite %s has no kernel-module part: its results cannot come from the module", path,
+                       ln, r->suite);
+    if (!sample) {
+        if (copy_name(r, &fl, "reason", r->reason, sizeof r->reason, path, e)) return -1;
+    } else {
+        uint64_t round, iters;
+        static const char what[] = "is missing, not a whole number or out of range";
+        if (parse_u64(get(&fl, "size"), 1, INT64_MAX, &r->size))
+            return pb_errf(e, "%s:%d: sample field size= %s (1 .. 2^63-1 bytes)", path, ln, what);
+        if (parse_u64(get(&fl, "round"), 0, INT_MAX, &round))
+            return pb_errf(e, "%s:%d: sample field round= %s (0 .. %d)", path, ln, what, INT_MAX);
+        if (parse_u64(get(&fl, "iters"), 1, INT64_MAX, &iters))
+            return pb_errf(e, "%s:%d: sample field iters= %s (1 .. 2^63-1)", path, ln, what);
+        if (parse_u64(get(&fl, "ns"), 1, EXACT_DOUBLE_MAX, &r->ns))
+            return pb_errf(e, "%s:%d: sample field ns= %s (1 .. 2^53)", path, ln, what);
+        r->has_cycles = get(&fl, "cycles") != NULL;
+        if (r->has_cycles && parse_u64(get(&fl, "cycles"), 0, EXACT_DOUBLE_MAX, &r->cycles))
+            return pb_errf(e, "%s:%d: sample field cycles= %s (0 .. 2^53)", path, ln, what);
+        r->round = (int)round;
+        r->iters = (int64_t)iters;
+        imp->nsamples++;
+    }
+    int known = 0;
+    for (int i = 0; i < imp->nsuites; i++) known |= !strcmp(imp->suites[i], r->suite);
+    if (!known) {
+        if (imp->nsuites == PB_IMPORT_MAX_SUITES)
+            return pb_errf(e, "%s:%d: more than %d suites in one file", path, ln, PB_IMPORT_MAX_SUITES);
+        memcpy(imp->suites[imp->nsuites++], r->suite, sizeof r->suite);
+    }
+    imp->nrows++;
+    return 0;
+}
+
+/* Where "pbk1" starts a word followed by whitespace, or NULL: console noise around it is allowed. */
+static char *find_pbk1(char *line)
+{
+    for (char *p = line; (p = strstr(p, "pbk1")); p += 4)
+        if ((p == line || isspace((unsigned char)p[-1]) || p[-1] == ']') && isspace((unsigned char)p[4]))
+            return p + 4;
+    return NULL;
+}
+
+int pb_import_parse(FILE *f, const char *path, const char *target_override, pb_import *imp, pb_err *e)
+{
+    memset(imp, 0, sizeof *imp);
+    char *line = NULL, meta_target[PB_NAME_MAX] = "";
+    size_t cap = 0, n = 0;
+    int ln = 0, end_seen = 0, rc = 0, got, nst = 0;
+    selftest_seen st[64];
+    while (rc == 0 && (got = pb_read_line(f, &line, &cap, PB_LINE_MAX, &n)) > 0) {
+        ln++;
+        if (memchr(line, 0, n)) { rc = pb_errf(e, "%s:%d: NUL byte in a text results file", path, ln); break; }
+        char *p = find_pbk1(line);
+        if (!p) continue;
+        if (end_seen) { rc = pb_errf(e, "%s:%d: data after 'pbk1 end'", path, ln); break; }
+        rc = parse_line(p, path, ln, imp, st, &nst, &end_seen, meta_target, e);
+    }
+    if (rc == 0 && got == -2) rc = pb_errf(e, "%s:%d: line longer than %u bytes", path, ln + 1, PB_LINE_MAX);
+    if (rc == 0 && got == -1) rc = pb_errf(e, "%s:%d: read error: %s", path, ln + 1, strerror(errno));
+    free(line);
+    if (rc == 0 && !end_seen)
+        rc = pb_errf(e, "%s: no 'pbk1 end' line: the results are truncated (the module or guest stopped early)", path);
+    if (rc == 0 && imp->nsamples == 0) rc = pb_errf(e, "%s: no samples in the file", path);
+    for (int i = 0; rc == 0 && i < imp->nrows; i++)
+        for (int j = 0; rc == 0 && j < nst; j++)
+            if (st[j].failed && !imp->rows[i].unavailable && !strcmp(st[j].impl, imp->rows[i].impl))
+                rc = pb_errf(e, "%s:%d: sample of %s, whose self-test failed on line %d: its numbers measure "
+                             "wrong code", path, imp->rows[i].line, imp->rows[i].impl, st[j].line);
+    if (rc == 0) {
+        const char *t = target_override ? target_override : *meta_target ? meta_target : "import";
+        if (!good_name(t, sizeof imp->target))
+            rc = pb_errf(e, "%s: target '%.60s' is not a name", path, t);
+        else if (!strcmp(t, "userspace"))
+            rc = pb_errf(e, "%s: target 'userspace' contradicts the data: these are kernel-module results", path);
+        else if (target_override && *meta_target && strcmp(kernel_target(target_override), kernel_target(meta_target)))
+            rc = pb_errf(e, "%s: --target %s contradicts the file's 'meta target=%s'", path, target_override,
+                         meta_target);
+        else
+            memcpy(imp->target, t, strlen(t) + 1);
+    }
+    if (rc == 0 && !imp->meta && !(imp->meta = strdup(""))) rc = pb_errf(e, "%s: out of memory", path);
+    if (rc < 0) pb_import_free(imp);
+    return rc < 0 ? -1 : 0;
+}
+
+static int store_import(pb_store *st, const pb_import *imp, const char *path, const char *cmdline, int64_t *runs,
+                        int *nruns, pb_err *e)
+{
+    pb_provenance prov;
+    pb_provenance_collect(&prov, NULL);
+    /* the numbers were not made on this machine: say what we know of the one that made them */
+    snprintf(prov.kernel, sizeof prov.kernel, "%s", *imp->guest_kernel ? imp->guest_kernel : "unknown (imported)");
+    snprintf(prov.cpu_model, sizeof prov.cpu_model, "%s", *imp->cpu ? imp->cpu : "unknown (imported)");
+    snprintf(prov.cpu_flags, sizeof prov.cpu_flags, "unknown (imported)");
+    snprintf(prov.clock_source, sizeof prov.clock_source, "ktime_get_ns (kernel under test)");
+    snprintf(prov.governor, sizeof prov.governor, "unknown (imported)");
+    snprintf(prov.boost, sizeof prov.boost, "unknown (imported)");
+    size_t olen = 0;
+    char *opts = NULL;
+    if (appendf(&opts, &olen, "imported from %s;%s", path, imp->meta) < 0)
+        return pb_errf(e, "%s: out of memory", path);
+    if (pb_store_begin(st, e) < 0) { free(opts); return -1; }
+    int64_t run_of[PB_IMPORT_MAX_SUITES];
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < imp->nsuites; i++) {
+        const pb_suite *s = pb_suite_find(imp->suites[i]);
+        unsigned metrics = PB_M_NS_PER_OP | PB_M_TSC_PER_BYTE | (s->metrics & (PB_M_MB_PER_S | PB_M_GBIT_PER_S));
+        const char *base = s->kmod_baseline, *cand = s->kmod_candidate;   /* parse: s has a kmod part */
+        pb_run_info ri = {
+            .suite = s->name, .target = imp->target, .command_line = cmdline, .options = opts,
+            .tick_source = "get_cycles() (TSC) in the kernel under test",
+            .counter_source = "none: ktime_get_ns and get_cycles in the kernel", .tsc_hz = 0,
+            .metrics = metrics, .baseline = base, .candidate = cand,
+            .primary_metric = pb_suite_primary_metric(s),
+            .guest_kernel = *imp->guest_kernel ? imp->guest_kernel : NULL,
+            /* --cpu pins a thread of this process, not the guest's or the module's */
+            .cpu_affinity = "not pinned: kernel-module results (measured in the kernel under test, outside bench)",
+            .loadavg_start = -1,
+        };
+        if ((run_of[i] = pb_store_begin_run(st, &ri, &prov, e)) < 0) rc = -1;
+    }
+    for (int i = 0; rc == 0 && i < imp->nrows; i++) {
+        const pb_import_row *r = &imp->rows[i];
+        int si = 0;
+        while (strcmp(imp->suites[si], r->suite)) si++;
+        if (r->unavailable) {
+            if (pb_store_add_case(st, run_of[si], r->suite, r->impl, r->variant, r->op, r->size, 0, "unavailable",
+                                  r->reason, e) < 0)
+                rc = -1;
+            continue;
+        }
+        int64_t cid = pb_store_add_case(st, run_of[si], r->suite, r->impl, r->variant, r->op, r->size, r->iters,
+                                        "ok", NULL, e);
+        if (cid < 0) { rc = -1; break; }
+        pb_sample smp = {.round = r->round, .position = 0, .repetition = 0, .iterations = r->iters,
+                         .ns = (double)r->ns, .cpu_ns = -1, .tsc = r->has_cycles ? (double)r->cycles : 0,
+                         .cycles = -1, .insns = -1};
+        rc = pb_store_add_sample(st, cid, &smp, e);
+    }
+    free(opts);
+    if (rc < 0 || pb_store_commit(st, e) < 0) {
+        pb_store_rollback(st);
+        return -1;
+    }
+    for (int i = 0; i < imp->nsuites; i++) {
+        if (pb_store_finalize_run(st, run_of[i], e) < 0) {
+            pb_err e2;
+            pb_store_end_run(st, run_of[i], "failed", e->msg, &e2);
+            return -1;
+        }
+        if (*nruns < PB_IMPORT_MAX_SUITES) runs[(*nruns)++] = run_of[i];
+    }
+    return 0;
+}
+
+int pb_import_file(const char *db, const char *path, const char *target_override, const char *cmdline,
+                   int64_t *runs, int *nruns, pb_err *e)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return pb_errf(e, "%s: cannot open: %s", path, strerror(errno));
+    pb_import imp;
+    int rc = pb_import_parse(f, path, target_override, &imp, e);
+    fclose(f);
+    if (rc < 0) return -1;
+    /* the store is opened only for a file that passed every check: a refused file leaves no
+     * trace, not even a new empty database */
+    pb_store st;
+    rc = pb_store_open(&st, db, e);
+    if (rc == 0) {
+        rc = store_import(&st, &imp, path, cmdline, runs, nruns, e);
+        pb_store_close(&st);
+    }
+    pb_import_free(&imp);
+    return rc;
+}

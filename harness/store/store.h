@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* store.h — the results store: an SQLite file (default PB_DEFAULT_DB_PATH, or $PB_DB) or a
+ * PostgreSQL database (a postgresql:// URI, docs/fleet.md), both through db.h.
+ *
+ * Schema: docs/schema.md. Discipline:
+ *  - a run row is inserted with status 'incomplete' before anything is
+ *    measured; it becomes 'complete' only in the same transaction that writes
+ *    its statistics. A run killed by SIGKILL therefore stays 'incomplete'; a
+ *    run stopped by SIGINT/SIGTERM is marked 'incomplete' with the reason; a
+ *    run that hit an error is 'failed'. Only complete runs appear in `summary`.
+ *  - samples are written one cell per transaction.
+ * Nothing here knows a suite: cases are (impl, variant, op, size) strings. */
+#ifndef PB_STORE_H
+#define PB_STORE_H
+
+#include <stdint.h>
+
+#include "db.h"
+#include "pb.h"
+#include "provenance.h"
+
+typedef struct pb_store {
+    pb_db *db;        /* db.h: SQLite or PostgreSQL */
+    char path[1024];  /* the file or URI (a URI never carries a password: refused) */
+} pb_store;
+
+typedef struct pb_sample {
+    int round, position, repetition;
+    int64_t iterations;
+    double ns;                 /* wall time over all iterations */
+    double cpu_ns;             /* thread CPU time, -1 if unknown */
+    double tsc;                /* ticks over all iterations (see runs.tick_source) */
+    double cycles, insns;      /* -1 where no hardware counter */
+    double probe_before, probe_after; /* core-speed probe, ticks per 1000 dependent adds; 0 if none */
+    uint64_t errors;           /* operations that took a counted error path */
+} pb_sample;
+
+/* A sample is in the fast core state when both probes are within this factor of the run's fastest. */
+#define PB_FAST_PROBE_FACTOR 1.3
+
+/* The one default database path; the environment variable PB_DB overrides it. */
+#define PB_DEFAULT_DB_PATH "results/bench.db"
+const char *pb_default_db(void);
+
+/* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
+ * docs/schema.md lists every version. */
+#define PB_SCHEMA_VERSION 3
+/* How long an open, a migration or a write waits for another process's lock. */
+#define PB_BUSY_TIMEOUT_MS 30000
+
+/* -1 + e: "PATH: what: the database's message", for a failed statement of store s. */
+int pb_store_sqlerr(pb_store *s, pb_err *e, const char *what);
+
+/* The core tables and the gate's tables (schema.c), the whole schema of a new database. */
+extern const char *const pb_store_schema_sql;
+extern const char *const pb_gate_tables_sql;
+
+/* -1 + e (naming --db) for '' and ':memory:', which would throw stored results away, and for a
+ * PostgreSQL URI with a password in it (or one this bench, built without libpq, cannot open). */
+int pb_store_check_path(const char *path, pb_err *e);
+/* Whether a database may be there to open: a file that exists; a PostgreSQL URI (its server
+ * answers). For "no database at PATH" before a command that must not create one. */
+int pb_store_exists(const char *path);
+/* Table definitions in SQLite's words (the store's SCHEMA, the gate's tables, a migration's
+ * ALTER TABLE), run in this store's back end's words (pb_db_ddl). */
+int pb_store_ddl(pb_store *s, const char *sql, pb_err *e);
+
+/* For commands that store: opens read-write, creating the file, its folder and the schema as
+ * needed, and migrates an older database to PB_SCHEMA_VERSION in one transaction (or refuses it
+ * and leaves it unchanged). Refuses '' and ':memory:'. */
+int pb_store_open(pb_store *s, const char *path, pb_err *e);
+/* For commands that only read: creates nothing (no folder, no file, no schema); a missing file,
+ * a file that is not ours or a schema of another version is an error. */
+int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e);
+void pb_store_close(pb_store *s);
+
+int pb_store_exec(pb_store *s, const char *sql, pb_err *e);
+int pb_store_begin(pb_store *s, pb_err *e);
+int pb_store_commit(pb_store *s, pb_err *e);
+void pb_store_rollback(pb_store *s);
+
+typedef struct pb_run_info {
+    const char *suite, *target, *command_line, *options;
+    /* what the suite derived at start-up on this machine (e.g. a calibrated model constant):
+     * provenance, not procedure, so the gate does not require it to match between runs */
+    const char *suite_settings;
+    const char *tick_source, *counter_source;
+    double tsc_hz;
+    unsigned metrics;                 /* PB_M_* the suite asked for */
+    const char *baseline, *candidate, *primary_metric;
+    const char *guest_kernel;         /* kmod runs */
+    const char *cpu_affinity;         /* the CPU the benchmark thread was pinned to, or why not */
+    double loadavg_start;             /* 1-minute load average at the start; < 0 unknown */
+} pb_run_info;
+
+int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e);
+/* The load average at the end (< 0 unknown) and the noise warnings (NULL or "": none) of a run. */
+int pb_store_run_noise(pb_store *s, int64_t run, double loadavg_end, const char *noise, pb_err *e);
+/* status: "incomplete" or "failed" (complete is set by pb_store_finalize_run). */
+int pb_store_end_run(pb_store *s, int64_t run, const char *status, const char *why, pb_err *e);
+
+/* status "ok" | "unavailable" (reason says why) */
+int64_t pb_store_add_case(pb_store *s, int64_t run, const char *suite, const char *impl, const char *variant,
+                          const char *op, uint64_t size, int64_t iterations, const char *status,
+                          const char *reason, pb_err *e);
+int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *smp, pb_err *e);
+
+/* Derive per-sample metrics, per-case statistics and paired ratios of every
+ * impl against the run's baseline (and of every `X@P` against `baseline@P`, a
+ * code-generation profile P of the same sources); mark the run complete. One
+ * transaction. */
+int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e);
+
+/* A random (version 4) UUID, 36 characters and a NUL, from getrandom(2); -1 + e if none. */
+int pb_uuid4(char out[37], pb_err *e);
+
+/* The newest complete run (of `suite`, or any if NULL); 0 if none. */
+int64_t pb_store_latest_run(pb_store *s, const char *suite);
+
+#endif
