@@ -11,6 +11,20 @@
 /* The metric of a suite that names none, and of rows stored without one. */
 #define PB_DEFAULT_METRIC "ns_per_op"
 
+/* One stored sample as a metric's formula reads it (the samples table's columns). */
+typedef struct pb_metric_sample {
+    double iters, ns, tsc, cycles, insns;
+    double probe_before, probe_after;  /* core-speed probe ticks, 0 when not taken */
+    int has_tsc, has_cycles, has_insns;
+} pb_metric_sample;
+
+/* Where a metric's values come from, besides its fixed words (pb_metric_source). */
+typedef enum pb_metric_from {
+    PB_FROM_FIXED,             /* source (guest_source in a kernel-module run) */
+    PB_FROM_TICKS,             /* userspace: the run's tick source; guest: guest_source */
+    PB_FROM_COUNTERS,          /* the run's counter description, whatever the target */
+} pb_metric_from;
+
 typedef struct pb_metric {
     unsigned bit;              /* PB_M_* (suite.h) */
     const char *name;          /* as stored: "ns_per_op" */
@@ -19,6 +33,11 @@ typedef struct pb_metric {
     const char *words;         /* for a plot's axis: "ns per operation (median, p10-p90)" */
     int valgrind;              /* 1: a count `--measure valgrind` stores (source "valgrind"); bit 0
                                 * when only that mode gives it (no suite asks for it by PB_M_*) */
+    /* the value of one sample of a case of size bytes; NAN when the sample cannot give it. NULL:
+     * not derived from samples (the valgrind counts are stored as they are) */
+    double (*value)(const pb_metric_sample *s, double size);
+    pb_metric_from from;
+    const char *source, *guest_source;   /* the stats table's `source` words */
 } pb_metric;
 
 extern const pb_metric pb_metrics[];
@@ -33,6 +52,10 @@ int pb_metric_valgrind(const char *name);
 int pb_metric_higher_is_better(const char *name);
 /* words for humans; the name itself for an unknown one */
 const char *pb_metric_words(const char *name);
+/* The stats table's `source` of metric m in a run of target (NULL or "userspace": this process)
+ * whose tick source and counter description are the ones given. */
+const char *pb_metric_source(const pb_metric *m, const char *target, const char *tick_source,
+                             const char *counter_source);
 /* The suite's primary metric, PB_DEFAULT_METRIC when it names none. */
 const char *pb_suite_primary_metric(const pb_suite *s);
 

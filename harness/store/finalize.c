@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* finalize.c — a run's samples become its statistics and ratios (pb_store_finalize_run), in named
+ * steps: read the run, load its cases and samples, check that it is complete, classify each
+ * sample's core speed, derive every metric's statistics (the formulas are metrics.h's), pair the
+ * samples of each cell into ratios, mark the run complete. One transaction, one cleanup path. */
+#include "store.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "stats.h"
+
+typedef struct raw {
+    int64_t id;
+    int round, rep;              /* pb_round_key: pb_pair_by_round reads these two side by side */
+    pb_metric_sample m;
+    const char *speed;
+} raw;
+
+typedef struct case_row {
+    int64_t id;
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+    raw *r;
+    size_t n;
+} case_row;
+
+/* What finalize reads of the run, and what it holds while it works: freed by finalize_free. */
+typedef struct finalize_ctx {
+    pb_store *s;
+    int64_t run;
+    unsigned metrics;
+    char baseline[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
+    case_row *cs;
+    size_t ncases;
+    pb_stmt *ins_m, *ins_s, *ins_r, *upd_speed;
+} finalize_ctx;
+
+static void copy_or(char *out, size_t cap, const char *v, const char *dflt)
+{
+    snprintf(out, cap, "%s", v ? v : dflt);
+}
+
+static int read_run(finalize_ctx *f, pb_err *e)
+{
+    pb_stmt *st;
+    if (pb_db_prepare(f->s->db,
+                      "SELECT metrics, baseline, primary_metric, target, tick_source, counter_source, suite"
+                      " FROM runs WHERE id = ?1", &st) != PB_DB_OK)
+        return pb_store_sqlerr(f->s, e, "read run");
+    pb_db_bind_int64(st, 1, f->run);
+    if (pb_db_step(st) != PB_DB_ROW) {
+        pb_db_finalize(st);
+        return pb_errf(e, "run %lld not found", (long long)f->run);
+    }
+    f->metrics = (unsigned)pb_db_column_int64(st, 0) | PB_M_NS_PER_OP; /* time always */
+    copy_or(f->baseline, sizeof f->baseline, pb_db_column_text(st, 1), "old");
+    copy_or(f->primary, sizeof f->primary, pb_db_column_text(st, 2), PB_DEFAULT_METRIC);
+    copy_or(f->target, sizeof f->target, pb_db_column_text(st, 3), "userspace");
+    copy_or(f->tick, sizeof f->tick, pb_db_column_text(st, 4), "tsc");
+    copy_or(f->counter, sizeof f->counter, pb_db_column_text(st, 5), "");
+    copy_or(f->suite, sizeof f->suite, pb_db_column_text(st, 6), "");
+    pb_db_finalize(st);
+    return 0;
+}
+
+static int load_raw(pb_store *s, case_row *c, pb_err *e)
+{
+    pb_stmt *st;
+    if (pb_db_prepare(s->db,
+                      "SELECT id, round, repetition, iterations, ns, tsc, cycles, instructions, probe_before,"
+                      " probe_after FROM samples WHERE case_id = ?1 ORDER BY round, repetition", &st) != PB_DB_OK)
+        return pb_store_sqlerr(s, e, "read samples");
+    pb_db_bind_int64(st, 1, c->id);
+    size_t cap = 64, k = 0;
+    raw *v = malloc(cap * sizeof *v);
+    while (v && pb_db_step(st) == PB_DB_ROW) {
+        if (k == cap) {
+            raw *nv = realloc(v, (cap *= 2) * sizeof *v);
+            if (!nv) { free(v); v = NULL; break; }
+            v = nv;
+        }
+        raw *r = &v[k++];
+        memset(r, 0, sizeof *r);
+        r->id = pb_db_column_int64(st, 0);
+        r->round = pb_db_column_int(st, 1);
+        r->rep = pb_db_column_int(st, 2);
+        r->m.iters = pb_db_column_double(st, 3);
+        r->m.ns = pb_db_column_double(st, 4);
+        r->m.has_tsc = pb_db_column_type(st, 5) != PB_DB_NULL;
+        r->m.tsc = pb_db_column_double(st, 5);
+        r->m.has_cycles = pb_db_column_type(st, 6) != PB_DB_NULL;
+        r->m.cycles = pb_db_column_double(st, 6);
+        r->m.has_insns = pb_db_column_type(st, 7) != PB_DB_NULL;
+        r->m.insns = pb_db_column_double(st, 7);
+        r->m.probe_before = pb_db_column_double(st, 8);
+        r->m.probe_after = pb_db_column_double(st, 9);
+    }
+    pb_db_finalize(st);
+    if (!v) return pb_errf(e, "out of memory reading samples");
+    c->r = v;
+    c->n = k;
+    return 0;
+}
+
+/* every measured case of the run with its samples */
+static int load_cases(finalize_ctx *f, pb_err *e)
+{
+    pb_stmt *st;
+    if (pb_db_prepare(f->s->db,
+                      "SELECT id, impl, variant, op, size_bytes FROM cases WHERE run_id = ?1 AND status = 'ok'"
+                      " ORDER BY id", &st) != PB_DB_OK)
+        return pb_store_sqlerr(f->s, e, "read cases");
+    pb_db_bind_int64(st, 1, f->run);
+    size_t cap = 32;
+    f->cs = calloc(cap, sizeof *f->cs);
+    while (f->cs && pb_db_step(st) == PB_DB_ROW) {
+        if (f->ncases == cap) {
+            case_row *n2 = realloc(f->cs, (cap *= 2) * sizeof *f->cs);
+            if (!n2) { free(f->cs); f->cs = NULL; f->ncases = 0; break; }
+            f->cs = n2;
+        }
+        case_row *c = &f->cs[f->ncases++];
+        memset(c, 0, sizeof *c);
+        c->id = pb_db_column_int64(st, 0);
+        pb_db_column_copy(st, 1, c->impl, sizeof c->impl);
+        pb_db_column_copy(st, 2, c->variant, sizeof c->variant);
+        pb_db_column_copy(st, 3, c->op, sizeof c->op);
+        c->size = pb_db_column_int64(st, 4);
+    }
+    pb_db_finalize(st);
+    if (!f->cs) return pb_errf(e, "out of memory");
+    for (size_t i = 0; i < f->ncases; i++)
+        if (load_raw(f->s, &f->cs[i], e) < 0) return -1;
+    return 0;
+}
+
+/* A run is complete only with samples, in every measured case: otherwise it would hide the earlier
+ * runs ("latest complete") with nothing to show. A run whose every case is unavailable (with its
+ * reason) says something; one with no case at all says nothing. */
+static int check_complete(finalize_ctx *f, pb_err *e)
+{
+    if (f->ncases == 0) {
+        pb_stmt *st;
+        if (pb_db_prepare(f->s->db, "SELECT count(*) FROM cases WHERE run_id = ?1", &st) != PB_DB_OK)
+            return pb_store_sqlerr(f->s, e, "read schema");
+        pb_db_bind_int64(st, 1, f->run);
+        int step = pb_db_step(st);
+        int64_t all = step == PB_DB_ROW ? pb_db_column_int64(st, 0) : -1;
+        pb_db_finalize(st);
+        if (all < 0) return pb_store_sqlerr(f->s, e, "read schema");
+        if (all == 0) return pb_errf(e, "run %lld has no case: nothing measured, not complete", (long long)f->run);
+    }
+    for (size_t i = 0; i < f->ncases; i++)
+        if (f->cs[i].n == 0)
+            return pb_errf(e, "run %lld: case %s/%s/%s/%lld has no sample: not complete", (long long)f->run,
+                           f->cs[i].impl, f->cs[i].variant, f->cs[i].op, (long long)f->cs[i].size);
+    return 0;
+}
+
+static int prepare_writes(finalize_ctx *f, pb_err *e)
+{
+    pb_db *db = f->s->db;
+    if (pb_db_prepare(db, "INSERT INTO sample_metrics (sample_id, metric, value) VALUES (?1,?2,?3)"
+                          " ON CONFLICT (sample_id, metric) DO UPDATE SET value = excluded.value", &f->ins_m) != PB_DB_OK ||
+        pb_db_prepare(db,
+                      "INSERT INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max,"
+                      " n_fast, median_fast) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
+                      " ON CONFLICT (case_id, metric) DO UPDATE SET unit = excluded.unit,"
+                      " source = excluded.source, n = excluded.n, median = excluded.median,"
+                      " p10 = excluded.p10, p90 = excluded.p90, min = excluded.min, max = excluded.max,"
+                      " n_fast = excluded.n_fast, median_fast = excluded.median_fast", &f->ins_s) != PB_DB_OK ||
+        pb_db_prepare(db,
+                      "INSERT INTO ratios (run_id, suite, variant, op, size_bytes, metric, baseline, candidate,"
+                      " n_pairs, estimate, ci_lo, ci_hi, conf, p_value, median_ratio, method)"
+                      " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)", &f->ins_r) != PB_DB_OK ||
+        pb_db_prepare(db, "UPDATE samples SET speed = ?1 WHERE id = ?2", &f->upd_speed) != PB_DB_OK)
+        return pb_store_sqlerr(f->s, e, "prepare finalize");
+    return 0;
+}
+
+/* The run's fastest probe defines the "fast" core state; each sample is fast, slow or mixed by
+ * its probes before and after (none when it has no probe). */
+static int classify_speed(finalize_ctx *f, pb_err *e)
+{
+    double min_probe = INFINITY;
+    for (size_t i = 0; i < f->ncases; i++)
+        for (size_t j = 0; j < f->cs[i].n; j++) {
+            const pb_metric_sample *m = &f->cs[i].r[j].m;
+            if (m->probe_before > 0 && m->probe_before < min_probe) min_probe = m->probe_before;
+            if (m->probe_after > 0 && m->probe_after < min_probe) min_probe = m->probe_after;
+        }
+    if (!isfinite(min_probe)) return 0;
+    const double lim = PB_FAST_PROBE_FACTOR * min_probe;
+    for (size_t i = 0; i < f->ncases; i++)
+        for (size_t j = 0; j < f->cs[i].n; j++) {
+            raw *r = &f->cs[i].r[j];
+            double pb = r->m.probe_before, pa = r->m.probe_after;
+            if (pb <= 0 || pa <= 0) continue;
+            r->speed = (pb <= lim && pa <= lim) ? "fast" : (pb > lim && pa > lim) ? "slow" : "mixed";
+            pb_db_reset(f->upd_speed);
+            pb_db_bind_text(f->upd_speed, 1, r->speed);
+            pb_db_bind_int64(f->upd_speed, 2, r->id);
+            if (pb_db_step(f->upd_speed) != PB_DB_DONE) return pb_store_sqlerr(f->s, e, "update speed");
+        }
+    return 0;
+}
+
+/* Metric m of case c: every sample's value (sample_metrics) and their statistics (stats).
+ * vals and fast hold c->n values each. */
+static int case_metric_stats(finalize_ctx *f, const case_row *c, const pb_metric *m, double *vals, double *fast,
+                             pb_err *e)
+{
+    size_t k = 0, kf = 0;
+    for (size_t j = 0; j < c->n; j++) {
+        double v = m->value(&c->r[j].m, (double)c->size);
+        if (!isfinite(v)) continue;
+        vals[k++] = v;
+        if (c->r[j].speed && !strcmp(c->r[j].speed, "fast")) fast[kf++] = v;
+        pb_db_reset(f->ins_m);
+        pb_db_bind_int64(f->ins_m, 1, c->r[j].id);
+        pb_db_bind_text(f->ins_m, 2, m->name);
+        pb_db_bind_double(f->ins_m, 3, v);
+        if (pb_db_step(f->ins_m) != PB_DB_DONE) return pb_store_sqlerr(f->s, e, "insert sample metric");
+    }
+    if (k == 0) return 0;
+    double med = pb_median(vals, k), p10 = pb_quantile(vals, k, 0.10), p90 = pb_quantile(vals, k, 0.90),
+           lo = pb_quantile(vals, k, 0.0), hi = pb_quantile(vals, k, 1.0), med_fast = kf ? pb_median(fast, kf) : 0;
+    if (isnan(med) || isnan(p10) || isnan(p90) || isnan(lo) || isnan(hi) || isnan(med_fast))
+        return pb_errf(e, "out of memory deriving statistics");
+    pb_stmt *q = f->ins_s;
+    pb_db_reset(q);
+    pb_db_bind_int64(q, 1, c->id);
+    pb_db_bind_text(q, 2, m->name);
+    pb_db_bind_text(q, 3, m->unit);
+    pb_db_bind_text(q, 4, pb_metric_source(m, f->target, f->tick, f->counter));
+    pb_db_bind_int64(q, 5, (int64_t)k);
+    pb_db_bind_double(q, 6, med);
+    pb_db_bind_double(q, 7, p10);
+    pb_db_bind_double(q, 8, p90);
+    pb_db_bind_double(q, 9, lo);
+    pb_db_bind_double(q, 10, hi);
+    pb_db_bind_int64(q, 11, (int64_t)kf);
+    if (kf) pb_db_bind_double(q, 12, med_fast); else pb_db_bind_null(q, 12);
+    return pb_db_step(q) == PB_DB_DONE ? 0 : pb_store_sqlerr(f->s, e, "insert stats");
+}
+
+/* every metric the run asked for, in the metrics table's order */
+static int derive_stats(finalize_ctx *f, pb_err *e)
+{
+    for (size_t i = 0; i < f->ncases; i++) {
+        const case_row *c = &f->cs[i];
+        double *vals = malloc((c->n ? c->n : 1) * sizeof *vals), *fast = malloc((c->n ? c->n : 1) * sizeof *fast);
+        int rc = vals && fast ? 0 : pb_errf(e, "out of memory deriving statistics");
+        for (size_t m = 0; m < pb_nmetrics && rc == 0; m++)
+            if ((f->metrics & pb_metrics[m].bit) && pb_metrics[m].value)
+                rc = case_metric_stats(f, c, &pb_metrics[m], vals, fast, e);
+        free(vals);
+        free(fast);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* ns per op of the paired samples of case c and its baseline b (pb_pair_by_round) */
+typedef struct time_pairs {
+    const case_row *c, *b;
+    double *cv, *bv;
+    size_t n;
+} time_pairs;
+
+static int push_time_pair(void *ctx, size_t i, size_t j)
+{
+    time_pairs *tp = ctx;
+    const pb_metric_sample *cr = &tp->c->r[i].m, *br = &tp->b->r[j].m;
+    tp->cv[tp->n] = cr->ns / cr->iters;
+    tp->bv[tp->n] = br->ns / br->iters;
+    tp->n++;
+    return 0;
+}
+
+/* "" if impl is the baseline itself, P if it is `baseline@P`, NULL otherwise. */
+static const char *profile_of_baseline(const char *impl, const char *baseline)
+{
+    size_t n = strlen(baseline);
+    if (strncmp(impl, baseline, n)) return NULL;
+    if (!impl[n]) return "";
+    return impl[n] == '@' && impl[n + 1] ? impl + n + 1 : NULL;
+}
+
+/* Is impl named `X@profile` (X not empty)? */
+static int has_profile(const char *impl, const char *profile)
+{
+    const char *at = strrchr(impl, '@');
+    return at && at != impl && !strcmp(at + 1, profile);
+}
+
+/* One ratios row of c against b: the time ratio (pass 0), or the primary metric's own when it is
+ * a throughput (pass 1, the inverse of the time ratio's). */
+static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, const pb_paired *pr, int pass,
+                        pb_err *e)
+{
+    const char *metric = pass == 0 ? PB_DEFAULT_METRIC : f->primary;
+    int inv = pass == 1 && pb_metric_higher_is_better(f->primary);
+    pb_stmt *q = f->ins_r;
+    pb_db_reset(q);
+    pb_db_bind_int64(q, 1, f->run);
+    pb_db_bind_text(q, 2, f->suite);
+    pb_db_bind_text(q, 3, c->variant);
+    pb_db_bind_text(q, 4, c->op);
+    pb_db_bind_int64(q, 5, c->size);
+    pb_db_bind_text(q, 6, metric);
+    pb_db_bind_text(q, 7, b->impl);
+    pb_db_bind_text(q, 8, c->impl);
+    pb_db_bind_int64(q, 9, (int64_t)pr->n);
+    pb_db_bind_double(q, 10, inv ? 1 / pr->estimate : pr->estimate);
+    pb_db_bind_double(q, 11, inv ? 1 / pr->ci_hi : pr->ci_lo);
+    pb_db_bind_double(q, 12, inv ? 1 / pr->ci_lo : pr->ci_hi);
+    pb_db_bind_double(q, 13, pr->conf);
+    pb_db_bind_double(q, 14, pr->p_value);
+    pb_db_bind_double(q, 15, inv ? 1 / pr->median_ratio : pr->median_ratio);
+    pb_db_bind_text(q, 16, "paired by round; Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI");
+    return pb_db_step(q) == PB_DB_DONE ? 0 : pb_store_sqlerr(f->s, e, "insert ratio");
+}
+
+/* c against b, their samples paired by (round, repetition) */
+static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_err *e)
+{
+    size_t cap = c->n < b->n ? c->n : b->n;
+    double *cv = malloc((cap ? cap : 1) * sizeof *cv), *bv = malloc((cap ? cap : 1) * sizeof *bv);
+    int rc = cv && bv ? 0 : pb_errf(e, "out of memory pairing samples");
+    time_pairs tp = {c, b, cv, bv, 0};
+    if (rc == 0 && c->n && b->n)
+        pb_pair_by_round((const pb_round_key *)&c->r[0].round, c->n, sizeof *c->r,
+                         (const pb_round_key *)&b->r[0].round, b->n, sizeof *b->r, push_time_pair, &tp);
+    pb_paired pr;
+    int prc = rc == 0 ? pb_paired_ratio(cv, bv, tp.n, 0.95, &pr) : -1;
+    if (prc == -2) rc = pb_errf(e, "out of memory computing ratios");
+    for (int pass = 0; prc == 0 && pass < 2 && rc == 0; pass++) {
+        if (pass == 1 && !strcmp(f->primary, PB_DEFAULT_METRIC)) break;
+        rc = insert_ratio(f, c, b, &pr, pass, e);
+    }
+    free(cv);
+    free(bv);
+    return rc;
+}
+
+/* Paired ratios within one cell: every impl against the run's baseline, and every `X@P` against
+ * `baseline@P` (the same sources built with code-generation profile P), so that a report can set
+ * the profile's ratio beside the faithful one. */
+static int pair_ratios(finalize_ctx *f, pb_err *e)
+{
+    for (size_t i = 0; i < f->ncases; i++) {
+        const case_row *b = &f->cs[i];
+        const char *profile = profile_of_baseline(b->impl, f->baseline);
+        if (!profile) continue;
+        for (size_t j = 0; j < f->ncases; j++) {
+            const case_row *c = &f->cs[j];
+            if (j == i || strcmp(c->variant, b->variant) || strcmp(c->op, b->op) || c->size != b->size) continue;
+            if (*profile && !has_profile(c->impl, profile)) continue;
+            if (pair_cell(f, c, b, e) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+static void finalize_free(finalize_ctx *f)
+{
+    pb_db_finalize(f->ins_m);
+    pb_db_finalize(f->ins_s);
+    pb_db_finalize(f->ins_r);
+    pb_db_finalize(f->upd_speed);
+    for (size_t i = 0; i < f->ncases; i++) free(f->cs[i].r);
+    free(f->cs);
+}
+
+int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e)
+{
+    if (pb_store_begin(s, e) < 0) return -1;
+    /* idempotent: a re-finalize replaces what an earlier one derived */
+    char sql[256];
+    snprintf(sql, sizeof sql, "DELETE FROM ratios WHERE run_id = %lld", (long long)run);
+    finalize_ctx f = {.s = s, .run = run};
+    int rc = pb_store_exec(s, sql, e);
+    if (rc == 0) rc = read_run(&f, e);
+    if (rc == 0) rc = load_cases(&f, e);
+    if (rc == 0) rc = check_complete(&f, e);
+    if (rc == 0) rc = prepare_writes(&f, e);
+    if (rc == 0) rc = classify_speed(&f, e);
+    if (rc == 0) rc = derive_stats(&f, e);
+    if (rc == 0) rc = pair_ratios(&f, e);
+    finalize_free(&f);
+    if (rc == 0) rc = pb_store_end_run(s, run, "complete", NULL, e);
+    if (rc < 0) {
+        pb_store_rollback(s);
+        return -1;
+    }
+    return pb_store_commit(s, e);
+}
