@@ -147,82 +147,99 @@ typedef struct selftest_seen {
     int failed, line;
 } selftest_seen;
 
-static int parse_line(char *p, const char *path, int ln, pb_import *imp, selftest_seen *st, int *nst,
-                      int *end_seen, char *meta_target, pb_err *e)
+/* What a file's lines have said so far, beyond the rows: its self-tests, its end, its target. */
+typedef struct parse_state {
+    selftest_seen st[64];
+    int nst, end_seen;
+    char meta_target[PB_NAME_MAX];
+} parse_state;
+
+/* pbk1 meta KEY=VALUE...: kept for the run's options; target, guest_kernel/kernel and cpu read */
+static int parse_meta(const kv *fl, const char *path, int ln, pb_import *imp, parse_state *ps, pb_err *e)
 {
-    while (isspace((unsigned char)*p)) p++;
-    char *kind = p;
-    while (*p && !isspace((unsigned char)*p)) p++;
-    if (*p) *p++ = 0;
-    if (!*kind) return pb_errf(e, "%s:%d: empty pbk1 line", path, ln);
-    kv fl;
-    const char *bad = split_kv(p, &fl);
-    if (bad) return pb_errf(e, "%s:%d: %s after '%s'", path, ln, bad, kind);
-    if (!strcmp(kind, "end")) {
-        if (fl.n) return pb_errf(e, "%s:%d: 'pbk1 end' takes no fields", path, ln);
-        *end_seen = 1;
-        return 0;
-    }
-    if (!strcmp(kind, "meta")) {
-        if (!fl.n) return pb_errf(e, "%s:%d: meta without KEY=VALUE", path, ln);
-        for (int i = 0; i < fl.n; i++) {
-            const char *k = fl.k[i], *v = fl.v[i];
-            for (const char *c = k; *c; c++)
-                if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
-                    return pb_errf(e, "%s:%d: meta key '%.40s' is not [a-z0-9_]+", path, ln, k);
-            for (const char *c = v; *c; c++)
-                if (!isprint((unsigned char)*c) || strchr("'\"`$\\", *c))
-                    return pb_errf(e, "%s:%d: meta %s= has a control, quote, backquote, $ or \\ character", path,
-                                   ln, k);
-            if (!strcmp(k, "target")) {
-                if (*meta_target && strcmp(meta_target, v))
-                    return pb_errf(e, "%s:%d: meta target=%.40s contradicts an earlier target=%s", path, ln, v,
-                                   meta_target);
-                if (!good_name(v, PB_NAME_MAX)) return pb_errf(e, "%s:%d: meta target= is not a name", path, ln);
-                memcpy(meta_target, v, strlen(v) + 1);
-            }
-            int gk = !strcmp(k, "guest_kernel") || !strcmp(k, "kernel"), cpu = !strcmp(k, "cpu");
-            if ((gk && strlen(v) >= sizeof imp->guest_kernel) || (cpu && strlen(v) >= sizeof imp->cpu))
-                return pb_errf(e, "%s:%d: meta %s= is longer than the store keeps", path, ln, k);
-            if (!strcmp(k, "guest_kernel") || (!strcmp(k, "kernel") && !*imp->guest_kernel))
-                memcpy(imp->guest_kernel, v, strlen(v) + 1);
-            if (cpu) memcpy(imp->cpu, v, strlen(v) + 1);
-            size_t len = imp->meta ? strlen(imp->meta) : 0;
-            if (appendf(&imp->meta, &len, " %s=%s", k, v) < 0) return pb_errf(e, "%s:%d: out of memory", path, ln);
+    if (!fl->n) return pb_errf(e, "%s:%d: meta without KEY=VALUE", path, ln);
+    for (int i = 0; i < fl->n; i++) {
+        const char *k = fl->k[i], *v = fl->v[i];
+        for (const char *c = k; *c; c++)
+            if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
+                return pb_errf(e, "%s:%d: meta key '%.40s' is not [a-z0-9_]+", path, ln, k);
+        for (const char *c = v; *c; c++)
+            if (!isprint((unsigned char)*c) || strchr("'\"`$\\", *c))
+                return pb_errf(e, "%s:%d: meta %s= has a control, quote, backquote, $ or \\ character", path, ln, k);
+        if (!strcmp(k, "target")) {
+            if (*ps->meta_target && strcmp(ps->meta_target, v))
+                return pb_errf(e, "%s:%d: meta target=%.40s contradicts an earlier target=%s", path, ln, v,
+                               ps->meta_target);
+            if (!good_name(v, PB_NAME_MAX)) return pb_errf(e, "%s:%d: meta target= is not a name", path, ln);
+            memcpy(ps->meta_target, v, strlen(v) + 1);
         }
-        return 0;
-    }
-    if (!strcmp(kind, "selftest")) {
-        static const char *const keys[] = {"impl", "status", "detail", NULL};
-        const char *k = unknown_key(&fl, keys), *impl = get(&fl, "impl"), *status = get(&fl, "status");
-        if (k) return pb_errf(e, "%s:%d: selftest has an unknown field %.40s=", path, ln, k);
-        if (!impl || !good_name(impl, PB_NAME_MAX) || !status || (strcmp(status, "pass") && strcmp(status, "fail")))
-            return pb_errf(e, "%s:%d: selftest needs impl=NAME and status=pass|fail", path, ln);
-        int failed = !strcmp(status, "fail");
-        for (int i = 0; i < *nst; i++)
-            if (!strcmp(st[i].impl, impl)) {
-                if (st[i].failed != failed)
-                    return pb_errf(e, "%s:%d: selftest of %s contradicts line %d", path, ln, impl, st[i].line);
-                return 0;
-            }
-        if (*nst == 64) return pb_errf(e, "%s:%d: more than 64 self-tested impls", path, ln);
-        memcpy(st[*nst].impl, impl, strlen(impl) + 1);
-        st[*nst].failed = failed;
-        st[*nst].line = ln;
-        (*nst)++;
+        int gk = !strcmp(k, "guest_kernel") || !strcmp(k, "kernel"), cpu = !strcmp(k, "cpu");
+        if ((gk && strlen(v) >= sizeof imp->guest_kernel) || (cpu && strlen(v) >= sizeof imp->cpu))
+            return pb_errf(e, "%s:%d: meta %s= is longer than the store keeps", path, ln, k);
+        if (!strcmp(k, "guest_kernel") || (!strcmp(k, "kernel") && !*imp->guest_kernel))
+            memcpy(imp->guest_kernel, v, strlen(v) + 1);
+        if (cpu) memcpy(imp->cpu, v, strlen(v) + 1);
         size_t len = imp->meta ? strlen(imp->meta) : 0;
-        if (appendf(&imp->meta, &len, " selftest:%s=%s", impl, status) < 0)
-            return pb_errf(e, "%s:%d: out of memory", path, ln);
-        return 0;
+        if (appendf(&imp->meta, &len, " %s=%s", k, v) < 0) return pb_errf(e, "%s:%d: out of memory", path, ln);
     }
+    return 0;
+}
+
+/* pbk1 selftest impl=I status=pass|fail [detail=TEXT]: once per impl, never contradicted */
+static int parse_selftest(const kv *fl, const char *path, int ln, pb_import *imp, parse_state *ps, pb_err *e)
+{
+    static const char *const keys[] = {"impl", "status", "detail", NULL};
+    const char *k = unknown_key(fl, keys), *impl = get(fl, "impl"), *status = get(fl, "status");
+    if (k) return pb_errf(e, "%s:%d: selftest has an unknown field %.40s=", path, ln, k);
+    if (!impl || !good_name(impl, PB_NAME_MAX) || !status || (strcmp(status, "pass") && strcmp(status, "fail")))
+        return pb_errf(e, "%s:%d: selftest needs impl=NAME and status=pass|fail", path, ln);
+    int failed = !strcmp(status, "fail");
+    for (int i = 0; i < ps->nst; i++)
+        if (!strcmp(ps->st[i].impl, impl)) {
+            if (ps->st[i].failed != failed)
+                return pb_errf(e, "%s:%d: selftest of %s contradicts line %d", path, ln, impl, ps->st[i].line);
+            return 0;
+        }
+    if (ps->nst == 64) return pb_errf(e, "%s:%d: more than 64 self-tested impls", path, ln);
+    selftest_seen *seen = &ps->st[ps->nst++];
+    memcpy(seen->impl, impl, strlen(impl) + 1);
+    seen->failed = failed;
+    seen->line = ln;
+    size_t len = imp->meta ? strlen(imp->meta) : 0;
+    if (appendf(&imp->meta, &len, " selftest:%s=%s", impl, status) < 0)
+        return pb_errf(e, "%s:%d: out of memory", path, ln);
+    return 0;
+}
+
+/* a sample line's numbers, each range-checked into r */
+static int parse_sample_numbers(const kv *fl, const char *path, int ln, pb_import_row *r, pb_err *e)
+{
+    uint64_t round, iters;
+    static const char what[] = "is missing, not a whole number or out of range";
+    if (parse_u64(get(fl, "size"), 1, INT64_MAX, &r->size))
+        return pb_errf(e, "%s:%d: sample field size= %s (1 .. 2^63-1 bytes)", path, ln, what);
+    if (parse_u64(get(fl, "round"), 0, INT_MAX, &round))
+        return pb_errf(e, "%s:%d: sample field round= %s (0 .. %d)", path, ln, what, INT_MAX);
+    if (parse_u64(get(fl, "iters"), 1, INT64_MAX, &iters))
+        return pb_errf(e, "%s:%d: sample field iters= %s (1 .. 2^63-1)", path, ln, what);
+    if (parse_u64(get(fl, "ns"), 1, EXACT_DOUBLE_MAX, &r->ns))
+        return pb_errf(e, "%s:%d: sample field ns= %s (1 .. 2^53)", path, ln, what);
+    r->has_cycles = get(fl, "cycles") != NULL;
+    if (r->has_cycles && parse_u64(get(fl, "cycles"), 0, EXACT_DOUBLE_MAX, &r->cycles))
+        return pb_errf(e, "%s:%d: sample field cycles= %s (0 .. 2^53)", path, ln, what);
+    r->round = (int)round;
+    r->iters = (int64_t)iters;
+    return 0;
+}
+
+/* pbk1 sample ... or pbk1 unavailable ...: one row of a known suite with a kernel-module part */
+static int parse_row(const char *kind, const kv *fl, const char *path, int ln, pb_import *imp, pb_err *e)
+{
     int sample = !strcmp(kind, "sample");
-    if (!sample && strcmp(kind, "unavailable"))
-        return pb_errf(e, "%s:%d: unknown record kind '%.40s' (meta, selftest, sample, unavailable, end)", path, ln,
-                       kind);
     static const char *const sample_keys[] = {"suite", "impl", "variant", "op", "size", "round", "iters", "ns",
                                               "cycles", NULL};
     static const char *const unavail_keys[] = {"suite", "impl", "variant", "op", "reason", NULL};
-    const char *k = unknown_key(&fl, sample ? sample_keys : unavail_keys);
+    const char *k = unknown_key(fl, sample ? sample_keys : unavail_keys);
     if (k) return pb_errf(e, "%s:%d: %s has an unknown field %.40s=", path, ln, kind, k);
     if (imp->nrows % 256 == 0) {
         pb_import_row *rows = realloc(imp->rows, (size_t)(imp->nrows + 256) * sizeof *rows);
@@ -233,12 +250,12 @@ static int parse_line(char *p, const char *path, int ln, pb_import *imp, selftes
     memset(r, 0, sizeof *r);
     r->line = ln;
     r->unavailable = !sample;
-    if (copy_name(r, &fl, "suite", r->suite, sizeof r->suite, path, e) ||
-        copy_name(r, &fl, "impl", r->impl, sizeof r->impl, path, e) ||
-        copy_name(r, &fl, "variant", r->variant, sizeof r->variant, path, e))
+    if (copy_name(r, fl, "suite", r->suite, sizeof r->suite, path, e) ||
+        copy_name(r, fl, "impl", r->impl, sizeof r->impl, path, e) ||
+        copy_name(r, fl, "variant", r->variant, sizeof r->variant, path, e))
         return -1;
-    if (sample || get(&fl, "op")) {
-        if (copy_name(r, &fl, "op", r->op, sizeof r->op, path, e)) return -1;
+    if (sample || get(fl, "op")) {
+        if (copy_name(r, fl, "op", r->op, sizeof r->op, path, e)) return -1;
     } else {
         memcpy(r->op, "-", 2);
     }
@@ -248,23 +265,9 @@ static int parse_line(char *p, const char *path, int ln, pb_import *imp, selftes
         return pb_errf(e, "%s:%d: suite %s has no kernel-module part: its results cannot come from the module", path,
                        ln, r->suite);
     if (!sample) {
-        if (copy_name(r, &fl, "reason", r->reason, sizeof r->reason, path, e)) return -1;
+        if (copy_name(r, fl, "reason", r->reason, sizeof r->reason, path, e)) return -1;
     } else {
-        uint64_t round, iters;
-        static const char what[] = "is missing, not a whole number or out of range";
-        if (parse_u64(get(&fl, "size"), 1, INT64_MAX, &r->size))
-            return pb_errf(e, "%s:%d: sample field size= %s (1 .. 2^63-1 bytes)", path, ln, what);
-        if (parse_u64(get(&fl, "round"), 0, INT_MAX, &round))
-            return pb_errf(e, "%s:%d: sample field round= %s (0 .. %d)", path, ln, what, INT_MAX);
-        if (parse_u64(get(&fl, "iters"), 1, INT64_MAX, &iters))
-            return pb_errf(e, "%s:%d: sample field iters= %s (1 .. 2^63-1)", path, ln, what);
-        if (parse_u64(get(&fl, "ns"), 1, EXACT_DOUBLE_MAX, &r->ns))
-            return pb_errf(e, "%s:%d: sample field ns= %s (1 .. 2^53)", path, ln, what);
-        r->has_cycles = get(&fl, "cycles") != NULL;
-        if (r->has_cycles && parse_u64(get(&fl, "cycles"), 0, EXACT_DOUBLE_MAX, &r->cycles))
-            return pb_errf(e, "%s:%d: sample field cycles= %s (0 .. 2^53)", path, ln, what);
-        r->round = (int)round;
-        r->iters = (int64_t)iters;
+        if (parse_sample_numbers(fl, path, ln, r, e) < 0) return -1;
         imp->nsamples++;
     }
     int known = 0;
@@ -276,6 +279,30 @@ static int parse_line(char *p, const char *path, int ln, pb_import *imp, selftes
     }
     imp->nrows++;
     return 0;
+}
+
+/* One pbk1 line (p: what follows "pbk1 "), by its record kind. */
+static int parse_line(char *p, const char *path, int ln, pb_import *imp, parse_state *ps, pb_err *e)
+{
+    while (isspace((unsigned char)*p)) p++;
+    char *kind = p;
+    while (*p && !isspace((unsigned char)*p)) p++;
+    if (*p) *p++ = 0;
+    if (!*kind) return pb_errf(e, "%s:%d: empty pbk1 line", path, ln);
+    kv fl;
+    const char *bad = split_kv(p, &fl);
+    if (bad) return pb_errf(e, "%s:%d: %s after '%s'", path, ln, bad, kind);
+    if (!strcmp(kind, "end")) {
+        if (fl.n) return pb_errf(e, "%s:%d: 'pbk1 end' takes no fields", path, ln);
+        ps->end_seen = 1;
+        return 0;
+    }
+    if (!strcmp(kind, "meta")) return parse_meta(&fl, path, ln, imp, ps, e);
+    if (!strcmp(kind, "selftest")) return parse_selftest(&fl, path, ln, imp, ps, e);
+    if (strcmp(kind, "sample") && strcmp(kind, "unavailable"))
+        return pb_errf(e, "%s:%d: unknown record kind '%.40s' (meta, selftest, sample, unavailable, end)", path, ln,
+                       kind);
+    return parse_row(kind, &fl, path, ln, imp, e);
 }
 
 /* Where "pbk1" starts a word followed by whitespace, or NULL: console noise around it is allowed. */
@@ -290,26 +317,28 @@ static char *find_pbk1(char *line)
 int pb_import_parse(FILE *f, const char *path, const char *target_override, pb_import *imp, pb_err *e)
 {
     memset(imp, 0, sizeof *imp);
-    char *line = NULL, meta_target[PB_NAME_MAX] = "";
+    char *line = NULL;
     size_t cap = 0, n = 0;
-    int ln = 0, end_seen = 0, rc = 0, got, nst = 0;
-    selftest_seen st[64];
+    int ln = 0, rc = 0, got;
+    parse_state ps = {.nst = 0};
+    const selftest_seen *st = ps.st;
+    const char *meta_target = ps.meta_target;
     while (rc == 0 && (got = pb_read_line(f, &line, &cap, PB_LINE_MAX, &n)) > 0) {
         ln++;
         if (memchr(line, 0, n)) { rc = pb_errf(e, "%s:%d: NUL byte in a text results file", path, ln); break; }
         char *p = find_pbk1(line);
         if (!p) continue;
-        if (end_seen) { rc = pb_errf(e, "%s:%d: data after 'pbk1 end'", path, ln); break; }
-        rc = parse_line(p, path, ln, imp, st, &nst, &end_seen, meta_target, e);
+        if (ps.end_seen) { rc = pb_errf(e, "%s:%d: data after 'pbk1 end'", path, ln); break; }
+        rc = parse_line(p, path, ln, imp, &ps, e);
     }
     if (rc == 0 && got == -2) rc = pb_errf(e, "%s:%d: line longer than %u bytes", path, ln + 1, PB_LINE_MAX);
     if (rc == 0 && got == -1) rc = pb_errf(e, "%s:%d: read error: %s", path, ln + 1, strerror(errno));
     free(line);
-    if (rc == 0 && !end_seen)
+    if (rc == 0 && !ps.end_seen)
         rc = pb_errf(e, "%s: no 'pbk1 end' line: the results are truncated (the module or guest stopped early)", path);
     if (rc == 0 && imp->nsamples == 0) rc = pb_errf(e, "%s: no samples in the file", path);
     for (int i = 0; rc == 0 && i < imp->nrows; i++)
-        for (int j = 0; rc == 0 && j < nst; j++)
+        for (int j = 0; rc == 0 && j < ps.nst; j++)
             if (st[j].failed && !imp->rows[i].unavailable && !strcmp(st[j].impl, imp->rows[i].impl))
                 rc = pb_errf(e, "%s:%d: sample of %s, whose self-test failed on line %d: its numbers measure "
                              "wrong code", path, imp->rows[i].line, imp->rows[i].impl, st[j].line);
