@@ -113,31 +113,86 @@ static void append_suite_text(pb_cli *c, const char *name, const char *value)
              value ? value : "");
 }
 
-int pb_cli_parse(pb_cli *c, int argc, char **argv)
+/* getopt_long's value of the i-th option: above every character getopt returns itself */
+enum { VAL0 = 1000 };
+
+/* getopt_long's table: the command's options, then the suite's, then --help; *nown: how many are
+ * the command's own, *n: all of them. NULL when out of memory. */
+static struct option *long_options(const pb_cli *c, size_t *nown, size_t *n)
 {
-    size_t nown = 0, nsuite = 0;
-    for (const pb_cli_opt *o = c->opts; o && o->name; o++) nown++;
+    size_t nsuite = 0;
+    *nown = 0;
+    for (const pb_cli_opt *o = c->opts; o && o->name; o++) (*nown)++;
     for (const pb_suite_opt *o = c->suite ? c->suite->options : NULL; o && o->name; o++) nsuite++;
-    struct option *lo = calloc(nown + nsuite + 2, sizeof *lo);
-    if (!lo) return pb_cli_error(c, "out of memory"), 2;
-    /* getopt_long's value of the i-th option: above every character getopt returns itself */
-    enum { VAL0 = 1000 };
+    struct option *lo = calloc(*nown + nsuite + 2, sizeof *lo);
+    if (!lo) return NULL;
     size_t k = 0;
-    for (size_t i = 0; i < nown; i++)
+    for (size_t i = 0; i < *nown; i++)
         lo[k++] = (struct option){c->opts[i].name, c->opts[i].arg ? required_argument : no_argument, NULL,
                                   VAL0 + (int)i};
     for (size_t i = 0; i < nsuite; i++) {
         const pb_suite_opt *so = &c->suite->options[i];
-        lo[k++] = (struct option){so->name, so->arg ? required_argument : no_argument, NULL,
-                                  VAL0 + (int)(nown + i)};
+        lo[k++] = (struct option){so->name, so->arg ? required_argument : no_argument, NULL, VAL0 + (int)(*nown + i)};
     }
     lo[k++] = (struct option){"help", no_argument, NULL, 'h'};
+    *n = k;
+    return lo;
+}
+
+/* getopt's '?': a value given to a boolean, an option the suite or the command does not have */
+static void unknown_option(const pb_cli *c, const struct option *lo, size_t n, const char *arg)
+{
+    char name[64];
+    written_name(arg, name, sizeof name);
+    const char *eq = strchr(arg, '=');
+    int boolean = 0;
+    for (size_t i = 0; i < n && !boolean; i++) boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
+    if (eq && boolean && !strncmp(arg, "--", 2))
+        pb_cli_error(c, "--%s takes no value (got '%s')", name, eq + 1);   /* "--quick=no" */
+    else if (c->suite && !strncmp(arg, "--", 2))
+        pb_cli_error(c, "unknown option '--%s' for suite %s (see bench %s --suite %s --help)", name, c->suite->name,
+                     c->cmd, c->suite->name);
+    else
+        pb_cli_error(c, "unknown option '%s%s' (see bench %s --help)", strncmp(arg, "--", 2) ? "" : "--", name,
+                     c->cmd);
+}
+
+/* One of the command's own options: to on_opt. 0, or -1 after printing why. */
+static int command_option(pb_cli *c, const pb_cli_opt *o, const char *value)
+{
+    return c->on_opt ? c->on_opt(c->ctx, o->id, value) : 0;
+}
+
+/* One of the suite's options: set on the suite's options object, and recorded as given. */
+static int suite_option(pb_cli *c, const char *name, const char *value)
+{
+    pb_err e = {{0}};
+    if (pb_suite_set_opt(c->suite, c->suite_opts, name, value, &e) < 0) return pb_cli_error(c, "%s", e.msg);
+    append_suite_text(c, name, value);
+    if (c->nsuite_given == PB_CLI_MAX_SUITE_GIVEN)
+        return pb_cli_error(c, "more than %d suite options", PB_CLI_MAX_SUITE_GIVEN);
+    c->suite_given_name[c->nsuite_given] = name;
+    c->suite_given_value[c->nsuite_given++] = value;
+    return 0;
+}
+
+static int positional(pb_cli *c, const char *arg)
+{
+    if (!c->on_pos) return pb_cli_error(c, "unexpected argument '%s' (see bench %s --help)", arg, c->cmd);
+    return c->on_pos(c->ctx, arg);
+}
+
+int pb_cli_parse(pb_cli *c, int argc, char **argv)
+{
+    size_t nown, k;
+    struct option *lo = long_options(c, &nown, &k);
+    if (!lo) return pb_cli_error(c, "out of memory"), 2;
     /* '-' first: non-options come back in order, as option 1;
      * ':' : a missing value is reported as ':' and not printed by getopt */
     int rc = 0, help = 0;
     opterr = 0;
     optind = 0;   /* GNU: start afresh (a test may parse twice) */
-    for (;;) {
+    while (rc == 0) {
         int idx = -1;
         const int prev = optind ? optind : 1;
         int ch = getopt_long(argc, argv, "-:h", lo, &idx);
@@ -145,12 +200,7 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
         const char *arg = argv[prev < argc ? prev : argc - 1];   /* the option as written (no permutation) */
         char name[64];
         if (ch == 1) {   /* a non-option argument */
-            if (!c->on_pos) {
-                pb_cli_error(c, "unexpected argument '%s' (see bench %s --help)", optarg, c->cmd);
-                rc = 2;
-                break;
-            }
-            if (c->on_pos(c->ctx, optarg) < 0) { rc = 2; break; }
+            if (positional(c, optarg) < 0) rc = 2;
             continue;
         }
         if (ch == 'h') { help = 1; continue; }
@@ -160,19 +210,7 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
             break;
         }
         if (ch == '?') {
-            written_name(arg, name, sizeof name);
-            const char *eq = strchr(arg, '=');
-            int boolean = 0;
-            for (size_t i = 0; i < k && !boolean; i++)
-                boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
-            if (eq && boolean && !strncmp(arg, "--", 2))
-                pb_cli_error(c, "--%s takes no value (got '%s')", name, eq + 1);   /* "--quick=no" */
-            else if (c->suite && !strncmp(arg, "--", 2))
-                pb_cli_error(c, "unknown option '--%s' for suite %s (see bench %s --suite %s --help)", name,
-                             c->suite->name, c->cmd, c->suite->name);
-            else
-                pb_cli_error(c, "unknown option '%s%s' (see bench %s --help)", strncmp(arg, "--", 2) ? "" : "--",
-                             name, c->cmd);
+            unknown_option(c, lo, k, arg);
             rc = 2;
             break;
         }
@@ -185,34 +223,12 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
             rc = 2;
             break;
         }
-        if (which < nown) {
-            if (c->on_opt && c->on_opt(c->ctx, c->opts[which].id, optarg) < 0) { rc = 2; break; }
-        } else {
-            pb_err e = {{0}};
-            if (pb_suite_set_opt(c->suite, c->suite_opts, hit->name, optarg, &e) < 0) {
-                pb_cli_error(c, "%s", e.msg);
-                rc = 2;
-                break;
-            }
-            append_suite_text(c, hit->name, optarg);
-            if (c->nsuite_given == PB_CLI_MAX_SUITE_GIVEN) {
-                pb_cli_error(c, "more than %d suite options", PB_CLI_MAX_SUITE_GIVEN);
-                rc = 2;
-                break;
-            }
-            c->suite_given_name[c->nsuite_given] = hit->name;
-            c->suite_given_value[c->nsuite_given++] = optarg;
-        }
+        int r = which < nown ? command_option(c, &c->opts[which], optarg) : suite_option(c, hit->name, optarg);
+        if (r < 0) rc = 2;
     }
     /* after "--" getopt stops: what follows is non-option words, never options */
-    for (int i = optind; rc == 0 && i < argc; i++) {
-        if (!c->on_pos) {
-            pb_cli_error(c, "unexpected argument '%s' (see bench %s --help)", argv[i], c->cmd);
-            rc = 2;
-        } else if (c->on_pos(c->ctx, argv[i]) < 0) {
-            rc = 2;
-        }
-    }
+    for (int i = optind; rc == 0 && i < argc; i++)
+        if (positional(c, argv[i]) < 0) rc = 2;
     if (rc == 0 && help) {
         pb_cli_help(stdout, c);
         rc = 1;

@@ -8,6 +8,7 @@
 #ifndef PB_CLI_OPTS_H
 #define PB_CLI_OPTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
