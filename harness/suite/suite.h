@@ -23,6 +23,13 @@
 
 #include "pb.h"
 
+/* The suite ABI (suite_module.h): the layout of pb_suite and of every type a suite hands across
+ * a suite module's boundary (this file and pb.h). Bump it with any change of those types but
+ * one: an optional hook appended at the end of pb_suite keeps the version, since a module records
+ * the sizeof(pb_suite) it was built with and the loader reads the hooks a shorter suite lacks as
+ * NULL (as SQLite's VFS appends methods behind iVersion). A comment changes nothing. */
+#define PB_SUITE_ABI_VERSION 2
+
 #define PB_NAME_MAX 48
 #define PB_MAX_IMPLS 12   /* xts: 7 built-in + 4 plug-ins */
 #define PB_MAX_SIZES 32
@@ -114,7 +121,7 @@ typedef struct pb_kat_result {
     unsigned long passed, failed, skipped;
 } pb_kat_result;
 
-/* What a report claims per cell (from the document); see harness/report.c. */
+/* What a report claims per cell (from the document); see harness/report/verdict.h. */
 typedef enum {
     PB_CLAIM_NONE = 0,
     PB_CLAIM_FASTER,     /* candidate should be faster than baseline */
@@ -203,13 +210,15 @@ typedef struct pb_suite {
      */
     const char *plot_x;
     const char *notes_md;    /* extra paragraph for plots/<suite>.md (differences from the document) */
+
+    /* Optional hooks added later go here, at the end, and only here (PB_SUITE_ABI_VERSION). */
 } pb_suite;
 
-/* All suites linked into bench (harness/registry.c). */
+/* All suites linked into bench (harness/suite/registry.c). */
 extern const pb_suite *const pb_suites[];
 const pb_suite *pb_suite_find(const char *name);
 
-/* The options object of a suite (harness/suite_opts.c): allocated and set to the suite's
+/* The options object of a suite (harness/suite/suite_opts.c): allocated and set to the suite's
  * defaults, NULL + e on OOM; freed (NULL is fine) with pb_suite_opts_free. */
 void *pb_suite_opts_new(const pb_suite *s, pb_err *e);
 void pb_suite_opts_free(const pb_suite *s, void *opts);

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pb_suite_abi.h"
 #include "suite_module.h"
 
 /* Copy path to a fresh private file: dlopen keys loaded objects by file, so opening the same module
@@ -61,28 +60,41 @@ int pb_suite_module_open(pb_suite_module *m, const char *path, pb_err *e)
     unlink(copy);
     if (!m->handle) return pb_errf(e, "suite module %s: cannot load: %s", path, why ? why : "?");
     m->info = dlsym(m->handle, PB_SUITE_MODULE_SYMBOL);
-    if (!m->info || !m->info->abi || !m->info->suites) {
+    if (!m->info && dlsym(m->handle, PB_SUITE_MODULE_SYMBOL_V1)) {
+        pb_suite_module_close(m);
+        return pb_errf(e, "suite module %s: an older layout (%s, its suite ABI a hash of the headers' text), not "
+                          "%s: its suites cannot be run in this process", path, PB_SUITE_MODULE_SYMBOL_V1,
+                       PB_SUITE_MODULE_SYMBOL);
+    }
+    if (!m->info || !m->info->suites) {
         pb_suite_module_close(m);
         return pb_errf(e, "suite module %s: no %s: not a patchbench suite module of this version", path,
                        PB_SUITE_MODULE_SYMBOL);
     }
-    if (strcmp(m->info->abi, PB_SUITE_ABI)) {
-        char abi[13];
-        snprintf(abi, sizeof abi, "%s", m->info->abi);
+    if (m->info->abi_version != PB_SUITE_ABI_VERSION) {
         const char *vcs = m->info->vcs ? m->info->vcs : "?";
-        pb_errf(e, "suite module %s (build %.12s): suite ABI %s differs from this bench's %.12s (harness/suite/suite.h, pb.h "
-                   "or suite_module.h changed between the builds): its suites cannot be run in this process",
-                path, vcs, abi, PB_SUITE_ABI);
+        pb_errf(e, "suite module %s (build %.12s): suite ABI version %d differs from this bench's %d "
+                   "(harness/suite/suite.h, pb.h or suite_module.h changed their types between the builds): its "
+                   "suites cannot be run in this process", path, vcs, m->info->abi_version, PB_SUITE_ABI_VERSION);
         pb_suite_module_close(m);
         return -1;
+    }
+    /* this bench's pb_suite, of which the module's build may have fewer trailing hooks (NULL here) */
+    size_t size = m->info->suite_size < sizeof(pb_suite) ? m->info->suite_size : sizeof(pb_suite);
+    for (; m->info->suites[m->nsuites]; m->nsuites++) {
+        if (m->nsuites == PB_SUITE_MODULE_MAX_SUITES) {
+            pb_suite_module_close(m);
+            return pb_errf(e, "suite module %s: more than %d suites", path, PB_SUITE_MODULE_MAX_SUITES);
+        }
+        memcpy(&m->suites[m->nsuites], m->info->suites[m->nsuites], size);
     }
     return 0;
 }
 
 const pb_suite *pb_suite_module_find(const pb_suite_module *m, const char *name)
 {
-    for (int i = 0; m->info && m->info->suites[i]; i++)
-        if (!strcmp(m->info->suites[i]->name, name)) return m->info->suites[i];
+    for (int i = 0; i < m->nsuites; i++)
+        if (!strcmp(m->suites[i].name, name)) return &m->suites[i];
     return NULL;
 }
 

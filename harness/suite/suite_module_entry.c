@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_module_entry.c — the one symbol libpbsuites.so exports (suite_module.h). */
 #include "pb_config.h"
-#include "pb_suite_abi.h"
 #include "pb_vcs.h"
 #include "suite_module.h"
 
-__attribute__((visibility("default"))) const pb_suite_module_info pb_suite_module_v1 = {
-    .abi = PB_SUITE_ABI,
+__attribute__((visibility("default"))) const pb_suite_module_info pb_suite_module_v2 = {
+    .abi_version = PB_SUITE_ABI_VERSION,
+    .suite_size = sizeof(pb_suite),
     .vcs = PB_VCS_SHA,
     .cflags = PB_CFLAGS,
     .suites = pb_suites,

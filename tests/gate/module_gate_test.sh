@@ -10,6 +10,8 @@ MOD=$2
 SLOW=$3
 FOREIGN=$4
 SRC=$5
+V1=$6
+SHORT=$7
 source "$(dirname "$0")/../lib.sh"
 
 TH=$T/thresholds
@@ -21,7 +23,11 @@ DB=$T/m.db
 expect 2 "--candidate-module goes with --baseline-module" "$BENCH" gate "${G[@]}" --candidate-module "$MOD" --db "$DB"
 expect 2 "takes no --baseline-runs" "$BENCH" gate "${G[@]}" --baseline-module "$MOD" --measure valgrind --db "$DB"
 expect 2 "takes no --baseline-runs" "$BENCH" gate "${G[@]}" --baseline-module "$MOD" --candidate new --db "$DB"
-expect 2 "suite ABI 000000000000 differs from this bench's" "$BENCH" gate "${G[@]}" --baseline-module "$FOREIGN" --db "$DB"
+expect 2 "suite ABI version 0 differs from this bench's" "$BENCH" gate "${G[@]}" --baseline-module "$FOREIGN" --db "$DB"
+# ci/perf-gate falls back to separate processes on exactly these words
+expect 2 "cannot be run in this process" "$BENCH" gate "${G[@]}" --baseline-module "$FOREIGN" --db "$DB"
+expect 2 "an older layout (pb_suite_module_v1" "$BENCH" gate "${G[@]}" --baseline-module "$V1" --db "$DB"
+expect 2 "cannot be run in this process" "$BENCH" gate "${G[@]}" --baseline-module "$V1" --db "$DB"
 expect 2 "$T/none.so: No such file or directory" "$BENCH" gate "${G[@]}" --baseline-module "$T/none.so" --db "$DB"
 printf 'not an ELF file\n' >"$T/text.so"
 expect 2 "suite module $T/text.so: cannot load" "$BENCH" gate "${G[@]}" --baseline-module "$T/text.so" --db "$DB"
@@ -33,6 +39,10 @@ is "nothing stored by the refusals" "$(q "$DB" "SELECT count(*) FROM runs" 2>/de
 mkdir "$T/tmp"
 TMPDIR=$T/tmp "$BENCH" gate "${G[@]}" --baseline-module "$MOD" --candidate-module "$MOD" --db "$T/tmpcheck.db" >/dev/null 2>&1
 is "private copies unlinked" "$(ls -A "$T/tmp")" ""
+
+# ---- a build of the same suite ABI version whose pb_suite ends before its last optional hook (a
+# build from before that hook was appended) shares the process: the hook reads as NULL ----
+expect 0 "verdict: pass" "$BENCH" gate "${G[@]}" --baseline-module "$SHORT" --candidate-module "$MOD" --db "$T/short.db"
 
 # ---- one build against itself (two copies of one module): every cell passes ----
 expect 0 "verdict: pass" "$BENCH" gate "${G[@]}" --baseline-module "$MOD" --candidate-module "$MOD" --db "$DB"
