@@ -107,7 +107,7 @@ void pb_holm(const double *p, size_t m, double *adj);
  *
  * order[i] (or NULL) says which side of pair i ran first: +1 A, -1 B. On a
  * busy VM the sample that runs second in a round is sometimes systematically
- * slower (by up to 10-20 % here). The runner rotates the start every round,
+ * slower (docs/gate.md says by how much). The runner rotates the start every round,
  * so this adds +e to half the pairs and -e to the other half: symmetric, so
  * the test stays valid, and it only widens the CI (the reruns narrow it
  * again). It is estimated (half the difference of the two orders' medians,

@@ -181,10 +181,9 @@ static int w_plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 
 /* Every case of the gate is several instances of the suite's case, set up one
  * after the other; each sample uses one of them, picked at random. Why: the
- * same impl set up twice in one run is not always equally fast (A/A here: the
- * two copies 15-25 % apart at 64 B in xts, in every round of the run, though
- * not from run to run): where a case's buffers and contexts land in memory
- * matters. With one instance per case that is a bias of the whole run, which
+ * same impl set up twice in one run is not always equally fast, in every round
+ * of the run though not from run to run (docs/gate.md, "Instances"): where a
+ * case's buffers and contexts land in memory matters. With one instance per case that is a bias of the whole run, which
  * pairing by round cannot remove and the CI does not show; with instances
  * picked at random per sample it becomes noise that the CI does show. */
 #define GATE_INSTANCES 4

@@ -96,7 +96,6 @@ int pb_db_begin(pb_db *db) { return db->ops->begin(db); }
 int pb_db_commit(pb_db *db) { return db->ops->commit(db); }
 void pb_db_rollback(pb_db *db) { db->ops->rollback(db); }
 const char *pb_db_errmsg(pb_db *db) { return db->ops->errmsg(db); }
-int64_t pb_db_changes(pb_db *db) { return db->ops->changes(db); }
 void pb_db_close(pb_db *db)
 {
     if (db) db->ops->close(db);

@@ -10,7 +10,7 @@
  *     sqlite3_clear_bindings                       ->  pb_db_clear_bindings
  *     sqlite3_column_int64/int/double/text/type    ->  pb_db_column_... (text is const char *)
  *     sqlite3_column_count / column_name           ->  pb_db_column_count / column_name
- *     sqlite3_errmsg / changes                     ->  pb_db_errmsg / changes
+ *     sqlite3_errmsg                               ->  pb_db_errmsg
  *     sqlite3_exec(db, sql, NULL, NULL, NULL)      ->  pb_db_exec(db, sql)
  *     SQLITE_OK/ROW/DONE/NULL/INTEGER/FLOAT/TEXT   ->  PB_DB_OK/ROW/DONE/NULL/INTEGER/FLOAT/TEXT
  *     sqlite3_last_insert_rowid                    ->  "INSERT ... RETURNING id" and a step
@@ -51,8 +51,6 @@ int pb_db_open_pg(pb_db **db, const char *uri, int read_only, char *msg, size_t 
 /* Wrap an open sqlite3 handle (store.c opens SQLite files itself: WAL, immutable, busy timeout);
  * the pb_db owns it from then on. Declared with void * so that this header needs no sqlite3.h. */
 pb_db *pb_db_wrap_sqlite(void *sqlite3_handle);
-/* The sqlite3 * of an SQLite connection (NULL for PostgreSQL), for SQLite-only settings. */
-void *pb_db_sqlite_handle(pb_db *db);
 void pb_db_close(pb_db *db);
 pb_db_kind pb_db_kind_of(const pb_db *db);
 
@@ -89,7 +87,6 @@ int pb_db_begin(pb_db *db);
 int pb_db_commit(pb_db *db);
 void pb_db_rollback(pb_db *db);
 const char *pb_db_errmsg(pb_db *db);
-int64_t pb_db_changes(pb_db *db); /* rows changed by the last INSERT/UPDATE/DELETE */
 
 /* Table definitions written for SQLite (INTEGER PRIMARY KEY, REAL, WITHOUT ROWID, CREATE VIEW IF
  * NOT EXISTS) in this back end's words: a copy to free(), or NULL without memory. */

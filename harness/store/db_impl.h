@@ -27,7 +27,6 @@ typedef struct pb_db_ops {
     int (*commit)(pb_db *);
     void (*rollback)(pb_db *);
     const char *(*errmsg)(pb_db *);
-    int64_t (*changes)(pb_db *);
     void (*close)(pb_db *);
 } pb_db_ops;
 

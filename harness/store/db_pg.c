@@ -40,7 +40,6 @@ typedef struct pg_db {
     pb_db base;
     PGconn *conn;
     char err[1024];
-    int64_t changes;
     int in_txn;    /* between pb_db_begin and commit/rollback: writes may be pipelined */
     int npending;  /* statements sent in pipeline mode whose answers are not read yet */
 } pg_db;
@@ -292,12 +291,8 @@ static int p_step(pb_stmt *st)
         ExecStatusType t = s->res ? PQresultStatus(s->res) : PGRES_FATAL_ERROR;
         if (t == PGRES_TUPLES_OK) {
             s->nrows = PQntuples(s->res);
-            const char *ct = PQcmdTuples(s->res);
-            s->db->changes = *ct ? strtoll(ct, NULL, 10) : 0;
         } else if (t == PGRES_COMMAND_OK) {
             s->nrows = 0;
-            const char *ct = PQcmdTuples(s->res);
-            s->db->changes = *ct ? strtoll(ct, NULL, 10) : 0;
         } else {
             set_err(s->db, s->res ? PQresultErrorMessage(s->res) : PQerrorMessage(s->db->conn));
             PQclear(s->res);
@@ -412,7 +407,6 @@ static int p_exec(pb_db *db, const char *sql)
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     int rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_EMPTY_QUERY ? PB_DB_OK : PB_DB_ERROR;
     if (rc != PB_DB_OK) set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
-    else d->changes = *PQcmdTuples(r) ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
     PQclear(r);
     return rc;
 }
@@ -451,7 +445,6 @@ static void p_rollback(pb_db *db)
 }
 
 static const char *p_errmsg(pb_db *db) { return ((pg_db *)db)->err; }
-static int64_t p_changes(pb_db *db) { return ((pg_db *)db)->changes; }
 
 static void p_close(pb_db *db)
 {
@@ -473,7 +466,7 @@ static const pb_db_ops OPS = {
     .column_count = p_column_count, .column_name = p_column_name, .column_type = p_column_type,
     .column_int64 = p_column_int64, .column_double = p_column_double, .column_text = p_column_text,
     .exec = p_exec, .begin = p_begin, .commit = p_commit, .rollback = p_rollback, .errmsg = p_errmsg,
-    .changes = p_changes, .close = p_close,
+    .close = p_close,
 };
 
 int pb_db_have_pg(void) { return 1; }

@@ -88,7 +88,6 @@ static const char *l_errmsg(pb_db *db)
 {
     return ((lite_db *)db)->nomem ? "out of memory" : sqlite3_errmsg(LDB(db));
 }
-static int64_t l_changes(pb_db *db) { return sqlite3_changes(LDB(db)); }
 static void l_close(pb_db *db)
 {
     sqlite3_close(LDB(db));
@@ -101,7 +100,7 @@ static const pb_db_ops OPS = {
     .column_count = l_column_count, .column_name = l_column_name, .column_type = l_column_type,
     .column_int64 = l_column_int64, .column_double = l_column_double, .column_text = l_column_text,
     .exec = l_exec, .begin = l_begin, .commit = l_commit, .rollback = l_rollback, .errmsg = l_errmsg,
-    .changes = l_changes, .close = l_close,
+    .close = l_close,
 };
 
 pb_db *pb_db_wrap_sqlite(void *handle)
@@ -116,4 +115,3 @@ pb_db *pb_db_wrap_sqlite(void *handle)
     return &d->base;
 }
 
-void *pb_db_sqlite_handle(pb_db *db) { return db && db->ops == &OPS ? LDB(db) : NULL; }

@@ -227,7 +227,5 @@ const pb_suite_opt *pb_suite_opt_find(const pb_suite *s, const char *name);
 /* Set option `name` to `value` (NULL: given without a value). 1 set, 0 not an option of this
  * suite, -1 + e on a bad value, a value given to a boolean, or a missing value. */
 int pb_suite_set_opt(const pb_suite *s, void *opts, const char *name, const char *value, pb_err *e);
-/* Is impl a kernel-module impl of the suite (listed in kmod_impls)? */
-int pb_suite_is_kmod_impl(const pb_suite *s, const char *impl);
 
 #endif

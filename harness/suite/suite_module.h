@@ -2,11 +2,11 @@
 /* suite_module.h — a build's suites as one loadable module (build/harness/libpbsuites.so).
  *
  * Why: the commit gate asks whether this build is slower than another. Timed in two processes,
- * every run of either build is its own moment (its own heap, page placement, core speed): on a
- * 2-vCPU VM one pair of runs scatters by 20-50 % per cell, and 64 alternations left an MDC of
- * 17-19 %. Loaded into one process, the two builds' implementations of a cell are interleaved
- * round by round, like old and new in the claim gate, and the pairs are as tight as there
- * (docs/gate.md, "The commit gate in one process").
+ * every run of either build is its own moment (its own heap, page placement, core speed), and
+ * pairs of runs scatter too widely for the gate's thresholds. Loaded into one process, the two
+ * builds' implementations of a cell are interleaved round by round, like old and new in the
+ * claim gate, and the pairs are as tight as there (docs/gate.md, "The commit gate in one
+ * process", has the figures).
  *
  * The module holds everything a suite needs (the suites, the implementations built with their
  * own profiles, harness/base/pb.c and friends) and exports one symbol, PB_SUITE_MODULE_SYMBOL, of

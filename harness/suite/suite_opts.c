@@ -40,10 +40,3 @@ int pb_suite_set_opt(const pb_suite *s, void *opts, const char *name, const char
     if (o->arg && !value) return pb_errf(e, "--%s needs a value (%s)", o->name, o->arg);
     return o->set(opts, value, e) < 0 ? -1 : 1;
 }
-
-int pb_suite_is_kmod_impl(const pb_suite *s, const char *impl)
-{
-    for (const char *const *k = s->kmod_impls; k && *k; k++)
-        if (!strcmp(*k, impl)) return 1;
-    return 0;
-}

@@ -17,7 +17,6 @@ void xts_child_cost_set(uint64_t spins, unsigned every)
     child_cost_due = 0;
 }
 uint64_t xts_child_cost_spins(void) { return child_cost_spins; }
-unsigned xts_child_cost_every(void) { return child_cost_every; }
 uint64_t xts_child_cost_events(void) { return child_cost_events; }
 
 /* lfence: later instructions start only once earlier ones have completed. Around the loop it

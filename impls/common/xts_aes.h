@@ -64,7 +64,6 @@ int xts_ecb_decrypt(xts_ecb_request *subreq);
  * builds with any code-generation profile. */
 void xts_child_cost_set(uint64_t spins, unsigned every);   /* every 0 = 1 */
 uint64_t xts_child_cost_spins(void);
-unsigned xts_child_cost_every(void);
 /* Child requests charged the modelled cost since the process started
  * (counted while it is on, whether this call spun or a later one will): a
  * test can check it is once per call. */
