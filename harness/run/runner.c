@@ -71,6 +71,7 @@ typedef struct run_ctx {
     pb_counters counters;
     int cyc, ins;           /* indices of cycles and instructions in counters; -1: not counted */
     pb_store st;
+    int counters_open, store_open;  /* what close_run has to close */
     pb_pin pin;
     int64_t run;
     double la_start;        /* load average before the first sample */
@@ -574,6 +575,105 @@ static int record_noise(run_ctx *rx, pb_err *e)
     return pb_store_run_noise(&rx->st, rx->run, la_end, noise, e);
 }
 
+/* Counters, store, pinning and the run's row, all before the first sample: 0, -2 (bad --counters: nothing
+ * recorded) or -1 + e. What it opened is marked in rx whatever it returns, for close_run. */
+static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
+{
+    const pb_runner_opts *o = rx->o;
+    const pb_suite *s = o->suite;
+    if (pb_counters_open(&rx->counters, o->counters, e) < 0) return -2;
+    rx->counters_open = 1;
+    rx->cyc = pb_counters_find(&rx->counters, "cycles");
+    rx->ins = pb_counters_find(&rx->counters, "instructions");
+    char counter_desc[1024];
+    pb_counters_describe(&rx->counters, counter_desc, sizeof counter_desc);
+
+    if (pb_store_open(&rx->st, o->db_path, e) < 0) return -1;
+    rx->store_open = 1;
+    pb_provenance prov;
+    pb_provenance_collect(&prov, s);
+    unsigned metrics = s->metrics;
+    if (rx->cyc < 0) metrics &= ~(unsigned)PB_M_CYCLES_PER_BYTE;  /* never fake a cycle count */
+    if (rx->ins < 0) metrics &= ~(unsigned)PB_M_INSNS_PER_BYTE;
+    if (!rx->counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
+    char opts[1536];
+    const char *effective = s->effective_options ? s->effective_options(o->suite_opts) : NULL;
+    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rx->rounds, rx->sample_s,
+             o->quick, o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid",
+             o->options_text ? o->options_text : "");
+    pb_run_info ri = {
+        .suite = s->name, .target = "userspace", .command_line = o->command_line, .options = opts,
+        .suite_settings = effective && *effective ? effective : NULL,
+        .tick_source = rx->counters.tick_source, .counter_source = counter_desc, .tsc_hz = rx->counters.tsc_hz,
+        .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
+        .primary_metric = pb_suite_primary_metric(s),
+    };
+    /* pinned before the first sample (and the counters' calibration), released after the last */
+    pb_pin_apply(cpu, &rx->pin);
+    ri.cpu_affinity = rx->pin.desc;
+    ri.loadavg_start = rx->la_start = pb_loadavg();
+    rx->run = pb_store_begin_run(&rx->st, &ri, &prov, e);
+    if (rx->run < 0) return -1;
+    if (o->progress)
+        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds, %.2g ms samples; %s\n", (long long)rx->run,
+                s->name, ncells, rx->rounds, rx->sample_s * 1e3, counter_desc);
+    return 0;
+}
+
+/* The run's row as the cells left it (rc): incomplete after a signal, failed, or finalized with its noise.
+ * Returns what pb_run does. */
+static int end_run(run_ctx *rx, int rc, pb_err *e)
+{
+    pb_err e2 = {{0}};
+    if (g_signal) {
+        char why[64];
+        snprintf(why, sizeof why, "interrupted by signal %d", (int)g_signal);
+        pb_store_end_run(&rx->st, rx->run, "incomplete", why, &e2);
+        pb_errf(e, "run %lld %s: left incomplete in %s", (long long)rx->run, why, rx->o->db_path);
+        return 130;
+    }
+    if (rc < 0 || record_noise(rx, e) < 0 || pb_store_finalize_run(&rx->st, rx->run, e) < 0) {
+        pb_store_end_run(&rx->st, rx->run, "failed", e->msg, &e2);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every cell in turn, SIGINT and SIGTERM caught so that an interrupted run is still marked in the store. */
+static int run_grid(run_ctx *rx, const pb_grid *g, pb_err *e)
+{
+    const pb_runner_opts *o = rx->o;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    g_signal = 0;
+
+    rx->t0 = pb_now_ns();
+    int rc = 0;
+    for (int i = 0; i < g->ncells && rc == 0 && !g_signal; i++) {
+        int show = o->progress && (pb_now_ns() - rx->t0 > 2000000000ull || i == g->ncells - 1);
+        rc = run_cell(rx, &g->cells[i], i, g->ncells, show, e);
+    }
+    int ret = end_run(rx, rc, e);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (o->progress && ret == 0)
+        fprintf(stderr, "bench: run %lld complete in %.1f s -> %s\n", (long long)rx->run,
+                (double)(pb_now_ns() - rx->t0) * 1e-9, o->db_path);
+    return ret;
+}
+
+/* The one cleanup path of a run: what begin_run opened, however far it got. */
+static void close_run(run_ctx *rx)
+{
+    pb_pin_restore(&rx->pin);
+    free(rx->probes.worst);
+    if (rx->store_open) pb_store_close(&rx->st);
+    if (rx->counters_open) pb_counters_close(&rx->counters);
+}
+
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
 {
     const pb_suite *s = o->suite;
@@ -589,85 +689,12 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     pb_grid g = {0, NULL};
     if (pb_runner_grid(o, &g, e) < 0) return -2;
 
-    if (pb_counters_open(&rx.counters, o->counters, e) < 0) { free(g.cells); return -2; }
-    rx.cyc = pb_counters_find(&rx.counters, "cycles");
-    rx.ins = pb_counters_find(&rx.counters, "instructions");
-    char counter_desc[1024];
-    pb_counters_describe(&rx.counters, counter_desc, sizeof counter_desc);
-
-    if (pb_store_open(&rx.st, o->db_path, e) < 0) { pb_counters_close(&rx.counters); free(g.cells); return -1; }
-    pb_provenance prov;
-    pb_provenance_collect(&prov, s);
-    unsigned metrics = s->metrics;
-    if (rx.cyc < 0) metrics &= ~(unsigned)PB_M_CYCLES_PER_BYTE;  /* never fake a cycle count */
-    if (rx.ins < 0) metrics &= ~(unsigned)PB_M_INSNS_PER_BYTE;
-    if (!rx.counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
-    char opts[1536];
-    const char *effective = s->effective_options ? s->effective_options(o->suite_opts) : NULL;
-    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rx.rounds, rx.sample_s,
-             o->quick, o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid",
-             o->options_text ? o->options_text : "");
-    pb_run_info ri = {
-        .suite = s->name, .target = "userspace", .command_line = o->command_line, .options = opts,
-        .suite_settings = effective && *effective ? effective : NULL,
-        .tick_source = rx.counters.tick_source, .counter_source = counter_desc, .tsc_hz = rx.counters.tsc_hz,
-        .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
-        .primary_metric = pb_suite_primary_metric(s),
-    };
-    /* pinned before the first sample (and the counters' calibration), released after the last */
-    pb_pin_apply(cpu, &rx.pin);
-    ri.cpu_affinity = rx.pin.desc;
-    ri.loadavg_start = rx.la_start = pb_loadavg();
-    rx.run = pb_store_begin_run(&rx.st, &ri, &prov, e);
-    if (rx.run < 0) {
-        pb_pin_restore(&rx.pin);
-        pb_store_close(&rx.st);
-        pb_counters_close(&rx.counters);
-        free(g.cells);
-        return -1;
+    int ret = begin_run(&rx, cpu, g.ncells, e);
+    if (ret == 0) {
+        *run_id = rx.run;
+        ret = run_grid(&rx, &g, e);
     }
-    *run_id = rx.run;
-
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    g_signal = 0;
-
-    if (o->progress)
-        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds, %.2g ms samples; %s\n", (long long)rx.run,
-                s->name, g.ncells, rx.rounds, rx.sample_s * 1e3, counter_desc);
-    rx.t0 = pb_now_ns();
-    int rc = 0;
-    for (int i = 0; i < g.ncells && rc == 0 && !g_signal; i++) {
-        int show = o->progress && (pb_now_ns() - rx.t0 > 2000000000ull || i == g.ncells - 1);
-        rc = run_cell(&rx, &g.cells[i], i, g.ncells, show, e);
-    }
-    int ret = 0;
-    pb_err e2 = {{0}};
-    if (g_signal) {
-        char why[64];
-        snprintf(why, sizeof why, "interrupted by signal %d", (int)g_signal);
-        pb_store_end_run(&rx.st, rx.run, "incomplete", why, &e2);
-        pb_errf(e, "run %lld %s: left incomplete in %s", (long long)rx.run, why, o->db_path);
-        ret = 130;
-    } else if (rc < 0) {
-        pb_store_end_run(&rx.st, rx.run, "failed", e->msg, &e2);
-        ret = -1;
-    } else if (record_noise(&rx, e) < 0 || pb_store_finalize_run(&rx.st, rx.run, e) < 0) {
-        pb_store_end_run(&rx.st, rx.run, "failed", e->msg, &e2);
-        ret = -1;
-    }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    pb_pin_restore(&rx.pin);
-    free(rx.probes.worst);
-    if (o->progress && ret == 0)
-        fprintf(stderr, "bench: run %lld complete in %.1f s -> %s\n", (long long)rx.run,
-                (double)(pb_now_ns() - rx.t0) * 1e-9, o->db_path);
-    pb_store_close(&rx.st);
-    pb_counters_close(&rx.counters);
+    close_run(&rx);
     free(g.cells);
     return ret;
 }
