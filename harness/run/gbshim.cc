@@ -24,6 +24,8 @@ struct Registered {
     void *arg;
 };
 
+// Google Benchmark reports a run by name, not by the argument it was registered with: this map gives
+// the argument back. It is process-wide because GB's registry is; pb_gb_clear empties both together.
 std::map<std::string, Registered> &registry()
 {
     static std::map<std::string, Registered> r;

@@ -17,39 +17,69 @@
 #include "stats.h"
 #include "store.h"
 
+/* The one piece of state shared by all runs: a signal handler can reach nothing else. */
 static volatile sig_atomic_t g_signal;
-static pb_counters g_counters;
-static int g_cyc = -1, g_ins = -1;
 
 static void on_signal(int sig) { g_signal = sig; }
 
-/* samples of the current run with a core-speed probe, and their probes' extremes: the fraction
- * in the fast core state, as pb_store_finalize_run classes them, for the noise warning */
-static struct { long n; double min_probe; double *worst; size_t cap; } g_probes;
+/* samples of a run with a core-speed probe, and their probes' extremes: the fraction in the
+ * fast core state, as pb_store_finalize_run classes them, for the noise warning */
+typedef struct probes {
+    long n;
+    double min_probe;
+    double *worst;
+    size_t cap;
+} probes;
 
-static void note_probe(double pb, double pa)
+static void note_probe(probes *p, double pb, double pa)
 {
     if (pb <= 0 || pa <= 0) return;
-    if ((size_t)g_probes.n == g_probes.cap) {
-        size_t cap = g_probes.cap ? 2 * g_probes.cap : 1024;
-        double *w = realloc(g_probes.worst, cap * sizeof *w);
+    if ((size_t)p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        double *w = realloc(p->worst, cap * sizeof *w);
         if (!w) return;
-        g_probes.worst = w;
-        g_probes.cap = cap;
+        p->worst = w;
+        p->cap = cap;
     }
     double worst = pb > pa ? pb : pa;
-    g_probes.worst[g_probes.n++] = worst;
+    p->worst[p->n++] = worst;
     double best = pb < pa ? pb : pa;
-    if (g_probes.n == 1 || best < g_probes.min_probe) g_probes.min_probe = best;
+    if (p->n == 1 || best < p->min_probe) p->min_probe = best;
 }
 
-static long fast_samples(void)
+static long fast_samples(const probes *p)
 {
     long k = 0;
-    for (long i = 0; i < g_probes.n; i++)
-        if (g_probes.worst[i] <= PB_FAST_PROBE_FACTOR * g_probes.min_probe) k++;
+    for (long i = 0; i < p->n; i++)
+        if (p->worst[i] <= PB_FAST_PROBE_FACTOR * p->min_probe) k++;
     return k;
 }
+
+typedef struct selftest_cache {
+    int n;
+    char impl[32][PB_NAME_MAX];
+    int ok[32];
+    char why[32][PB_ERR_MAX];
+} selftest_cache;
+
+/* One pb_run's state, on pb_run's stack. Google Benchmark calls a benchmark back with the
+ * argument it was registered with, not with a run: each slot points here instead. */
+typedef struct run_ctx {
+    const pb_runner_opts *o;
+    int rounds;
+    double sample_s;
+    pb_counters counters;
+    int cyc, ins;           /* indices of cycles and instructions in counters; -1: not counted */
+    pb_store st;
+    int counters_open, store_open;  /* what close_run has to close */
+    pb_pin pin;
+    int64_t run;
+    double la_start;        /* load average before the first sample */
+    uint64_t t0;            /* when the first cell started: the progress line's elapsed time and ETA */
+    pb_err external_err;    /* the first failure of an external_sample in the cell being run (empty: none) */
+    probes probes;
+    selftest_cache sc;
+} run_ctx;
 
 typedef struct raw_sample {
     double tsc, cycles, insns, pb, pa;
@@ -63,6 +93,7 @@ typedef struct raw_sample {
 } raw_sample;
 
 typedef struct slot {
+    run_ctx *rx;
     struct case_state *cs;
     int round, position;
     int nraw, capraw;
@@ -92,12 +123,10 @@ static void seeded_sample(raw_sample *rs, const case_state *cs, int round, int r
     rs->cycles = rs->insns = -1;
 }
 
-/* The first failure of an external_sample in the cell being run (empty: none): the cell fails. */
-static pb_err g_external_err;
-
 static void sample_fn(pb_gb_state *st, void *arg)
 {
     slot *sl = arg;
+    run_ctx *rx = sl->rx;
     if (g_signal) {
         pb_gb_skip_with_error(st, "interrupted");
         return;
@@ -120,22 +149,22 @@ static void sample_fn(pb_gb_state *st, void *arg)
         /* measured by another process: GB's loop runs once, around the call */
         int rc = 0;
         while (pb_gb_keep_running_batch(st, n))
-            if (rc == 0 && g_external_err.msg[0] == 0)
-                rc = cs->c.external_sample(cs->c.ctx, &rs->ext_iters, &rs->ext_ns, &rs->ext_cpu_ns, &g_external_err);
-        if (rc < 0 || g_external_err.msg[0]) pb_gb_skip_with_error(st, "external sample failed");
+            if (rc == 0 && rx->external_err.msg[0] == 0)
+                rc = cs->c.external_sample(cs->c.ctx, &rs->ext_iters, &rs->ext_ns, &rs->ext_cpu_ns, &rx->external_err);
+        if (rc < 0 || rx->external_err.msg[0]) pb_gb_skip_with_error(st, "external sample failed");
         rs->external = rc == 0 && rs->ext_iters > 0;
         return;
     }
     uint64_t err0 = cs->c.error_count ? *cs->c.error_count : 0;
-    rs->pb = pb_probe_ticks(&g_counters);
+    rs->pb = pb_probe_ticks(&rx->counters);
     pb_reading rd;
-    pb_counters_start(&g_counters, &rd);
+    pb_counters_start(&rx->counters, &rd);
     while (pb_gb_keep_running_batch(st, n)) cs->c.body(cs->c.ctx, n);
-    pb_counters_stop(&g_counters, &rd);
-    rs->pa = pb_probe_ticks(&g_counters);
+    pb_counters_stop(&rx->counters, &rd);
+    rs->pa = pb_probe_ticks(&rx->counters);
     rs->tsc = (double)rd.tsc;
-    rs->cycles = g_cyc >= 0 ? (double)rd.hw[g_cyc] : -1;
-    rs->insns = g_ins >= 0 ? (double)rd.hw[g_ins] : -1;
+    rs->cycles = rx->cyc >= 0 ? (double)rd.hw[rx->cyc] : -1;
+    rs->insns = rx->ins >= 0 ? (double)rd.hw[rx->ins] : -1;
     rs->errors = (cs->c.error_count ? *cs->c.error_count : 0) - err0;
     if (cs->c.seeded_ns) seeded_sample(rs, cs, sl->round, sl->nraw - 1, n);
 }
@@ -167,7 +196,7 @@ static void result_cb(const pb_gb_result *r, void *user)
     }
     s->ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->real_seconds * 1e9;
     s->cpu_ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->cpu_seconds * 1e9;
-    s->tsc = g_counters.tsc_ok ? rs->tsc : 0;
+    s->tsc = sl->rx->counters.tsc_ok ? rs->tsc : 0;
     s->cycles = rs->cycles;
     s->insns = rs->insns;
     s->probe_before = rs->pb;
@@ -386,14 +415,13 @@ static uint64_t memo_iters(pb_iters_memo *m, const char *impl, const pb_cell *ce
     return iters;
 }
 
-/* when the current run's first cell started: the progress line's elapsed time and ETA */
-static uint64_t g_run_t0;
-
-static void progress_line(const pb_runner_opts *o, int idx, int n, const pb_cell *cell, case_state *cs,
-                          int ncs, slot *slots, int rounds)
+static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell, case_state *cs, int ncs,
+                          slot *slots)
 {
+    const pb_runner_opts *o = rx->o;
+    int rounds = rx->rounds;
     /* the ETA assumes the cells left take as long as the mean cell so far */
-    double elapsed = (double)(pb_now_ns() - g_run_t0) * 1e-9;
+    double elapsed = (double)(pb_now_ns() - rx->t0) * 1e-9;
     fprintf(stderr, "[%d/%d %.0f s, ETA %.0f s] ", idx + 1, n, elapsed, elapsed / (idx + 1) * (n - idx - 1));
     fprintf(stderr, "%s %s %s %llu B:", o->suite->name, cell->variant, cell->op,
             (unsigned long long)cell->size_bytes);
@@ -429,13 +457,6 @@ static void progress_line(const pb_runner_opts *o, int idx, int n, const pb_cell
     fputc('\n', stderr);
 }
 
-typedef struct selftest_cache {
-    int n;
-    char impl[32][PB_NAME_MAX];
-    int ok[32];
-    char why[32][PB_ERR_MAX];
-} selftest_cache;
-
 static int selftest_once(const pb_suite *s, const void *suite_opts, selftest_cache *sc, const char *impl, pb_err *e)
 {
     for (int i = 0; i < sc->n; i++)
@@ -453,16 +474,18 @@ static int selftest_once(const pb_suite *s, const void *suite_opts, selftest_cac
                             te.msg);
 }
 
-static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb_cell *cell, int idx, int ncells,
-                    int rounds, double sample_s, selftest_cache *sc, int show, pb_err *e)
+static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int show, pb_err *e)
 {
+    const pb_runner_opts *o = rx->o;
     const pb_suite *s = o->suite;
+    pb_store *st = &rx->st;
+    int rounds = rx->rounds;
     case_state cs[PB_MAX_IMPLS];
     int ncs = cell->nimpls, rc = 0;
     memset(cs, 0, sizeof cs);
     for (int i = 0; i < ncs && rc == 0; i++) {
         snprintf(cs[i].impl, sizeof cs[i].impl, "%s", cell->impls[i]);
-        if (selftest_once(s, o->suite_opts, sc, cs[i].impl, e) < 0) { rc = -1; break; }
+        if (selftest_once(s, o->suite_opts, &rx->sc, cs[i].impl, e) < 0) { rc = -1; break; }
         pb_err se = {{0}};
         pb_setup_status st = s->setup_case(o->suite_opts, cell, cs[i].impl, &cs[i].c, &se);
         if (st == PB_SETUP_UNAVAILABLE) {
@@ -476,7 +499,7 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
         }
         cs[i].ready = 1;
     }
-    double target = cell->sample_seconds > 0 ? cell->sample_seconds : sample_s;
+    double target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
     for (int i = 0; i < ncs && rc == 0; i++)
         if (cs[i].ready)
             cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS
@@ -486,11 +509,12 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
     if (!slots && rc == 0) rc = pb_errf(e, "out of memory");
     if (rc == 0) {
         pb_gb_clear();
-        g_external_err.msg[0] = 0;
+        rx->external_err.msg[0] = 0;
         for (int r = 0; r < rounds && rc == 0; r++)
             for (int p = 0; p < ncs; p++) {
                 int i = (p + r) % ncs; /* rotate the start every round */
                 slot *sl = &slots[r * ncs + i];
+                sl->rx = rx;
                 sl->cs = &cs[i];
                 sl->round = r;
                 sl->position = p;
@@ -506,15 +530,15 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
         if (rc == 0 && pb_gb_run(result_cb, NULL, NULL) < 0)
             rc = pb_errf(e, "Google Benchmark failed in cell %s/%s/%llu (see above)", cell->variant, cell->op,
                          (unsigned long long)cell->size_bytes);
-        if (rc == 0 && g_external_err.msg[0])
-            rc = pb_errf(e, "%s %s %s: %s", s->name, cell->variant, cell->op, g_external_err.msg);
+        if (rc == 0 && rx->external_err.msg[0])
+            rc = pb_errf(e, "%s %s %s: %s", s->name, cell->variant, cell->op, rx->external_err.msg);
         pb_gb_clear();
     }
     if (rc == 0 && !g_signal) {
         /* one transaction per cell: a cell is stored whole or not at all */
         if (pb_store_begin(st, e) < 0) rc = -1;
         for (int i = 0; i < ncs && rc == 0; i++) {
-            int64_t cid = pb_store_add_case(st, run, s->name, cs[i].impl, cell->variant, cell->op, cell->size_bytes,
+            int64_t cid = pb_store_add_case(st, rx->run, s->name, cs[i].impl, cell->variant, cell->op, cell->size_bytes,
                                             cs[i].ready ? (int64_t)cs[i].iters : 0,
                                             cs[i].ready ? "ok" : "unavailable",
                                             cs[i].ready ? NULL : cs[i].unavailable, e);
@@ -524,13 +548,13 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
                 for (int k = 0; k < sl->nraw && rc == 0; k++)
                     if (sl->raw[k].have) {
                         rc = pb_store_add_sample(st, cid, &sl->raw[k].s, e);
-                        note_probe(sl->raw[k].s.probe_before, sl->raw[k].s.probe_after);
+                        note_probe(&rx->probes, sl->raw[k].s.probe_before, sl->raw[k].s.probe_after);
                     }
             }
         }
         if (rc == 0) rc = pb_store_commit(st, e);
         else pb_store_rollback(st);
-        if (rc == 0 && show) progress_line(o, idx, ncells, cell, cs, ncs, slots, rounds);
+        if (rc == 0 && show) progress_line(rx, idx, ncells, cell, cs, ncs, slots);
     }
     for (int i = 0; i < rounds * ncs && slots; i++) free(slots[i].raw);
     free(slots);
@@ -541,68 +565,84 @@ static int run_cell(const pb_runner_opts *o, pb_store *st, int64_t run, const pb
 
 /* The load average at the end and the noise warnings (runenv.h): stored with the run and said
  * on stderr, whatever --quiet says, since they qualify every number of the run. */
-static int record_noise(pb_store *st, int64_t run, double la_start, pb_err *e)
+static int record_noise(run_ctx *rx, pb_err *e)
 {
     double la_end = pb_loadavg();
     char noise[512];
-    pb_noise_text(la_start, la_end, pb_online_cpus(), fast_samples(), g_probes.n, noise, sizeof noise);
-    if (noise[0]) fprintf(stderr, "bench: warning: run %lld was noisy: %s\n", (long long)run, noise);
-    return pb_store_run_noise(st, run, la_end, noise, e);
+    pb_noise_text(rx->la_start, la_end, pb_online_cpus(), fast_samples(&rx->probes), rx->probes.n, noise,
+                  sizeof noise);
+    if (noise[0]) fprintf(stderr, "bench: warning: run %lld was noisy: %s\n", (long long)rx->run, noise);
+    return pb_store_run_noise(&rx->st, rx->run, la_end, noise, e);
 }
 
-int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
+/* Counters, store, pinning and the run's row, all before the first sample: 0, -2 (bad --counters: nothing
+ * recorded) or -1 + e. What it opened is marked in rx whatever it returns, for close_run. */
+static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
 {
+    const pb_runner_opts *o = rx->o;
     const pb_suite *s = o->suite;
-    if (!s->plan || !s->setup_case) return pb_errf(e, "suite %s cannot run benchmarks yet", s->name);
-    int rounds = o->rounds > 0 ? o->rounds : (o->quick ? 15 : 61);
-    double sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002);
-
-    int cpu;
-    if (pb_cpu_parse(o->cpu, &cpu, e) < 0) return -2;
-    pb_grid g = {0, NULL};
-    if (pb_runner_grid(o, &g, e) < 0) return -2;
-
-    if (pb_counters_open(&g_counters, o->counters, e) < 0) { free(g.cells); return -2; }
-    g_cyc = pb_counters_find(&g_counters, "cycles");
-    g_ins = pb_counters_find(&g_counters, "instructions");
+    if (pb_counters_open(&rx->counters, o->counters, e) < 0) return -2;
+    rx->counters_open = 1;
+    rx->cyc = pb_counters_find(&rx->counters, "cycles");
+    rx->ins = pb_counters_find(&rx->counters, "instructions");
     char counter_desc[1024];
-    pb_counters_describe(&g_counters, counter_desc, sizeof counter_desc);
+    pb_counters_describe(&rx->counters, counter_desc, sizeof counter_desc);
 
-    pb_store st;
-    if (pb_store_open(&st, o->db_path, e) < 0) { pb_counters_close(&g_counters); free(g.cells); return -1; }
+    if (pb_store_open(&rx->st, o->db_path, e) < 0) return -1;
+    rx->store_open = 1;
     pb_provenance prov;
     pb_provenance_collect(&prov, s);
     unsigned metrics = s->metrics;
-    if (g_cyc < 0) metrics &= ~(unsigned)PB_M_CYCLES_PER_BYTE;  /* never fake a cycle count */
-    if (g_ins < 0) metrics &= ~(unsigned)PB_M_INSNS_PER_BYTE;
-    if (!g_counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
+    if (rx->cyc < 0) metrics &= ~(unsigned)PB_M_CYCLES_PER_BYTE;  /* never fake a cycle count */
+    if (rx->ins < 0) metrics &= ~(unsigned)PB_M_INSNS_PER_BYTE;
+    if (!rx->counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
     char opts[1536];
     const char *effective = s->effective_options ? s->effective_options(o->suite_opts) : NULL;
-    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rounds, sample_s, o->quick,
-             o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", o->options_text ? o->options_text : "");
+    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rx->rounds, rx->sample_s,
+             o->quick, o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid",
+             o->options_text ? o->options_text : "");
     pb_run_info ri = {
         .suite = s->name, .target = "userspace", .command_line = o->command_line, .options = opts,
         .suite_settings = effective && *effective ? effective : NULL,
-        .tick_source = g_counters.tick_source, .counter_source = counter_desc, .tsc_hz = g_counters.tsc_hz,
+        .tick_source = rx->counters.tick_source, .counter_source = counter_desc, .tsc_hz = rx->counters.tsc_hz,
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
         .primary_metric = pb_suite_primary_metric(s),
     };
     /* pinned before the first sample (and the counters' calibration), released after the last */
-    pb_pin pin;
-    pb_pin_apply(cpu, &pin);
-    ri.cpu_affinity = pin.desc;
-    ri.loadavg_start = pb_loadavg();
-    g_probes.n = 0;
-    int64_t run = pb_store_begin_run(&st, &ri, &prov, e);
-    if (run < 0) {
-        pb_pin_restore(&pin);
-        pb_store_close(&st);
-        pb_counters_close(&g_counters);
-        free(g.cells);
+    pb_pin_apply(cpu, &rx->pin);
+    ri.cpu_affinity = rx->pin.desc;
+    ri.loadavg_start = rx->la_start = pb_loadavg();
+    rx->run = pb_store_begin_run(&rx->st, &ri, &prov, e);
+    if (rx->run < 0) return -1;
+    if (o->progress)
+        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds, %.2g ms samples; %s\n", (long long)rx->run,
+                s->name, ncells, rx->rounds, rx->sample_s * 1e3, counter_desc);
+    return 0;
+}
+
+/* The run's row as the cells left it (rc): incomplete after a signal, failed, or finalized with its noise.
+ * Returns what pb_run does. */
+static int end_run(run_ctx *rx, int rc, pb_err *e)
+{
+    pb_err e2 = {{0}};
+    if (g_signal) {
+        char why[64];
+        snprintf(why, sizeof why, "interrupted by signal %d", (int)g_signal);
+        pb_store_end_run(&rx->st, rx->run, "incomplete", why, &e2);
+        pb_errf(e, "run %lld %s: left incomplete in %s", (long long)rx->run, why, rx->o->db_path);
+        return 130;
+    }
+    if (rc < 0 || record_noise(rx, e) < 0 || pb_store_finalize_run(&rx->st, rx->run, e) < 0) {
+        pb_store_end_run(&rx->st, rx->run, "failed", e->msg, &e2);
         return -1;
     }
-    *run_id = run;
+    return 0;
+}
 
+/* Every cell in turn, SIGINT and SIGTERM caught so that an interrupted run is still marked in the store. */
+static int run_grid(run_ctx *rx, const pb_grid *g, pb_err *e)
+{
+    const pb_runner_opts *o = rx->o;
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -610,43 +650,51 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     sigaction(SIGTERM, &sa, &old_term);
     g_signal = 0;
 
-    if (o->progress)
-        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds, %.2g ms samples; %s\n", (long long)run,
-                s->name, g.ncells, rounds, sample_s * 1e3, counter_desc);
-    uint64_t t0 = pb_now_ns();
-    g_run_t0 = t0;
-    selftest_cache sc;
-    memset(&sc, 0, sizeof sc);
+    rx->t0 = pb_now_ns();
     int rc = 0;
-    for (int i = 0; i < g.ncells && rc == 0 && !g_signal; i++) {
-        int show = o->progress && (pb_now_ns() - t0 > 2000000000ull || i == g.ncells - 1);
-        rc = run_cell(o, &st, run, &g.cells[i], i, g.ncells, rounds, sample_s, &sc, show, e);
+    for (int i = 0; i < g->ncells && rc == 0 && !g_signal; i++) {
+        int show = o->progress && (pb_now_ns() - rx->t0 > 2000000000ull || i == g->ncells - 1);
+        rc = run_cell(rx, &g->cells[i], i, g->ncells, show, e);
     }
-    int ret = 0;
-    pb_err e2 = {{0}};
-    if (g_signal) {
-        char why[64];
-        snprintf(why, sizeof why, "interrupted by signal %d", (int)g_signal);
-        pb_store_end_run(&st, run, "incomplete", why, &e2);
-        pb_errf(e, "run %lld %s: left incomplete in %s", (long long)run, why, o->db_path);
-        ret = 130;
-    } else if (rc < 0) {
-        pb_store_end_run(&st, run, "failed", e->msg, &e2);
-        ret = -1;
-    } else if (record_noise(&st, run, ri.loadavg_start, e) < 0 || pb_store_finalize_run(&st, run, e) < 0) {
-        pb_store_end_run(&st, run, "failed", e->msg, &e2);
-        ret = -1;
-    }
+    int ret = end_run(rx, rc, e);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    pb_pin_restore(&pin);
-    free(g_probes.worst);
-    memset(&g_probes, 0, sizeof g_probes);
     if (o->progress && ret == 0)
-        fprintf(stderr, "bench: run %lld complete in %.1f s -> %s\n", (long long)run,
-                (double)(pb_now_ns() - t0) * 1e-9, o->db_path);
-    pb_store_close(&st);
-    pb_counters_close(&g_counters);
+        fprintf(stderr, "bench: run %lld complete in %.1f s -> %s\n", (long long)rx->run,
+                (double)(pb_now_ns() - rx->t0) * 1e-9, o->db_path);
+    return ret;
+}
+
+/* The one cleanup path of a run: what begin_run opened, however far it got. */
+static void close_run(run_ctx *rx)
+{
+    pb_pin_restore(&rx->pin);
+    free(rx->probes.worst);
+    if (rx->store_open) pb_store_close(&rx->st);
+    if (rx->counters_open) pb_counters_close(&rx->counters);
+}
+
+int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
+{
+    const pb_suite *s = o->suite;
+    if (!s->plan || !s->setup_case) return pb_errf(e, "suite %s cannot run benchmarks yet", s->name);
+    run_ctx rx = {
+        .o = o,
+        .rounds = o->rounds > 0 ? o->rounds : (o->quick ? 15 : 61),
+        .sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002),
+    };
+
+    int cpu;
+    if (pb_cpu_parse(o->cpu, &cpu, e) < 0) return -2;
+    pb_grid g = {0, NULL};
+    if (pb_runner_grid(o, &g, e) < 0) return -2;
+
+    int ret = begin_run(&rx, cpu, g.ncells, e);
+    if (ret == 0) {
+        *run_id = rx.run;
+        ret = run_grid(&rx, &g, e);
+    }
+    close_run(&rx);
     free(g.cells);
     return ret;
 }

@@ -49,7 +49,19 @@ void pb_iters_memo_free(pb_iters_memo *m);
 
 /* Returns 0 (run complete), -1 (error in e; run marked failed), -2 (bad
  * input found before a run was recorded), or 130 when interrupted by
- * SIGINT/SIGTERM (run marked incomplete). */
+ * SIGINT/SIGTERM (run marked incomplete).
+ *
+ * Re-entrancy: a run's own state (counters, store, probes, self-test results, a cell's
+ * external-sample error) is in a context on pb_run's stack, so runs one after another in one
+ * process do not see each other's (the gate's reruns; iters_memo is the caller's, to share on
+ * purpose). Two things reach beyond one run, so pb_run is not re-entrant: two at once on two
+ * threads, or one called from a suite's callback inside a run, would collide on
+ *   - Google Benchmark's registry (and gbshim's map of names to arguments that goes with it),
+ *     which every cell clears, fills with its rounds and runs;
+ *   - the signal flag and the SIGINT/SIGTERM handlers that set it, installed for the run's
+ *     duration and then restored: a signal stops whichever run is in progress.
+ * (The pin, runenv.h, is the calling thread's and restored after: it collides with nothing, but
+ * two runs at once would be pinned to one CPU by default.) */
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e);
 
 /* The suite's grid after --impl and --sizes, every size checked (what pb_run measures); the
