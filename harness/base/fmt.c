@@ -24,7 +24,7 @@ char *pb_fmt_sig(char *buf, size_t len, double x, int sig)
 
 char *pb_fmt_bytes(char *buf, size_t len, int64_t n)
 {
-    static const char *units[] = {"B", "KiB", "MiB", "GiB"};
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
     if (n < 0) { snprintf(buf, len, "-"); return buf; }
     int u = 0;
     int64_t div = 1;

@@ -24,14 +24,6 @@ struct pb_rsp {
     int nrepeatable;
 };
 
-static const char *alias_real, *alias_shown;
-
-void pb_rsp_show_as(const char *real_path, const char *shown)
-{
-    alias_real = real_path;
-    alias_shown = shown;
-}
-
 int pb_read_line(FILE *f, char **buf, size_t *cap, size_t max, size_t *len)
 {
     size_t n = 0;
@@ -75,7 +67,7 @@ static char *trim(char *s)
 pb_rsp *pb_rsp_open_stream(FILE *f, const char *name, pb_err *e)
 {
     pb_rsp *r = calloc(1, sizeof *r);
-    if (r) r->path = strdup(alias_real && !strcmp(name, alias_real) ? alias_shown : name);
+    if (r) r->path = strdup(name);
     if (!r || !r->path) {
         free(r);
         fclose(f);
@@ -90,8 +82,7 @@ pb_rsp *pb_rsp_open(const char *path, pb_err *e)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        pb_errf(e, "%s: cannot open: %s", alias_real && !strcmp(path, alias_real) ? alias_shown : path,
-                strerror(errno));
+        pb_errf(e, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     return pb_rsp_open_stream(f, path, e);

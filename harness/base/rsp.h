@@ -62,9 +62,6 @@ pb_rsp *pb_rsp_open_stream(FILE *f, const char *name, pb_err *e);
 /* Let `name` repeat within a record (DRBG's AdditionalInput): it must be a
  * literal or outlive r. At most 8 names. */
 void pb_rsp_allow_repeat(pb_rsp *r, const char *name);
-/* Messages about `real_path` name it `shown` instead (bench kat copies a pipe
- * to a temporary file first). NULL, NULL clears it. Both must outlive the reads. */
-void pb_rsp_show_as(const char *real_path, const char *shown);
 int pb_rsp_next(pb_rsp *r, pb_rsp_rec *rec, pb_err *e);
 void pb_rsp_close(pb_rsp *r);
 const char *pb_rsp_path(const pb_rsp *r);

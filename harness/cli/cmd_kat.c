@@ -74,6 +74,7 @@ typedef struct kat_args {
     const char *impl, *suite_name, *plugin;
     const char *files[1024];
     int nfiles;
+    char plugin_name[PB_NAME_MAX];   /* --plugin's NAME, the impl checked */
 } kat_args;
 
 static int on_opt(void *ctx, int id, const char *v)
@@ -91,6 +92,87 @@ static int on_file(void *ctx, const char *path)
     if (a->nfiles == 1024) return pb_cli_error(a->cli, "too many files (at most 1024)");
     a->files[a->nfiles++] = path;
     return 0;
+}
+
+/* text with every occurrence of from replaced by to, onto out */
+static void put_renamed(FILE *out, const char *text, size_t len, const char *from, const char *to)
+{
+    size_t nf = strlen(from);
+    for (const char *p = text, *end = text + len; p < end;) {
+        const char *hit = nf ? memmem(p, (size_t)(end - p), from, nf) : NULL;
+        size_t upto = hit ? (size_t)(hit - p) : (size_t)(end - p);
+        fwrite(p, 1, upto, out);
+        if (!hit) break;
+        fputs(to, out);
+        p = hit + nf;
+    }
+}
+
+/* e's message with the temporary copy named as the user named the input */
+static void rename_in_msg(pb_err *e, const char *from, const char *to)
+{
+    char buf[sizeof e->msg];
+    FILE *m = fmemopen(buf, sizeof buf, "w");
+    if (!m) return;
+    put_renamed(m, e->msg, strlen(e->msg), from, to);
+    if (fputc(0, m) != EOF && fclose(m) == 0) memcpy(e->msg, buf, sizeof buf);
+    else fclose(m);
+    e->msg[sizeof e->msg - 1] = 0;
+}
+
+/* One file, checked by its suite (forced, else the first that recognises it) against impl (NULL:
+ * all), counted into r. A pipe or device is first spooled to a temporary file; what the suite
+ * says of that copy (failure lines, the error) names the file as given. 0, or -1 after saying on
+ * stderr why the input is bad. */
+static int kat_one(const pb_suite *forced, const char *file, const char *impl, pb_kat_result *r)
+{
+    const pb_suite *s = forced;
+    pb_err e = {{0}};
+    struct stat sb;
+    if (stat(file, &sb) != 0) {
+        fprintf(stderr, "bench kat: %s: cannot open: %s\n", file, strerror(errno));
+        return -1;
+    }
+    char tmp[4200] = "";
+    const char *path = file;
+    char *logbuf = NULL;
+    size_t loglen = 0;
+    FILE *log = stdout;
+    if (!S_ISREG(sb.st_mode)) {
+        if (spool(file, tmp, sizeof tmp, &e) < 0) {
+            fprintf(stderr, "bench kat: %s\n", e.msg);
+            return -1;
+        }
+        path = tmp;
+        if (!(log = open_memstream(&logbuf, &loglen))) {
+            unlink(tmp);
+            fprintf(stderr, "bench kat: %s: out of memory\n", file);
+            return -1;
+        }
+    }
+    for (int k = 0; !s && pb_suites[k]; k++)
+        if (pb_suites[k]->kat_accepts && pb_suites[k]->kat_accepts(path)) s = pb_suites[k];
+    unsigned long seen = r->passed + r->failed + r->skipped;
+    int rc = 0;
+    if (!s || !s->kat_file) {
+        fprintf(stderr, "bench kat: %s: no suite recognises this file format (try --suite)\n", file);
+        rc = -1;
+    } else if (s->kat_file(path, impl, r, log, &e) < 0) {
+        rc = -2;
+    } else if (r->passed + r->failed + r->skipped == seen) {
+        fprintf(stderr, "bench kat: %s: no records in the file (empty, or only comments and section headers): "
+                "nothing was checked\n", file);
+        rc = -1;
+    }
+    if (*tmp) {
+        fclose(log);
+        put_renamed(stdout, logbuf ? logbuf : "", loglen, tmp, file);
+        free(logbuf);
+        rename_in_msg(&e, tmp, file);
+        unlink(tmp);
+    }
+    if (rc == -2) fprintf(stderr, "bench kat: %s\n", e.msg);
+    return rc < 0 ? -1 : 0;
 }
 
 int cmd_kat(int argc, char **argv)
@@ -135,8 +217,8 @@ int cmd_kat(int argc, char **argv)
             fprintf(stderr, "bench kat: --plugin wants NAME=PATH.so, got '%s'\n", ka.plugin);
             return 2;
         }
-        static char name[PB_NAME_MAX];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - ka.plugin), ka.plugin);
+        char *name = ka.plugin_name;
+        snprintf(name, sizeof ka.plugin_name, "%.*s", (int)(eq - ka.plugin), ka.plugin);
         pb_err e = {{0}};
         if (forced->plugin_load(name, eq + 1, &e) < 0) {
             fprintf(stderr, "bench kat: %s\n", e.msg);
@@ -146,45 +228,8 @@ int cmd_kat(int argc, char **argv)
     }
     pb_kat_result r = {0, 0, 0};
     int bad_input = 0;
-    for (int i = 0; i < nfiles; i++) {
-        const pb_suite *s = forced;
-        pb_err e = {{0}};
-        struct stat sb;
-        if (stat(files[i], &sb) != 0) {
-            fprintf(stderr, "bench kat: %s: cannot open: %s\n", files[i], strerror(errno));
-            bad_input = 1;
-            continue;
-        }
-        char tmp[4200] = "";
-        const char *path = files[i];
-        if (!S_ISREG(sb.st_mode)) {
-            if (spool(files[i], tmp, sizeof tmp, &e) < 0) {
-                fprintf(stderr, "bench kat: %s\n", e.msg);
-                bad_input = 1;
-                continue;
-            }
-            path = tmp;
-            pb_rsp_show_as(tmp, files[i]);
-        }
-        for (int k = 0; !s && pb_suites[k]; k++)
-            if (pb_suites[k]->kat_accepts && pb_suites[k]->kat_accepts(path)) s = pb_suites[k];
-        unsigned long seen = r.passed + r.failed + r.skipped;
-        if (!s || !s->kat_file) {
-            fprintf(stderr, "bench kat: %s: no suite recognises this file format (try --suite)\n", files[i]);
-            bad_input = 1;
-        } else if (s->kat_file(path, impl, &r, stdout, &e) < 0) {
-            fprintf(stderr, "bench kat: %s\n", e.msg);
-            bad_input = 1;
-        } else if (r.passed + r.failed + r.skipped == seen) {
-            fprintf(stderr, "bench kat: %s: no records in the file (empty, or only comments and section headers): "
-                    "nothing was checked\n", files[i]);
-            bad_input = 1;
-        }
-        if (*tmp) {
-            pb_rsp_show_as(NULL, NULL);
-            unlink(tmp);
-        }
-    }
+    for (int i = 0; i < nfiles; i++)
+        if (kat_one(forced, files[i], impl, &r) < 0) bad_input = 1;
     printf("%lu passed, %lu failed, %lu skipped\n", r.passed, r.failed, r.skipped);
     if (bad_input) return 2;
     /* every record skipped is not a pass: nothing is known about the implementation */

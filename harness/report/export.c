@@ -73,7 +73,7 @@ static int export_csv(FILE *f, pb_store *st, const int64_t *ids, int n)
 /* a run's provenance as a JSON object */
 static json_t *run_object(pb_store *st, int64_t id)
 {
-    static const char *cols[] = {"id", "suite", "status", "target", "started_at", "git_sha", "compiler", "cflags",
+    static const char *const cols[] = {"id", "suite", "status", "target", "started_at", "git_sha", "compiler", "cflags",
                                  "cpu_model", "kernel", "clock_source", "governor", "boost", "tick_source",
                                  "counter_source", "command_line", "options", "libs", "baseline", "candidate",
                                  "primary_metric"};
@@ -149,7 +149,7 @@ static json_t *export_json(pb_store *st, const int64_t *ids, int n, int gbench)
                 json_object_set_new(o, "time_unit", json_string("ns"));
             } else {
                 json_object_set_new(o, "run_id", json_integer(pb_db_column_int64(q, 0)));
-                static const char *names[] = {"suite", "impl", "variant", "op"};
+                static const char *const names[] = {"suite", "impl", "variant", "op"};
                 for (int i = 0; i < 4; i++) json_object_set_new(o, names[i], json_string(pb_db_column_str(q, i + 1)));
                 json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 5)));
                 json_object_set_new(o, "metric", json_string(pb_db_column_str(q, 6)));
@@ -175,7 +175,7 @@ static json_t *export_json(pb_store *st, const int64_t *ids, int n, int gbench)
             while (pb_db_step(q) == PB_DB_ROW) {
                 json_t *o = json_object();
                 json_object_set_new(o, "run_id", json_integer(ids[r]));
-                static const char *names[] = {"suite", "variant", "op"};
+                static const char *const names[] = {"suite", "variant", "op"};
                 for (int i = 0; i < 3; i++) json_object_set_new(o, names[i], json_string(pb_db_column_str(q, i)));
                 json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 3)));
                 json_object_set_new(o, "metric", json_string(pb_db_column_str(q, 4)));

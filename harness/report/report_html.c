@@ -91,7 +91,7 @@ int pb_report_html_svg(FILE *f, const char *path, pb_err *e) { return inline_svg
 static void provenance(FILE *f, const run_info *ri, const char *label)
 {
     if (!ri->have) return;
-    static const char *names[] = {"started", "git", "compiler", "flags", "CPU", "CPU flags", "kernel",
+    static const char *const names[] = {"started", "git", "compiler", "flags", "CPU", "CPU flags", "kernel",
                                   "clock source", "governor", "boost", "tick source", "counters", "command",
                                   "options", "target", "guest kernel", "libraries",
                                   "suite settings derived on this machine", "samples in the fast core state",

@@ -21,7 +21,7 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
     char *const *c = ri->col;
     fprintf(md, "**%s: run %lld** (%s, target %s%s%s)\n\n", label, (long long)ri->run, c[0], c[14],
             c[15] && *c[15] ? ", guest kernel " : "", c[15] ? c[15] : "");
-    static const char *names[] = {"git", "compiler", "flags", "CPU", "CPU flags", "kernel", "clock source",
+    static const char *const names[] = {"git", "compiler", "flags", "CPU", "CPU flags", "kernel", "clock source",
                                   "governor", "boost", "tick source", "counters", "command", "options"};
     for (int i = 0; i < 13; i++) fprintf(md, "- %s: `%s`\n", names[i], c[i + 1] ? c[i + 1] : "");
     fprintf(md, "- libraries: `%s`\n", c[16] ? c[16] : "");

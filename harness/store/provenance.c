@@ -41,7 +41,7 @@ static void cpuinfo(pb_provenance *p)
             snprintf(p->cpu_model, sizeof p->cpu_model, "%s", val);
             got_model = 1;
         } else if (!got_flags && !strncmp(line, "flags", 5)) {
-            static const char *want[] = {"aes", "pclmulqdq", "avx", "avx2", "avx512f", "vaes", "vpclmulqdq",
+            static const char *const want[] = {"aes", "pclmulqdq", "avx", "avx2", "avx512f", "vaes", "vpclmulqdq",
                                          "sha_ni", "constant_tsc", "nonstop_tsc", "hypervisor", NULL};
             size_t off = 0;
             for (int i = 0; want[i]; i++) {

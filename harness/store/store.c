@@ -122,7 +122,7 @@ static int has_column(pb_store *s, const char *table, const char *column, pb_err
  * 'userspace'. The gate's tables may be absent (a bench.db) or present (a gate.db). */
 static int migrate_1_to_2(pb_store *s, pb_err *e)
 {
-    static const char *added[] = {"guest_kernel", "machine_id", "job_id", "suite_settings"};
+    static const char *const added[] = {"guest_kernel", "machine_id", "job_id", "suite_settings"};
     for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
         int have = has_column(s, "runs", added[i], e);
         if (have < 0) return -1;
