@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_plugin.c — the plug-in loaders' shared steps (pb_plugin.h). */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,5 +66,39 @@ int pb_plugin_check_returned(const char *name, const char *path, const char *ent
     if (abi != abi_version)
         return pb_errf(e, "plug-in %s (%s): ABI version mismatch: its entry says %u, this bench has %u", name, path,
                        abi, abi_version);
+    return 0;
+}
+
+size_t pb_impl_dir_count(const pb_impl_dir *d)
+{
+    return d->nbuiltin + d->nplugins;
+}
+
+const void *pb_impl_dir_at(const pb_impl_dir *d, size_t i)
+{
+    if (i < d->nbuiltin) return (const char *)d->builtin + i * d->size;
+    return i - d->nbuiltin < d->nplugins ? (const char *)d->plugins + (i - d->nbuiltin) * d->size : NULL;
+}
+
+const void *pb_impl_dir_find(const pb_impl_dir *d, const char *name)
+{
+    const void *m;
+    /* every entry starts with its const char *name */
+    for (size_t i = 0; (m = pb_impl_dir_at(d, i)); i++)
+        if (strcmp(*(const char *const *)m, name) == 0) return m;
+    return NULL;
+}
+
+int pb_impl_dir_add(pb_impl_dir *d, const char *name, const void *entry)
+{
+    if (!name[0] || strlen(name) >= d->name_max) return -EINVAL;
+    if (pb_impl_dir_find(d, name)) return -EEXIST;
+    if (d->nplugins == d->max_plugins) return -ENOSPC;
+    char *copy = d->names + d->nplugins * d->name_max;
+    void *slot = (char *)d->plugins + d->nplugins * d->size;
+    memcpy(copy, name, strlen(name) + 1);
+    memcpy(slot, entry, d->size);
+    *(const char **)slot = copy;
+    d->nplugins++;
     return 0;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_plugin.h — what every suite's plug-in loader shares (include/patchbench/SUITE_plugin.h): the
- * `--plugin NAME=PATH.so` option list, and opening the shared object up to its entry point with
- * the ABI version checked before anything of it is called. The self-test in a child is
- * pb_fork.h's; what the entry returns is each suite's own. */
+ * `--plugin NAME=PATH.so` option list, opening the shared object up to its entry point with the
+ * ABI version checked before anything of it is called, and the directory of a suite's impls by
+ * name that loaded plug-ins join. The self-test in a child is pb_fork.h's; what the entry returns
+ * is each suite's own. */
 #ifndef PB_PLUGIN_H
 #define PB_PLUGIN_H
 
@@ -36,5 +37,32 @@ int pb_plugin_open(const char *suite, const char *name, const char *path, const 
  * 0, or -1 + e ("returned NULL", "ABI version mismatch: its entry says N, this bench has M"). */
 int pb_plugin_check_returned(const char *name, const char *path, const char *entry_symbol, const void *plugin,
                              unsigned abi, unsigned abi_version, pb_err *e);
+
+/* A suite's implementations by name (suites/SUITE/SUITE_impls.c wraps one with its own entry
+ * type): the built-in table, then the plug-ins added at run time, in order. An entry is the
+ * suite's struct, `size` bytes, whose first member is its `const char *name`. Loaded code, not
+ * options: it lives in a file-scope variable of the suite, for the life of the process. */
+typedef struct pb_impl_dir {
+    const void *builtin;
+    size_t nbuiltin, size;
+    void *plugins;            /* room for max_plugins entries */
+    char *names;              /* max_plugins rows of name_max bytes: the plug-ins' names, copied */
+    size_t max_plugins, name_max;
+    size_t nplugins;
+} pb_impl_dir;
+
+/* The initialiser from the suite's three arrays: builtin[], plugins[MAX], names[MAX][NAME_MAX]. */
+#define PB_IMPL_DIR(builtin, plugins, names)                                                             \
+    { (builtin), sizeof(builtin) / sizeof((builtin)[0]), sizeof((builtin)[0]), (plugins), (names)[0], \
+      sizeof(plugins) / sizeof((plugins)[0]), sizeof((names)[0]), 0 }
+
+size_t pb_impl_dir_count(const pb_impl_dir *d);
+/* Entry i (built-in first); NULL past the end. */
+const void *pb_impl_dir_at(const pb_impl_dir *d, size_t i);
+/* The entry named `name`, or NULL. */
+const void *pb_impl_dir_find(const pb_impl_dir *d, const char *name);
+/* Append a copy of `entry` as `name` (copied; the entry's own name is not read). 0, -EINVAL: name
+ * empty or too long; -EEXIST: taken; -ENOSPC: max_plugins already. */
+int pb_impl_dir_add(pb_impl_dir *d, const char *name, const void *entry);
 
 #endif

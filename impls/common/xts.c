@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* xts.c — the XTS API of xts.h: implementations by name, transform and
- * request allocation, and the checks every implementation shares (the
- * kernel does them in crypto_skcipher_setkey/encrypt and the skcipher walk). */
+/* xts.c — the XTS API of xts.h: transform and request allocation, and the
+ * checks every implementation shares (the kernel does them in
+ * crypto_skcipher_setkey/encrypt and the skcipher walk). Which implementations
+ * exist, by name, is the suite's directory (suites/xts/xts_impls.c). */
 #include "xts.h"
 
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const xts_alg xts_old_alg, xts_new_alg, xts_openssl_alg, xts_gcrypt_alg;
-/* the same two templates built with the native profile (impls/native_names.h) */
-extern const xts_alg xts_old_alg_native, xts_new_alg_native;
 
 static void *libc_kmalloc(size_t n)
 {
@@ -35,65 +32,6 @@ static void *failing_kmalloc(size_t n)
 const xts_allocator xts_allocator_libc = { libc_kmalloc, libc_kzfree };
 const xts_allocator xts_allocator_failing = { failing_kmalloc, libc_kzfree };
 
-static const struct xts_impl {
-    const char *name;
-    const xts_alg *alg;
-    const xts_allocator *allocator;
-} impls[] = {
-    { "old", &xts_old_alg, &xts_allocator_libc },
-    { "new", &xts_new_alg, &xts_allocator_libc },
-    /* the old template's allocation-failure path: 128-byte chunks */
-    { "old-nomem", &xts_old_alg, &xts_allocator_failing },
-    { "openssl", &xts_openssl_alg, &xts_allocator_libc },
-    { "gcrypt", &xts_gcrypt_alg, &xts_allocator_libc },
-    /* the code-generation cross-check: the same sources, built native */
-    { "old@native", &xts_old_alg_native, &xts_allocator_libc },
-    { "new@native", &xts_new_alg_native, &xts_allocator_libc },
-};
-
-#define NIMPLS (sizeof impls / sizeof impls[0])
-
-/* Plug-ins registered at run time (xts_register_impl), after the built-in ones. The names are
- * copied; the algs belong to shared objects that stay loaded until the process ends. */
-static struct xts_plugin_impl {
-    char name[XTS_IMPL_NAME_MAX];
-    struct xts_impl impl;
-} plugins[XTS_MAX_PLUGINS];
-static size_t nplugins;
-
-static const struct xts_impl *find_impl(const char *name)
-{
-    for (size_t i = 0; i < NIMPLS; i++)
-        if (strcmp(impls[i].name, name) == 0) return &impls[i];
-    for (size_t i = 0; i < nplugins; i++)
-        if (strcmp(plugins[i].name, name) == 0) return &plugins[i].impl;
-    return NULL;
-}
-
-const char *xts_impl_name(int i)
-{
-    if (i < 0) return NULL;
-    if ((size_t)i < NIMPLS) return impls[i].name;
-    return (size_t)i - NIMPLS < nplugins ? plugins[i - NIMPLS].name : NULL;
-}
-
-int xts_register_impl(const char *name, const xts_alg *alg)
-{
-    if (!name[0] || strlen(name) >= XTS_IMPL_NAME_MAX) return -EINVAL;
-    if (find_impl(name)) return -EEXIST;
-    if (nplugins == XTS_MAX_PLUGINS) return -ENOSPC;
-    struct xts_plugin_impl *p = &plugins[nplugins++];
-    memcpy(p->name, name, strlen(name) + 1);
-    p->impl = (struct xts_impl){ p->name, alg, &xts_allocator_libc };
-    return 0;
-}
-
-const xts_alg *xts_impl_alg(const char *impl)
-{
-    const struct xts_impl *m = find_impl(impl);
-    return m ? m->alg : NULL;
-}
-
 static size_t round16(size_t n)
 {
     return (n + 15) & ~(size_t)15;
@@ -108,20 +46,16 @@ static void *zalloc16(size_t n)
     return p;
 }
 
-xts_tfm *xts_alloc_tfm(const char *impl, int *err)
+xts_tfm *xts_alloc_tfm(const xts_alg *alg, const xts_allocator *allocator, int *err)
 {
-    const struct xts_impl *m = find_impl(impl);
-    int rc = -ENOENT;
-    xts_tfm *tfm = NULL;
+    int rc = -ENOMEM;
+    xts_tfm *tfm = zalloc16(round16(sizeof *tfm) + alg->ctxsize);
 
-    if (!m) goto out;
-    rc = -ENOMEM;
-    tfm = zalloc16(round16(sizeof *tfm) + m->alg->ctxsize);
     if (!tfm) goto out;
-    tfm->alg = m->alg;
-    tfm->allocator = m->allocator;
+    tfm->alg = alg;
+    tfm->allocator = allocator;
     tfm->ctx = (char *)tfm + round16(sizeof *tfm);
-    rc = m->alg->init_tfm(tfm);
+    rc = alg->init_tfm(tfm);
     if (rc) {
         free(tfm);
         tfm = NULL;

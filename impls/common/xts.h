@@ -95,22 +95,10 @@ struct xts_request {
     void *ctx;                 /* alg->reqsize bytes, 16-byte aligned */
 };
 
-/* The implementations, by name: "old", "new", "old-nomem" (= old with
- * xts_allocator_failing), "openssl", "gcrypt", "old@native", "new@native" (the
- * templates built with the native profile). i = 0, 1, ...; NULL past the end. */
-const char *xts_impl_name(int i);
-/* Add an implementation at run time (a plug-in, suites/xts/xts_plugin.c): listed by
- * xts_impl_name after the built-in ones, with the libc allocator. alg must outlive the process's
- * use of it. -EINVAL: name empty or too long; -EEXIST: taken; -ENOSPC: XTS_MAX_PLUGINS already. */
-#define XTS_MAX_PLUGINS 4
-#define XTS_IMPL_NAME_MAX 32
-int xts_register_impl(const char *name, const xts_alg *alg);
-/* The xts_alg behind a name (old-nomem: the old one), or NULL. */
-const xts_alg *xts_impl_alg(const char *impl);
-
-/* Allocate a transform for an implementation name. *err gets -ENOENT for an
- * unknown name, -EOPNOTSUPP if the peer library is unusable, -ENOMEM. */
-xts_tfm *xts_alloc_tfm(const char *impl, int *err);
+/* Allocate a transform of an implementation (with its allocator; the impls by
+ * name: suites/xts/xts_impls.h). *err gets -EOPNOTSUPP if the peer library is
+ * unusable, -ENOMEM. */
+xts_tfm *xts_alloc_tfm(const xts_alg *alg, const xts_allocator *allocator, int *err);
 void xts_free_tfm(xts_tfm *tfm);
 
 /* Replace the allocator (tests; "old-nomem" is made this way). */

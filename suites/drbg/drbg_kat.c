@@ -2,13 +2,13 @@
 /* drbg_kat.c — NIST CAVS DRBGVS .rsp files for `bench kat`, and the record
  * runner the suite's selftest shares. */
 #include "drbg_kat.h"
-#include "drbg_plugin.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common/drbg_backend.h"
+#include "drbg_impls.h"
 #include "peers/drbg_peers.h"
 #include "rsp.h"
 
@@ -28,30 +28,6 @@ static long queue_entropy(void *arg, uint8_t *buf, size_t min_len, size_t max_le
     if (b->n < min_len || b->n > max_len) return -1;
     memcpy(buf, b->p, b->n);
     return (long)b->n;
-}
-
-static const struct {
-    const char *impl;
-    const pb_drbg_build *build;
-    int is_new;
-} builds[] = {
-    { "old", &pb_drbg_build_faithful, 0 },
-    { "new", &pb_drbg_build_faithful, 1 },
-    { "old@native", &pb_drbg_build_native, 0 },
-    { "new@native", &pb_drbg_build_native, 1 },
-};
-#define NBUILDS (sizeof builds / sizeof builds[0])
-
-const pb_drbg_build *drbg_build_of(const char *impl, const pb_drbg_backend **bk)
-{
-    for (size_t i = 0; i < NBUILDS; i++)
-        if (!strcmp(impl, builds[i].impl)) {
-            *bk = builds[i].is_new ? builds[i].build->bk_new : builds[i].build->bk_old;
-            return builds[i].build;
-        }
-    /* a plug-in backend (--plugin) runs under the libgcrypt-profile state machines, like old/new */
-    if ((*bk = drbg_plugin_backend(impl))) return &pb_drbg_build_faithful;
-    return NULL;
 }
 
 static int run_ours(const drbg_vec *v, const pb_drbg_build *b, const pb_drbg_backend *bk, uint8_t *out,
@@ -109,7 +85,7 @@ int drbg_vec_run(const drbg_vec *v, const char *impl, const char **why)
     if (!out) return *why = "out of memory", 0;
     int rc;
     const pb_drbg_backend *bk;
-    const pb_drbg_build *b = drbg_build_of(impl, &bk);
+    const pb_drbg_build *b = drbg_impls_build(impl, &bk);
     if (b) rc = run_ours(v, b, bk, out, why);
     else if (!strcmp(impl, "openssl")) {
         rc = run_openssl(v, out, why);
@@ -243,19 +219,31 @@ static int parse_record(const pb_rsp *f, const pb_rsp_rec *rec, drbg_vec *v, rec
     return 0;
 }
 
-static const char *const our_impls[] = { "old", "new", "old@native", "new@native" };
+/* The impls a file is checked against: `impl` (a plug-in bench kat --plugin loaded, too), or
+ * without --impl every built-in one of ours (the peers and plug-ins only when named). The count,
+ * or -1 + e. */
+static int kat_impls(const char *path, const char *impl, const char **impls, pb_err *e)
+{
+    int n = 0;
+    if (impl) {
+        if (!drbg_impls_find(impl))
+            return pb_errf(e, "%s: the drbg suite has no implementation '%s' (old, new, old@native, new@native, "
+                           "gcrypt, openssl)", path, impl);
+        impls[n++] = impl;
+    }
+    for (size_t i = 0; !impl && i < drbg_impls_count() && n < PB_MAX_IMPLS; i++) {
+        const drbg_impl *m = drbg_impls_at(i);
+        if (m->build && !m->plugin) impls[n++] = m->name;
+    }
+    return n;
+}
 
 int drbg_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log, pb_err *e)
 {
     static int said_gcrypt;
-    static const char *const known[] = { "old", "new", "old@native", "new@native", "gcrypt", "openssl" };
-    int known_impl = !impl || drbg_plugin_backend(impl);   /* a plug-in bench kat --plugin loaded */
-    for (size_t i = 0; i < sizeof known / sizeof known[0] && impl; i++) known_impl |= !strcmp(impl, known[i]);
-    if (!known_impl)
-        return pb_errf(e, "%s: the drbg suite has no implementation '%s' (old, new, old@native, new@native, gcrypt, openssl)",
-                       path, impl);
-    const char *const *impls = impl ? &impl : our_impls;
-    int nimpls = impl ? 1 : (int)(sizeof our_impls / sizeof our_impls[0]);
+    const char *impls[PB_MAX_IMPLS];
+    int nimpls = kat_impls(path, impl, impls, e);
+    if (nimpls < 0) return -1;
 
     pb_rsp *f = pb_rsp_open(path, e);
     if (!f) return -1;

@@ -33,14 +33,10 @@ typedef struct drbg_vec {
     drbg_bytes expected;        /* ReturnedBits */
 } drbg_vec;
 
-/* Run one record against impl ("old", "new", "openssl").
+/* Run one record against impl ("old", "new", "openssl", ...: drbg_impls.h).
  * 1 = output matches, 0 = mismatch or DRBG error (why says which),
  * -1 = impl cannot run this record (why says why: it counts as skipped). */
 int drbg_vec_run(const drbg_vec *v, const char *impl, const char **why);
-
-/* Our DRBG impls: "old", "new" (libgcrypt profile), "old@native",
- * "new@native" -> the build and its backend; NULL for any other name. */
-const pb_drbg_build *drbg_build_of(const char *impl, const pb_drbg_backend **bk);
 
 int drbg_kat_accepts(const char *path);
 int drbg_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log, pb_err *e);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "drbg_gcrypt_lib.h"
+#include "drbg_impls.h"
 #include "drbg_kat.h"
 #include "peers/drbg_peers.h"
 
@@ -161,7 +162,7 @@ static int sanity(const char *impl, pb_drbg_mech mech, pb_err *e)
 int drbg_selftest(const char *impl, pb_err *e)
 {
     const pb_drbg_backend *bk;
-    int kat = drbg_build_of(impl, &bk) || !strcmp(impl, "openssl");
+    int kat = drbg_impls_build(impl, &bk) || !strcmp(impl, "openssl");
     drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(impl);
     /* a libgcrypt build by path: its own self-test, then the same sanity checks as gcrypt's */
     if (lib && drbg_gcrypt_lib_selftest_ctl(lib, e) < 0) return -1;

@@ -18,6 +18,7 @@
 #include "common/lib_versions.h"
 #include "common/drbg.h"
 #include "drbg_gcrypt_lib.h"
+#include "drbg_impls.h"
 #include "drbg_kat.h"
 #include "drbg_plugin.h"
 #include "drbg_selftest.h"
@@ -52,8 +53,8 @@ typedef struct drbg_opts {
     char lib_path[DRBG_GCRYPT_LIB_MAX][1024];
     /* --plugin NAME=PATH.so, in the order given; plan() loads them */
     int nplugins;
-    char plugin_name[DRBG_MAX_PLUGINS][DRBG_PLUGIN_NAME_MAX];
-    char plugin_path[DRBG_MAX_PLUGINS][1024];
+    char plugin_name[DRBG_IMPLS_MAX_PLUGINS][DRBG_IMPLS_NAME_MAX];
+    char plugin_path[DRBG_IMPLS_MAX_PLUGINS][1024];
 } drbg_opts;
 
 static int variant_index(const char *name)
@@ -99,7 +100,7 @@ static int set_gcrypt_lib(void *p, const char *value, pb_err *e)
 static int set_plugin(void *p, const char *value, pb_err *e)
 {
     drbg_opts *o = p;
-    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, DRBG_MAX_PLUGINS, o->plugin_name[0],
+    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, DRBG_IMPLS_MAX_PLUGINS, o->plugin_name[0],
                          sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
                          drbg_plugin_check_name, e);
 }
@@ -137,10 +138,11 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
             snprintf(c->variant, sizeof c->variant, "%s", variants[v].variant);
             snprintf(c->op, sizeof c->op, "generate");
             c->size_bytes = sizes[s];
-            snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "old");
-            snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new");
-            snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "old@native");
-            snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "new@native");
+            /* ours first (built in; the plug-ins as the options list them), then the peers */
+            for (size_t i = 0; i < drbg_impls_count(); i++) {
+                const drbg_impl *m = drbg_impls_at(i);
+                if (m->build && !m->plugin) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", m->name);
+            }
             for (int i = 0; i < opt->nplugins; i++)
                 snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", opt->plugin_name[i]);
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
@@ -259,7 +261,7 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     pc->error_count = &c->errors;
     const char *why = NULL;
     const pb_drbg_backend *bk;
-    const pb_drbg_build *build = drbg_build_of(impl, &bk);
+    const pb_drbg_build *build = drbg_impls_build(impl, &bk);
     if (build) {
         /* Instantiate once: entropy from getrandom, a nonce of half the strength. */
         pb_drbg_config cfg;

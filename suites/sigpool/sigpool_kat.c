@@ -23,6 +23,7 @@
 
 #include "common/gcrypt_init.h"
 #include "rsp.h"
+#include "sigpool_impls.h"
 #include "sigpool_suite.h"
 
 typedef enum { K_HASH, K_HMAC, K_CMAC, K_CMAC_PRF, K_KDF, K_AO_PACKET, K_MD5_PACKET } kat_fmt;
@@ -446,24 +447,25 @@ static int check(const sigpool_ops *ops, const kat_vec *v, char *why, size_t cap
 
 /* --- bench kat ----------------------------------------------------------- */
 
-/* Without --impl: every build of both pools (the kernel profile and native). */
+/* Without --impl: every built-in pool, each build of both (the kernel profile and native). */
 static int kat_impls(const char *impl, const sigpool_ops **ops, pb_err *e)
 {
-    if (!impl) {
-        ops[0] = &sigpool_old;
-        ops[1] = &sigpool_new;
-        ops[2] = &sigpool_old_native;
-        ops[3] = &sigpool_new_native;
-        return 4;
+    int n = 0;
+    if (impl) {
+        if (!(ops[n++] = sigpool_impls_ops(impl)))
+            return pb_errf(e, "sigpool: unknown impl '%s' for known answers (old, new, old@native, new@native)",
+                           impl);
     }
-    if (!(ops[0] = sp_pool_ops(impl)))
-        return pb_errf(e, "sigpool: unknown impl '%s' for known answers (old, new, old@native, new@native)", impl);
-    return 1;
+    for (size_t i = 0; !impl && i < sigpool_impls_count() && n < PB_MAX_IMPLS; i++) {
+        const sigpool_impl *m = sigpool_impls_at(i);
+        if (m->ops && !m->plugin) ops[n++] = m->ops;
+    }
+    return n;
 }
 
 int sp_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log, pb_err *e)
 {
-    const sigpool_ops *ops[4];
+    const sigpool_ops *ops[PB_MAX_IMPLS];
     int nops = kat_impls(impl, ops, e);
     if (nops < 0) return -1;
     if (pb_gcrypt_init() < 0) return pb_errf(e, "sigpool: libgcrypt is too old");
@@ -499,7 +501,7 @@ int sp_kat_file(const char *path, const char *impl, pb_kat_result *r, FILE *log,
             } else {
                 r->failed++;
                 const char *count = pb_rsp_get(&rec, "COUNT", 0);
-                fprintf(log, "%s:%d: %s %s COUNT=%s: %s\n", path, rec.line, sp_pool_impl(ops[i]), v.alg->name,
+                fprintf(log, "%s:%d: %s %s COUNT=%s: %s\n", path, rec.line, sigpool_impls_name_of(ops[i]), v.alg->name,
                         count ? count : "?", why);
             }
         }
@@ -608,7 +610,7 @@ static const st_vec selftest_vecs[] = {
 int sp_selftest(const char *impl, pb_err *e)
 {
     if (strcmp(impl, "kernel") == 0) return 0;   /* the host kernel tests its own crypto */
-    const sigpool_ops *ops = sp_pool_ops(impl);
+    const sigpool_ops *ops = sigpool_impls_ops(impl);
     if (!ops) return pb_errf(e, "sigpool: unknown impl '%s'", impl);
     if (pb_gcrypt_init() < 0) return pb_errf(e, "sigpool: libgcrypt is too old");
     for (size_t i = 0; i < sizeof selftest_vecs / sizeof selftest_vecs[0]; i++) {

@@ -12,7 +12,7 @@
 #include "common/tcp_ao.h"
 #include "common/tcp_md5.h"
 #include "common/tcp_seg.h"
-#include "sigpool_plugin.h"
+#include "sigpool_impls.h"
 #include "suite.h"
 
 /* The document's rows, in its order, plus hmac(sha256). "md5" is TCP-MD5;
@@ -33,16 +33,12 @@ typedef struct sp_opts {
     int tcp_timestamps;    /* stream op: net.ipv4.tcp_timestamps (1 on, 0 off); plan() reads it */
     /* --plugin NAME=PATH.so, in the order given; plan() loads them */
     int nplugins;
-    char plugin_name[SP_MAX_PLUGINS][SP_PLUGIN_NAME_MAX];
-    char plugin_path[SP_MAX_PLUGINS][1024];
+    char plugin_name[SIGPOOL_IMPLS_MAX_PLUGINS][SIGPOOL_IMPLS_NAME_MAX];
+    char plugin_path[SIGPOOL_IMPLS_MAX_PLUGINS][1024];
 } sp_opts;
 
 /* the suite's options object (suite.h): set from the command line, read by plan and setup */
 
-/* "old", "new", "old@native", "new@native", a loaded plug-in's NAME -> the pool; NULL otherwise. */
-const sigpool_ops *sp_pool_ops(const char *impl);
-/* The impl name of a pool: ops->name ("old") plus the build ("old@native"), a plug-in's NAME. */
-const char *sp_pool_impl(const sigpool_ops *ops);
 /* Index in sp_variants, or -1. */
 int sp_variant_index(const char *name);
 /* Create the pool for a variant ("md5" -> the md5 pool). 0 or -1 + e. */

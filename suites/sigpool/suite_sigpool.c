@@ -22,6 +22,8 @@
 #include "common/lib_versions.h"
 #include "common/gcrypt_init.h"
 #include "pb_plugin.h"
+#include "sigpool_impls.h"
+#include "sigpool_plugin.h"
 #include "sigpool_suite.h"
 
 const char *const sp_variants[SP_NVARIANTS] = {
@@ -49,37 +51,11 @@ int sp_variant_index(const char *name)
     return -1;
 }
 
-static const struct {
-    const char *impl;
-    const sigpool_ops *ops;
-} pools[] = {
-    { "old", &sigpool_old },
-    { "new", &sigpool_new },
-    { "old@native", &sigpool_old_native },
-    { "new@native", &sigpool_new_native },
-};
-#define NPOOLS (sizeof pools / sizeof pools[0])
-
-const sigpool_ops *sp_pool_ops(const char *impl)
-{
-    for (size_t i = 0; i < NPOOLS; i++)
-        if (strcmp(impl, pools[i].impl) == 0) return pools[i].ops;
-    return sp_plugin_ops(impl);
-}
-
-const char *sp_pool_impl(const sigpool_ops *ops)
-{
-    for (size_t i = 0; i < NPOOLS; i++)
-        if (ops == pools[i].ops) return pools[i].impl;
-    const char *plugin = sp_plugin_impl(ops);
-    return plugin ? plugin : ops->name;
-}
-
 int sp_pool_create(const sigpool_ops *ops, const char *variant, sigpool **out, pb_err *e)
 {
     if (pb_gcrypt_init() < 0) return pb_errf(e, "sigpool: libgcrypt is too old");
     int err = ops->create(variant, TCP_SIGPOOL_SCRATCH, out);
-    if (err) return pb_errf(e, "sigpool: %s pool for %s: %s", sp_pool_impl(ops), variant, strerror(-err));
+    if (err) return pb_errf(e, "sigpool: %s pool for %s: %s", sigpool_impls_name_of(ops), variant, strerror(-err));
     return 0;
 }
 
@@ -184,8 +160,8 @@ static int set_ipv6(void *p, const char *value, pb_err *e)
 static int set_plugin(void *p, const char *value, pb_err *e)
 {
     sp_opts *o = p;
-    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, SP_MAX_PLUGINS, o->plugin_name[0],
-                             sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
+    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, SIGPOOL_IMPLS_MAX_PLUGINS,
+                             o->plugin_name[0], sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
                              sp_plugin_check_name, e);
 }
 
@@ -242,10 +218,11 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
             c->size_bytes = ops[k].mode == SP_MODE_STREAM
                                 ? sp_stream_data_bytes(so->payload, sp_stream_timestamps(md5, so->tcp_timestamps))
                                 : so->payload;
-            strcpy(c->impls[c->nimpls++], "old");
-            strcpy(c->impls[c->nimpls++], "new");
-            strcpy(c->impls[c->nimpls++], "old@native");
-            strcpy(c->impls[c->nimpls++], "new@native");
+            /* the built-in pools, then the plug-ins as the options list them */
+            for (size_t n = 0; n < sigpool_impls_count(); n++) {
+                const sigpool_impl *m = sigpool_impls_at(n);
+                if (m->ops && !m->plugin) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", m->name);
+            }
             for (int p = 0; p < so->nplugins; p++)
                 snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", so->plugin_name[p]);
             if (ops[k].mode == SP_MODE_STREAM) {
@@ -288,7 +265,7 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         if (!stream) return pb_errf(e, "sigpool: impl kernel has only the stream op");
         return sp_kernel_setup(o, cell, c, e);
     }
-    const sigpool_ops *ops = sp_pool_ops(impl);
+    const sigpool_ops *ops = sigpool_impls_ops(impl);
     if (!ops) return pb_errf(e, "sigpool: unknown impl '%s' (old, new, old@native, new@native, kernel, a --plugin NAME)",
                             impl);
     return stream ? sp_stream_setup(o, cell, ops, c, e) : sp_segment_setup(o, cell, ops, c, e);

@@ -26,6 +26,7 @@
 #include "pb_config.h"
 #include "pb_plugin.h"
 #include "pb_valgrind.h"
+#include "xts_impls.h"
 #include "xts_suite.h"
 
 #define XTS_SEED 0x5854532d32303138ull   /* "XTS-2018" */
@@ -37,11 +38,11 @@ static const unsigned grid_keys[] = { 256, 384, 512 };
 
 int xts_suite_check_impl(const char *impl, pb_err *e)
 {
-    if (xts_impl_alg(impl)) return 0;
+    if (xts_impls_find(impl)) return 0;
     char list[128] = "";
-    for (int i = 0; xts_impl_name(i); i++) {
+    for (size_t i = 0; i < xts_impls_count(); i++) {
         if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, xts_impl_name(i), sizeof list - strlen(list) - 1);
+        strncat(list, xts_impls_at(i)->name, sizeof list - strlen(list) - 1);
     }
     return pb_errf(e, "xts: unknown implementation '%s' (xts has: %s)", impl, list);
 }
@@ -71,8 +72,8 @@ typedef struct xts_opts {
     char child_cost_calibrated[64];    /* the same as options: "child-call-spins=SPINS/EVERY" */
     /* --plugin NAME=PATH, in the order given; plan() loads them */
     int nplugins;
-    char plugin_name[XTS_MAX_PLUGINS][XTS_IMPL_NAME_MAX];
-    char plugin_path[XTS_MAX_PLUGINS][1024];
+    char plugin_name[XTS_IMPLS_MAX_PLUGINS][XTS_IMPLS_NAME_MAX];
+    char plugin_path[XTS_IMPLS_MAX_PLUGINS][1024];
 } xts_opts;
 
 static void opts_init(void *p)
@@ -159,7 +160,7 @@ static int set_keys(void *o, const char *value, pb_err *e)
 static int set_plugin(void *p, const char *value, pb_err *e)
 {
     xts_opts *o = p;
-    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, XTS_MAX_PLUGINS, o->plugin_name[0],
+    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, XTS_IMPLS_MAX_PLUGINS, o->plugin_name[0],
                              sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
                              xts_plugin_check_name, e);
 }
@@ -188,7 +189,7 @@ static int impl_has_keybits(const char *impl, unsigned bits)
     /* OpenSSL has no AES-192-XTS: that cell is simply not planned for it; nor for a plug-in
      * without the key size */
     const unsigned bit = bits == 256 ? XTS_KEYS_256 : bits == 384 ? XTS_KEYS_384 : XTS_KEYS_512;
-    return !(bits == 384 && strcmp(impl, "openssl") == 0) && (xts_impl_alg(impl)->key_sizes & bit);
+    return !(bits == 384 && strcmp(impl, "openssl") == 0) && (xts_impls_find(impl)->alg->key_sizes & bit);
 }
 
 /* data/xts_child_call.tsv: '#' comments, then one line "BYTES<TAB>where it came from".
@@ -375,7 +376,7 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 
     const xts_opts *xo = opts;
     for (int i = 0; i < xo->nplugins; i++)
-        if (!xts_impl_alg(xo->plugin_name[i]) && xts_plugin_load(xo->plugin_name[i], xo->plugin_path[i], e) < 0)
+        if (!xts_impls_find(xo->plugin_name[i]) && xts_plugin_load(xo->plugin_name[i], xo->plugin_path[i], e) < 0)
             return -1;
     if (apply_child_cost(opts, e) < 0) return -1;
 
@@ -390,9 +391,9 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
                 snprintf(c->variant, sizeof c->variant, "%u", grid_keys[k]);
                 snprintf(c->op, sizeof c->op, "%s", ops[op]);
                 c->size_bytes = grid_sizes[s];
-                for (int i = 0; xts_impl_name(i); i++)
-                    if (impl_has_keybits(xts_impl_name(i), grid_keys[k]))
-                        snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", xts_impl_name(i));
+                for (size_t i = 0; i < xts_impls_count(); i++)
+                    if (impl_has_keybits(xts_impls_at(i)->name, grid_keys[k]))
+                        snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", xts_impls_at(i)->name);
             }
     }
     return 0;
@@ -469,7 +470,7 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     xts_child_cost_set(o->child_spins, o->child_every);
     xts_case *c = calloc(1, sizeof *c);
     if (!c) return pb_errf(e, "xts: out of memory");
-    c->tfm = xts_alloc_tfm(impl, &err);
+    c->tfm = xts_impls_alloc_tfm(impl, &err);
     if (!c->tfm) {
         free(c);
         return pb_errf(e, "xts: %s: cannot create transform: %s", impl, strerror(-err));

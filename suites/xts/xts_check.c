@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/xts.h"
+#include "xts_impls.h"
 #include "xts_suite.h"
 
 /* the first bytes of `got` in hex, for a failure line */
@@ -52,7 +53,7 @@ xts_check_result xts_check_vector(const char *impl, const xts_vector *v, char *w
     xts_request *req = NULL;
     uint8_t *buf = NULL;
     int err;
-    xts_tfm *tfm = xts_alloc_tfm(impl, &err);
+    xts_tfm *tfm = xts_impls_alloc_tfm(impl, &err);
 
     if (!tfm) {
         snprintf(why, n, "cannot create the transform: %s", strerror(-err));

@@ -18,6 +18,7 @@
 
 #include "common/xts.h"
 #include "rsp.h"
+#include "xts_impls.h"
 #include "xts_suite.h"
 
 typedef struct kat_record {
@@ -157,7 +158,8 @@ int xts_suite_kat_file(const char *path, const char *impl, pb_kat_result *r, FIL
         if (impl)
             check_record(pb_rsp_path(f), &rec, &k, impl, r, log);
         else
-            for (int i = 0; xts_impl_name(i); i++) check_record(pb_rsp_path(f), &rec, &k, xts_impl_name(i), r, log);
+            for (size_t i = 0; i < xts_impls_count(); i++)
+                check_record(pb_rsp_path(f), &rec, &k, xts_impls_at(i)->name, r, log);
         record_free(&k);
     }
     pb_rsp_close(f);

@@ -10,6 +10,7 @@
 #include "patchbench/xts_plugin.h"
 #include "pb_fork.h"
 #include "pb_plugin.h"
+#include "xts_impls.h"
 #include "xts_suite.h"
 
 #define SELFTEST_SECONDS 60   /* far above what the vectors take; a hung plug-in is refused */
@@ -26,8 +27,8 @@ static const pb_xts_host host = {
 
 int xts_plugin_check_name(const char *name, pb_err *e)
 {
-    if (pb_plugin_name_ok("plugin", name, XTS_IMPL_NAME_MAX, e) < 0) return -1;
-    if (xts_impl_alg(name)) return pb_errf(e, "--plugin: '%s' is already an implementation of xts", name);
+    if (pb_plugin_name_ok("plugin", name, XTS_IMPLS_NAME_MAX, e) < 0) return -1;
+    if (xts_impls_find(name)) return pb_errf(e, "--plugin: '%s' is already an implementation of xts", name);
     return 0;
 }
 
@@ -46,7 +47,7 @@ static int load(const char *name, const char *path, pb_err *e)
     if (!a || !a->init_tfm || !a->exit_tfm || !a->setkey || !a->encrypt || !a->decrypt ||
         !(a->key_sizes & XTS_KEYS_ALL))
         return pb_errf(e, "plug-in %s (%s): its xts_alg lacks a function or key size", name, path);
-    int err = xts_register_impl(name, a);
+    int err = xts_impls_add_plugin(name, a);
     if (err) return pb_errf(e, "plug-in %s: cannot register: %s", name, strerror(-err));
     return 0;
 }

@@ -27,6 +27,7 @@
 #include "common/xts.h"
 #include "common/xts_aes.h"
 #include "suite.h"
+#include "xts_impls.h"
 
 /* the suite's options object (suite.h), one for the whole test: options accumulate as on a command line */
 static void *suite_opts;
@@ -52,7 +53,7 @@ static int is_openssl(const char *impl) { return strcmp(impl, "openssl") == 0; }
 static void test_errors(const char *impl)
 {
     int err;
-    xts_tfm *tfm = xts_alloc_tfm(impl, &err);
+    xts_tfm *tfm = xts_impls_alloc_tfm(impl, &err);
     CHECK(tfm, "%s: alloc_tfm: %d", impl, err);
     if (!tfm) return;
     xts_request *req = xts_request_alloc(tfm);
@@ -89,14 +90,14 @@ static void test_errors(const char *impl)
 
     xts_request_free(req);
     xts_free_tfm(tfm);
-    CHECK(xts_alloc_tfm("no-such-impl", &err) == NULL && err == -ENOENT, "unknown impl name");
+    CHECK(xts_impls_alloc_tfm("no-such-impl", &err) == NULL && err == -ENOENT, "unknown impl name");
 }
 
 /* child calls, allocations, frees of one request */
 static void expect_path(const char *impl, size_t len, uint64_t calls, uint64_t allocs, uint64_t failures_)
 {
     int err;
-    xts_tfm *tfm = xts_alloc_tfm(impl, &err);
+    xts_tfm *tfm = xts_impls_alloc_tfm(impl, &err);
     xts_request *req = xts_request_alloc(tfm);
     CHECK(xts_setkey(tfm, key, 32) == 0, "%s setkey", impl);
     xts_request_set_crypt(req, src, dst, len, iv);
@@ -150,7 +151,7 @@ static void test_alloc_sizes(void)
 {
     static const size_t lens[][2] = { { 144, 144 }, { 512, 512 }, { 4096, 4096 }, { 16384, 4096 } };
     int err;
-    xts_tfm *tfm = xts_alloc_tfm("old", &err);
+    xts_tfm *tfm = xts_impls_alloc_tfm("old", &err);
     xts_request *req = xts_request_alloc(tfm);
     xts_tfm_set_allocator(tfm, &recording);
     CHECK(xts_setkey(tfm, key, 32) == 0, "setkey");
@@ -257,7 +258,7 @@ static void test_doc_table(const char *path)
 static void one_request(const char *impl, size_t len, int enc, uint64_t *calls, uint64_t *events)
 {
     int err;
-    xts_tfm *tfm = xts_alloc_tfm(impl, &err);
+    xts_tfm *tfm = xts_impls_alloc_tfm(impl, &err);
     CHECK(tfm, "%s: alloc_tfm: %d", impl, err);
     if (!tfm) return;
     xts_request *req = xts_request_alloc(tfm);
@@ -378,7 +379,7 @@ int main(int argc, char **argv)
     suite_opts = pb_suite_opts_new(&pb_suite_xts, NULL);
     if (!suite_opts) return 1;
     for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 7 + 1);
-    for (int i = 0; xts_impl_name(i); i++) test_errors(xts_impl_name(i));
+    for (size_t i = 0; i < xts_impls_count(); i++) test_errors(xts_impls_at(i)->name);
     test_paths();
     test_alloc_sizes();
     test_suite_errors();

@@ -16,6 +16,7 @@
 
 #include "common/xts.h"
 #include "pb.h"
+#include "xts_impls.h"
 
 #define MAX_LEN 65536
 #define CANARY 64
@@ -72,10 +73,10 @@ int main(int argc, char **argv)
     impl_state impls[MAX_IMPLS];
     int nimpls = 0, err;
 
-    for (int i = 0; xts_impl_name(i) && nimpls < MAX_IMPLS; i++) {
+    for (size_t i = 0; i < xts_impls_count() && nimpls < MAX_IMPLS; i++) {
         impl_state *s = &impls[nimpls++];
-        s->name = xts_impl_name(i);
-        s->tfm = xts_alloc_tfm(s->name, &err);
+        s->name = xts_impls_at(i)->name;
+        s->tfm = xts_impls_alloc_tfm(s->name, &err);
         if (!s->tfm || !(s->req = xts_request_alloc(s->tfm))) {
             fprintf(stderr, "%s: cannot allocate: %d\n", s->name, err);
             return 1;

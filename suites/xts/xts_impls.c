@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* xts_impls.c — the xts suite's implementations by name (xts_impls.h). */
+#include "xts_impls.h"
+
+#include <errno.h>
+
+#include "pb_plugin.h"
+
+extern const xts_alg xts_old_alg, xts_new_alg, xts_openssl_alg, xts_gcrypt_alg;
+/* the same two templates built with the native profile (impls/native_names.h) */
+extern const xts_alg xts_old_alg_native, xts_new_alg_native;
+
+static const xts_impl builtin[] = {
+    { "old", &xts_old_alg, &xts_allocator_libc, 0 },
+    { "new", &xts_new_alg, &xts_allocator_libc, 0 },
+    /* the old template's allocation-failure path: 128-byte chunks */
+    { "old-nomem", &xts_old_alg, &xts_allocator_failing, 0 },
+    { "openssl", &xts_openssl_alg, &xts_allocator_libc, 0 },
+    { "gcrypt", &xts_gcrypt_alg, &xts_allocator_libc, 0 },
+    /* the code-generation cross-check: the same sources, built native */
+    { "old@native", &xts_old_alg_native, &xts_allocator_libc, 0 },
+    { "new@native", &xts_new_alg_native, &xts_allocator_libc, 0 },
+};
+
+static xts_impl plugins[XTS_IMPLS_MAX_PLUGINS];
+static char plugin_names[XTS_IMPLS_MAX_PLUGINS][XTS_IMPLS_NAME_MAX];
+/* the algs of plug-ins belong to shared objects that stay loaded until the process ends */
+static pb_impl_dir dir = PB_IMPL_DIR(builtin, plugins, plugin_names);
+
+size_t xts_impls_count(void)
+{
+    return pb_impl_dir_count(&dir);
+}
+
+const xts_impl *xts_impls_at(size_t i)
+{
+    return pb_impl_dir_at(&dir, i);
+}
+
+const xts_impl *xts_impls_find(const char *name)
+{
+    return pb_impl_dir_find(&dir, name);
+}
+
+int xts_impls_add_plugin(const char *name, const xts_alg *alg)
+{
+    return pb_impl_dir_add(&dir, name, &(xts_impl){ .alg = alg, .allocator = &xts_allocator_libc, .plugin = 1 });
+}
+
+xts_tfm *xts_impls_alloc_tfm(const char *name, int *err)
+{
+    const xts_impl *m = xts_impls_find(name);
+    if (m) return xts_alloc_tfm(m->alg, m->allocator, err);
+    if (err) *err = -ENOENT;
+    return NULL;
+}
