@@ -151,7 +151,7 @@ static int kat_one(const pb_suite *forced, const char *file, const char *impl, p
         }
     }
     for (int k = 0; !s && pb_suites[k]; k++)
-        if (pb_suites[k]->kat_accepts && pb_suites[k]->kat_accepts(path)) s = pb_suites[k];
+        if (pb_suite_kat_accepts(pb_suites[k], path)) s = pb_suites[k];
     unsigned long seen = r->passed + r->failed + r->skipped;
     int rc = 0;
     if (!s || !s->kat_file) {

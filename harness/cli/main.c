@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "suite.h"
 
 static const struct {
     const char *name;
@@ -33,6 +34,11 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    pb_err e = {{0}};
+    if (pb_suites_prepare(pb_suites, &e) < 0) {   /* a suite this bench was built with is broken */
+        fprintf(stderr, "bench: %s\n", e.msg);
+        return 2;
+    }
     if (argc < 2) { usage(stderr); return 2; }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
     if (!strcmp(argv[1], "--version")) { pb_cli_version(stdout); return 0; }

@@ -90,7 +90,7 @@ static const pb_cell *find_cell(const pb_grid *g, const pb_cell *like, int same_
 static int share_calibration(gate_wrap *w, pb_err *e)
 {
     const pb_suite *sb = w->side_b.suite;
-    const char *text = sb->calibrated_options ? sb->calibrated_options(w->side_b.opts) : NULL;
+    const char *text = pb_suite_calibrated_options(sb, w->side_b.opts);
     w->shared[0] = 0;
     if (!text || !*text) return 0;
     char buf[512];
@@ -257,7 +257,7 @@ static int w_selftest(const void *opts, const char *impl, pb_err *e)
     const char *real = NULL;
     const gate_side *side = pb_pair_side_of(w, impl, &real);
     if (!side) return pb_errf(e, "gate: impl %s is on neither side", impl);
-    return side->suite->selftest ? side->suite->selftest(side->opts, real, e) : 0;
+    return pb_suite_selftest(side->suite, side->opts, real, e);
 }
 
 /* what the sides derived at start-up (suite.h effective_options), for runs.suite_settings */
@@ -265,9 +265,9 @@ static const char *w_effective(const void *opts)
 {
     const gate_wrap *w = opts;
     const pb_suite *sa = w->side_a.suite, *sb = w->side_b.suite;
-    const char *ea = sa->effective_options ? sa->effective_options(w->side_a.opts) : NULL;
+    const char *ea = pb_suite_effective_options(sa, w->side_a.opts);
     if (!pb_pair_two_builds(w)) return ea;
-    const char *eb = sb->effective_options ? sb->effective_options(w->side_b.opts) : NULL;
+    const char *eb = pb_suite_effective_options(sb, w->side_b.opts);
     gate_wrap *mw = (gate_wrap *)w;   /* the text lives in the wrap, which the runner treats as opaque */
     snprintf(mw->effective, sizeof mw->effective, "baseline build: %s; candidate build: %s", ea && *ea ? ea : "-",
              eb && *eb ? eb : "-");

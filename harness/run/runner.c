@@ -315,8 +315,8 @@ static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
     g->ncells = k;
     if (!k) return pb_errf(e, "no cell of suite %s matches the filters", o->suite->name);
     /* every size before anything is measured: a bad one must not leave a half-measured failed run */
-    for (int i = 0; i < g->ncells && o->suite->check_size; i++)
-        if (o->suite->check_size(g->cells[i].size_bytes, e) < 0) return -1;
+    for (int i = 0; i < g->ncells; i++)
+        if (pb_suite_check_size(o->suite, g->cells[i].size_bytes, e) < 0) return -1;
     return 0;
 }
 
@@ -462,7 +462,7 @@ static int selftest_once(const pb_suite *s, const void *suite_opts, selftest_cac
     for (int i = 0; i < sc->n; i++)
         if (!strcmp(sc->impl[i], impl)) return sc->ok[i] ? 0 : pb_errf(e, "%s", sc->why[i]);
     pb_err te = {{0}};
-    int ok = !s->selftest || s->selftest(suite_opts, impl, &te) == 0;
+    int ok = pb_suite_selftest(s, suite_opts, impl, &te) == 0;
     if (sc->n < 32) {
         snprintf(sc->impl[sc->n], PB_NAME_MAX, "%s", impl);
         sc->ok[sc->n] = ok;
@@ -597,7 +597,7 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     if (rx->ins < 0) metrics &= ~(unsigned)PB_M_INSNS_PER_BYTE;
     if (!rx->counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
     char opts[1536];
-    const char *effective = s->effective_options ? s->effective_options(o->suite_opts) : NULL;
+    const char *effective = pb_suite_effective_options(s, o->suite_opts);
     snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rx->rounds, rx->sample_s,
              o->quick, o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid",
              o->options_text ? o->options_text : "");

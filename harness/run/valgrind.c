@@ -141,7 +141,7 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
     char libs[512];
     libraries_view(libs, sizeof libs);
     /* line 2: the suite's start-up settings as this child applied them (runs.suite_settings) */
-    const char *eff = s->effective_options ? s->effective_options(o->suite_opts) : NULL;
+    const char *eff = pb_suite_effective_options(s, o->suite_opts);
     clean(libs);
     char settings[512];
     snprintf(settings, sizeof settings, "%s", eff ? eff : "");
@@ -169,7 +169,7 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
                 pb_err se = {{0}};
                 snprintf(tested[t], PB_NAME_MAX, "%s", impl);
                 why[t][0] = 0;
-                if (s->selftest && s->selftest(o->suite_opts, impl, &se) != 0)
+                if (pb_suite_selftest(s, o->suite_opts, impl, &se) != 0)
                     snprintf(why[t], PB_ERR_MAX, "self-test: %s", se.msg[0] ? se.msg : "(no reason)");
                 ntested++;
             }

@@ -69,7 +69,7 @@ void pb_provenance_collect(pb_provenance *p, const pb_suite *s)
     snprintf(p->cflags, sizeof p->cflags, "%s", PB_CFLAGS);
     snprintf(p->buildtype, sizeof p->buildtype, "%s", PB_BUILDTYPE);
     /* the suite's libraries from the suite: the core links no crypto library */
-    const char *suite_libs = s && s->library_versions ? s->library_versions() : NULL;
+    const char *suite_libs = pb_suite_library_versions(s);
     snprintf(p->libs, sizeof p->libs, "%s%ssqlite %s", suite_libs ? suite_libs : "", suite_libs ? "; " : "",
              sqlite3_libversion());
     cpuinfo(p);

@@ -214,6 +214,24 @@ typedef struct pb_suite {
     /* Optional hooks added later go here, at the end, and only here (PB_SUITE_ABI_VERSION). */
 } pb_suite;
 
+/* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):
+ * bench checks every suite it links at start (pb_suites_prepare), the suite module loader every
+ * suite of another build's module. Refused: a suite without a name, title, baseline, candidate,
+ * plan or setup_case, options without an opts_size, or two options of one name. Callers then
+ * trust what is required and reach the optional hooks through the functions below, which give
+ * their defaults. 0, or -1 + e naming the suite and what is missing. */
+int pb_suite_prepare(const pb_suite *s, pb_err *e);
+int pb_suites_prepare(const pb_suite *const *suites, pb_err *e);
+
+/* The optional hooks, each with its default when the suite has none. */
+int pb_suite_selftest(const pb_suite *s, const void *opts, const char *impl, pb_err *e);   /* 0: passed */
+int pb_suite_check_size(const pb_suite *s, uint64_t size_bytes, pb_err *e);                /* 0: can */
+const char *pb_suite_effective_options(const pb_suite *s, const void *opts);               /* NULL */
+const char *pb_suite_calibrated_options(const pb_suite *s, const void *opts);              /* NULL */
+const char *pb_suite_library_versions(const pb_suite *s);                                  /* NULL */
+pb_claim pb_suite_claim(const pb_suite *s, const pb_cell *cell, double doc_ratio);         /* none */
+int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
+
 /* All suites linked into bench (harness/suite/registry.c). */
 extern const pb_suite *const pb_suites[];
 const pb_suite *pb_suite_find(const char *name);

@@ -87,6 +87,12 @@ int pb_suite_module_open(pb_suite_module *m, const char *path, pb_err *e)
             return pb_errf(e, "suite module %s: more than %d suites", path, PB_SUITE_MODULE_MAX_SUITES);
         }
         memcpy(&m->suites[m->nsuites], m->info->suites[m->nsuites], size);
+        if (pb_suite_prepare(&m->suites[m->nsuites], e) < 0) {
+            char why[sizeof e->msg];
+            snprintf(why, sizeof why, "%s", e->msg);
+            pb_suite_module_close(m);
+            return pb_errf(e, "suite module %s: %s", path, why);
+        }
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* suite_opts.c — a suite's options object and its option table (suite.h). */
+/* suite_opts.c — a suite's registration check, its optional hooks' defaults, its options object
+ * and its option table (suite.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,4 +40,70 @@ int pb_suite_set_opt(const pb_suite *s, void *opts, const char *name, const char
     if (!o->arg && value) return pb_errf(e, "--%s takes no value (got '%s')", o->name, value);
     if (o->arg && !value) return pb_errf(e, "--%s needs a value (%s)", o->name, o->arg);
     return o->set(opts, value, e) < 0 ? -1 : 1;
+}
+
+int pb_suite_prepare(const pb_suite *s, pb_err *e)
+{
+    const char *name = s && s->name && *s->name ? s->name : NULL;
+    const char *missing = !name                                      ? "name"
+                          : !s->title                                ? "title"
+                          : !s->baseline || !*s->baseline            ? "baseline"
+                          : !s->candidate || !*s->candidate          ? "candidate"
+                          : !s->plan                                 ? "plan"
+                          : !s->setup_case                           ? "setup_case"
+                          : s->options && s->options->name && !s->opts_size ? "opts_size (it has options)"
+                                                                     : NULL;
+    if (missing) return pb_errf(e, "suite %s is registered without %s", name ? name : "(unnamed)", missing);
+    for (const pb_suite_opt *o = s->options; o && o->name; o++) {
+        if (!o->set) return pb_errf(e, "suite %s: option --%s has no setter", name, o->name);
+        for (const pb_suite_opt *p = s->options; p != o; p++)
+            if (!strcmp(p->name, o->name)) return pb_errf(e, "suite %s: option --%s is declared twice", name, o->name);
+    }
+    return 0;
+}
+
+int pb_suites_prepare(const pb_suite *const *suites, pb_err *e)
+{
+    for (int i = 0; suites[i]; i++) {
+        if (pb_suite_prepare(suites[i], e) < 0) return -1;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(suites[j]->name, suites[i]->name))
+                return pb_errf(e, "suite %s is registered twice", suites[i]->name);
+    }
+    return 0;
+}
+
+int pb_suite_selftest(const pb_suite *s, const void *opts, const char *impl, pb_err *e)
+{
+    return s->selftest ? s->selftest(opts, impl, e) : 0;
+}
+
+int pb_suite_check_size(const pb_suite *s, uint64_t size_bytes, pb_err *e)
+{
+    return s->check_size ? s->check_size(size_bytes, e) : 0;
+}
+
+const char *pb_suite_effective_options(const pb_suite *s, const void *opts)
+{
+    return s->effective_options ? s->effective_options(opts) : NULL;
+}
+
+const char *pb_suite_calibrated_options(const pb_suite *s, const void *opts)
+{
+    return s->calibrated_options ? s->calibrated_options(opts) : NULL;
+}
+
+const char *pb_suite_library_versions(const pb_suite *s)
+{
+    return s && s->library_versions ? s->library_versions() : NULL;
+}
+
+pb_claim pb_suite_claim(const pb_suite *s, const pb_cell *cell, double doc_ratio)
+{
+    return s->claim ? s->claim(cell, doc_ratio) : PB_CLAIM_NONE;
+}
+
+int pb_suite_kat_accepts(const pb_suite *s, const char *path)
+{
+    return s->kat_accepts && s->kat_file ? s->kat_accepts(path) : 0;
 }
