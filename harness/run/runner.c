@@ -439,20 +439,22 @@ static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell
         fprintf(stderr, " %s %.0f ns", cs[i].impl, pb_median(v, (size_t)k));
     }
     if (bi >= 0 && ci >= 0 && cs[bi].ready && cs[ci].ready) {
-        double cv[4096], bv[4096];
-        int k = 0;
-        for (int r = 0; r < rounds && k < 4096; r++) {
-            slot *a = &slots[r * ncs + ci], *b = &slots[r * ncs + bi];
-            if (a->nraw && b->nraw && a->raw[0].have && b->raw[0].have) {
-                cv[k] = a->raw[0].s.ns / (double)a->raw[0].s.iterations;
-                bv[k] = b->raw[0].s.ns / (double)b->raw[0].s.iterations;
-                k++;
-            }
+        /* each round's first sample, keyed by its round: paired as the store pairs them */
+        pb_keyed *kc = malloc((size_t)rounds * sizeof *kc), *kb = malloc((size_t)rounds * sizeof *kb);
+        size_t nc = 0, nb = 0;
+        for (int r = 0; kc && kb && r < rounds; r++) {
+            const slot *a = &slots[r * ncs + ci], *b = &slots[r * ncs + bi];
+            if (a->nraw && a->raw[0].have)
+                kc[nc++] = (pb_keyed){{r, 0}, a->raw[0].s.ns / (double)a->raw[0].s.iterations};
+            if (b->nraw && b->raw[0].have)
+                kb[nb++] = (pb_keyed){{r, 0}, b->raw[0].s.ns / (double)b->raw[0].s.iterations};
         }
         pb_paired pr;
-        if (pb_paired_ratio(cv, bv, (size_t)k, 0.95, &pr) == 0)
+        if (kc && kb && pb_paired_ratio_by_round(kc, nc, kb, nb, 0.95, &pr) == 0)
             fprintf(stderr, "  time %s/%s %.3f [%.3f, %.3f]", o->suite->candidate, o->suite->baseline, pr.estimate,
                     pr.ci_lo, pr.ci_hi);
+        free(kc);
+        free(kb);
     }
     fputc('\n', stderr);
 }

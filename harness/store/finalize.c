@@ -15,7 +15,7 @@
 
 typedef struct raw {
     int64_t id;
-    int round, rep;              /* pb_round_key: pb_pair_by_round reads these two side by side */
+    int round, rep;              /* the sample's (round, repetition): its pairing key */
     pb_metric_sample m;
     const char *speed;
 } raw;
@@ -265,23 +265,6 @@ static int derive_stats(finalize_ctx *f, pb_err *e)
     return 0;
 }
 
-/* ns per op of the paired samples of case c and its baseline b (pb_pair_by_round) */
-typedef struct time_pairs {
-    const case_row *c, *b;
-    double *cv, *bv;
-    size_t n;
-} time_pairs;
-
-static int push_time_pair(void *ctx, size_t i, size_t j)
-{
-    time_pairs *tp = ctx;
-    const pb_metric_sample *cr = &tp->c->r[i].m, *br = &tp->b->r[j].m;
-    tp->cv[tp->n] = cr->ns / cr->iters;
-    tp->bv[tp->n] = br->ns / br->iters;
-    tp->n++;
-    return 0;
-}
-
 /* "" if impl is the baseline itself, P if it is `baseline@P`, NULL otherwise. */
 static const char *profile_of_baseline(const char *impl, const char *baseline)
 {
@@ -326,25 +309,29 @@ static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, c
     return pb_db_step(q) == PB_DB_DONE ? 0 : pb_store_sqlerr(f->s, e, "insert ratio");
 }
 
+/* a case's samples as (key, ns per op), for pb_paired_ratio_by_round; NULL when out of memory */
+static pb_keyed *ns_per_op_keyed(const case_row *c)
+{
+    pb_keyed *k = malloc((c->n ? c->n : 1) * sizeof *k);
+    for (size_t i = 0; k && i < c->n; i++)
+        k[i] = (pb_keyed){{c->r[i].round, c->r[i].rep}, c->r[i].m.ns / c->r[i].m.iters};
+    return k;
+}
+
 /* c against b, their samples paired by (round, repetition) */
 static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_err *e)
 {
-    size_t cap = c->n < b->n ? c->n : b->n;
-    double *cv = malloc((cap ? cap : 1) * sizeof *cv), *bv = malloc((cap ? cap : 1) * sizeof *bv);
-    int rc = cv && bv ? 0 : pb_errf(e, "out of memory pairing samples");
-    time_pairs tp = {c, b, cv, bv, 0};
-    if (rc == 0 && c->n && b->n)
-        pb_pair_by_round((const pb_round_key *)&c->r[0].round, c->n, sizeof *c->r,
-                         (const pb_round_key *)&b->r[0].round, b->n, sizeof *b->r, push_time_pair, &tp);
+    pb_keyed *kc = ns_per_op_keyed(c), *kb = ns_per_op_keyed(b);
     pb_paired pr;
-    int prc = rc == 0 ? pb_paired_ratio(cv, bv, tp.n, 0.95, &pr) : -1;
-    if (prc == -2) rc = pb_errf(e, "out of memory computing ratios");
+    int prc = kc && kb ? pb_paired_ratio_by_round(kc, c->n, kb, b->n, 0.95, &pr) : -2;
+    free(kc);
+    free(kb);
+    if (prc == -2) return pb_errf(e, "out of memory pairing samples");
+    int rc = 0;
     for (int pass = 0; prc == 0 && pass < 2 && rc == 0; pass++) {
         if (pass == 1 && !strcmp(f->primary, PB_DEFAULT_METRIC)) break;
         rc = insert_ratio(f, c, b, &pr, pass, e);
     }
-    free(cv);
-    free(bv);
     return rc;
 }
 
