@@ -24,18 +24,21 @@ const pb_renderer *pb_renderer_find(pb_render_kind kind, const char *name)
     return NULL;
 }
 
-void pb_renderer_names(pb_render_kind kind, char *buf, size_t cap)
+void pb_render_join_names(const char *const *names, size_t n, char *buf, size_t cap)
 {
-    int n = 0, total = 0;
-    for (const pb_renderer *r = pb_renderers; r->name; r++) total += r->kind == kind;
     size_t off = 0;
     buf[0] = 0;
-    for (const pb_renderer *r = pb_renderers; r->name && off < cap; r++) {
-        if (r->kind != kind) continue;
-        const char *sep = n == 0 ? "" : n == total - 1 ? " or " : ", ";
-        off += (size_t)snprintf(buf + off, cap - off, "%s%s", sep, r->name);
-        n++;
-    }
+    for (size_t i = 0; i < n && off < cap; i++)
+        off += (size_t)snprintf(buf + off, cap - off, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+}
+
+void pb_renderer_names(pb_render_kind kind, char *buf, size_t cap)
+{
+    const char *names[sizeof pb_renderers / sizeof pb_renderers[0]];
+    size_t n = 0;
+    for (const pb_renderer *r = pb_renderers; r->name; r++)
+        if (r->kind == kind) names[n++] = r->name;
+    pb_render_join_names(names, n, buf, cap);
 }
 
 void pb_renderer_path(const pb_renderer *r, const char *out_dir, const char *suite, char *buf, size_t cap)

@@ -64,6 +64,8 @@ extern const pb_renderer pb_renderers[];
 const pb_renderer *pb_renderer_find(pb_render_kind kind, const char *name);
 /* The names of kind's entries for a message, "a, b or c", into buf. */
 void pb_renderer_names(pb_render_kind kind, char *buf, size_t cap);
+/* names[0..n) as a message lists them, "a, b or c", into buf (any table of formats: the gate's too). */
+void pb_render_join_names(const char *const *names, size_t n, char *buf, size_t cap);
 /* A PB_RENDER_SUITE entry's file for suite: <out_dir>/<suite><suffix>, into buf. */
 void pb_renderer_path(const pb_renderer *r, const char *out_dir, const char *suite, char *buf, size_t cap);
 /* What bench report wrote for suite in out_dir: "<out>/<suite>_ratio.png (.svg), ..., <out>/<suite>.md". */
