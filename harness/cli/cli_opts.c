@@ -113,6 +113,40 @@ static void append_suite_text(pb_cli *c, const char *name, const char *value)
              value ? value : "");
 }
 
+/* getopt_long's '?' for arg (as written): a boolean given a value, or an option unknown to the
+ * command (or to its suite); said on stderr. lo[0..k): the options getopt knew. */
+static void unknown_option(const pb_cli *c, const struct option *lo, size_t k, const char *arg)
+{
+    char name[64];
+    written_name(arg, name, sizeof name);
+    const char *eq = strchr(arg, '=');
+    int boolean = 0;
+    for (size_t i = 0; i < k && !boolean; i++)
+        boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
+    if (eq && boolean && !strncmp(arg, "--", 2))
+        pb_cli_error(c, "--%s takes no value (got '%s')", name, eq + 1);   /* "--quick=no" */
+    else if (c->suite && !strncmp(arg, "--", 2))
+        pb_cli_error(c, "unknown option '--%s' for suite %s (see bench %s --suite %s --help)", name, c->suite->name,
+                     c->cmd, c->suite->name);
+    else
+        pb_cli_error(c, "unknown option '%s%s' (see bench %s --help)", strncmp(arg, "--", 2) ? "" : "--", name,
+                     c->cmd);
+}
+
+/* A suite option: set in the suite's options, added to suite_text (the run's provenance) and kept
+ * in order (for another build's copy of the suite). 0, or -1 after saying why. */
+static int take_suite_opt(pb_cli *c, const char *name, const char *value)
+{
+    pb_err e = {{0}};
+    if (pb_suite_set_opt(c->suite, c->suite_opts, name, value, &e) < 0) return pb_cli_error(c, "%s", e.msg);
+    append_suite_text(c, name, value);
+    if (c->nsuite_given == PB_CLI_MAX_SUITE_GIVEN)
+        return pb_cli_error(c, "more than %d suite options", PB_CLI_MAX_SUITE_GIVEN);
+    c->suite_given_name[c->nsuite_given] = name;
+    c->suite_given_value[c->nsuite_given++] = value;
+    return 0;
+}
+
 int pb_cli_parse(pb_cli *c, int argc, char **argv)
 {
     size_t nown = 0, nsuite = 0;
@@ -160,19 +194,7 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
             break;
         }
         if (ch == '?') {
-            written_name(arg, name, sizeof name);
-            const char *eq = strchr(arg, '=');
-            int boolean = 0;
-            for (size_t i = 0; i < k && !boolean; i++)
-                boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
-            if (eq && boolean && !strncmp(arg, "--", 2))
-                pb_cli_error(c, "--%s takes no value (got '%s')", name, eq + 1);   /* "--quick=no" */
-            else if (c->suite && !strncmp(arg, "--", 2))
-                pb_cli_error(c, "unknown option '--%s' for suite %s (see bench %s --suite %s --help)", name,
-                             c->suite->name, c->cmd, c->suite->name);
-            else
-                pb_cli_error(c, "unknown option '%s%s' (see bench %s --help)", strncmp(arg, "--", 2) ? "" : "--",
-                             name, c->cmd);
+            unknown_option(c, lo, k, arg);
             rc = 2;
             break;
         }
@@ -187,21 +209,9 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
         }
         if (which < nown) {
             if (c->on_opt && c->on_opt(c->ctx, c->opts[which].id, optarg) < 0) { rc = 2; break; }
-        } else {
-            pb_err e = {{0}};
-            if (pb_suite_set_opt(c->suite, c->suite_opts, hit->name, optarg, &e) < 0) {
-                pb_cli_error(c, "%s", e.msg);
-                rc = 2;
-                break;
-            }
-            append_suite_text(c, hit->name, optarg);
-            if (c->nsuite_given == PB_CLI_MAX_SUITE_GIVEN) {
-                pb_cli_error(c, "more than %d suite options", PB_CLI_MAX_SUITE_GIVEN);
-                rc = 2;
-                break;
-            }
-            c->suite_given_name[c->nsuite_given] = hit->name;
-            c->suite_given_value[c->nsuite_given++] = optarg;
+        } else if (take_suite_opt(c, hit->name, optarg) < 0) {
+            rc = 2;
+            break;
         }
     }
     /* after "--" getopt stops: what follows is non-option words, never options */

@@ -93,6 +93,31 @@ static int on_file(void *ctx, const char *path)
     return 0;
 }
 
+/* --plugin NAME=PATH.so of suite forced: loaded (the suite self-tests it in a child) as impl NAME,
+ * which *impl becomes unless --impl was given. 0, or -1 after saying why. */
+static int load_plugin(const pb_suite *forced, const char *spec, const char **impl)
+{
+    const char *eq = strchr(spec, '=');
+    if (!forced || !forced->plugin_load) {
+        fprintf(stderr, "bench kat: --plugin needs --suite with a suite that takes plug-ins (xts, drbg, sigpool)\n");
+        return -1;
+    }
+    if (!eq || eq == spec || !eq[1] || eq - spec >= PB_NAME_MAX) {
+        fprintf(stderr, "bench kat: --plugin wants NAME=PATH.so, got '%s'\n", spec);
+        return -1;
+    }
+    /* static: *impl points at it once this returns */
+    static char name[PB_NAME_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
+    pb_err e = {{0}};
+    if (forced->plugin_load(name, eq + 1, &e) < 0) {
+        fprintf(stderr, "bench kat: %s\n", e.msg);
+        return -1;
+    }
+    if (!*impl) *impl = name;
+    return 0;
+}
+
 int cmd_kat(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
@@ -125,25 +150,7 @@ int cmd_kat(int argc, char **argv)
         fprintf(stderr, "bench kat: unknown suite '%s' (bench list shows the suites)\n", suite_name);
         return 2;
     }
-    if (ka.plugin) {
-        const char *eq = strchr(ka.plugin, '=');
-        if (!forced || !forced->plugin_load) {
-            fprintf(stderr, "bench kat: --plugin needs --suite with a suite that takes plug-ins (xts, drbg, sigpool)\n");
-            return 2;
-        }
-        if (!eq || eq == ka.plugin || !eq[1] || eq - ka.plugin >= PB_NAME_MAX) {
-            fprintf(stderr, "bench kat: --plugin wants NAME=PATH.so, got '%s'\n", ka.plugin);
-            return 2;
-        }
-        static char name[PB_NAME_MAX];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - ka.plugin), ka.plugin);
-        pb_err e = {{0}};
-        if (forced->plugin_load(name, eq + 1, &e) < 0) {
-            fprintf(stderr, "bench kat: %s\n", e.msg);
-            return 2;
-        }
-        if (!impl) impl = name;
-    }
+    if (ka.plugin && load_plugin(forced, ka.plugin, &impl) < 0) return 2;
     pb_kat_result r = {0, 0, 0};
     int bad_input = 0;
     for (int i = 0; i < nfiles; i++) {
