@@ -283,8 +283,9 @@ double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *p
                               const char *metric);
 
 /* ---- output (gate_out.c) ---- */
-/* A comparison's formats: each names its entry of pb_gate_renderers (below). */
-typedef enum { PB_FMT_TEXT, PB_FMT_MD, PB_FMT_JSON } pb_format;
+/* A comparison's formats: each names its entry of pb_gate_renderers (below); PB_FMT_COUNT is how
+ * many there are, not a format. */
+typedef enum { PB_FMT_TEXT, PB_FMT_MD, PB_FMT_JSON, PB_FMT_COUNT } pb_format;
 /* The pb_format named s (an entry's name: "text", "md", "json"); 0, or -1 for none. */
 int pb_format_parse(const char *s, pb_format *f);
 /* The options compare and gate share: --format F, --alpha A (name without the dashes).
@@ -307,7 +308,7 @@ typedef struct pb_gate_renderer {
     const char *suffix;    /* of a file that holds it (a CI job's artefact) */
     void (*render)(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
 } pb_gate_renderer;
-extern const pb_gate_renderer pb_gate_renderers[];
+extern const pb_gate_renderer pb_gate_renderers[PB_FMT_COUNT];
 
 /* The comparison in format fmt to f, through its entry of pb_gate_renderers. */
 void pb_gate_print(FILE *f, pb_format fmt, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);

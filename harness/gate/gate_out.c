@@ -12,7 +12,7 @@
 
 int pb_format_parse(const char *s, pb_format *f)
 {
-    for (int i = PB_FMT_TEXT; i <= PB_FMT_JSON; i++)
+    for (int i = 0; i < PB_FMT_COUNT; i++)
         if (!strcmp(s, pb_gate_renderers[i].name)) {
             *f = (pb_format)i;
             return 0;
@@ -24,10 +24,10 @@ int pb_gate_output_opt(const char *cmd, const char *name, const char *val, pb_fo
 {
     if (!strcmp(name, "format")) {
         if (pb_format_parse(val, fmt) == 0) return 1;
-        const char *names[PB_FMT_JSON + 1];
-        for (int i = PB_FMT_TEXT; i <= PB_FMT_JSON; i++) names[i] = pb_gate_renderers[i].name;
+        const char *names[PB_FMT_COUNT];
+        for (int i = 0; i < PB_FMT_COUNT; i++) names[i] = pb_gate_renderers[i].name;
         char list[64];
-        pb_render_join_names(names, PB_FMT_JSON + 1, list, sizeof list);
+        pb_render_join_names(names, PB_FMT_COUNT, list, sizeof list);
         fprintf(stderr, "%s: --format wants %s, got '%s'\n", cmd, list, val);
         return -1;
     }
@@ -266,7 +266,7 @@ static void print_md(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, 
     print_human(f, 1, h, cells, n);
 }
 
-const pb_gate_renderer pb_gate_renderers[] = {
+const pb_gate_renderer pb_gate_renderers[PB_FMT_COUNT] = {
     [PB_FMT_TEXT] = {"text", ".txt", print_text},
     [PB_FMT_MD] = {"md", ".md", print_md},
     [PB_FMT_JSON] = {"json", ".json", print_json},

@@ -2,7 +2,8 @@
 /* render.h — every format the report floor writes, in one table (render.c): the files `bench
  * report` writes for each suite, the section it adds to the HTML page, and what `bench export
  * --format` writes. One entry per format (its name, the suffix of its file, the function that
- * writes it), all behind one interface: a new format is one renderer and one entry, in this folder. */
+ * writes it), all behind one interface: a new format is one renderer and one entry, in this folder.
+ * The gate floor's formats (`bench gate --format`) are a table of the same shape (gate.h). */
 #ifndef PB_RENDER_H
 #define PB_RENDER_H
 
@@ -50,7 +51,8 @@ typedef struct pb_renderer {
     const char *name;      /* what --format and messages call it */
     const char *suffix;    /* its file's: <out>/<suite><suffix> for PB_RENDER_SUITE */
     pb_render_kind kind;
-    /* 0, or -1 + e (a failed write included; bench report then removes the suite's files) */
+    /* 0, or -1 + e (a failed write included); a PB_RENDER_SUITE renderer that fails removes the
+     * suite's files first (pb_report_remove_outputs), so that none passes for a whole report */
     int (*render)(const pb_render_out *out, const pb_render_in *in, pb_err *e);
     /* what `bench report`'s line names of the files written, after "<out>/<suite>"; NULL: suffix */
     const char *const *listed;
