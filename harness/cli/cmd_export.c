@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_export.c — `bench export --format json|csv|gbench [--run ID|latest] [--suite S] [--out FILE]`:
- * the options, the output file and the messages; the formats are report/export.c. */
+ * the options, the output file and the messages; the formats are the report floor's render table
+ * (report/render.h, report/export.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "cli.h"
 #include "cli_opts.h"
 #include "export.h"
+#include "render.h"
 #include "store.h"
 
 enum { O_FORMAT, O_RUN, O_SUITE, O_OUT, O_DB };
@@ -37,8 +39,10 @@ static int on_opt(void *ctx, int id, const char *v)
     export_args *a = ctx;
     switch (id) {
     case O_FORMAT:
-        if (strcmp(v, "json") && strcmp(v, "csv") && strcmp(v, "gbench")) {
-            fprintf(stderr, "bench export: --format: '%s' is not json, csv or gbench\n", v);
+        if (!pb_renderer_find(PB_RENDER_EXPORT, v)) {
+            char names[128];
+            pb_renderer_names(PB_RENDER_EXPORT, names, sizeof names);
+            fprintf(stderr, "bench export: --format: '%s' is not %s\n", v, names);
             return -1;
         }
         a->format = v;

@@ -10,7 +10,8 @@
  *                 pairing them (within a run by round, across alternating runs
  *                 by alternation), refusing runs of other machines or jobs,
  *                 and the comparisons/comparison_cells/calibrations tables.
- *   gate_out.c    the table on stdout, --format md and --format json.
+ *   gate_out.c    the gate's render table: the table on stdout, --format md and
+ *                 --format json (written with jansson).
  *
  * Vocabulary. A comparison is always "B against A" (candidate against
  * baseline) per cell (impl, variant, op, size). Every metric is turned into a
@@ -282,7 +283,10 @@ double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *p
                               const char *metric);
 
 /* ---- output (gate_out.c) ---- */
-typedef enum { PB_FMT_TEXT, PB_FMT_MD, PB_FMT_JSON } pb_format;
+/* A comparison's formats: each names its entry of pb_gate_renderers (below); PB_FMT_COUNT is how
+ * many there are, not a format. */
+typedef enum { PB_FMT_TEXT, PB_FMT_MD, PB_FMT_JSON, PB_FMT_COUNT } pb_format;
+/* The pb_format named s (an entry's name: "text", "md", "json"); 0, or -1 for none. */
 int pb_format_parse(const char *s, pb_format *f);
 /* The options compare and gate share: --format F, --alpha A (name without the dashes).
  * 1 if taken, 0 if not one of them, -1 after printing "CMD: what is wrong" to stderr. */
@@ -297,6 +301,16 @@ typedef struct pb_cmp_header {
     const char *note;
 } pb_cmp_header;
 
+/* The gate floor's render table, the analogue of the report floor's (render.h) for a comparison's
+ * cells: one entry per pb_format, in its order. */
+typedef struct pb_gate_renderer {
+    const char *name;      /* what --format calls it */
+    const char *suffix;    /* of a file that holds it (a CI job's artefact) */
+    void (*render)(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
+} pb_gate_renderer;
+extern const pb_gate_renderer pb_gate_renderers[PB_FMT_COUNT];
+
+/* The comparison in format fmt to f, through its entry of pb_gate_renderers. */
 void pb_gate_print(FILE *f, pb_format fmt, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
 
 #endif

@@ -1,25 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* gate_out.c — a comparison as a table on stdout, as markdown (CI comments) or as JSON. */
+/* gate_out.c — a comparison as a table on stdout, as markdown (CI comments) or as JSON, through
+ * the gate's render table (pb_gate_renderers; gate.h). The JSON is written with jansson. */
 #include "gate.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "render.h"
+
 int pb_format_parse(const char *s, pb_format *f)
 {
-    if (!strcmp(s, "text")) *f = PB_FMT_TEXT;
-    else if (!strcmp(s, "md")) *f = PB_FMT_MD;
-    else if (!strcmp(s, "json")) *f = PB_FMT_JSON;
-    else return -1;
-    return 0;
+    for (int i = 0; i < PB_FMT_COUNT; i++)
+        if (!strcmp(s, pb_gate_renderers[i].name)) {
+            *f = (pb_format)i;
+            return 0;
+        }
+    return -1;
 }
 
 int pb_gate_output_opt(const char *cmd, const char *name, const char *val, pb_format *fmt, pb_gate_params *gp)
 {
     if (!strcmp(name, "format")) {
         if (pb_format_parse(val, fmt) == 0) return 1;
-        fprintf(stderr, "%s: --format wants text, md or json, got '%s'\n", cmd, val);
+        const char *names[PB_FMT_COUNT];
+        for (int i = 0; i < PB_FMT_COUNT; i++) names[i] = pb_gate_renderers[i].name;
+        char list[64];
+        pb_render_join_names(names, PB_FMT_COUNT, list, sizeof list);
+        fprintf(stderr, "%s: --format wants %s, got '%s'\n", cmd, list, val);
         return -1;
     }
     if (!strcmp(name, "alpha")) {
@@ -151,88 +160,86 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     }
 }
 
-static void json_str(FILE *f, const char *s)
+/* A number as the gate's JSON has always shown it, %.10g: an integer where that shows neither a
+ * fraction nor an exponent (a count, an id, a size), null where it is not finite. */
+static json_t *json_num(double v)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
+    if (!isfinite(v)) return json_null();
+    char b[40];
+    snprintf(b, sizeof b, "%.10g", v);
+    if (!strpbrk(b, ".e")) return json_integer(strtoll(b, NULL, 10));
+    return json_real(v);
 }
 
-static void json_num(FILE *f, double v)
+/* A string, null for none. jansson takes only UTF-8: a name in another encoding (an imported
+ * file's) is shown with '?' for each byte outside ASCII rather than dropped. */
+static json_t *json_text(const char *s)
 {
-    if (isfinite(v)) fprintf(f, "%.10g", v);
-    else fprintf(f, "null");
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    char *ascii = strdup(s);
+    if (!ascii) return json_null();
+    for (char *p = ascii; *p; p++)
+        if ((unsigned char)*p >= 0x80) *p = '?';
+    j = json_string(ascii);
+    free(ascii);
+    return j ? j : json_null();
 }
 
-/* , "key": value */
-static void jstr(FILE *f, const char *key, const char *v)
+static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
 {
-    fprintf(f, ", \"%s\": ", key);
-    if (v) json_str(f, v);
-    else fprintf(f, "null");
-}
-
-static void jnum(FILE *f, const char *key, double v)
-{
-    fprintf(f, ", \"%s\": ", key);
-    json_num(f, v);
+    json_t *o = json_object();
+    json_object_set_new(o, "baseline", json_text(c->impl_a));
+    json_object_set_new(o, "candidate", json_text(c->impl_b));
+    json_object_set_new(o, "variant", json_text(c->variant));
+    json_object_set_new(o, "op", json_text(c->op));
+    json_object_set_new(o, "size_bytes", json_num((double)c->size));
+    json_object_set_new(o, "pairs", json_num((double)c->n));
+    json_object_set_new(o, "rounds", json_num(c->rounds));
+    const struct { const char *k; double v; } nums[] = {
+        {"ratio", c->ratio}, {"ci_lo", c->ci_lo}, {"ci_hi", c->ci_hi}, {"conf", c->conf}, {"p", c->p},
+        {"p_holm", c->p_holm}, {"se_log", c->se_log}, {"noise", c->noise}, {"order_effect", c->order_effect},
+        {"mdc", c->mdc}, {"calibrated_mdc", c->calibrated_mdc}, {"threshold", c->threshold},
+    };
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) json_object_set_new(o, nums[k].k, json_num(nums[k].v));
+    json_object_set_new(o, "change", json_text(pb_cmp_change(c, gp)));
+    json_object_set_new(o, "verdict", json_text(pb_cell_verdict_name(c->verdict)));
+    json_object_set_new(o, "note", json_text(c->note));
+    return o;
 }
 
 static void print_json(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
 {
-    fprintf(f, "{\"title\": ");
-    json_str(f, h->title);
-    jstr(f, "suite", h->suite);
-    jstr(f, "metric", h->metric);
-    jstr(f, "ratio", "cost(candidate)/cost(baseline); > 1 is slower");
-    jstr(f, "pairing", h->pairing);
-    jstr(f, "gate", h->gate);
-    jnum(f, "alpha", h->gp->alpha);
-    jnum(f, "conf", h->gp->conf);
-    jnum(f, "power", h->gp->power);
-    jstr(f, "correction", "holm");
-    jnum(f, "comparison_id", (double)h->comparison_id);
-    jstr(f, "verdict", pb_gate_exit_name(h->exit_status));
-    jnum(f, "exit_status", h->exit_status >= 0 ? h->exit_status : NAN);
-    jstr(f, "note", h->note);
-    fprintf(f, ",\n \"cells\": [");
-    for (size_t i = 0; i < n; i++) {
-        const pb_cmp_cell *c = &cells[i];
-        fprintf(f, "%s\n  {\"baseline\": ", i ? "," : "");
-        json_str(f, c->impl_a);
-        jstr(f, "candidate", c->impl_b);
-        jstr(f, "variant", c->variant);
-        jstr(f, "op", c->op);
-        jnum(f, "size_bytes", (double)c->size);
-        jnum(f, "pairs", (double)c->n);
-        jnum(f, "rounds", c->rounds);
-        const struct { const char *k; double v; } nums[] = {
-            {"ratio", c->ratio}, {"ci_lo", c->ci_lo}, {"ci_hi", c->ci_hi}, {"conf", c->conf}, {"p", c->p},
-            {"p_holm", c->p_holm}, {"se_log", c->se_log}, {"noise", c->noise}, {"order_effect", c->order_effect},
-            {"mdc", c->mdc}, {"calibrated_mdc", c->calibrated_mdc}, {"threshold", c->threshold},
-        };
-        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) jnum(f, nums[k].k, nums[k].v);
-        jstr(f, "change", pb_cmp_change(c, h->gp));
-        jstr(f, "verdict", pb_cell_verdict_name(c->verdict));
-        jstr(f, "note", c->note);
-        fprintf(f, "}");
-    }
-    fprintf(f, "\n]}\n");
+    json_t *root = json_object();
+    json_object_set_new(root, "title", json_text(h->title ? h->title : ""));
+    json_object_set_new(root, "suite", json_text(h->suite));
+    json_object_set_new(root, "metric", json_text(h->metric));
+    json_object_set_new(root, "ratio", json_text("cost(candidate)/cost(baseline); > 1 is slower"));
+    json_object_set_new(root, "pairing", json_text(h->pairing));
+    json_object_set_new(root, "gate", json_text(h->gate));
+    json_object_set_new(root, "alpha", json_num(h->gp->alpha));
+    json_object_set_new(root, "conf", json_num(h->gp->conf));
+    json_object_set_new(root, "power", json_num(h->gp->power));
+    json_object_set_new(root, "correction", json_text("holm"));
+    json_object_set_new(root, "comparison_id", json_num((double)h->comparison_id));
+    json_object_set_new(root, "verdict", json_text(pb_gate_exit_name(h->exit_status)));
+    json_object_set_new(root, "exit_status", json_num(h->exit_status >= 0 ? h->exit_status : NAN));
+    json_object_set_new(root, "note", json_text(h->note));
+    json_t *list = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(list, cell_json(&cells[i], h->gp));
+    json_object_set_new(root, "cells", list);
+    /* 10 significant digits, as ever: more would only show the noise */
+    json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    fputc('\n', f);
+    json_decref(root);
 }
 
-void pb_gate_print(FILE *f, pb_format fmt, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
+/* the text and the markdown: one header, one table (print_table), one verdict line */
+static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
 {
-    if (fmt == PB_FMT_JSON) {
-        print_json(f, h, cells, n);
-        return;
-    }
     char counts[256];
     summary_counts(cells, n, counts, sizeof counts, h->gp);
-    int md = fmt == PB_FMT_MD;
     fprintf(f, md ? "### %s\n\n" : "%s\n", h->title);
     fprintf(f,
             "%s%s, cost = %s%s; paired by %s; Hodges-Lehmann ratio, Wilcoxon signed-rank CI and p; Holm over %zu "
@@ -247,4 +254,25 @@ void pb_gate_print(FILE *f, pb_format fmt, const pb_cmp_header *h, const pb_cmp_
         fprintf(f, md ? "\n%s" : "%s", counts);
     if (h->comparison_id > 0) fprintf(f, "; stored as comparison %lld", (long long)h->comparison_id);
     fprintf(f, "\n");
+}
+
+static void print_text(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
+{
+    print_human(f, 0, h, cells, n);
+}
+
+static void print_md(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
+{
+    print_human(f, 1, h, cells, n);
+}
+
+const pb_gate_renderer pb_gate_renderers[PB_FMT_COUNT] = {
+    [PB_FMT_TEXT] = {"text", ".txt", print_text},
+    [PB_FMT_MD] = {"md", ".md", print_md},
+    [PB_FMT_JSON] = {"json", ".json", print_json},
+};
+
+void pb_gate_print(FILE *f, pb_format fmt, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
+{
+    pb_gate_renderers[fmt].render(f, h, cells, n);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* export.c — a run's per-cell statistics (the `summary` view) for other tools, behind `bench
- * export`. JSON is written with libjansson, never by hand. gbench is Google Benchmark's JSON schema
- * with one aggregate (the median over every stored sample) per (cell, impl), named
- * suite/impl/variant/op/bytes: names stable across runs (no iteration count in them), so that GB's
- * compare.py matches two exports line by line. */
+ * export`: the renderers of the table's export formats (render.h). JSON is written with libjansson,
+ * never by hand. gbench is Google Benchmark's JSON schema with one aggregate (the median over every
+ * stored sample) per (cell, impl), named suite/impl/variant/op/bytes: names stable across runs (no
+ * iteration count in them), so that GB's compare.py matches two exports line by line. */
 #include "export.h"
 
 #include <jansson.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "render.h"
 
 /* RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; exact otherwise */
 static void csv_field(FILE *f, const char *s, int last)
@@ -48,25 +49,37 @@ static const char STATS_SQL[] =
     "SELECT run_id, suite, impl, variant, op, size_bytes, metric, unit, n, median, p10, p90 FROM summary"
     " WHERE run_id = ?1 ORDER BY suite, variant, op, size_bytes, impl, metric";
 
-static int export_csv(FILE *f, pb_store *st, const int64_t *ids, int n)
+/* Every row of STATS_SQL of runs ids[0..n), run by run, handed to each(q, ctx). 0, or -1 when a
+ * run's query cannot be prepared (the rows before it were handed on). */
+static int each_stat(pb_store *st, const int64_t *ids, int n, void (*each)(pb_stmt *q, void *ctx), void *ctx)
 {
-    fputs("run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90\n", f);
     for (int r = 0; r < n; r++) {
         pb_stmt *q;
         if (pb_db_prepare(st->db, STATS_SQL, &q) != PB_DB_OK) return -1;
         pb_db_bind_int64(q, 1, ids[r]);
-        while (pb_db_step(q) == PB_DB_ROW) {
-            fprintf(f, "%lld,", (long long)pb_db_column_int64(q, 0));
-            for (int i = 1; i <= 4; i++) csv_field(f, pb_db_column_str(q, i), 0);
-            fprintf(f, "%lld,", (long long)pb_db_column_int64(q, 5));
-            csv_field(f, pb_db_column_str(q, 6), 0);
-            csv_field(f, pb_db_column_str(q, 7), 0);
-            /* %.17g: the stored double exactly */
-            fprintf(f, "%lld,%.17g,%.17g,%.17g\n", (long long)pb_db_column_int64(q, 8), pb_db_column_double(q, 9),
-                    pb_db_column_double(q, 10), pb_db_column_double(q, 11));
-        }
+        while (pb_db_step(q) == PB_DB_ROW) each(q, ctx);
         pb_db_finalize(q);
     }
+    return 0;
+}
+
+static void csv_row(pb_stmt *q, void *ctx)
+{
+    FILE *f = ctx;
+    fprintf(f, "%lld,", (long long)pb_db_column_int64(q, 0));
+    for (int i = 1; i <= 4; i++) csv_field(f, pb_db_column_str(q, i), 0);
+    fprintf(f, "%lld,", (long long)pb_db_column_int64(q, 5));
+    csv_field(f, pb_db_column_str(q, 6), 0);
+    csv_field(f, pb_db_column_str(q, 7), 0);
+    /* %.17g: the stored double exactly */
+    fprintf(f, "%lld,%.17g,%.17g,%.17g\n", (long long)pb_db_column_int64(q, 8), pb_db_column_double(q, 9),
+            pb_db_column_double(q, 10), pb_db_column_double(q, 11));
+}
+
+int pb_render_csv(const pb_render_out *out, const pb_render_in *in, pb_err *e)
+{
+    fputs("run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90\n", out->f);
+    if (each_stat(in->st, in->ids, in->nids, csv_row, out->f) < 0) return pb_errf(e, "cannot read the statistics");
     return 0;
 }
 
@@ -94,112 +107,141 @@ static json_t *run_object(pb_store *st, int64_t id)
     return o;
 }
 
-static json_t *export_json(pb_store *st, const int64_t *ids, int n, int gbench)
+static json_t *runs_array(pb_store *st, const int64_t *ids, int n)
 {
-    json_t *root = json_object(), *list = json_array();
-    if (gbench) {
-        /* GB's context: what compare.py reads is only the benchmarks; the rest says where they came from */
-        json_t *ctx = json_object();
-        json_t *first = n ? run_object(st, ids[0]) : json_object();
-        json_object_set(ctx, "date", json_object_get(first, "started_at") ? json_object_get(first, "started_at")
-                                                                             : json_string(""));
-        json_object_set_new(ctx, "executable", json_string("bench"));
-        json_object_set_new(ctx, "library_build_type", json_string("release"));
-        json_t *runs = json_array();
-        for (int r = 0; r < n; r++) json_array_append_new(runs, run_object(st, ids[r]));
-        json_object_set_new(ctx, "patchbench_runs", runs);
-        json_decref(first);
-        json_object_set_new(root, "context", ctx);
-        json_object_set_new(root, "benchmarks", list);
-    } else {
-        json_object_set_new(root, "format", json_string("patchbench-export"));
-        json_object_set_new(root, "version", json_integer(1));
-        json_t *runs = json_array();
-        for (int r = 0; r < n; r++) json_array_append_new(runs, run_object(st, ids[r]));
-        json_object_set_new(root, "runs", runs);
-        json_object_set_new(root, "stats", list);
-    }
-    int family = 0;
+    json_t *runs = json_array();
+    for (int r = 0; r < n; r++) json_array_append_new(runs, run_object(st, ids[r]));
+    return runs;
+}
+
+/* the whole document, indented, every double exactly (17 digits), a newline after it */
+static int dump(FILE *f, json_t *root, pb_err *e)
+{
+    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    fputc('\n', f);
+    json_decref(root);
+    return rc ? pb_errf(e, "cannot encode the JSON") : 0;
+}
+
+static void json_stat(pb_stmt *q, void *stats)
+{
+    static const char *const names[] = {"suite", "impl", "variant", "op"};
+    json_t *o = json_object();
+    json_object_set_new(o, "run_id", json_integer(pb_db_column_int64(q, 0)));
+    for (int i = 0; i < 4; i++) json_object_set_new(o, names[i], json_string(pb_db_column_str(q, i + 1)));
+    json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 5)));
+    json_object_set_new(o, "metric", json_string(pb_db_column_str(q, 6)));
+    json_object_set_new(o, "unit", json_string(pb_db_column_str(q, 7)));
+    json_object_set_new(o, "n", json_integer(pb_db_column_int64(q, 8)));
+    json_object_set_new(o, "median", json_real(pb_db_column_double(q, 9)));
+    json_object_set_new(o, "p10", json_real(pb_db_column_double(q, 10)));
+    json_object_set_new(o, "p90", json_real(pb_db_column_double(q, 11)));
+    json_array_append_new(stats, o);
+}
+
+/* every paired ratio of the runs, in the order they were stored */
+static json_t *ratios_array(pb_store *st, const int64_t *ids, int n)
+{
+    static const char *const names[] = {"suite", "variant", "op"};
+    json_t *ratios = json_array();
     for (int r = 0; r < n; r++) {
         pb_stmt *q;
-        if (pb_db_prepare(st->db, STATS_SQL, &q) != PB_DB_OK) break;
+        if (pb_db_prepare(st->db,
+                          "SELECT suite, variant, op, size_bytes, metric, baseline, candidate, estimate, ci_lo,"
+                          " ci_hi, p_value, n_pairs FROM summary_ratios WHERE run_id = ?1 ORDER BY id", &q) != PB_DB_OK)
+            break;
         pb_db_bind_int64(q, 1, ids[r]);
         while (pb_db_step(q) == PB_DB_ROW) {
             json_t *o = json_object();
-            if (gbench) {
-                if (strcmp(pb_db_column_str(q, 6), PB_DEFAULT_METRIC)) { json_decref(o); continue; }
-                char name[5 * PB_NAME_MAX + 32];
-                snprintf(name, sizeof name, "%s/%s/%s/%s/%lld", pb_db_column_str(q, 1), pb_db_column_str(q, 2), pb_db_column_str(q, 3), pb_db_column_str(q, 4),
-                         (long long)pb_db_column_int64(q, 5));
-                char agg[sizeof name + 8];
-                snprintf(agg, sizeof agg, "%s_median", name);
-                json_object_set_new(o, "name", json_string(agg));
-                json_object_set_new(o, "family_index", json_integer(family++));
-                json_object_set_new(o, "per_family_instance_index", json_integer(0));
-                json_object_set_new(o, "run_name", json_string(name));
-                json_object_set_new(o, "run_type", json_string("aggregate"));
-                json_object_set_new(o, "repetitions", json_integer(pb_db_column_int64(q, 8)));
-                json_object_set_new(o, "threads", json_integer(1));
-                json_object_set_new(o, "aggregate_name", json_string("median"));
-                json_object_set_new(o, "aggregate_unit", json_string("time"));
-                json_object_set_new(o, "iterations", json_integer(pb_db_column_int64(q, 8)));
-                /* the store keeps wall time per operation; GB's cpu_time is set to it too */
-                json_object_set_new(o, "real_time", json_real(pb_db_column_double(q, 9)));
-                json_object_set_new(o, "cpu_time", json_real(pb_db_column_double(q, 9)));
-                json_object_set_new(o, "time_unit", json_string("ns"));
-            } else {
-                json_object_set_new(o, "run_id", json_integer(pb_db_column_int64(q, 0)));
-                static const char *const names[] = {"suite", "impl", "variant", "op"};
-                for (int i = 0; i < 4; i++) json_object_set_new(o, names[i], json_string(pb_db_column_str(q, i + 1)));
-                json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 5)));
-                json_object_set_new(o, "metric", json_string(pb_db_column_str(q, 6)));
-                json_object_set_new(o, "unit", json_string(pb_db_column_str(q, 7)));
-                json_object_set_new(o, "n", json_integer(pb_db_column_int64(q, 8)));
-                json_object_set_new(o, "median", json_real(pb_db_column_double(q, 9)));
-                json_object_set_new(o, "p10", json_real(pb_db_column_double(q, 10)));
-                json_object_set_new(o, "p90", json_real(pb_db_column_double(q, 11)));
-            }
-            json_array_append_new(list, o);
+            json_object_set_new(o, "run_id", json_integer(ids[r]));
+            for (int i = 0; i < 3; i++) json_object_set_new(o, names[i], json_string(pb_db_column_str(q, i)));
+            json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 3)));
+            json_object_set_new(o, "metric", json_string(pb_db_column_str(q, 4)));
+            json_object_set_new(o, "baseline", json_string(pb_db_column_str(q, 5)));
+            json_object_set_new(o, "candidate", json_string(pb_db_column_str(q, 6)));
+            json_object_set_new(o, "orientation", json_string("time (cost) candidate/baseline; < 1: faster"));
+            for (int i = 7; i <= 10; i++)
+                json_object_set_new(o, pb_db_column_name(q, i), json_real(pb_db_column_double(q, i)));
+            json_object_set_new(o, "n_pairs", json_integer(pb_db_column_int64(q, 11)));
+            json_array_append_new(ratios, o);
         }
         pb_db_finalize(q);
     }
-    if (!gbench) {
-        json_t *ratios = json_array();
-        for (int r = 0; r < n; r++) {
-            pb_stmt *q;
-            if (pb_db_prepare(st->db,
-                                   "SELECT suite, variant, op, size_bytes, metric, baseline, candidate, estimate, ci_lo,"
-                                   " ci_hi, p_value, n_pairs FROM summary_ratios WHERE run_id = ?1 ORDER BY id", &q) != PB_DB_OK)
-                break;
-            pb_db_bind_int64(q, 1, ids[r]);
-            while (pb_db_step(q) == PB_DB_ROW) {
-                json_t *o = json_object();
-                json_object_set_new(o, "run_id", json_integer(ids[r]));
-                static const char *const names[] = {"suite", "variant", "op"};
-                for (int i = 0; i < 3; i++) json_object_set_new(o, names[i], json_string(pb_db_column_str(q, i)));
-                json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 3)));
-                json_object_set_new(o, "metric", json_string(pb_db_column_str(q, 4)));
-                json_object_set_new(o, "baseline", json_string(pb_db_column_str(q, 5)));
-                json_object_set_new(o, "candidate", json_string(pb_db_column_str(q, 6)));
-                json_object_set_new(o, "orientation", json_string("time (cost) candidate/baseline; < 1: faster"));
-                for (int i = 7; i <= 10; i++)
-                    json_object_set_new(o, pb_db_column_name(q, i), json_real(pb_db_column_double(q, i)));
-                json_object_set_new(o, "n_pairs", json_integer(pb_db_column_int64(q, 11)));
-                json_array_append_new(ratios, o);
-            }
-            pb_db_finalize(q);
-        }
-        json_object_set_new(root, "ratios", ratios);
-    }
-    return root;
+    return ratios;
+}
+
+/* The runs' provenance, every cell's statistics in every metric, and the paired ratios. A run
+ * whose statistics cannot be read ends the list (as the ratios' list) without failing. */
+int pb_render_json(const pb_render_out *out, const pb_render_in *in, pb_err *e)
+{
+    json_t *root = json_object(), *stats = json_array();
+    json_object_set_new(root, "format", json_string("patchbench-export"));
+    json_object_set_new(root, "version", json_integer(1));
+    json_object_set_new(root, "runs", runs_array(in->st, in->ids, in->nids));
+    json_object_set_new(root, "stats", stats);
+    each_stat(in->st, in->ids, in->nids, json_stat, stats);
+    json_object_set_new(root, "ratios", ratios_array(in->st, in->ids, in->nids));
+    return dump(out->f, root, e);
+}
+
+typedef struct gbench_list {
+    json_t *benchmarks;
+    int family;
+} gbench_list;
+
+/* one GB aggregate entry per (cell, impl) in the primary time metric */
+static void gbench_stat(pb_stmt *q, void *ctx)
+{
+    gbench_list *g = ctx;
+    if (strcmp(pb_db_column_str(q, 6), PB_DEFAULT_METRIC)) return;
+    char name[5 * PB_NAME_MAX + 32];
+    snprintf(name, sizeof name, "%s/%s/%s/%s/%lld", pb_db_column_str(q, 1), pb_db_column_str(q, 2),
+             pb_db_column_str(q, 3), pb_db_column_str(q, 4), (long long)pb_db_column_int64(q, 5));
+    char agg[sizeof name + 8];
+    snprintf(agg, sizeof agg, "%s_median", name);
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(agg));
+    json_object_set_new(o, "family_index", json_integer(g->family++));
+    json_object_set_new(o, "per_family_instance_index", json_integer(0));
+    json_object_set_new(o, "run_name", json_string(name));
+    json_object_set_new(o, "run_type", json_string("aggregate"));
+    json_object_set_new(o, "repetitions", json_integer(pb_db_column_int64(q, 8)));
+    json_object_set_new(o, "threads", json_integer(1));
+    json_object_set_new(o, "aggregate_name", json_string("median"));
+    json_object_set_new(o, "aggregate_unit", json_string("time"));
+    json_object_set_new(o, "iterations", json_integer(pb_db_column_int64(q, 8)));
+    /* the store keeps wall time per operation; GB's cpu_time is set to it too */
+    json_object_set_new(o, "real_time", json_real(pb_db_column_double(q, 9)));
+    json_object_set_new(o, "cpu_time", json_real(pb_db_column_double(q, 9)));
+    json_object_set_new(o, "time_unit", json_string("ns"));
+    json_array_append_new(g->benchmarks, o);
+}
+
+/* Google Benchmark's JSON: what compare.py reads is only the benchmarks; the context says where
+ * they came from. */
+int pb_render_gbench(const pb_render_out *out, const pb_render_in *in, pb_err *e)
+{
+    json_t *root = json_object(), *ctx = json_object();
+    json_t *first = in->nids ? run_object(in->st, in->ids[0]) : json_object();
+    json_t *date = json_object_get(first, "started_at");
+    json_object_set_new(ctx, "date", date ? json_incref(date) : json_string(""));
+    json_object_set_new(ctx, "executable", json_string("bench"));
+    json_object_set_new(ctx, "library_build_type", json_string("release"));
+    json_object_set_new(ctx, "patchbench_runs", runs_array(in->st, in->ids, in->nids));
+    json_decref(first);
+    json_object_set_new(root, "context", ctx);
+    gbench_list g = {.benchmarks = json_array(), .family = 0};
+    json_object_set_new(root, "benchmarks", g.benchmarks);
+    each_stat(in->st, in->ids, in->nids, gbench_stat, &g);
+    return dump(out->f, root, e);
 }
 
 int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n)
 {
-    if (!strcmp(format, "csv")) return export_csv(f, st, ids, n);
-    json_t *root = export_json(st, ids, n, !strcmp(format, "gbench"));
-    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -1 : 0;
-    fputc('\n', f);
-    json_decref(root);
-    return rc;
+    const pb_renderer *r = pb_renderer_find(PB_RENDER_EXPORT, format);
+    if (!r) return -1;
+    const pb_render_out out = {.f = f, .path = NULL};
+    const pb_render_in in = {.st = st, .ids = ids, .nids = n};
+    pb_err e = {{0}};
+    return r->render(&out, &in, &e);
 }

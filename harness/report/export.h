@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* export.h — `bench export`'s formats: json, csv, gbench (report/export.c). */
+/* export.h — `bench export`: which runs, and their statistics in one of the render table's export
+ * formats (render.h: json, csv, gbench; report/export.c). */
 #ifndef PB_EXPORT_H
 #define PB_EXPORT_H
 
@@ -12,8 +13,8 @@
  * given), else the latest complete userspace run of each suite (of suite only). Their number, 0
  * for none, -1 when the store cannot be read. */
 int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, int cap);
-/* Runs ids[0..n) in format "json", "csv" or "gbench" to f. 0, or -1 (a failed write or encoding;
- * the caller checks ferror(f) too). */
+/* Runs ids[0..n) in format (the name of a PB_RENDER_EXPORT entry: "json", "csv", "gbench") to f. 0,
+ * or -1 (no such format, a failed read or encoding; the caller checks ferror(f) too). */
 int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* report.c — `bench report` for one suite: load its data once (report_data.c), draw the plots
- * (report_gnuplot.c), write the markdown (report_md.c). */
+/* report.c — `bench report` for one suite: load its data once (report_data.c), count its verdicts,
+ * then run every format of the render table that a suite's report writes (render.h). */
 #include "report.h"
 
 #include <errno.h>
@@ -12,6 +12,23 @@
 #include "fmt.h"
 #include "metrics.h"
 #include "report_data.h"
+
+/* the figures named as the markdown links them and the page inlines them */
+static void figures_of(const char *out_dir, const char *suite, pb_report_figures *fig)
+{
+    snprintf(fig->ratio_png, sizeof fig->ratio_png, "%s/%s_ratio.png", out_dir, suite);
+    snprintf(fig->ratio_svg, sizeof fig->ratio_svg, "%s/%s_ratio.svg", out_dir, suite);
+    snprintf(fig->png, sizeof fig->png, "%s/%s.png", out_dir, suite);
+    snprintf(fig->svg, sizeof fig->svg, "%s/%s.svg", out_dir, suite);
+}
+
+void pb_report_count(const pb_report_data *d, const pb_suite *s, const pb_verdict_cfg *cfg, pb_verdict_counts *host,
+                     pb_verdict_counts *guest)
+{
+    pb_table_writer count_only = {.f = NULL};
+    pb_report_table(&count_only, d, s, d->run, 0, cfg, host);
+    if (d->guest_run && guest) pb_report_table(&count_only, d, s, d->guest_run, 1, cfg, guest);
+}
 
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e)
@@ -32,15 +49,25 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
     pb_report_data d;
     if (pb_report_data_load(st, s, o->run, guest_run, o->data_dir, &d, e) < 0) return -1;
-    pb_report_paths out;
-    snprintf(out.ratio_png, sizeof out.ratio_png, "%s/%s_ratio.png", o->out_dir, s->name);
-    snprintf(out.ratio_svg, sizeof out.ratio_svg, "%s/%s_ratio.svg", o->out_dir, s->name);
-    snprintf(out.png, sizeof out.png, "%s/%s.png", o->out_dir, s->name);
-    snprintf(out.svg, sizeof out.svg, "%s/%s.svg", o->out_dir, s->name);
-    snprintf(out.md, sizeof out.md, "%s/%s.md", o->out_dir, s->name);
-    int rc = pb_report_plots(s, &d, gnuplot, o->out_dir, cfg.tolerance, &out, e);
-    if (rc == 0) rc = pb_report_markdown(s, &d, &cfg, &out, host, guest, e);
-    if (rc == 0 && o->html) rc = pb_report_html_section(o->html, s, &d, &cfg, &out, host, guest, e);
+    pb_report_figures fig;
+    figures_of(o->out_dir, s->name, &fig);
+    pb_report_count(&d, s, &cfg, host, guest);
+    const pb_render_in in = {.s = s, .d = &d, .cfg = &cfg, .figures = &fig, .out_dir = o->out_dir,
+                             .gnuplot = gnuplot, .host = host, .guest = guest};
+    int rc = 0;
+    for (const pb_renderer *r = pb_renderers; rc == 0 && r->name; r++) {
+        char path[1100];
+        pb_render_out out = {.f = NULL, .path = NULL};
+        if (r->kind == PB_RENDER_SUITE) {
+            pb_renderer_path(r, o->out_dir, s->name, path, sizeof path);
+            out.path = path;
+        } else if (r->kind == PB_RENDER_PAGE && o->html) {
+            out.f = o->html;
+        } else {
+            continue;
+        }
+        rc = r->render(&out, &in, e);
+    }
     pb_report_data_free(&d);
     return rc;
 }
@@ -54,8 +81,7 @@ int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const ch
     if (pb_report_data_load(st, s, run, 0, data_dir, &d, e) < 0) return -1;
     pb_verdict_counts n;
     memset(&n, 0, sizeof n);
-    pb_table_writer count_only = {.f = NULL};
-    pb_report_table(&count_only, &d, s, run, 0, &cfg, &n);
+    pb_report_count(&d, s, &cfg, &n, NULL);
     const ratio_row *lo = NULL, *hi = NULL;
     for (size_t i = 0; i < d.nratios; i++) {
         const ratio_row *x = &d.ratios[i];

@@ -30,6 +30,42 @@ typedef struct pb_report_opts {
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e);
 
+/* ---- bench report over every suite (report_all.c) ---- */
+
+/* One suite's report to write: its run, and the kernel-module run drawn beside it (0: none). */
+typedef struct pb_report_job {
+    const pb_suite *s;
+    int64_t run, guest_run;
+} pb_report_job;
+
+#define PB_REPORT_MAX_JOBS 64
+typedef struct pb_report_plan {
+    char suite[64];                            /* the one suite reported, "" for all: --suite, or --run's */
+    pb_report_job jobs[PB_REPORT_MAX_JOBS];    /* in the order of the suites' registry */
+    int n;
+} pb_report_plan;
+
+/* What bench report reports, into plan: run (0: each suite's latest complete runs) of suite (NULL:
+ * every suite with a complete run). 0; -1 + e: run is not in the store or not complete; -2 + e:
+ * run is a kernel-module run and its suite has no complete userspace run to draw it beside (no
+ * jobs; plan->suite is set, for the machines report that may still be written). */
+int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_plan *plan, pb_err *e);
+
+/* The HTML page (bench report --html): written under <path>.part and renamed when whole, so that no
+ * half page is ever left at its name. */
+typedef struct pb_report_page {
+    FILE *f;        /* what each suite's section is added to (pb_report_opts.html); NULL when closed */
+    char path[1100], part[1200];
+} pb_report_page;
+
+/* Create out_dir, start the page at path: its head and the links to the sections of plan's suites.
+ * 0, or -1 + e. */
+int pb_report_page_open(pb_report_page *p, const char *path, const char *out_dir, const pb_report_plan *plan,
+                        pb_err *e);
+/* End the page: 1 when it stands whole at its name; 0 when it was discarded because failed (the
+ * report it holds is not whole); -1 + e when it could not be written (and was removed). */
+int pb_report_page_close(pb_report_page *p, int failed, pb_err *e);
+
 /* The closing line of `bench run` for run (a complete userspace run of s): the cells per verdict
  * (as pb_verdict_summary) and the smallest and largest time ratio candidate/baseline with their
  * 95 % CI and cells, into buf. 0, or -1 + e. */

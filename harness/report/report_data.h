@@ -2,13 +2,14 @@
 /* report_data.h — inside `bench report` (not for other layers): the data of one suite's report,
  * loaded once by report_data.c (where all of the report's SQL is), and the renderers that draw
  * it: report_gnuplot.c (plots), table.c (the one table writer), report_md.c and report_html.c
- * (the pages). report.c runs them. */
+ * (the pages). report.c runs them through the render table (render.h). */
 #ifndef PB_REPORT_DATA_H
 #define PB_REPORT_DATA_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "render.h"
 #include "report.h"
 
 typedef struct row {
@@ -101,20 +102,21 @@ void pb_report_axes(const rows *m, axes *a);
 /* the row of (impl, variant, op, size); size < 0 or a row of size 0: any size */
 const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size);
 
-/* The files one suite's report writes: the ratio figure (what the finding is) first, the absolute
- * medians second, the markdown last. */
-typedef struct pb_report_paths {
-    char ratio_png[1100], ratio_svg[1100], png[1100], svg[1100], md[1100];
-} pb_report_paths;
+/* The figures of one suite's report, drawn by report_gnuplot.c: the time ratios (what the finding
+ * is) and the absolute medians, each as PNG and SVG (the page inlines the SVG). */
+typedef struct pb_report_figures {
+    char ratio_png[1100], ratio_svg[1100], png[1100], svg[1100];
+} pb_report_figures;
 
-/* report_io.c: fclose that reports an earlier failed write too; removing a failed report's outputs */
+/* report_io.c: fclose that reports an earlier failed write too; removing a failed report's files
+ * (its figures and every file of the render table's suite formats) */
 int pb_report_close_checked(FILE *f, const char *name, pb_err *e);
-void pb_report_remove_outputs(const pb_report_paths *p);
+void pb_report_remove_outputs(const pb_report_figures *fig, const char *out_dir, const char *suite);
 
-/* report_gnuplot.c: gnuplot's path on PATH (0: none); the plots of d as png and svg (every
- * name checked before anything is written; on failure nothing is left behind): the time ratio
+/* report_gnuplot.c: gnuplot's path on PATH (0: none). Its renderer, pb_render_plots (render.h),
+ * draws d's figures as png and svg (every name checked before anything is written): the time ratio
  * of every impl against the baseline (and X@P against baseline@P) with its 95 % CI beside the
- * document's ratio and its tolerance band t, then the absolute medians. */
+ * document's ratio and its tolerance band, then the absolute medians. */
 int pb_report_find_gnuplot(char *path, size_t cap);
 /* Quote one name or path for a gnuplot string (see pb_gp_quote), into one of four rotating
  * buffers (so up to four may sit in one fprintf); on refusal an empty string, bad set and the
@@ -131,8 +133,6 @@ const char *pb_gpq_text(pb_gpq *g, const char *in);
  * path is one argument (a relative one made ./-prefixed so it never reads as an option).
  * 0 if gnuplot exited 0, else -1 with the exit status and the log's path in e. */
 int pb_report_run_gnuplot(const char *gnuplot, const char *script, const char *log, pb_err *e);
-int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnuplot, const char *out_dir,
-                    double tolerance, const pb_report_paths *out, pb_err *e);
 
 /* table.c: the verdict table of run (guest: its kernel-module rows) in markdown or HTML,
  * verdicts counted into n; every other implementation's time ratio against the baseline. */
@@ -145,17 +145,15 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
                      const pb_verdict_cfg *cfg, pb_verdict_counts *n);
 void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run);
 
-/* report_md.c: the markdown report of d into out->md, verdicts counted into host and guest. */
-int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
-                       const pb_report_paths *out, pb_verdict_counts *host, pb_verdict_counts *guest, pb_err *e);
+/* Count the verdicts of d's userspace table into host and of its kernel-module table (if any) into
+ * guest, as the renderers' tables show them (report.c). */
+void pb_report_count(const pb_report_data *d, const pb_suite *s, const pb_verdict_cfg *cfg, pb_verdict_counts *host,
+                     pb_verdict_counts *guest);
 
-/* report_html.c: the page's head (title escaped), its links to each suite's section, its end;
- * one suite's section (figures inlined from out's SVG files, which must exist): 0, or -1 + e. */
+/* report_html.c: the page's head (title escaped), its links to each suite's section, its end; a
+ * suite's section is pb_render_html (render.h), its figures inlined from the SVG files. */
 void pb_report_html_begin(FILE *f, const char *title);
 void pb_report_html_nav(FILE *f, const char *const *suites, int n);
 void pb_report_html_end(FILE *f);
-int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
-                           const pb_report_paths *out, const pb_verdict_counts *host, const pb_verdict_counts *guest,
-                           pb_err *e);
 
 #endif

@@ -355,9 +355,15 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
     fprintf(gp, "unset multiplot\nreset\n");
 }
 
-int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnuplot, const char *out_dir,
-                    double tolerance, const pb_report_paths *out, pb_err *e)
+/* out->path is the medians figure, in->figures->png: the script draws all four figures */
+int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
 {
+    (void)out;
+    const pb_suite *s = in->s;
+    const pb_report_data *d = in->d;
+    const pb_report_figures *fig = in->figures;
+    const char *out_dir = in->out_dir;
+    const double tolerance = in->cfg->tolerance;
     /* names come from imported files of other machines: every one must be safe as gnuplot text
      * and as a data-file field before anything is written */
     pb_gpq g = {.next = 0, .bad = 0};
@@ -391,25 +397,25 @@ int pb_report_plots(const pb_suite *s, const pb_report_data *d, const char *gnup
     snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,9' dynamic", w, h);
     rdat = fopen(rdatname, "w");
     if (!rdat) { fclose(gp); return pb_errf(e, "cannot write %s: %s", rdatname, strerror(errno)); }
-    write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tpng, out->ratio_png, 1, &g);
-    write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tsvg, out->ratio_svg, 0, &g);
+    write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tpng, fig->ratio_png, 1, &g);
+    write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tsvg, fig->ratio_svg, 0, &g);
     if (pb_report_close_checked(rdat, rdatname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     if (by_size) {
         dat = fopen(datname, "w");
         if (!dat) { fclose(gp); return pb_errf(e, "cannot write %s", datname); }
-        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tpng, out->png, 1, &g);
-        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tsvg, out->svg, 0, &g);
+        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tpng, fig->png, 1, &g);
+        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tsvg, fig->svg, 0, &g);
         if (pb_report_close_checked(dat, datname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     } else {
-        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tpng, out->png, 1, &g);
-        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tsvg, out->svg, 0, &g);
+        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tpng, fig->png, 1, &g);
+        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tsvg, fig->svg, 0, &g);
     }
     if (pb_report_close_checked(gp, gpname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     char log[1200];
     snprintf(log, sizeof log, "%s/%s.gnuplot.log", out_dir, s->name);
-    if (g.bad || pb_report_run_gnuplot(gnuplot, gpname, log, e) < 0) {
+    if (g.bad || pb_report_run_gnuplot(in->gnuplot, gpname, log, e) < 0) {
         if (g.bad) pb_errf(e, "%s", g.err.msg);
-        pb_report_remove_outputs(out);
+        pb_report_remove_outputs(fig, out_dir, s->name);
         return -1;
     }
     return 0;

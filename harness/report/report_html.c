@@ -111,10 +111,12 @@ static void provenance(FILE *f, const run_info *ri, const char *label)
     fputs("</dl></details>\n", f);
 }
 
-int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
-                           const pb_report_paths *out, const pb_verdict_counts *host, const pb_verdict_counts *guest,
-                           pb_err *e)
+int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
 {
+    FILE *f = out->f;
+    const pb_suite *s = in->s;
+    const pb_report_data *d = in->d;
+    const pb_verdict_cfg *cfg = in->cfg;
     char line[512];
     fputs("<section id=\"suite-", f);
     pb_html_fputs(f, s->name);
@@ -125,7 +127,7 @@ int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, 
     fputs("</h2>\n<p class=\"summary\"><strong>", f);
     pb_html_fputs(f, s->name);
     fputs(" summary:</strong> ", f);
-    pb_verdict_summary(host, line, sizeof line);
+    pb_verdict_summary(in->host, line, sizeof line);
     pb_html_fputs(f, line);
     fputs(".</p>\n", f);
     fprintf(f, "<p>Every ratio is one of <strong>time per operation (cost), X/");
@@ -134,7 +136,7 @@ int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, 
                "medians in %s. Verdicts judge the 95 %% CI against the document's ratio with tolerance t = %.2f.</p>\n",
             pb_metric_words(pb_suite_primary_metric(s)), cfg->tolerance);
     fputs("<figure>\n", f);
-    if (inline_svg(f, out->ratio_svg, e) < 0) return -1;
+    if (inline_svg(f, in->figures->ratio_svg, e) < 0) return -1;
     fputs("<figcaption>Time ratios against the baseline, with the document's ratio in its tolerance band."
           "</figcaption></figure>\n",
           f);
@@ -147,7 +149,7 @@ int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, 
     provenance(f, &d->info[0], "Measured");
     if (d->guest_run) {
         fputs("<h3>Kernel-module variant (QEMU TCG: only ratios within one boot mean anything)</h3>\n<p>", f);
-        pb_verdict_summary(guest, line, sizeof line);
+        pb_verdict_summary(in->guest, line, sizeof line);
         pb_html_fputs(f, line);
         fputs(".</p>\n<div class=\"tbl\"><table>\n", f);
         memset(&scratch, 0, sizeof scratch);
@@ -156,7 +158,7 @@ int pb_report_html_section(FILE *f, const pb_suite *s, const pb_report_data *d, 
         provenance(f, &d->info[1], "Kernel module");
     }
     fputs("<details><summary>Measured medians beside the document's (absolute)</summary>\n<figure>\n", f);
-    if (inline_svg(f, out->svg, e) < 0) return -1;
+    if (inline_svg(f, in->figures->svg, e) < 0) return -1;
     fputs("</figure></details>\n</section>\n", f);
     return 0;
 }

@@ -8,14 +8,19 @@
 #include <string.h>
 #include <unistd.h>
 
-/* a report that failed leaves no plot or table behind that could pass for a whole one */
-void pb_report_remove_outputs(const pb_report_paths *p)
+/* a report that failed leaves no figure or table behind that could pass for a whole one */
+void pb_report_remove_outputs(const pb_report_figures *fig, const char *out_dir, const char *suite)
 {
-    unlink(p->ratio_png);
-    unlink(p->ratio_svg);
-    unlink(p->png);
-    unlink(p->svg);
-    unlink(p->md);
+    unlink(fig->ratio_png);
+    unlink(fig->ratio_svg);
+    unlink(fig->png);
+    unlink(fig->svg);
+    for (const pb_renderer *r = pb_renderers; r->name; r++) {
+        if (r->kind != PB_RENDER_SUITE) continue;
+        char path[1100];
+        pb_renderer_path(r, out_dir, suite, path, sizeof path);
+        unlink(path);
+    }
 }
 
 /* fclose that reports any earlier failed write too (stdio keeps the error flag) */

@@ -90,23 +90,27 @@ static void write_summary(FILE *md, const pb_verdict_counts *n)
                 n->does_not_hold, n->cells);
 }
 
-int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verdict_cfg *cfg,
-                       const pb_report_paths *out, pb_verdict_counts *host, pb_verdict_counts *guest, pb_err *e)
+int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err *e)
 {
-    FILE *md = fopen(out->md, "w");
+    const pb_suite *s = in->s;
+    const pb_report_data *d = in->d;
+    FILE *md = fopen(out->path, "w");
     if (!md) {
-        pb_report_remove_outputs(out);
-        return pb_errf(e, "cannot write %s: %s", out->md, strerror(errno));
+        pb_report_remove_outputs(in->figures, in->out_dir, s->name);
+        return pb_errf(e, "cannot write %s: %s", out->path, strerror(errno));
     }
     fprintf(md, "# %s — %s\n\n", s->name, s->title ? s->title : "");
     fprintf(md, "![%s: time ratios against the document](%s_ratio.png)\n\n", s->name, s->name);
     fprintf(md, "![%s: measured medians beside the document's](%s.png)\n\n", s->name, s->name);
     run_header(md, &d->info[0], "Measured");
-    verdict_legend(md, s, pb_suite_primary_metric(s), cfg);
+    verdict_legend(md, s, pb_suite_primary_metric(s), in->cfg);
+    /* the verdicts were counted before (pb_report_count): the table's own count is not needed */
+    pb_verdict_counts scratch;
+    memset(&scratch, 0, sizeof scratch);
     pb_table_writer tw = {.f = md};
-    pb_report_table(&tw, d, s, d->run, 0, cfg, host);
+    pb_report_table(&tw, d, s, d->run, 0, in->cfg, &scratch);
     fprintf(md, "\n");
-    write_summary(md, host);
+    write_summary(md, in->host);
     unavailable_notes(md, d, d->run);
     pb_report_other_ratios(&tw, d, s, d->run);
     if (d->guest_run) {
@@ -114,14 +118,14 @@ int pb_report_markdown(const pb_suite *s, const pb_report_data *d, const pb_verd
         run_header(md, &d->info[1], "Kernel module");
         fprintf(md, "Timings under QEMU TCG are emulated (30-60x slower than hardware, ±25 %% between boots): only\n"
                     "the ratios measured within the same boot mean anything.\n\n");
-        pb_report_table(&tw, d, s, d->guest_run, 1, cfg, guest);
+        pb_report_table(&tw, d, s, d->guest_run, 1, in->cfg, &scratch);
         fprintf(md, "\n");
-        write_summary(md, guest);
+        write_summary(md, in->guest);
         unavailable_notes(md, d, d->guest_run);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
-    if (pb_report_close_checked(md, out->md, e) < 0) {
-        pb_report_remove_outputs(out);
+    if (pb_report_close_checked(md, out->path, e) < 0) {
+        pb_report_remove_outputs(in->figures, in->out_dir, s->name);
         return -1;
     }
     return 0;

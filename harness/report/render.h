@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* render.h — every format the report floor writes, in one table (render.c): the files `bench
+ * report` writes for each suite, the section it adds to the HTML page, and what `bench export
+ * --format` writes. One entry per format (its name, the suffix of its file, the function that
+ * writes it), all behind one interface: a new format is one renderer and one entry, in this folder.
+ * The gate floor's formats (`bench gate --format`) are a table of the same shape (gate.h). */
+#ifndef PB_RENDER_H
+#define PB_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pb.h"
+#include "store.h"
+#include "suite.h"
+#include "verdict.h"
+
+struct pb_report_data;
+struct pb_report_figures;
+
+/* Which command writes a format, and where to. */
+typedef enum pb_render_kind {
+    PB_RENDER_SUITE,    /* bench report, every suite: the file <out>/<suite><suffix>, which it creates */
+    PB_RENDER_PAGE,     /* bench report --html, every suite: its section of the open page */
+    PB_RENDER_EXPORT,   /* bench export --format NAME: the runs' statistics, into an open stream */
+} pb_render_kind;
+
+/* What a renderer reads; each kind fills its part. */
+typedef struct pb_render_in {
+    /* PB_RENDER_SUITE, PB_RENDER_PAGE: one suite's report, its verdicts counted beforehand */
+    const pb_suite *s;
+    const struct pb_report_data *d;
+    const pb_verdict_cfg *cfg;
+    const struct pb_report_figures *figures;   /* drawn by "gnuplot", which comes first */
+    const char *out_dir, *gnuplot;             /* --out, and gnuplot's path */
+    const pb_verdict_counts *host, *guest;     /* of the userspace and the kernel-module tables */
+    /* PB_RENDER_EXPORT: the runs */
+    pb_store *st;
+    const int64_t *ids;
+    int nids;
+} pb_render_in;
+
+/* Where a renderer writes: PB_RENDER_SUITE the file at path (f NULL); the others f (path NULL). */
+typedef struct pb_render_out {
+    FILE *f;
+    const char *path;
+} pb_render_out;
+
+typedef struct pb_renderer {
+    const char *name;      /* what --format and messages call it */
+    const char *suffix;    /* its file's: <out>/<suite><suffix> for PB_RENDER_SUITE */
+    pb_render_kind kind;
+    /* 0, or -1 + e (a failed write included); a PB_RENDER_SUITE renderer that fails removes the
+     * suite's files first (pb_report_remove_outputs), so that none passes for a whole report */
+    int (*render)(const pb_render_out *out, const pb_render_in *in, pb_err *e);
+    /* what `bench report`'s line names of the files written, after "<out>/<suite>"; NULL: suffix */
+    const char *const *listed;
+} pb_renderer;
+
+/* The table, in the order bench report runs it (the figures first: the others show them); ended
+ * by an entry with name NULL. */
+extern const pb_renderer pb_renderers[];
+
+/* The entry of kind named name; NULL if none. */
+const pb_renderer *pb_renderer_find(pb_render_kind kind, const char *name);
+/* The names of kind's entries for a message, "a, b or c", into buf. */
+void pb_renderer_names(pb_render_kind kind, char *buf, size_t cap);
+/* names[0..n) as a message lists them, "a, b or c", into buf (any table of formats: the gate's too). */
+void pb_render_join_names(const char *const *names, size_t n, char *buf, size_t cap);
+/* A PB_RENDER_SUITE entry's file for suite: <out_dir>/<suite><suffix>, into buf. */
+void pb_renderer_path(const pb_renderer *r, const char *out_dir, const char *suite, char *buf, size_t cap);
+/* What bench report wrote for suite in out_dir: "<out>/<suite>_ratio.png (.svg), ..., <out>/<suite>.md". */
+void pb_renderer_listed(const char *out_dir, const char *suite, char *buf, size_t cap);
+
+/* The renderers of the table, by kind (call them through it). */
+int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e);      /* report_gnuplot.c */
+int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err *e);   /* report_md.c */
+int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e);       /* report_html.c */
+int pb_render_json(const pb_render_out *out, const pb_render_in *in, pb_err *e);       /* export.c */
+int pb_render_csv(const pb_render_out *out, const pb_render_in *in, pb_err *e);        /* export.c */
+int pb_render_gbench(const pb_render_out *out, const pb_render_in *in, pb_err *e);     /* export.c */
+
+#endif

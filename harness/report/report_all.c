@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* report_all.c — `bench report` over every suite: which runs it reports (the SQL the command line
+ * must not hold), and the life of the HTML page around the suites' sections. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report_data.h"
+
+/* The newest complete run of a suite: userspace (guest = 0) or a kernel-module run (guest = 1). */
+static int64_t latest_run(pb_store *st, const char *suite, int guest)
+{
+    pb_stmt *q;
+    pb_db_prepare(st->db,
+                  "SELECT id FROM runs WHERE status='complete' AND suite=?1"
+                  " AND (CASE WHEN target = 'userspace' THEN 0 ELSE 1 END) = ?2 ORDER BY id DESC LIMIT 1",
+                  &q);
+    pb_db_bind_text(q, 1, suite);
+    pb_db_bind_int(q, 2, guest);
+    int64_t id = 0;
+    if (pb_db_step(q) == PB_DB_ROW) id = pb_db_column_int64(q, 0);
+    pb_db_finalize(q);
+    return id;
+}
+
+/* run's suite into suite (cap bytes) and whether it is a kernel-module run; 0, or -1 + e when it
+ * is not in the store or not complete (an incomplete run is never reported) */
+static int run_of(pb_store *st, int64_t run, char *suite, size_t cap, int *is_guest, pb_err *e)
+{
+    pb_stmt *q;
+    pb_db_prepare(st->db, "SELECT suite, status, target FROM runs WHERE id = ?1", &q);
+    pb_db_bind_int64(q, 1, run);
+    int found = pb_db_step(q) == PB_DB_ROW;
+    char status[32] = "", target[32] = "";
+    if (found) {
+        snprintf(suite, cap, "%s", pb_db_column_text(q, 0));
+        snprintf(status, sizeof status, "%s", pb_db_column_text(q, 1));
+        snprintf(target, sizeof target, "%s", pb_db_column_text(q, 2));
+    }
+    pb_db_finalize(q);
+    if (!found) return pb_errf(e, "no run %lld in %s", (long long)run, st->path);
+    if (strcmp(status, "complete"))
+        return pb_errf(e, "run %lld is %s, not complete: it is never reported", (long long)run, status);
+    *is_guest = strcmp(target, "userspace") != 0;
+    return 0;
+}
+
+int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_plan *plan, pb_err *e)
+{
+    memset(plan, 0, sizeof *plan);
+    int run_is_guest = 0;
+    if (suite) snprintf(plan->suite, sizeof plan->suite, "%s", suite);
+    if (run && run_of(st, run, plan->suite, sizeof plan->suite, &run_is_guest, e) < 0) return -1;
+    for (int i = 0; pb_suites[i] && plan->n < PB_REPORT_MAX_JOBS; i++) {
+        const pb_suite *s = pb_suites[i];
+        if (*plan->suite && strcmp(s->name, plan->suite)) continue;
+        pb_report_job j = {.s = s};
+        j.run = run && !run_is_guest ? run : latest_run(st, s->name, 0);
+        /* kernel-module rows only for a suite that declares a kernel-module part */
+        j.guest_run = !s->kmod_impls ? 0 : run && run_is_guest ? run : latest_run(st, s->name, 1);
+        if (!j.run && run) {
+            pb_errf(e, "run %lld is a kernel-module run; it is drawn beside a userspace run of %s, and there is none "
+                    "yet (bench run --suite %s)", (long long)run, s->name, s->name);
+            return -2;
+        }
+        if (!j.run) continue;
+        if (j.guest_run == j.run) j.guest_run = 0;
+        plan->jobs[plan->n++] = j;
+    }
+    return 0;
+}
+
+int pb_report_page_open(pb_report_page *p, const char *path, const char *out_dir, const pb_report_plan *plan,
+                        pb_err *e)
+{
+    p->f = NULL;
+    snprintf(p->path, sizeof p->path, "%s", path);
+    snprintf(p->part, sizeof p->part, "%s.part", path);
+    if (mkdir(out_dir, 0755) && errno != EEXIST) return pb_errf(e, "cannot create %s: %s", out_dir, strerror(errno));
+    p->f = fopen(p->part, "w");
+    if (!p->f) return pb_errf(e, "cannot write %s: %s", p->part, strerror(errno));
+    /* the links name every suite before its first section */
+    const char *names[PB_REPORT_MAX_JOBS];
+    for (int i = 0; i < plan->n; i++) names[i] = plan->jobs[i].s->name;
+    pb_report_html_begin(p->f, "patchbench report");
+    pb_report_html_nav(p->f, names, plan->n);
+    return 0;
+}
+
+int pb_report_page_close(pb_report_page *p, int failed, pb_err *e)
+{
+    pb_report_html_end(p->f);
+    pb_err ce = {{0}};
+    int rc = pb_report_close_checked(p->f, p->part, &ce);
+    p->f = NULL;
+    if (rc < 0 || failed) {
+        unlink(p->part);
+        return failed ? 0 : pb_errf(e, "%s", ce.msg);
+    }
+    if (rename(p->part, p->path)) {
+        int err = errno;
+        unlink(p->part);
+        return pb_errf(e, "cannot write %s: %s", p->path, strerror(err));
+    }
+    return 1;
+}
