@@ -275,7 +275,7 @@ static pb_claim claim_of(const mreport *m, const mcell *x, double dt)
     snprintf(cell.variant, sizeof cell.variant, "%s", x->variant);
     snprintf(cell.op, sizeof cell.op, "%s", x->op);
     cell.size_bytes = (uint64_t)x->size;
-    return m->s->claim ? m->s->claim(&cell, dt) : PB_CLAIM_NONE;
+    return pb_suite_claim(m->s, &cell, dt);
 }
 
 static void count(pb_verdict_counts *n, const char *v)

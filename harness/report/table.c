@@ -174,7 +174,7 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
                 snprintf(cell.variant, sizeof cell.variant, "%s", a.v[vi]);
                 snprintf(cell.op, sizeof cell.op, "%s", a.o[oi]);
                 cell.size_bytes = (uint64_t)a.sizes[si];
-                pb_claim cl = s->claim ? s->claim(&cell, dt) : PB_CLAIM_NONE;
+                pb_claim cl = pb_suite_claim(s, &cell, dt);
                 print_size_column(t, cl, have_t, &rt, dt);
                 const char *v = have_t ? pb_verdict(cl, dt, cfg->tolerance, rt.lo, rt.hi) : pb_verdict_no_data;
                 tw_cell(t, "%s", pb_claim_name(cl));
