@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cli_opts.c — the table-driven command-line parser of every bench subcommand (cli_opts.h). */
 #include "cli_opts.h"
+#include "runenv.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -157,10 +158,23 @@ static void unknown_option(const pb_cli *c, const struct option *lo, size_t n, c
                      c->cmd);
 }
 
-/* One of the command's own options: to on_opt. 0, or -1 after printing why. */
+/* One of the command's own options: a typed entry writes its destination in c->ctx, any other
+ * goes to on_opt. 0, or -1 after printing why. */
 static int command_option(pb_cli *c, const pb_cli_opt *o, const char *value)
 {
-    return c->on_opt ? c->on_opt(c->ctx, o->id, value) : 0;
+    char *dst = (char *)c->ctx + o->offset;
+    switch (o->type) {
+    case PB_CLI_STRING: memcpy(dst, &value, sizeof value); return 0;
+    case PB_CLI_CLEAR: memset(dst, 0, sizeof(int)); return 0;
+    case PB_CLI_CPU: {
+        int cpu;
+        pb_err e = {{0}};
+        if (pb_cpu_parse(value, &cpu, &e) < 0) return pb_cli_error(c, "%s", e.msg);
+        memcpy(dst, &value, sizeof value);
+        return 0;
+    }
+    default: return c->on_opt ? c->on_opt(c->ctx, o->id, value) : 0;
+    }
 }
 
 /* One of the suite's options: set on the suite's options object, and recorded as given. */

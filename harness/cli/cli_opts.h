@@ -9,17 +9,45 @@
 #define PB_CLI_OPTS_H
 
 #include <stddef.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "store.h"
 #include "suite.h"
+
+/* What parsing an option does: hand it to the command's on_opt, or write a destination in the
+ * command's ctx (at offset, as git's parse-options does) without a line of the command's own. */
+typedef enum pb_cli_type {
+    PB_CLI_CALLBACK = 0,  /* on_opt(ctx, id, value) */
+    PB_CLI_STRING,        /* const char * at offset = the value (it points into argv) */
+    PB_CLI_CLEAR,         /* int at offset = 0 (a boolean that turns something off) */
+    PB_CLI_CPU,           /* const char * at offset = the value, once pb_cpu_parse accepts it */
+} pb_cli_type;
 
 typedef struct pb_cli_opt {
     const char *name;     /* without the dashes: "db" */
     const char *arg;      /* what the value is, for the help: "PATH"; NULL = boolean, takes no value */
     const char *help;     /* one or more lines, no indent, no trailing newline */
     int id;               /* handed to the command's on_opt */
+    pb_cli_type type;
+    size_t offset;        /* PB_CLI_STRING, CLEAR, CPU: where in the command's ctx */
 } pb_cli_opt;
+
+/* An option handed to on_opt, and a table's end. */
+#define PB_OPT(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0}
+#define PB_OPT_END {NULL, NULL, NULL, 0, PB_CLI_CALLBACK, 0}
+/* The options every command that has them declares alike (type: the command's ctx type). */
+#define PB_DB_HELP "the database: a SQLite file or a postgresql:// URI\n(default $PB_DB or " PB_DEFAULT_DB_PATH ")"
+#define PB_OPT_DB(type, field) {"db", "PATH", PB_DB_HELP, 0, PB_CLI_STRING, offsetof(type, field)}
+#define PB_OPT_DB_READ(type, field) {"db", "PATH", PB_DB_HELP ", opened read-only", 0, PB_CLI_STRING, offsetof(type, field)}
+#define PB_OPT_QUIET(type, field) {"quiet", NULL, "no progress on stderr", 0, PB_CLI_CLEAR, offsetof(type, field)}
+#define PB_OPT_CPU(type, field)                                                                                 \
+    {"cpu", "N|none",                                                                                           \
+     "pin the benchmark thread to online CPU N (default: the last online\n"                                    \
+     "CPU, when more than one is online); none: do not pin. Stored with\n"                                     \
+     "each run (runs.cpu_affinity), with why when not pinned",                                                \
+     0, PB_CLI_CPU, offsetof(type, field)}
 
 typedef struct pb_cli {
     const char *cmd;              /* "run": messages read "bench run: ..." */

@@ -21,25 +21,7 @@ static const char COMPARE_SYNOPSIS[] =
     "\n"
     "  A B                   impls to compare in one run (default: the run's baseline and candidate)\n";
 
-enum { O_RUN, O_SUITE, O_RUNS, O_IMPL, O_METRIC, O_ALPHA, O_FORMAT, O_DB };
-
-static const pb_cli_opt OPTS[] = {
-    {"run", "ID|latest", "the run (default latest, of --suite if given)", O_RUN},
-    {"suite", "S", "with --run latest: the newest complete run of suite S", O_SUITE},
-    {"runs", "IDS_A IDS_B", "comma lists of run ids, one run per alternation on each side, made\n"
-                            "alternately in one job on one machine (ci/perf-gate does this): pair k\n"
-                            "is the k-th run of each side, per cell its medians. With one run each:\n"
-                            "ratio of medians only (a single pair of runs allows no valid test).\n"
-                            "Runs of other machines or jobs (PB_JOB_ID) are refused, except one run\n"
-                            "each of different (or no) jobs: then an UNPAIRED comparison (every sample\n"
-                            "against every sample, Hodges-Lehmann ratio, Mann-Whitney CI), not stored.", O_RUNS},
-    {"impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL},
-    {"metric", "M", "metric (default the run's primary metric); throughputs become costs", O_METRIC},
-    {"alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA},
-    {"format", "F", "text (default), md or json", O_FORMAT},
-    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-    {NULL, NULL, NULL, 0},
-};
+enum { O_RUN, O_SUITE, O_RUNS, O_IMPL, O_METRIC, O_ALPHA, O_FORMAT };
 
 typedef struct compare_args {
     pb_cli *cli;
@@ -51,6 +33,24 @@ typedef struct compare_args {
     pb_gate_params gp;
 } compare_args;
 
+static const pb_cli_opt OPTS[] = {
+    PB_OPT("run", "ID|latest", "the run (default latest, of --suite if given)", O_RUN),
+    PB_OPT("suite", "S", "with --run latest: the newest complete run of suite S", O_SUITE),
+    PB_OPT("runs", "IDS_A IDS_B", "comma lists of run ids, one run per alternation on each side, made\n"
+                            "alternately in one job on one machine (ci/perf-gate does this): pair k\n"
+                            "is the k-th run of each side, per cell its medians. With one run each:\n"
+                            "ratio of medians only (a single pair of runs allows no valid test).\n"
+                            "Runs of other machines or jobs (PB_JOB_ID) are refused, except one run\n"
+                            "each of different (or no) jobs: then an UNPAIRED comparison (every sample\n"
+                            "against every sample, Hodges-Lehmann ratio, Mann-Whitney CI), not stored.", O_RUNS),
+    PB_OPT("impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL),
+    PB_OPT("metric", "M", "metric (default the run's primary metric); throughputs become costs", O_METRIC),
+    PB_OPT("alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA),
+    PB_OPT("format", "F", "text (default), md or json", O_FORMAT),
+    PB_OPT_DB(compare_args, db),
+    PB_OPT_END,
+};
+
 static int on_opt(void *ctx, int id, const char *v)
 {
     compare_args *a = ctx;
@@ -61,7 +61,6 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_RUNS: a->runs_a = v; a->want_runs_b = 1; return 0;
     case O_IMPL: a->impl = v; return 0;
     case O_METRIC: a->metric = v; return 0;
-    case O_DB: a->db = v; return 0;
     case O_ALPHA: return pb_gate_output_opt("bench compare", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
     default: return pb_gate_output_opt("bench compare", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
     }

@@ -14,25 +14,25 @@
 #include "render.h"
 #include "store.h"
 
-enum { O_FORMAT, O_RUN, O_SUITE, O_OUT, O_DB };
-
-static const pb_cli_opt OPTS[] = {
-    {"format", "json|csv|gbench", "json: the run's provenance, every cell's statistics in every metric and the\n"
-                                  "paired ratios; csv: the statistics, one row per (cell, impl, metric);\n"
-                                  "gbench: Google Benchmark's JSON, one median entry per (cell, impl) in ns,\n"
-                                  "for compare.py", O_FORMAT},
-    {"run", "ID|latest", "the run (default: the latest complete run of each suite)", O_RUN},
-    {"suite", "NAME", "only this suite", O_SUITE},
-    {"out", "FILE", "write there (replaced only when whole) instead of stdout", O_OUT},
-    {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-    {NULL, NULL, NULL, 0},
-};
+enum { O_FORMAT, O_RUN, O_SUITE, O_OUT };
 
 typedef struct export_args {
     pb_cli *cli;
     const char *db, *format, *run_s, *suite, *out;
     int64_t run;
 } export_args;
+
+static const pb_cli_opt OPTS[] = {
+    PB_OPT("format", "json|csv|gbench", "json: the run's provenance, every cell's statistics in every metric and the\n"
+                                  "paired ratios; csv: the statistics, one row per (cell, impl, metric);\n"
+                                  "gbench: Google Benchmark's JSON, one median entry per (cell, impl) in ns,\n"
+                                  "for compare.py", O_FORMAT),
+    PB_OPT("run", "ID|latest", "the run (default: the latest complete run of each suite)", O_RUN),
+    PB_OPT("suite", "NAME", "only this suite", O_SUITE),
+    PB_OPT("out", "FILE", "write there (replaced only when whole) instead of stdout", O_OUT),
+    PB_OPT_DB_READ(export_args, db),
+    PB_OPT_END,
+};
 
 static int on_opt(void *ctx, int id, const char *v)
 {
@@ -49,8 +49,7 @@ static int on_opt(void *ctx, int id, const char *v)
         return 0;
     case O_RUN: a->run_s = v; return pb_cli_run_id(a->cli, "run", v, 1, &a->run);
     case O_SUITE: a->suite = v; return 0;
-    case O_OUT: a->out = v; return 0;
-    default: a->db = v; return 0;
+    default: a->out = v; return 0;
     }
 }
 

@@ -50,50 +50,8 @@ static const char GATE_EPILOGUE[] =
     "calibration with run lists: what its A/A gate decided.\n";
 
 enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
-       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_DB, O_QUIET, O_CALIBRATE, O_MEASURE, O_BUDGET, O_CPU,
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_CALIBRATE, O_MEASURE, O_BUDGET,
        O_BASE_MODULE, O_CAND_MODULE };
-
-static const pb_cli_opt OPTS[] = {
-    {"suite", "S", "suite (bench list)", O_SUITE},
-    {"baseline", "IMPL", "default: the suite's baseline (old)", O_BASELINE},
-    {"candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE},
-    {"baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A},
-    {"candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B},
-    {"baseline-module", "PATH", "commit gate in one process (fourth form): the baseline build's suites,\n"
-                                "its build/harness/" PB_SUITE_MODULE_FILE, O_BASE_MODULE},
-    {"candidate-module", "PATH", "the candidate build's (default: the one beside this bench)", O_CAND_MODULE},
-    {"calibrate", NULL, "A/A calibration (third form)", O_CALIBRATE},
-    {"impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL},
-    {"quick", NULL, "fewer, shorter samples (15 rounds of 0.5 ms)", O_QUICK},
-    {"rounds", "N", "rounds of the first pass (default 61, quick 15)", O_ROUNDS},
-    {"reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default 2).\n"
-                    "With run lists: how many more looks the caller may take (default 0).\n"
-                    "Each look is tested at alpha / (1 + N).", O_RERUNS},
-    {"budget", "SECONDS", "more power per second: after the first pass, rerun (twice the rounds\n"
-                          "each time) every cell whose MDC is not yet under half its threshold,\n"
-                          "until all are, or the next pass would overrun SECONDS, or --reruns\n"
-                          "(default with --budget: 6) is reached; alpha is spent over those\n"
-                          "looks as above. Reports the MDC reached (median, largest)", O_BUDGET},
-    {"sizes", "LIST", "only these sizes (as bench run)", O_SIZES},
-    {"repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT},
-    {"metric", "M", "metric (default the suite's primary metric)", O_METRIC},
-    {"thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS},
-    {"alpha", "A", "family-wise error rate over the cells (default 0.05)", O_ALPHA},
-    {"format", "F", "text (default), md or json", O_FORMAT},
-    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-    {"measure", "M", "time (default): wall time as above; valgrind: claim gate on\n"
-                     "deterministic callgrind counts (metric insns_per_op by default; no\n"
-                     "statistics: the ratio itself against the threshold; see docs/gate.md).\n"
-                     "With --baseline-runs X --candidate-runs Y: one stored valgrind run\n"
-                     "(bench run --measure valgrind) of each build, rule 'commit'.\n"
-                     "both: the claim gate on wall time and on counts, per cell side by\n"
-                     "side (time moved, instructions not: memory, stalls, layout)", O_MEASURE},
-    {"cpu", "N|none", "pin the benchmark thread to online CPU N (default: the last online\n"
-                      "CPU, when more than one is online); none: do not pin. Stored with\n"
-                      "each run (runs.cpu_affinity), with why when not pinned", O_CPU},
-    {"quiet", NULL, "no progress on stderr", O_QUIET},
-    {NULL, NULL, NULL, 0},
-};
 
 typedef struct gate_args {
     const pb_suite *suite;
@@ -111,6 +69,46 @@ typedef struct gate_args {
     pb_cli *cli;
 } gate_args;
 
+static const pb_cli_opt OPTS[] = {
+    PB_OPT("suite", "S", "suite (bench list)", O_SUITE),
+    PB_OPT("baseline", "IMPL", "default: the suite's baseline (old)", O_BASELINE),
+    PB_OPT("candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE),
+    PB_OPT("baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A),
+    PB_OPT("candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B),
+    PB_OPT("baseline-module", "PATH", "commit gate in one process (fourth form): the baseline build's suites,\n"
+                                "its build/harness/" PB_SUITE_MODULE_FILE, O_BASE_MODULE),
+    PB_OPT("candidate-module", "PATH", "the candidate build's (default: the one beside this bench)", O_CAND_MODULE),
+    PB_OPT("calibrate", NULL, "A/A calibration (third form)", O_CALIBRATE),
+    PB_OPT("impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL),
+    PB_OPT("quick", NULL, "fewer, shorter samples (15 rounds of 0.5 ms)", O_QUICK),
+    PB_OPT("rounds", "N", "rounds of the first pass (default 61, quick 15)", O_ROUNDS),
+    PB_OPT("reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default 2).\n"
+                    "With run lists: how many more looks the caller may take (default 0).\n"
+                    "Each look is tested at alpha / (1 + N).", O_RERUNS),
+    PB_OPT("budget", "SECONDS", "more power per second: after the first pass, rerun (twice the rounds\n"
+                          "each time) every cell whose MDC is not yet under half its threshold,\n"
+                          "until all are, or the next pass would overrun SECONDS, or --reruns\n"
+                          "(default with --budget: 6) is reached; alpha is spent over those\n"
+                          "looks as above. Reports the MDC reached (median, largest)", O_BUDGET),
+    PB_OPT("sizes", "LIST", "only these sizes (as bench run)", O_SIZES),
+    PB_OPT("repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT),
+    PB_OPT("metric", "M", "metric (default the suite's primary metric)", O_METRIC),
+    PB_OPT("thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS),
+    PB_OPT("alpha", "A", "family-wise error rate over the cells (default 0.05)", O_ALPHA),
+    PB_OPT("format", "F", "text (default), md or json", O_FORMAT),
+    PB_OPT_DB(gate_args, db),
+    PB_OPT("measure", "M", "time (default): wall time as above; valgrind: claim gate on\n"
+                     "deterministic callgrind counts (metric insns_per_op by default; no\n"
+                     "statistics: the ratio itself against the threshold; see docs/gate.md).\n"
+                     "With --baseline-runs X --candidate-runs Y: one stored valgrind run\n"
+                     "(bench run --measure valgrind) of each build, rule 'commit'.\n"
+                     "both: the claim gate on wall time and on counts, per cell side by\n"
+                     "side (time moved, instructions not: memory, stalls, layout)", O_MEASURE),
+    PB_OPT_CPU(gate_args, cpu),
+    PB_OPT_QUIET(gate_args, progress),
+    PB_OPT_END,
+};
+
 static int on_opt(void *ctx, int id, const char *v)
 {
     gate_args *a = ctx;
@@ -126,18 +124,9 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_SIZES: a->sizes = v; return 0;
     case O_METRIC: a->metric = v; return 0;
     case O_THRESHOLDS: a->thresholds = v; return 0;
-    case O_DB: a->db = v; return 0;
     case O_QUICK: a->quick = 1; return 0;
-    case O_QUIET: a->progress = 0; return 0;
     case O_CALIBRATE: a->calibrate = 1; return 0;
     case O_MEASURE: a->measure = v; return 0;
-    case O_CPU: {
-        int cpu;
-        pb_err e = {{0}};
-        if (pb_cpu_parse(v, &cpu, &e) < 0) return pb_cli_error(a->cli, "%s", e.msg);
-        a->cpu = v;
-        return 0;
-    }
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 6, 100000, &a->rounds);
     case O_BUDGET: {
         char *end;

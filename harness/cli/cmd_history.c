@@ -10,24 +10,24 @@
 #include "metrics.h"
 #include "store.h"
 
-enum { O_SUITE, O_IMPL, O_METRIC, O_ALPHA, O_OUT, O_NO_PLOTS, O_DB };
-
-static const pb_cli_opt OPTS[] = {
-    {"suite", "NAME", "the suite (required)", O_SUITE},
-    {"impl", "X", "the implementation followed (default the suite's candidate)", O_IMPL},
-    {"metric", "M", "the metric (default the suite's primary metric)", O_METRIC},
-    {"alpha", "A", "significance level of each change point's permutation test (default 0.01)", O_ALPHA},
-    {"out", "DIR", "where the plots go (default plots/)", O_OUT},
-    {"no-plots", NULL, "the tables only: no gnuplot, nothing written", O_NO_PLOTS},
-    {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-    {NULL, NULL, NULL, 0},
-};
+enum { O_SUITE, O_IMPL, O_METRIC, O_ALPHA, O_OUT, O_NO_PLOTS };
 
 typedef struct history_args {
     const char *db, *suite, *impl, *metric, *out;
     double alpha;
     int no_plots;
 } history_args;
+
+static const pb_cli_opt OPTS[] = {
+    PB_OPT("suite", "NAME", "the suite (required)", O_SUITE),
+    PB_OPT("impl", "X", "the implementation followed (default the suite's candidate)", O_IMPL),
+    PB_OPT("metric", "M", "the metric (default the suite's primary metric)", O_METRIC),
+    PB_OPT("alpha", "A", "significance level of each change point's permutation test (default 0.01)", O_ALPHA),
+    PB_OPT("out", "DIR", "where the plots go (default plots/)", O_OUT),
+    PB_OPT("no-plots", NULL, "the tables only: no gnuplot, nothing written", O_NO_PLOTS),
+    PB_OPT_DB_READ(history_args, db),
+    PB_OPT_END,
+};
 
 static int on_opt(void *ctx, int id, const char *v)
 {
@@ -50,7 +50,7 @@ static int on_opt(void *ctx, int id, const char *v)
         }
         return 0;
     }
-    default: a->db = v; return 0;
+    default: return 0;
     }
 }
 

@@ -10,7 +10,7 @@
 #include "import.h"
 #include "store.h"
 
-enum { O_DB, O_TARGET };
+enum { O_TARGET };
 
 typedef struct import_args {
     pb_cli *cli;
@@ -20,8 +20,8 @@ typedef struct import_args {
 static int import_opt(void *ctx, int id, const char *v)
 {
     import_args *a = ctx;
-    if (id == O_DB) a->db = v;
-    else a->target = v;
+    (void)id;   /* --target: the one option of its own */
+    a->target = v;
     return 0;
 }
 
@@ -36,9 +36,9 @@ static int import_pos(void *ctx, const char *path)
 int cmd_import(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
-        {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-        {"target", "NAME", "the target of a file without `meta target` (default 'import')", O_TARGET},
-        {NULL, NULL, NULL, 0},
+        PB_OPT_DB(import_args, db),
+        PB_OPT("target", "NAME", "the target of a file without `meta target` (default 'import')", O_TARGET),
+        PB_OPT_END,
     };
     pb_cli cli = {
         .cmd = "import", .opts = opts, .on_opt = import_opt, .on_pos = import_pos,

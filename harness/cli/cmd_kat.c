@@ -178,11 +178,11 @@ static int kat_one(const pb_suite *forced, const char *file, const char *impl, p
 int cmd_kat(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
-        {"impl", "NAME", "check only this implementation (default: every one of the suite)", O_IMPL},
-        {"suite", "NAME", "force the suite", O_SUITE},
-        {"plugin", "NAME=PATH.so", "with --suite: load this plug-in of the suite as impl NAME (self-tested in a\n"
-                                   "child first) and check it (default --impl NAME)", O_PLUGIN},
-        {NULL, NULL, NULL, 0},
+        PB_OPT("impl", "NAME", "check only this implementation (default: every one of the suite)", O_IMPL),
+        PB_OPT("suite", "NAME", "force the suite", O_SUITE),
+        PB_OPT("plugin", "NAME=PATH.so", "with --suite: load this plug-in of the suite as impl NAME (self-tested in a\n"
+                                   "child first) and check it (default --impl NAME)", O_PLUGIN),
+        PB_OPT_END,
     };
     pb_cli cli = {
         .cmd = "kat", .opts = opts, .on_opt = on_opt, .on_pos = on_file, .more_help = kat_formats,

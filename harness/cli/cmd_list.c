@@ -12,7 +12,7 @@
 #include "suite.h"
 
 /* --db, the one option of list and migrate; --runs of list */
-enum { O_DB, O_RUNS };
+enum { O_RUNS };
 
 typedef struct db_args {
     const char *db;
@@ -22,17 +22,18 @@ typedef struct db_args {
 static int on_opt(void *ctx, int id, const char *v)
 {
     db_args *a = ctx;
-    if (id == O_DB) a->db = v;
-    else a->runs = 1;
+    (void)id;   /* --runs: the one option of its own */
+    (void)v;
+    a->runs = 1;
     return 0;
 }
 
 int cmd_list(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
-        {"runs", NULL, "the runs in the database, newest first, with their status", O_RUNS},
-        {"db", "PATH", "the database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-        {NULL, NULL, NULL, 0},
+        PB_OPT("runs", NULL, "the runs in the database, newest first, with their status", O_RUNS),
+        PB_OPT_DB_READ(db_args, db),
+        PB_OPT_END,
     };
     db_args a = {.db = pb_default_db()};
     pb_cli cli = {.cmd = "list", .opts = opts, .on_opt = on_opt, .ctx = &a,
@@ -103,8 +104,8 @@ int cmd_list(int argc, char **argv)
 int cmd_migrate(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
-        {"db", "PATH", "the database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-        {NULL, NULL, NULL, 0},
+        PB_OPT_DB(db_args, db),
+        PB_OPT_END,
     };
     char synopsis[512];
     snprintf(synopsis, sizeof synopsis,

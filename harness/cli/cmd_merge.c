@@ -15,8 +15,8 @@
 enum { O_INTO };
 
 static const pb_cli_opt OPTS[] = {
-    {"into", "PATH", "the store to merge into (created if missing, migrated if older); required", O_INTO},
-    {NULL, NULL, NULL, 0},
+    PB_OPT("into", "PATH", "the store to merge into (created if missing, migrated if older); required", O_INTO),
+    PB_OPT_END,
 };
 
 #define MAX_SRC 64

@@ -14,27 +14,27 @@
 #include "report_machines.h"
 #include "store.h"
 
-enum { O_RUN, O_SUITE, O_OUT, O_DB, O_HTML, O_MACHINES };
-
-static const pb_cli_opt OPTS[] = {
-    {"run", "ID|latest", "the run to report (default: the latest complete run of each suite)", O_RUN},
-    {"suite", "NAME", "only this suite", O_SUITE},
-    {"out", "DIR|FILE.html", "output folder (default plots); a name ending in .html writes the HTML page there\n"
-                             "(its plots beside it) and implies --html", O_OUT},
-    {"html", NULL, "also write one self-contained HTML page (inline SVG, no network, no JavaScript):\n"
-                   "<out>/report.html", O_HTML},
-    {"machines", "all|ID,...", "also <out>/<suite>_machines.md/.png/.svg (and a section of the page): per cell the\n"
-                               "time ratio with its CI and verdict on every machine (runs.machine_id or a prefix)\n"
-                               "and configuration side by side, grouped by CPU model (docs/fleet.md)", O_MACHINES},
-    {"db", "PATH", "database, opened read-only (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-    {NULL, NULL, NULL, 0},
-};
+enum { O_RUN, O_SUITE, O_OUT, O_HTML, O_MACHINES };
 
 typedef struct report_args {
     pb_cli *cli;
     const char *db, *out, *run_s, *suite, *machines;
     int html;
 } report_args;
+
+static const pb_cli_opt OPTS[] = {
+    PB_OPT("run", "ID|latest", "the run to report (default: the latest complete run of each suite)", O_RUN),
+    PB_OPT("suite", "NAME", "only this suite", O_SUITE),
+    PB_OPT("out", "DIR|FILE.html", "output folder (default plots); a name ending in .html writes the HTML page there\n"
+                             "(its plots beside it) and implies --html", O_OUT),
+    PB_OPT("html", NULL, "also write one self-contained HTML page (inline SVG, no network, no JavaScript):\n"
+                   "<out>/report.html", O_HTML),
+    PB_OPT("machines", "all|ID,...", "also <out>/<suite>_machines.md/.png/.svg (and a section of the page): per cell the\n"
+                               "time ratio with its CI and verdict on every machine (runs.machine_id or a prefix)\n"
+                               "and configuration side by side, grouped by CPU model (docs/fleet.md)", O_MACHINES),
+    PB_OPT_DB_READ(report_args, db),
+    PB_OPT_END,
+};
 
 static int on_opt(void *ctx, int id, const char *v)
 {
@@ -51,7 +51,7 @@ static int on_opt(void *ctx, int id, const char *v)
         a->machines = v;
         return 0;
     }
-    default: a->db = v; return 0;
+    default: return 0;
     }
 }
 

@@ -18,36 +18,7 @@
 #include "suite.h"
 #include "valgrind.h"
 
-enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_DB, O_TARGET, O_MEASURE, O_QUIET,
-       O_VG_CHILD, O_VG_REPS, O_CPU };
-
-static const pb_cli_opt OPTS[] = {
-    {"suite", "NAME|all", "suite to run (bench list shows them); all: each suite that re-runs a published\n"
-                          "patch (has data/<suite>_doc.tsv), in turn, each closed by its summary", O_SUITE},
-    {"impl", "A,B", "only these implementations", O_IMPL},
-    {"sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES},
-    {"quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK},
-    {"rounds", "N", "rounds per cell (default 61, quick 15)", O_ROUNDS},
-    {"sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS},
-    {"counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
-                         "'' for none). Unavailable ones fall back to the TSC, visibly.", O_COUNTERS},
-    {"db", "PATH", "SQLite database (default $PB_DB or " PB_DEFAULT_DB_PATH ")", O_DB},
-    {"target", "T", "userspace (default): the implementations in this process.\n"
-                    "qemu: the kernel-module variant in a QEMU guest (TCG);\n"
-                    "host: the kernel-module variant on this machine's kernel\n"
-                    "(root, module support and /lib/modules/$(uname -r)/build needed).\n"
-                    "See docs/kmod.md.", O_TARGET},
-    {"measure", "M", "time (default): wall time, interleaved as above;\n"
-                     "valgrind: instruction, cache and branch counts per op under callgrind\n"
-                     "(deterministic; see docs/gate.md and harness/run/valgrind.h)", O_MEASURE},
-    {"cpu", "N|none", "pin the benchmark thread to online CPU N (default: the last online\n"
-                      "CPU, when more than one is online); none: do not pin. Stored with\n"
-                      "the run (runs.cpu_affinity), with why when not pinned", O_CPU},
-    {"quiet", NULL, "no progress on stderr", O_QUIET},
-    {"vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD},
-    {"vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS},
-    {NULL, NULL, NULL, 0},
-};
+enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_TARGET, O_MEASURE, O_VG_CHILD, O_VG_REPS };
 
 typedef struct run_args {
     pb_cli *cli;
@@ -58,6 +29,32 @@ typedef struct run_args {
     int vg_reps;
 } run_args;
 
+static const pb_cli_opt OPTS[] = {
+    PB_OPT("suite", "NAME|all", "suite to run (bench list shows them); all: each suite that re-runs a published\n"
+                          "patch (has data/<suite>_doc.tsv), in turn, each closed by its summary", O_SUITE),
+    PB_OPT("impl", "A,B", "only these implementations", O_IMPL),
+    PB_OPT("sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES),
+    PB_OPT("quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK),
+    PB_OPT("rounds", "N", "rounds per cell (default 61, quick 15)", O_ROUNDS),
+    PB_OPT("sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS),
+    PB_OPT("counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
+                         "'' for none). Unavailable ones fall back to the TSC, visibly.", O_COUNTERS),
+    PB_OPT_DB(run_args, o.db_path),
+    PB_OPT("target", "T", "userspace (default): the implementations in this process.\n"
+                    "qemu: the kernel-module variant in a QEMU guest (TCG);\n"
+                    "host: the kernel-module variant on this machine's kernel\n"
+                    "(root, module support and /lib/modules/$(uname -r)/build needed).\n"
+                    "See docs/kmod.md.", O_TARGET),
+    PB_OPT("measure", "M", "time (default): wall time, interleaved as above;\n"
+                     "valgrind: instruction, cache and branch counts per op under callgrind\n"
+                     "(deterministic; see docs/gate.md and harness/run/valgrind.h)", O_MEASURE),
+    PB_OPT_CPU(run_args, o.cpu),
+    PB_OPT_QUIET(run_args, o.progress),
+    PB_OPT("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD),
+    PB_OPT("vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS),
+    PB_OPT_END,
+};
+
 static int on_opt(void *ctx, int id, const char *v)
 {
     run_args *a = ctx;
@@ -66,9 +63,7 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_IMPL: a->o.impls = v; return 0;
     case O_SIZES: a->o.sizes = v; return 0;
     case O_QUICK: a->o.quick = 1; return 0;
-    case O_QUIET: a->o.progress = 0; return 0;
     case O_COUNTERS: a->o.counters = v; return 0;
-    case O_DB: a->o.db_path = v; return 0;
     case O_TARGET: a->target = v; return 0;
     case O_MEASURE:
         if (strcmp(v, "time") && strcmp(v, "valgrind"))
@@ -76,13 +71,6 @@ static int on_opt(void *ctx, int id, const char *v)
         a->measure = v;
         return 0;
     case O_VG_CHILD: a->vg_child = v; return 0;
-    case O_CPU: {
-        int cpu;
-        pb_err e = {{0}};
-        if (pb_cpu_parse(v, &cpu, &e) < 0) return pb_cli_error(a->cli, "%s", e.msg);
-        a->o.cpu = v;
-        return 0;
-    }
     case O_VG_REPS: return pb_cli_int(a->cli, "vg-reps", v, 1, 4, &a->vg_reps);
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 2, 100000, &a->o.rounds);
     case O_SAMPLE_MS: {
