@@ -10,27 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *libc_kmalloc(size_t n)
+void *xts_kernel_kmalloc(size_t n)
 {
     return malloc(n);
 }
 
 /* kzfree zeroes the whole object (ksize), not just what was asked for. */
-static void libc_kzfree(void *p)
+void xts_kernel_kzfree(void *p)
 {
     if (!p) return;
     explicit_bzero(p, malloc_usable_size(p));
     free(p);
 }
-
-static void *failing_kmalloc(size_t n)
-{
-    (void)n;
-    return NULL;
-}
-
-const xts_allocator xts_allocator_libc = { libc_kmalloc, libc_kzfree };
-const xts_allocator xts_allocator_failing = { failing_kmalloc, libc_kzfree };
 
 static size_t round16(size_t n)
 {
@@ -46,14 +37,13 @@ static void *zalloc16(size_t n)
     return p;
 }
 
-xts_tfm *xts_alloc_tfm(const xts_alg *alg, const xts_allocator *allocator, int *err)
+xts_tfm *xts_alloc_tfm(const xts_alg *alg, int *err)
 {
     int rc = -ENOMEM;
     xts_tfm *tfm = zalloc16(round16(sizeof *tfm) + alg->ctxsize);
 
     if (!tfm) goto out;
     tfm->alg = alg;
-    tfm->allocator = allocator;
     tfm->ctx = (char *)tfm + round16(sizeof *tfm);
     rc = alg->init_tfm(tfm);
     if (rc) {
@@ -71,11 +61,6 @@ void xts_free_tfm(xts_tfm *tfm)
     tfm->alg->exit_tfm(tfm);
     explicit_bzero(tfm->ctx, tfm->alg->ctxsize);
     free(tfm);
-}
-
-void xts_tfm_set_allocator(xts_tfm *tfm, const xts_allocator *a)
-{
-    tfm->allocator = a;
 }
 
 static unsigned keys_bit(size_t keylen)

@@ -58,16 +58,13 @@ typedef struct xts_alg {
 #define XTS_KEYS_512 4u  /* 2 x AES-256 */
 #define XTS_KEYS_ALL (XTS_KEYS_256 | XTS_KEYS_384 | XTS_KEYS_512)
 
-/* The kernel's kmalloc/kzfree as seen by the old template: an injectable
- * allocator, so that allocation failure (the old code's 128-byte fallback
- * path) can be forced and measured. kzfree zeroes the block before freeing. */
-typedef struct xts_allocator {
-    void *(*kmalloc)(size_t n);
-    void (*kzfree)(void *p);
-} xts_allocator;
-
-extern const xts_allocator xts_allocator_libc;   /* malloc; explicit_bzero + free */
-extern const xts_allocator xts_allocator_failing; /* kmalloc always returns NULL */
+/* The kernel's kmalloc and kzfree, as the old template calls them: directly (in 2018 the
+ * template called kmalloc/kzfree, no function pointer; a pointer here would cost two retpoline
+ * calls per request in the kernel profile that the kernel does not pay). malloc; kzfree zeroes
+ * the whole block before freeing it. The allocation-failure path (old-nomem) is a build of the
+ * old template of its own (XTS_KMALLOC_FAILS, impls/old_nomem_names.h), not a run-time switch. */
+void *xts_kernel_kmalloc(size_t n);
+void xts_kernel_kzfree(void *p);
 
 /* Counters a test can read to see which path ran (always kept: one
  * increment per event, the same in every implementation). */
@@ -76,11 +73,12 @@ typedef struct xts_stats {
     uint64_t allocs;           /* kmalloc calls that succeeded */
     uint64_t alloc_failures;   /* kmalloc calls that returned NULL */
     uint64_t frees;            /* kzfree calls */
+    uint64_t last_alloc_size;  /* the size the last kmalloc call asked for */
 } xts_stats;
 
 struct xts_tfm {
     const xts_alg *alg;
-    const xts_allocator *allocator;
+    const void *reserved;      /* unused; keeps the layout of plug-in ABI 1 (include/patchbench) */
     xts_stats stats;
     int has_key;               /* cleared when setkey fails: the kernel's NEED_KEY */
     void *ctx;                 /* alg->ctxsize bytes, 16-byte aligned */
@@ -95,14 +93,10 @@ struct xts_request {
     void *ctx;                 /* alg->reqsize bytes, 16-byte aligned */
 };
 
-/* Allocate a transform of an implementation (with its allocator; the impls by
- * name: suites/xts/xts_impls.h). *err gets -EOPNOTSUPP if the peer library is
- * unusable, -ENOMEM. */
-xts_tfm *xts_alloc_tfm(const xts_alg *alg, const xts_allocator *allocator, int *err);
+/* Allocate a transform of an implementation (the impls by name: suites/xts/xts_impls.h). *err
+ * gets -EOPNOTSUPP if the peer library is unusable, -ENOMEM. */
+xts_tfm *xts_alloc_tfm(const xts_alg *alg, int *err);
 void xts_free_tfm(xts_tfm *tfm);
-
-/* Replace the allocator (tests; "old-nomem" is made this way). */
-void xts_tfm_set_allocator(xts_tfm *tfm, const xts_allocator *a);
 
 /* -EINVAL: keylen not 32/48/64; -EOPNOTSUPP: a valid XTS key size this
  * implementation does not have (OpenSSL: 2 x AES-192); -EKEYREJECTED: the

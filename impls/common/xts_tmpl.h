@@ -5,7 +5,8 @@
  *   struct priv   the kernel's per-tfm context: the child "ecb(aes)" keyed
  *                 with Key1 and the single-block tweak cipher keyed with Key2.
  *   xts_tmpl_*    init_tfm / exit_tfm / setkey of both templates.
- *   xts_kmalloc   the tfm's allocator (injectable, see xts_allocator), counted.
+ *   xts_kmalloc   the kernel's kmalloc, called directly, counted; in a build with
+ *                 XTS_KMALLOC_FAILS (old-nomem) it fails, counted, and calls nothing.
  *   xts_kzfree    zero, then free (the kernel's kzfree), counted. */
 #ifndef PB_XTS_TMPL_H
 #define PB_XTS_TMPL_H
@@ -24,7 +25,12 @@ int xts_tmpl_setkey(xts_tfm *tfm, const uint8_t *key, size_t keylen);
 
 static inline void *xts_kmalloc(xts_tfm *tfm, size_t n)
 {
-    void *p = tfm->allocator->kmalloc(n);
+#ifdef XTS_KMALLOC_FAILS
+    void *p = NULL;
+#else
+    void *p = xts_kernel_kmalloc(n);
+#endif
+    tfm->stats.last_alloc_size = n;
     if (p) tfm->stats.allocs++;
     else tfm->stats.alloc_failures++;
     return p;
@@ -33,7 +39,7 @@ static inline void *xts_kmalloc(xts_tfm *tfm, size_t n)
 static inline void xts_kzfree(xts_tfm *tfm, void *p)
 {
     tfm->stats.frees++;
-    tfm->allocator->kzfree(p);
+    xts_kernel_kzfree(p);
 }
 
 #endif

@@ -7,19 +7,21 @@
 #include "pb_plugin.h"
 
 extern const xts_alg xts_old_alg, xts_new_alg, xts_openssl_alg, xts_gcrypt_alg;
+/* the old template built with every kmalloc failing (impls/old_nomem_names.h) */
+extern const xts_alg xts_old_nomem_alg;
 /* the same two templates built with the native profile (impls/native_names.h) */
 extern const xts_alg xts_old_alg_native, xts_new_alg_native;
 
 static const xts_impl builtin[] = {
-    { "old", &xts_old_alg, &xts_allocator_libc, 0 },
-    { "new", &xts_new_alg, &xts_allocator_libc, 0 },
+    { "old", &xts_old_alg, 0 },
+    { "new", &xts_new_alg, 0 },
     /* the old template's allocation-failure path: 128-byte chunks */
-    { "old-nomem", &xts_old_alg, &xts_allocator_failing, 0 },
-    { "openssl", &xts_openssl_alg, &xts_allocator_libc, 0 },
-    { "gcrypt", &xts_gcrypt_alg, &xts_allocator_libc, 0 },
+    { "old-nomem", &xts_old_nomem_alg, 0 },
+    { "openssl", &xts_openssl_alg, 0 },
+    { "gcrypt", &xts_gcrypt_alg, 0 },
     /* the code-generation cross-check: the same sources, built native */
-    { "old@native", &xts_old_alg_native, &xts_allocator_libc, 0 },
-    { "new@native", &xts_new_alg_native, &xts_allocator_libc, 0 },
+    { "old@native", &xts_old_alg_native, 0 },
+    { "new@native", &xts_new_alg_native, 0 },
 };
 
 static xts_impl plugins[XTS_IMPLS_MAX_PLUGINS];
@@ -44,13 +46,13 @@ const xts_impl *xts_impls_find(const char *name)
 
 int xts_impls_add_plugin(const char *name, const xts_alg *alg)
 {
-    return pb_impl_dir_add(&dir, name, &(xts_impl){ .alg = alg, .allocator = &xts_allocator_libc, .plugin = 1 });
+    return pb_impl_dir_add(&dir, name, &(xts_impl){ .alg = alg, .plugin = 1 });
 }
 
 xts_tfm *xts_impls_alloc_tfm(const char *name, int *err)
 {
     const xts_impl *m = xts_impls_find(name);
-    if (m) return xts_alloc_tfm(m->alg, m->allocator, err);
+    if (m) return xts_alloc_tfm(m->alg, err);
     if (err) *err = -ENOENT;
     return NULL;
 }

@@ -19,7 +19,6 @@
 typedef struct xts_impl {
     const char *name;
     const xts_alg *alg;
-    const xts_allocator *allocator;   /* old-nomem: the old template with xts_allocator_failing */
     int plugin;                       /* loaded by --plugin, not built in */
 } xts_impl;
 
@@ -29,12 +28,12 @@ const xts_impl *xts_impls_find(const char *name);
 size_t xts_impls_count(void);
 /* i < xts_impls_count(), in the order above; NULL past the end. */
 const xts_impl *xts_impls_at(size_t i);
-/* Add a plug-in's template as impl NAME, with the libc allocator. The name is copied; alg must
+/* Add a plug-in's template as impl NAME. The name is copied; alg must
  * outlive the process's use of it. 0, -EINVAL: name empty or too long; -EEXIST: taken; -ENOSPC:
  * XTS_IMPLS_MAX_PLUGINS already. */
 int xts_impls_add_plugin(const char *name, const xts_alg *alg);
 
-/* A transform of impl NAME (xts_alloc_tfm with its alg and allocator). *err: -ENOENT for an
+/* A transform of impl NAME (xts_alloc_tfm with its alg). *err: -ENOENT for an
  * unknown name, else as xts_alloc_tfm. */
 xts_tfm *xts_impls_alloc_tfm(const char *name, int *err);
 
