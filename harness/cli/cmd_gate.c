@@ -20,6 +20,7 @@
 #include "runner.h"
 #include "runenv.h"
 #include "suite_module.h"
+#include "gate_layouts.h"
 
 #define MAX_RERUNS 6
 
@@ -50,7 +51,7 @@ static const char GATE_EPILOGUE[] =
     "calibration with run lists: what its A/A gate decided.\n";
 
 enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
-       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_CALIBRATE, O_MEASURE, O_BUDGET,
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_CALIBRATE, O_MEASURE, O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED,
        O_BASE_MODULE, O_CAND_MODULE };
 
 typedef struct gate_args {
@@ -67,6 +68,7 @@ typedef struct gate_args {
     const char *suite_opts_text;
     char cmdline[2048];
     pb_cli *cli;
+    pb_layout_args la;     /* --layouts, --layout-seed (cli_layouts.h) */
 } gate_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -91,6 +93,8 @@ static const pb_cli_opt OPTS[] = {
                           "(default with --budget: 6) is reached; alpha is spent over those\n"
                           "looks as above. Reports the MDC reached (median, largest)", O_BUDGET),
     PB_OPT("sizes", "LIST", "only these sizes (as bench run)", O_SIZES),
+    PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS ";\nthe commit gate: layout L of each build against layout L of the other", O_LAYOUTS),
+    PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
     PB_OPT("repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT),
     PB_OPT("metric", "M", "metric (default the suite's primary metric)", O_METRIC),
     PB_OPT("thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS),
@@ -137,6 +141,8 @@ static int on_opt(void *ctx, int id, const char *v)
         return 0;
     }
     case O_RERUNS: return pb_cli_int(a->cli, "reruns", v, 0, MAX_RERUNS, &a->reruns);
+    case O_LAYOUTS: return pb_cli_layout_opt(a->cli, &a->la, "layouts", v);
+    case O_LAYOUT_SEED: return pb_cli_layout_opt(a->cli, &a->la, "layout-seed", v);
     case O_REPEAT: return pb_cli_int(a->cli, "repeat", v, 1, 1000, &a->repeat);
     case O_ALPHA: return pb_gate_output_opt("bench gate", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
     case O_FORMAT: return pb_gate_output_opt("bench gate", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
@@ -272,8 +278,9 @@ static void note_mdc_reached(char *note, size_t cap, const pb_cmp_cell *c, size_
 
 /* kind: "claim", "aa" or "commit" (what runs.options says); builds: two builds' modules, whose cells
  * show the calibration of their candidate impl (X), else of their baseline impl (the claim gate's) */
-static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const char *kind, const char *opts_extra,
-                       double threshold, const char *metric, int builds, session *out, pb_err *e)
+static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, gate_layouts *G, const char *kind,
+                       const char *opts_extra, double threshold, const char *metric, int builds, session *out,
+                       pb_err *e)
 {
     memset(out, 0, sizeof *out);
     pb_suite wrapped;
@@ -282,7 +289,7 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const cha
     char opts[700];
     snprintf(opts, sizeof opts, "gate=%s%s%s %s", kind, opts_extra ? " " : "", opts_extra ? opts_extra : "",
              a->suite_opts_text);
-    int rounds = a->rounds ? a->rounds : (a->quick ? 15 : 61);
+    int rounds = a->rounds ? a->rounds : (a->quick ? 16 : 64);
     pb_gate_data d = {0};
     pb_cmp_cell *only = NULL;
     size_t nonly = 0;
@@ -295,10 +302,12 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const cha
         double pass_start = (double)(pb_now_ns() - t0) * 1e-9;
         W->only = only;
         W->nonly = nonly;
+        pb_gate_layouts_only(G, only, nonly);
         pb_runner_opts o = {.suite = &wrapped, .suite_opts = W, .quick = a->quick, .rounds = rounds,
                             .sizes = pass ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
-                            .progress = a->progress, .cpu = a->cpu, .iters_memo = &memo};
+                            .progress = a->progress, .cpu = a->cpu, .iters_memo = &memo,
+                            .layouts = pb_gate_layouts_set(G)};
         int64_t run = 0;
         int r = pb_run(&o, &run, e);
         if (r != 0) { rc = -1; break; }
@@ -364,7 +373,7 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, const cha
 static void rounds_note(char *buf, size_t cap, const gate_args *a, const session *s, double t, int line,
                         const pb_thresholds *th)
 {
-    int r0 = a->rounds ? a->rounds : (a->quick ? 15 : 61);
+    int r0 = a->rounds ? a->rounds : (a->quick ? 16 : 64);
     snprintf(buf, cap, "threshold %.3g%% (%s:%d); alpha %g over up to %d looks; %d rounds%s", 100 * t, th->path, line,
              a->gp.alpha, 1 + a->reruns, r0, s->nruns == 1 ? ""
              : a->budget > 0 ? ", cells inconclusive or with MDC >= threshold/2 rerun" : ", inconclusive cells rerun");
@@ -389,10 +398,16 @@ static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const
     session ss;
     gate_wrap W;
     pb_pair_claim(&W, a->suite, a->suite_opts, A, B, 0);
-    if (run_session(a, st, &W, "claim", NULL, t, metric, 0, &ss, e) < 0) return -1;
+    char why[300];
+    gate_layouts *G = pb_gate_layouts_claim(a->cli, &a->la, s->name, A, B, 0, why, sizeof why, e);
+    if (!G && e->msg[0]) return -1;
+    int sr = run_session(a, st, &W, G, "claim", NULL, t, metric, 0, &ss, e);
+    pb_gate_layouts_free(G);
+    if (sr < 0) return -1;
     int status = pb_gate_exit_status(ss.final, ss.nfinal);
-    char note[768];
-    rounds_note(note, sizeof note, a, &ss, t, line, th);
+    char note[1100];
+    snprintf(note, sizeof note, "%s%s", why, why[0] ? "; " : "");
+    rounds_note(note + strlen(note), sizeof note - strlen(note), a, &ss, t, line, th);
     pb_comparison c = {.command = "gate", .gate = "claim", .suite = s->name, .metric = metric, .pairing = "round",
                        .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
                        .exit_status = status, .runs_a = ss.runs, .nruns_a = ss.nruns};
@@ -483,7 +498,12 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
     for (size_t r = 0; r < R && rc == 0; r++) {
         gate_wrap W;
         pb_pair_claim(&W, a->suite, a->suite_opts, X, X, 1);
-        if (run_session(a, st, &W, "aa", NULL, t, metric, 0, &ss[r], e) < 0) { rc = -1; break; }
+        char why[300];
+        gate_layouts *G = pb_gate_layouts_claim(a->cli, &a->la, s->name, X, X, 1, why, sizeof why, e);
+        if (!G && e->msg[0]) { rc = -1; break; }
+        int sr = run_session(a, st, &W, G, "aa", NULL, t, metric, 0, &ss[r], e);
+        pb_gate_layouts_free(G);
+        if (sr < 0) { rc = -1; break; }
         if (r && ss[r].nfinal != ss[0].nfinal) { rc = pb_errf(e, "the grid changed between A/A gates"); break; }
         first[r] = ss[r].first;
         final[r] = ss[r].final;
@@ -658,12 +678,17 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
         W.auto_pairs = 1;
         W.only_impl = a->impl;
         session ss;
-        if (run_session(a, st, &W, kind, extra, t, metric, 1, &ss, e) < 0) { rc = -1; break; }
+        char why[300];
+        gate_layouts *G = pb_gate_layouts_builds(a->cli, &a->la, a->base_module, cand, name, &W, why, sizeof why, e);
+        if (!G && e->msg[0]) { rc = -1; break; }
+        int sr = run_session(a, st, &W, G, kind, extra, t, metric, 1, &ss, e);
+        pb_gate_layouts_free(G);
+        if (sr < 0) { rc = -1; break; }
         status = pb_gate_exit_status(ss.final, ss.nfinal);
         exits[status]++;
         char note[1400];
-        snprintf(note, sizeof note, "baseline build %.60s (%s), candidate build %.60s (%s), in one process; ",
-                 ma.info->vcs, a->base_module, mb.info->vcs, cand);
+        snprintf(note, sizeof note, "baseline build %.60s (%s), candidate build %.60s (%s), in one process; %s%s",
+                 ma.info->vcs, a->base_module, mb.info->vcs, cand, why, why[0] ? "; " : "");
         if (W.unpaired[0])
             snprintf(note + strlen(note), sizeof note - strlen(note), "not compared: %s; ", W.unpaired);
         if (W.shared[0])
@@ -706,7 +731,7 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
 
 int cmd_gate(int argc, char **argv)
 {
-    gate_args a = {.db = pb_default_db(), .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
+    gate_args a = {.la = {.seed = 1}, .db = pb_default_db(), .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
     pb_cli_join(argc, argv, a.cmdline, sizeof a.cmdline);
     if (pb_gb_init(&argc, argv) < 0) {
         fprintf(stderr, "bench gate: bad --benchmark_ flag (see above)\n");

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_layouts.h"
 #include "cli_opts.h"
 #include "paths.h"
 #include "gbshim.h"
@@ -18,7 +19,7 @@
 #include "suite.h"
 #include "valgrind.h"
 
-enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_TARGET, O_MEASURE, O_VG_CHILD, O_VG_REPS };
+enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_TARGET, O_MEASURE, O_VG_CHILD, O_VG_REPS, O_LAYOUTS, O_LAYOUT_SEED };
 
 typedef struct run_args {
     pb_cli *cli;
@@ -27,6 +28,7 @@ typedef struct run_args {
     const char *measure;         /* --measure: "time" or "valgrind" */
     const char *vg_child;        /* --vg-child DIR: this process is the child under callgrind */
     int vg_reps;
+    pb_layout_args la;
 } run_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -35,7 +37,9 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT("impl", "A,B", "only these implementations", O_IMPL),
     PB_OPT("sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES),
     PB_OPT("quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK),
-    PB_OPT("rounds", "N", "rounds per cell (default 61, quick 15)", O_ROUNDS),
+    PB_OPT("rounds", "N", "rounds per cell (default 64, quick 16: a multiple of the layouts)", O_ROUNDS),
+    PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS, O_LAYOUTS),
+    PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
     PB_OPT("sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS),
     PB_OPT("counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
                          "'' for none). Unavailable ones fall back to the TSC, visibly.", O_COUNTERS),
@@ -71,6 +75,8 @@ static int on_opt(void *ctx, int id, const char *v)
         a->measure = v;
         return 0;
     case O_VG_CHILD: a->vg_child = v; return 0;
+    case O_LAYOUTS: return pb_cli_layout_opt(a->cli, &a->la, "layouts", v);
+    case O_LAYOUT_SEED: return pb_cli_layout_opt(a->cli, &a->la, "layout-seed", v);
     case O_VG_REPS: return pb_cli_int(a->cli, "vg-reps", v, 1, 4, &a->vg_reps);
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 2, 100000, &a->o.rounds);
     case O_SAMPLE_MS: {
@@ -136,6 +142,54 @@ static void closing_summary(const pb_suite *s, const char *db, int64_t run)
     pb_store_close(&st);
 }
 
+/* before layout l's plan: what this bench's own suite calibrated in its plan */
+static int share_own_calibration(void *ctx, const pb_suite *own, void *own_opts, int l, pb_err *e)
+{
+    const pb_layout_set *set = ctx;
+    return pb_suite_copy_calibration(own, own_opts, set->v[l].suite, set->v[l].opts, NULL, 0, e);
+}
+
+/* The code layouts of this bench's build (cli_layouts.h) into a->o.layouts, unless --layouts 1. Without
+ * the layout modules beside bench (an install that lacks them), a warning and one layout, not a failure:
+ * runs.layouts says which. 0, or -1 after printing why. */
+static int open_layouts(run_args *a, pb_module_layouts *ml, pb_layout_set *set)
+{
+    memset(ml, 0, sizeof *ml);
+    memset(set, 0, sizeof *set);
+    if (a->la.layouts == 1) return 0;
+    char own[1024];
+    pb_err e = {{0}};
+    if (pb_suite_module_own_path(own, sizeof own, &e) < 0) {
+        if (a->la.layouts) { fprintf(stderr, "bench run: --layouts %d: %s\n", a->la.layouts, e.msg); return -1; }
+        fprintf(stderr, "bench run: warning: one code layout only (%s)\n", e.msg);
+        return 0;
+    }
+    int built = pb_module_layouts_built(own);
+    if (a->la.layouts > built) {
+        fprintf(stderr, "bench run: --layouts %d: this build has %d (meson configure -Dlayouts=N)\n", a->la.layouts,
+                built);
+        return -1;
+    }
+    int n = a->la.layouts ? a->la.layouts : built;
+    if (n < 2) return 0;
+    if (pb_module_layouts_open(ml, own, n, a->o.suite->name, a->cli, &e) < 0) {
+        fprintf(stderr, "bench run: code layouts: %s\n", e.msg);
+        pb_module_layouts_close(ml);
+        return -1;
+    }
+    set->n = n;
+    for (int l = 0; l < n; l++) {
+        set->v[l].suite = ml->suite[l];
+        set->v[l].opts = ml->opts[l];
+    }
+    set->seed = a->la.seed;
+    set->share = share_own_calibration;
+    set->share_ctx = set;
+    pb_module_layouts_what(set->what, sizeof set->what, n);
+    a->o.layouts = set;
+    return 0;
+}
+
 static int run_one(int argc, char **argv, const char *cmdline)
 {
     pb_cli cli = {
@@ -148,7 +202,7 @@ static int run_one(int argc, char **argv, const char *cmdline)
         .opts = OPTS,
         .more_help = list_suites,
     };
-    run_args a = {.cli = &cli, .target = "userspace", .measure = "time", .vg_reps = 1,
+    run_args a = {.cli = &cli, .target = "userspace", .measure = "time", .vg_reps = 1, .la = {.seed = 1},
                   .o = {.db_path = pb_default_db(), .progress = 1, .command_line = cmdline}};
     cli.on_opt = on_opt;
     cli.ctx = &a;
@@ -213,8 +267,15 @@ static int run_one(int argc, char **argv, const char *cmdline)
         pb_suite_opts_free(cli.suite, cli.suite_opts);
         return rc;
     }
+    pb_module_layouts ml;
+    pb_layout_set set;
+    if (open_layouts(&a, &ml, &set) < 0) {
+        pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return 2;
+    }
     int64_t run = 0;
     int r = pb_run(&a.o, &run, &e);
+    pb_module_layouts_close(&ml);
     pb_suite_opts_free(cli.suite, cli.suite_opts);
     if (r == 130) { fprintf(stderr, "bench run: %s\n", e.msg); return 130; }
     if (r < 0) {

@@ -2,6 +2,8 @@
 /* gate.c — per-cell statistics, Holm's correction, verdicts, and the thresholds file. No I/O but files read here. */
 #include "gate.h"
 
+#include "layout_stats.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -49,6 +51,8 @@ static void clear_results(pb_cmp_cell *c)
     c->n = 0;
     c->ratio = c->ci_lo = c->ci_hi = c->conf = c->p = c->p_holm = NAN;
     c->se_log = c->noise = c->mdc = c->order_effect = NAN;
+    c->layouts = 1;
+    c->layout_lo = c->layout_hi = NAN;
 }
 
 /* half the difference of the medians of the log ratios of the two orders; NaN if an order has < 3 pairs */
@@ -70,41 +74,76 @@ static double order_effect(const double *d, const signed char *order, size_t n)
 void pb_cmp_cell_stats(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
                        size_t n, size_t m, const pb_gate_params *gp)
 {
+    pb_cmp_cell_stats_layouts(c, cost_b, cost_a, order, NULL, n, m, gp);
+}
+
+static void set_estimate(pb_cmp_cell *c, double ratio, double lo, double hi, double conf, double p)
+{
+    c->ratio = ratio;
+    c->ci_lo = lo;
+    c->ci_hi = hi;
+    c->conf = conf;
+    c->p = p;
+}
+
+/* across layouts: what pb_layout_ratio_of gives replaces the pooled estimate; 0 if it applies */
+static int across_layouts(pb_cmp_cell *c, const double *d, const int *lay, size_t k, size_t m,
+                          const pb_gate_params *gp)
+{
+    pb_layout_ratio lr;
+    if (!lay || pb_layout_ratio_of(d, lay, k, gp->conf, &lr) != 0) return -1;
+    c->layouts = lr.nlayouts;
+    c->layout_lo = lr.lo;
+    c->layout_hi = lr.hi;
+    set_estimate(c, lr.estimate, lr.ci_lo, lr.ci_hi, gp->conf, lr.p_value);
+    c->se_log = lr.se_log;
+    double level = gp->alpha / (double)(m ? m : 1), df = lr.nlayouts - 1;
+    c->mdc = lr.se_log > 0 ? expm1((pb_t_quantile(1 - level / 2, df) + pb_t_quantile(gp->power, df)) * lr.se_log) : 0;
+    return 0;
+}
+
+void pb_cmp_cell_stats_layouts(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
+                               const int *layout, size_t n, size_t m, const pb_gate_params *gp)
+{
     clear_results(c);
     size_t cap = n ? n : 1, k = 0;
     double *a = malloc(cap * sizeof *a), *b = malloc(cap * sizeof *b), *d = malloc(cap * sizeof *d);
     signed char *o = malloc(cap);
-    for (size_t i = 0; a && b && d && o && i < n; i++)
+    int *lay = layout ? malloc(cap * sizeof *lay) : NULL;
+    for (size_t i = 0; a && b && d && o && (!layout || lay) && i < n; i++)
         if (cost_b[i] > 0 && cost_a[i] > 0 && isfinite(cost_b[i]) && isfinite(cost_a[i])) {
             a[k] = cost_a[i];
             b[k] = cost_b[i];
             d[k] = log(cost_b[i] / cost_a[i]);
+            if (lay) lay[k] = layout[i];
             o[k++] = order ? order[i] : 0;
         }
     /* diagnostic only: see gate.h */
     if (a && b && d && o && k >= MIN_PAIRS && order) c->order_effect = expm1(order_effect(d, o, k));
     pb_paired pr;
     int ok = a && b && d && o && k >= MIN_PAIRS && pb_paired_ratio(b, a, k, gp->conf, &pr) == 0;
-    free(a), free(b), free(o);
+    free(o);
     if (!ok) {
         c->n = k;
         c->verdict = PB_CELL_NODATA;
         if (!c->note[0])
             snprintf(c->note, sizeof c->note, "%zu pairs: at least %d are needed for a 95 %% CI", k, MIN_PAIRS);
-        free(d);
+        free(a), free(b), free(d), free(lay);
         return;
     }
     c->n = pr.n;
-    c->ratio = pr.estimate;
-    c->ci_lo = pr.ci_lo;
-    c->ci_hi = pr.ci_hi;
-    c->conf = pr.conf;
-    c->p = pr.p_value;
+    set_estimate(c, pr.estimate, pr.ci_lo, pr.ci_hi, pr.conf, pr.p_value);
     /* robust spread of the log ratios: what one pair's noise is */
     double med = pb_median(d, k);
     for (size_t i = 0; i < k; i++) d[i] = fabs(d[i] - med);
     c->noise = 1.4826 * pb_median(d, k);
-    free(d);
+    for (size_t i = 0; i < k; i++) d[i] = log(b[i] / a[i]);
+    int across = across_layouts(c, d, lay, k, m, gp) == 0;
+    free(a), free(b), free(d), free(lay);
+    if (across) {
+        c->verdict = PB_CELL_COMPARED;
+        return;
+    }
     /* The HL estimate is asymptotically normal: its standard error follows from
      * the width of the CI at the coverage actually achieved. This carries the
      * real shape of the noise (two speeds, outliers) into the MDC, where a

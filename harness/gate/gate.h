@@ -92,6 +92,8 @@ typedef struct pb_cmp_cell {
     double noise;            /* robust spread of the paired log ratios (MAD x 1.4826) */
     double order_effect;     /* how much slower the side that ran second was (fraction; NaN: not estimated) */
     double mdc;              /* minimum detectable change (fraction) at `power`, level alpha/m */
+    int layouts;             /* code layouts the ratio is estimated across (docs/layout.md); 1: one */
+    double layout_lo, layout_hi; /* the smallest and largest per-layout ratio; NaN with one layout */
     /* filled by pb_gate_decide */
     double p_holm;
     pb_cell_verdict verdict;
@@ -117,6 +119,12 @@ void pb_holm(const double *p, size_t m, double *adj);
  * alarm more often (docs/gate.md). */
 void pb_cmp_cell_stats(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
                        size_t n, size_t m, const pb_gate_params *gp);
+/* The same with each pair's code layout (NULL: one): with pairs in two or more layouts, the ratio,
+ * CI, p-value and MDC are across layouts (layout_stats.h: per-layout Hodges-Lehmann, mean over
+ * layouts, Student t with layouts - 1 df), so that a change of placement alone is layout spread,
+ * not a regression. */
+void pb_cmp_cell_stats_layouts(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
+                               const int *layout, size_t n, size_t m, const pb_gate_params *gp);
 
 /* Ratio of medians only (one run against one run: no valid paired test). */
 void pb_cmp_cell_untested(pb_cmp_cell *c, const double *cost_b, size_t nb, const double *cost_a, size_t na);
@@ -179,6 +187,7 @@ int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e);
 typedef struct pb_gate_obs {
     int round, rep, position;
     double cost;
+    int layout;              /* the code layout of its round (docs/layout.md) */
 } pb_gate_obs;
 
 typedef struct pb_gate_case {

@@ -21,8 +21,8 @@ const char *pb_two_metric_note(double count_ratio, double count_threshold, doubl
     int time_up = time_lo > 1, time_down = time_hi < 1;
     int count_up = count_ratio - 1 > count_threshold, count_down = 1 - count_ratio > count_threshold;
     if ((time_up || time_down) && !count_up && !count_down)
-        return time_up ? "time slower, instructions not: memory, stalls or code layout (not more work)"
-                       : "time faster, instructions not: memory, stalls or code layout (not less work)";
+        return time_up ? "time slower, instructions not: layout or memory effect (not more work)"
+                       : "time faster, instructions not: layout or memory effect (not less work)";
     if ((count_up || count_down) && !time_up && !time_down)
         return "instructions moved, time did not show it: below the wall-time MDC, or hidden by the core";
     if ((count_up && time_down) || (count_down && time_up))

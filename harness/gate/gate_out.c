@@ -112,15 +112,17 @@ static void summary_counts(const pb_cmp_cell *cells, size_t n, char *b, size_t c
 static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
 {
     int imp = by_impl(cells, n), cal = any_calibrated(cells, n), thr = n && !isnan(cells[0].threshold);
-    enum { C_IMPL, C_VARIANT, C_OP, C_BYTES, C_PAIRS, C_RATIO, C_CI, C_P, C_PH, C_MDC, C_CAL, C_THR, C_RESULT, NCOL };
+    enum { C_IMPL, C_VARIANT, C_OP, C_BYTES, C_PAIRS, C_RATIO, C_CI, C_LAY, C_P, C_PH, C_MDC, C_CAL, C_THR, C_RESULT,
+           NCOL };
     static const struct { const char *head; int width, left; } COLS[NCOL] = {
         {"impl", 10, 1}, {"variant", 10, 1}, {"op", 9, 1}, {"bytes", 8, 0}, {"pairs", 5, 0}, {"cost B/A", 8, 0},
-        {"95% CI", 16, 1}, {"p", 7, 0}, {"p (Holm)", 8, 0}, {"MDC", 6, 0}, {"MDC (A/A)", 9, 0}, {"threshold", 9, 0},
-        {"result", 0, 1},
+        {"95% CI", 16, 1}, {"between layouts", 16, 1}, {"p", 7, 0}, {"p (Holm)", 8, 0}, {"MDC", 6, 0},
+        {"MDC (A/A)", 9, 0}, {"threshold", 9, 0}, {"result", 0, 1},
     };
-    int show[NCOL];
+    int show[NCOL], lay = 0;
+    for (size_t i = 0; i < n; i++) lay |= cells[i].layouts > 1;
     for (int k = 0; k < NCOL; k++) show[k] = 1;
-    show[C_IMPL] = imp, show[C_CAL] = cal, show[C_THR] = thr;
+    show[C_IMPL] = imp, show[C_CAL] = cal, show[C_THR] = thr, show[C_LAY] = lay;
     char val[NCOL][96];
     for (int row = -1; row < (int)n; row++) {
         if (row < 0) {
@@ -134,6 +136,9 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
             snprintf(val[C_PAIRS], sizeof val[0], "%zu", c->n);
             fmt_ratio(val[C_RATIO], sizeof val[0], c->ratio);
             fmt_ci(val[C_CI], sizeof val[0], c);
+            if (c->layouts > 1 && isfinite(c->layout_lo))
+                snprintf(val[C_LAY], sizeof val[0], "%.3f to %.3f", c->layout_lo, c->layout_hi);
+            else snprintf(val[C_LAY], sizeof val[0], "-");
             fmt_p(val[C_P], sizeof val[0], c->p);
             fmt_p(val[C_PH], sizeof val[0], c->p_holm);
             fmt_pct(val[C_MDC], sizeof val[0], c->mdc);
@@ -197,10 +202,12 @@ static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
     json_object_set_new(o, "size_bytes", json_num((double)c->size));
     json_object_set_new(o, "pairs", json_num((double)c->n));
     json_object_set_new(o, "rounds", json_num(c->rounds));
+    json_object_set_new(o, "layouts", json_num(c->layouts));
     const struct { const char *k; double v; } nums[] = {
         {"ratio", c->ratio}, {"ci_lo", c->ci_lo}, {"ci_hi", c->ci_hi}, {"conf", c->conf}, {"p", c->p},
         {"p_holm", c->p_holm}, {"se_log", c->se_log}, {"noise", c->noise}, {"order_effect", c->order_effect},
         {"mdc", c->mdc}, {"calibrated_mdc", c->calibrated_mdc}, {"threshold", c->threshold},
+        {"layout_lo", c->layout_lo}, {"layout_hi", c->layout_hi},
     };
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) json_object_set_new(o, nums[k].k, json_num(nums[k].v));
     json_object_set_new(o, "change", json_text(pb_cmp_change(c, gp)));
@@ -241,10 +248,17 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     char counts[256];
     summary_counts(cells, n, counts, sizeof counts, h->gp);
     fprintf(f, md ? "### %s\n\n" : "%s\n", h->title);
+    int lay = 0;
+    for (size_t i = 0; i < n; i++) lay = lay > cells[i].layouts ? lay : cells[i].layouts;
+    char how[200];
+    if (lay > 1)
+        snprintf(how, sizeof how, "across %d code layouts: Hodges-Lehmann ratio per layout, their mean, Student t CI "
+                 "and p (docs/layout.md)", lay);
+    else snprintf(how, sizeof how, "Hodges-Lehmann ratio, Wilcoxon signed-rank CI and p");
     fprintf(f,
-            "%s%s, cost = %s%s; paired by %s; Hodges-Lehmann ratio, Wilcoxon signed-rank CI and p; Holm over %zu "
-            "cells, alpha %g; MDC = change found with %.0f%% power\n%s",
-            md ? "" : "  ", h->suite, pb_metric_higher_is_better(h->metric) ? "1/" : "", h->metric, h->pairing, n,
+            "%s%s, cost = %s%s; paired by %s; %s; Holm over %zu cells, alpha %g; MDC = change found with %.0f%% "
+            "power\n%s",
+            md ? "" : "  ", h->suite, pb_metric_higher_is_better(h->metric) ? "1/" : "", h->metric, h->pairing, how, n,
             h->gp->alpha, 100 * h->gp->power, md ? "\n" : "");
     if (h->note && h->note[0]) fprintf(f, md ? "%s\n\n" : "  %s\n", h->note);
     print_table(f, md, h, cells, n);

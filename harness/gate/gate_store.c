@@ -75,7 +75,7 @@ int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data 
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                            "SELECT c.id, c.impl, c.variant, c.op, c.size_bytes, c.status, c.reason,"
-                           "       s.round, s.repetition, m.value, s.position"
+                           "       s.round, s.repetition, m.value, s.position, s.layout"
                            " FROM cases c LEFT JOIN samples s ON s.case_id = c.id"
                            " LEFT JOIN sample_metrics m ON m.sample_id = s.id AND m.metric = ?2"
                            " WHERE c.run_id = ?1 ORDER BY c.id, s.round, s.repetition", &st) != PB_DB_OK)
@@ -105,7 +105,7 @@ int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data 
         if (pb_db_column_type(st, 9) == PB_DB_NULL) continue;
         double v = pb_db_column_double(st, 9);
         pb_gate_obs o = {pb_db_column_int(st, 7), pb_db_column_int(st, 8), pb_db_column_int(st, 10),
-                         inverse ? (v > 0 ? 1 / v : NAN) : v};
+                         inverse ? (v > 0 ? 1 / v : NAN) : v, pb_db_column_int(st, 11)};
         any_value = 1;
         if (push_obs(c, &cap, &o) < 0) { rc = pb_errf(e, "out of memory"); break; }
     }
@@ -262,10 +262,11 @@ static int collect_keys(const pb_gate_data *d, const char *impl_a, const char *i
 typedef struct pairs {
     double *a, *b;
     signed char *o;   /* +1: A ran first, -1: B did */
+    int *l;           /* the pair's code layout */
     size_t n, cap;
 } pairs;
 
-static int pairs_push(pairs *p, double b, double a, int a_first)
+static int pairs_push(pairs *p, double b, double a, int a_first, int layout)
 {
     if (p->n == p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 64;
@@ -278,8 +279,12 @@ static int pairs_push(pairs *p, double b, double a, int a_first)
         signed char *no = realloc(p->o, cap);
         if (!no) return -1;
         p->o = no;
+        int *nl = realloc(p->l, cap * sizeof *nl);
+        if (!nl) return -1;
+        p->l = nl;
         p->cap = cap;
     }
+    p->l[p->n] = layout;
     p->a[p->n] = a;
     p->b[p->n] = b;
     p->o[p->n] = a_first ? 1 : -1;
@@ -292,6 +297,7 @@ static void pairs_free(pairs *p)
     free(p->a);
     free(p->b);
     free(p->o);
+    free(p->l);
 }
 
 /* the costs of a pair of observations of cases a and b (pb_pair_by_round) */
@@ -304,7 +310,8 @@ static int push_obs_pair(void *ctx, size_t i, size_t j)
 {
     obs_pairs *op = ctx;
     const pb_gate_obs *oa = &op->a->obs[i], *ob = &op->b->obs[j];
-    return pairs_push(op->p, ob->cost, oa->cost, oa->position < ob->position) < 0 ? -1 : 0;
+    /* one round, one layout (runner.c): the two sides share it */
+    return pairs_push(op->p, ob->cost, oa->cost, oa->position < ob->position, oa->layout) < 0 ? -1 : 0;
 }
 
 static double case_median(const pb_gate_case *c)
@@ -364,7 +371,7 @@ int pb_gate_cells_within_pairs(const pb_gate_data *d, const char *const *impl_a,
         }
         c->rounds = (int)p.n;
         /* m = every cell of every pair: Holm runs over all of them */
-        if (rc == 0) pb_cmp_cell_stats(c, p.b, p.a, p.o, p.n, *ncells, gp);
+        if (rc == 0) pb_cmp_cell_stats_layouts(c, p.b, p.a, p.o, p.l, p.n, *ncells, gp);
         pairs_free(&p);
     }
     free(runs);
@@ -423,7 +430,8 @@ int pb_gate_cells_across(const pb_gate_data *d, const int64_t *runs_a, const int
             const pb_gate_case *ca = find_case(d, runs_a[j], c->impl_a, c), *cb = find_case(d, runs_b[j], c->impl_b, c);
             note_unavailable(c, ca, cb);
             if (!ca || !cb || !ca->ok || !cb->ok || !ca->n || !cb->n) continue;
-            if (pairs_push(&p, case_median(cb), case_median(ca), runs_a[j] < runs_b[j]) < 0)
+            /* each run's median is over all its layouts already */
+            if (pairs_push(&p, case_median(cb), case_median(ca), runs_a[j] < runs_b[j], 0) < 0)
                 rc = pb_errf(e, "out of memory");
         }
         c->rounds = (int)p.n;

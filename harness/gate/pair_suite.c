@@ -89,21 +89,11 @@ static const pb_cell *find_cell(const pb_grid *g, const pb_cell *like, int same_
  * An option the baseline build does not have leaves it to calibrate itself, said in the note. */
 static int share_calibration(gate_wrap *w, pb_err *e)
 {
-    const pb_suite *sb = w->side_b.suite;
-    const char *text = pb_suite_calibrated_options(sb, w->side_b.opts);
-    w->shared[0] = 0;
-    if (!text || !*text) return 0;
-    char buf[512];
-    if (strlen(text) >= sizeof buf) return pb_errf(e, "calibrated options too long: %.100s...", text);
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(t, '=');
-        if (eq) *eq = 0;
-        pb_err oe = {{0}};
-        int r = pb_suite_set_opt(w->side_a.suite, w->side_a.opts, t, eq ? eq + 1 : NULL, &oe);
-        if (r < 0) return pb_errf(e, "the baseline build refuses the candidate's calibration --%s: %.300s", t, oe.msg);
-        snprintf(w->shared + strlen(w->shared), sizeof w->shared - strlen(w->shared), "%s--%s%s%s%s",
-                 w->shared[0] ? " " : "", t, eq ? "=" : "", eq ? eq + 1 : "", r ? "" : " (not an option of the baseline build: it calibrated itself)");
+    if (pb_suite_copy_calibration(w->side_b.suite, w->side_b.opts, w->side_a.suite, w->side_a.opts, w->shared,
+                                  sizeof w->shared, e) < 0) {
+        char why[sizeof e->msg];
+        snprintf(why, sizeof why, "%s", e->msg);
+        return pb_errf(e, "the baseline build %.400s", why);
     }
     return 0;
 }

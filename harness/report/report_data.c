@@ -4,6 +4,7 @@
  * report's SQL is here; the renderers (report_gnuplot.c, report_md.c) only read the struct. */
 #include "report_data.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,7 +156,7 @@ static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 {
     pb_stmt *q;
     if (prepare(st, "SELECT metric, baseline, candidate, variant, op, size_bytes, estimate, ci_lo, ci_hi, p_value,"
-                    " n_pairs FROM ratios WHERE run_id=?1 ORDER BY id", &q, run, e) < 0)
+                    " n_pairs, layouts, layout_lo, layout_hi FROM ratios WHERE run_id=?1 ORDER BY id", &q, run, e) < 0)
         return -1;
     int rc = 0, step;
     while ((step = pb_db_step(q)) == PB_DB_ROW) {
@@ -173,6 +174,9 @@ static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
         x->r.hi = pb_db_column_double(q, 8);
         x->r.p = pb_db_column_double(q, 9);
         x->r.n = pb_db_column_int(q, 10);
+        x->r.layouts = pb_db_column_int(q, 11);
+        x->r.layout_lo = pb_db_column_type(q, 12) == PB_DB_NULL ? NAN : pb_db_column_double(q, 12);
+        x->r.layout_hi = pb_db_column_type(q, 13) == PB_DB_NULL ? NAN : pb_db_column_double(q, 13);
     }
     if (rc == 0 && step != PB_DB_DONE) rc = pb_errf(e, "%s: reading ratios: %s", st->path, pb_db_errmsg(st->db));
     pb_db_finalize(q);

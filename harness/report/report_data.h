@@ -30,6 +30,8 @@ row *pb_report_push(rows *r);
 typedef struct ratio {
     double est, lo, hi, p;
     int n;
+    int layouts;                 /* code layouts it was estimated across (1: one) */
+    double layout_lo, layout_hi; /* the smallest and largest per-layout ratio; NaN with one layout */
 } ratio;
 
 

@@ -107,6 +107,11 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
     }
     char prof[MAXP][PB_NAME_MAX];
     int np = find_profiles(&a, base, cand, prof);
+    /* a run across code layouts: the between-layout range beside each CI (docs/layout.md) */
+    int nl = 0;
+    for (size_t i = 0; i < d->nratios; i++)
+        if (d->ratios[i].run == run && d->ratios[i].r.layouts > nl) nl = d->ratios[i].r.layouts;
+    if (nl < 2) nl = 0;
     const pb_metric *pm = pb_metric_find(metric);
     const char *unit = pm ? pm->unit : metric;
     int ncols = 0;
@@ -120,6 +125,7 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
     for (int k = 0; k < a.ni; k++)
         if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) { tw_cell(t, "%s (%s)", a.impl[k], unit); ncols++; }
     tw_cell(t, "time %s/%s [95%% CI]", cand, base);
+    if (nl) { tw_cell(t, "between %d code layouts", nl); ncols++; }
     for (int p = 0; p < np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", cand, prof[p], base, prof[p]);
     tw_cell(t, "document time %s/%s", cand, base);
     tw_cell(t, "measured/document");
@@ -127,6 +133,7 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
     tw_cell(t, "verdict");
     ncols += np + 5;
     if (np) { tw_cell(t, "code generation"); ncols++; }
+    if (nl) { tw_cell(t, "code layout"); ncols++; }
     tw_end(t, ncols);
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
@@ -150,6 +157,11 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
                 ratio rt;
                 int have_t = pb_report_ratio(d, run, PB_DEFAULT_METRIC, base, cand, a.v[vi], a.o[oi], a.sizes[si], &rt);
                 print_ratio(t, have_t, &rt);
+                if (nl) {
+                    if (have_t && rt.layouts > 1 && isfinite(rt.layout_lo))
+                        tw_cell(t, "%.3f to %.3f", rt.layout_lo, rt.layout_hi);
+                    else tw_cell(t, "-");
+                }
                 /* the same sources built with each profile, and whether the answer moves with them */
                 int codegen = 0;
                 for (int p = 0; p < np; p++) {
@@ -180,9 +192,13 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
                 tw_cell(t, "%s", pb_claim_name(cl));
                 tw_cell(t, "%s", v);
                 if (np) tw_cell(t, "%s", codegen ? pb_codegen_mark : "");
+                int layout = have_t && rt.layouts > 1 &&
+                             pb_verdict_straddles(cl, dt, cfg->tolerance, rt.layout_lo, rt.layout_hi);
+                if (nl) tw_cell(t, "%s", layout ? pb_layout_mark : "");
                 tw_end(t, ncols);
                 pb_verdict_count(n, v);
                 n->codegen += codegen;
+                n->layout += layout;
             }
     free(sub.v);
 }

@@ -10,8 +10,10 @@
 
 static const char V_HOLDS[] = "claim holds", V_SIZE[] = "direction holds, size differs",
                   V_NOT[] = "claim does not hold", V_INCONCLUSIVE[] = "inconclusive here", V_NONE[] = "no claim",
-                  V_NODATA[] = "no data", CODEGEN_MARK[] = "depends on code generation";
-const char *const pb_verdict_no_data = V_NODATA, *const pb_codegen_mark = CODEGEN_MARK;
+                  V_NODATA[] = "no data", CODEGEN_MARK[] = "depends on code generation",
+                  LAYOUT_MARK[] = "depends on code layout";
+const char *const pb_verdict_no_data = V_NODATA, *const pb_codegen_mark = CODEGEN_MARK,
+                  *const pb_layout_mark = LAYOUT_MARK;
 
 /* Does [lo, hi] meet the document's band [doc/(1+t), doc*(1+t)]? Touching counts. */
 static int overlaps_band(double doc, double t, double lo, double hi)
@@ -42,6 +44,41 @@ const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi)
     }
 }
 
+int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi)
+{
+    if (c == PB_CLAIM_NONE || !(lo < hi) || !(t > 0) || !isfinite(t)) return 0;
+    /* every point where pb_verdict of a single value (lo = hi) can change */
+    double b[6];
+    int nb = 0;
+    if (isfinite(doc) && doc > 0 && c != PB_CLAIM_EQUAL) {
+        b[nb++] = doc / (1 + t);
+        b[nb++] = doc * (1 + t);
+    }
+    switch (c) {
+    case PB_CLAIM_FASTER:
+        b[nb++] = 1.0;
+        b[nb++] = 1.0 - PB_VERDICT_MIN_GAIN;
+        break;
+    case PB_CLAIM_NOT_SLOWER: b[nb++] = 1.0 + t; break;
+    case PB_CLAIM_EQUAL:
+        b[nb++] = 1.0 / (1 + t);
+        b[nb++] = 1.0 + t;
+        break;
+    default: break;
+    }
+    /* the verdict of one value at each end, and on each side of every boundary inside (lo, hi) */
+    const char *v0 = pb_verdict(c, doc, t, lo, lo);
+    if (pb_verdict(c, doc, t, hi, hi) != v0) return 1;
+    for (int i = 0; i < nb; i++) {
+        if (!(lo < b[i] && b[i] < hi)) continue;
+        double below = nextafter(b[i], lo), above = nextafter(b[i], hi);
+        if (pb_verdict(c, doc, t, below, below) != v0 || pb_verdict(c, doc, t, b[i], b[i]) != v0 ||
+            pb_verdict(c, doc, t, above, above) != v0)
+            return 1;
+    }
+    return 0;
+}
+
 void pb_verdict_count(pb_verdict_counts *n, const char *v)
 {
     n->cells++;
@@ -62,7 +99,8 @@ void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len)
         k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NONE, c->no_claim);
     if (c->no_data && k > 0 && (size_t)k < len)
         k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NODATA, c->no_data);
-    if (k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; %s %d", CODEGEN_MARK, c->codegen);
+    if (k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", CODEGEN_MARK, c->codegen);
+    if (k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; %s %d", LAYOUT_MARK, c->layout);
 }
 
 /* data/verdict.tsv: setting <TAB> suite|* <TAB> value */

@@ -18,10 +18,11 @@ typedef struct pb_verdict_counts {
     int cells;
     int holds, size_differs, does_not_hold, inconclusive, no_claim, no_data;
     int codegen; /* cells marked "depends on code generation" */
+    int layout;  /* cells marked "depends on code layout" */
 } pb_verdict_counts;
 
 /* "N cell(s): claim holds a; direction holds, size differs b; claim does not hold c;
- * inconclusive here d[; no claim e][; no data f]; depends on code generation g" */
+ * inconclusive here d[; no claim e][; no data f]; depends on code generation g; depends on code layout h" */
 void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len);
 
 /* The verdict settings, from <data_dir>/verdict.tsv (lines `setting<TAB>suite<TAB>value`,
@@ -58,9 +59,14 @@ const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi);
 /* "faster", "equal", "not slower", or "-" (no claim): the report's claim column. */
 const char *pb_claim_name(pb_claim c);
 
+/* Do a cell's per-layout time ratios, lo the smallest and hi the largest (docs/layout.md), straddle
+ * a boundary of claim c's verdicts (pb_verdict with the same doc and t)? Then the verdict would be
+ * another in another code layout: the cell "depends on code layout". 0 for NaN or lo == hi. */
+int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi);
+
 /* Counts verdict v (a string pb_verdict returned, or pb_verdict_no_data) into n. */
 void pb_verdict_count(pb_verdict_counts *n, const char *v);
 /* The verdict of a cell without data, and the mark of a cell that depends on code generation. */
-extern const char *const pb_verdict_no_data, *const pb_codegen_mark;
+extern const char *const pb_verdict_no_data, *const pb_codegen_mark, *const pb_layout_mark;
 
 #endif

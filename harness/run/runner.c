@@ -11,6 +11,8 @@
 #include "calibrate.h"
 #include "counters.h"
 #include "gbshim.h"
+#include "layout_stats.h"
+#include "layouts.h"
 #include "metrics.h"
 #include "provenance.h"
 #include "runenv.h"
@@ -55,11 +57,14 @@ static long fast_samples(const probes *p)
     return k;
 }
 
+/* one entry per (impl, layout): every layout is a copy of the code of its own, self-tested alone */
+#define SELFTEST_CACHE 192
 typedef struct selftest_cache {
     int n;
-    char impl[32][PB_NAME_MAX];
-    int ok[32];
-    char why[32][PB_ERR_MAX];
+    const pb_suite *suite[SELFTEST_CACHE];
+    char impl[SELFTEST_CACHE][PB_NAME_MAX];
+    int ok[SELFTEST_CACHE];
+    char why[SELFTEST_CACHE][PB_ERR_MAX];
 } selftest_cache;
 
 /* One pb_run's state, on pb_run's stack. Google Benchmark calls a benchmark back with the
@@ -78,6 +83,7 @@ typedef struct run_ctx {
     uint64_t t0;            /* when the first cell started: the progress line's elapsed time and ETA */
     pb_err external_err;    /* the first failure of an external_sample in the cell being run (empty: none) */
     probes probes;
+    pb_run_layouts lay;
     selftest_cache sc;
 } run_ctx;
 
@@ -96,13 +102,18 @@ typedef struct slot {
     run_ctx *rx;
     struct case_state *cs;
     int round, position;
+    int layout;             /* the round's code layout */
+    int li;                 /* which of cs's cases runs it: the layout's, or 0 for an impl with one */
+    size_t stack_offset;
     int nraw, capraw;
     raw_sample *raw;
 } slot;
 
 typedef struct case_state {
     char impl[PB_NAME_MAX];
-    pb_case c;
+    pb_case c[PB_MAX_LAYOUTS]; /* one per code layout (layouts.h), or c[0] alone */
+    int nl;
+    void *heap_spacer[PB_MAX_LAYOUTS];  /* held while the case lives: its allocations start further on */
     int ready;              /* set up successfully */
     char unavailable[256];  /* reason, when set up said so */
     uint64_t iters;
@@ -114,13 +125,23 @@ typedef struct case_state {
 /* A seeded case: its time, and ticks and probes consistent with it (TSC and core both at 3 GHz,
  * whatever this machine has; no hardware counters), so that every derived metric is a function
  * of the seed too. */
-static void seeded_sample(raw_sample *rs, const case_state *cs, int round, int rep, uint64_t iters)
+static void seeded_sample(raw_sample *rs, const pb_case *c, int round, int rep, uint64_t iters)
 {
-    double ns = cs->c.seeded_ns(cs->c.ctx, round, rep, iters);
+    double ns = c->seeded_ns(c->ctx, round, rep, iters);
     rs->seeded_ns = ns > 0 ? ns : 1;
     rs->tsc = rs->seeded_ns * 3.0;
     rs->pb = rs->pa = 1000.0;
     rs->cycles = rs->insns = -1;
+}
+
+/* The timed loop, a stack offset below the caller's frame (volatile: the offset's store must
+ * happen, so the frame is really that much deeper) */
+static void timed_loop(pb_gb_state *st, const pb_case *c, uint64_t n, size_t stack_offset)
+{
+    volatile char *pad = stack_offset ? __builtin_alloca(stack_offset) : NULL;
+    if (pad) pad[0] = 0;
+    while (pb_gb_keep_running_batch(st, n)) c->body(c->ctx, n);
+    if (pad) pad[stack_offset - 1] = 0;
 }
 
 static void sample_fn(pb_gb_state *st, void *arg)
@@ -144,29 +165,30 @@ static void sample_fn(pb_gb_state *st, void *arg)
     raw_sample *rs = &sl->raw[sl->nraw++];
     memset(rs, 0, sizeof *rs);
     case_state *cs = sl->cs;
+    const pb_case *c = &cs->c[sl->li];
     uint64_t n = pb_gb_max_iterations(st);
-    if (cs->c.external_sample) {
+    if (c->external_sample) {
         /* measured by another process: GB's loop runs once, around the call */
         int rc = 0;
         while (pb_gb_keep_running_batch(st, n))
             if (rc == 0 && rx->external_err.msg[0] == 0)
-                rc = cs->c.external_sample(cs->c.ctx, &rs->ext_iters, &rs->ext_ns, &rs->ext_cpu_ns, &rx->external_err);
+                rc = c->external_sample(c->ctx, &rs->ext_iters, &rs->ext_ns, &rs->ext_cpu_ns, &rx->external_err);
         if (rc < 0 || rx->external_err.msg[0]) pb_gb_skip_with_error(st, "external sample failed");
         rs->external = rc == 0 && rs->ext_iters > 0;
         return;
     }
-    uint64_t err0 = cs->c.error_count ? *cs->c.error_count : 0;
+    uint64_t err0 = c->error_count ? *c->error_count : 0;
     rs->pb = pb_probe_ticks(&rx->counters);
     pb_reading rd;
     pb_counters_start(&rx->counters, &rd);
-    while (pb_gb_keep_running_batch(st, n)) cs->c.body(cs->c.ctx, n);
+    timed_loop(st, c, n, sl->stack_offset);
     pb_counters_stop(&rx->counters, &rd);
     rs->pa = pb_probe_ticks(&rx->counters);
     rs->tsc = (double)rd.tsc;
     rs->cycles = rx->cyc >= 0 ? (double)rd.hw[rx->cyc] : -1;
     rs->insns = rx->ins >= 0 ? (double)rd.hw[rx->ins] : -1;
-    rs->errors = (cs->c.error_count ? *cs->c.error_count : 0) - err0;
-    if (cs->c.seeded_ns) seeded_sample(rs, cs, sl->round, sl->nraw - 1, n);
+    rs->errors = (c->error_count ? *c->error_count : 0) - err0;
+    if (c->seeded_ns) seeded_sample(rs, c, sl->round, sl->nraw - 1, n);
 }
 
 static void result_cb(const pb_gb_result *r, void *user)
@@ -182,6 +204,7 @@ static void result_cb(const pb_gb_result *r, void *user)
     pb_sample *s = &rs->s;
     s->round = sl->round;
     s->position = sl->position;
+    s->layout = sl->layout;
     s->repetition = rep;
     s->iterations = r->iterations;
     if (rs->external) {
@@ -337,7 +360,7 @@ static double time_body(case_state *cs, uint64_t k)
     double best = INFINITY;
     for (int i = 0; i < 3; i++) {
         uint64_t t0 = pb_now_ns();
-        cs->c.body(cs->c.ctx, k);
+        cs->c[0].body(cs->c[0].ctx, k);
         double dt = (double)(pb_now_ns() - t0) * 1e-9;
         if (dt < best) best = dt;
     }
@@ -359,7 +382,7 @@ static int stop_requested(void *p)
  * per call of the body is not taken for work) */
 static uint64_t calibrate(case_state *cs, const pb_cell *cell, double target)
 {
-    cs->c.body(cs->c.ctx, 1); /* warm caches, lazy init, page faults */
+    cs->c[0].body(cs->c[0].ctx, 1); /* warm caches, lazy init, page faults */
     pb_calibration cal = pb_calibrate(time_case, stop_requested, cs, target);
     if (cal.fixed_dominates)
         fprintf(stderr,
@@ -390,7 +413,7 @@ static uint64_t memo_iters(pb_iters_memo *m, const char *impl, const pb_cell *ce
         const struct pb_iters_entry *x = &m->v[i];
         if (x->size == cell->size_bytes && x->target == target && !strcmp(x->impl, impl) &&
             !strcmp(x->variant, cell->variant) && !strcmp(x->op, cell->op)) {
-            cs->c.body(cs->c.ctx, 1);   /* the warm-up calibrate() would have done */
+            cs->c[0].body(cs->c[0].ctx, 1);   /* the warm-up calibrate() would have done */
             return x->iters;
         }
     }
@@ -440,17 +463,23 @@ static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell
     }
     if (bi >= 0 && ci >= 0 && cs[bi].ready && cs[ci].ready) {
         /* each round's first sample, keyed by its round: paired as the store pairs them */
-        pb_keyed *kc = malloc((size_t)rounds * sizeof *kc), *kb = malloc((size_t)rounds * sizeof *kb);
+        pb_keyed_layout *kc = malloc((size_t)rounds * sizeof *kc), *kb = malloc((size_t)rounds * sizeof *kb);
         size_t nc = 0, nb = 0;
         for (int r = 0; kc && kb && r < rounds; r++) {
             const slot *a = &slots[r * ncs + ci], *b = &slots[r * ncs + bi];
             if (a->nraw && a->raw[0].have)
-                kc[nc++] = (pb_keyed){{r, 0}, a->raw[0].s.ns / (double)a->raw[0].s.iterations};
+                kc[nc++] = (pb_keyed_layout){{r, 0}, a->raw[0].s.ns / (double)a->raw[0].s.iterations, a->layout};
             if (b->nraw && b->raw[0].have)
-                kb[nb++] = (pb_keyed){{r, 0}, b->raw[0].s.ns / (double)b->raw[0].s.iterations};
+                kb[nb++] = (pb_keyed_layout){{r, 0}, b->raw[0].s.ns / (double)b->raw[0].s.iterations, b->layout};
         }
         pb_paired pr;
-        if (kc && kb && pb_paired_ratio_by_round(kc, nc, kb, nb, 0.95, &pr) == 0)
+        pb_layout_ratio lr;
+        int across = 0;
+        int prc = kc && kb ? pb_paired_ratio_by_layout(kc, nc, kb, nb, 0.95, &pr, &lr, &across) : -2;
+        if (prc == 0 && across)
+            fprintf(stderr, "  time %s/%s %.3f [%.3f, %.3f] across %d layouts (%.3f to %.3f)", o->suite->candidate,
+                    o->suite->baseline, lr.estimate, lr.ci_lo, lr.ci_hi, lr.nlayouts, lr.lo, lr.hi);
+        else if (prc == 0)
             fprintf(stderr, "  time %s/%s %.3f [%.3f, %.3f]", o->suite->candidate, o->suite->baseline, pr.estimate,
                     pr.ci_lo, pr.ci_hi);
         free(kc);
@@ -462,10 +491,11 @@ static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell
 static int selftest_once(const pb_suite *s, const void *suite_opts, selftest_cache *sc, const char *impl, pb_err *e)
 {
     for (int i = 0; i < sc->n; i++)
-        if (!strcmp(sc->impl[i], impl)) return sc->ok[i] ? 0 : pb_errf(e, "%s", sc->why[i]);
+        if (sc->suite[i] == s && !strcmp(sc->impl[i], impl)) return sc->ok[i] ? 0 : pb_errf(e, "%s", sc->why[i]);
     pb_err te = {{0}};
     int ok = pb_suite_selftest(s, suite_opts, impl, &te) == 0;
-    if (sc->n < 32) {
+    if (sc->n < SELFTEST_CACHE) {
+        sc->suite[sc->n] = s;
         snprintf(sc->impl[sc->n], PB_NAME_MAX, "%s", impl);
         sc->ok[sc->n] = ok;
         snprintf(sc->why[sc->n], PB_ERR_MAX, "refusing to time %s/%s: it failed its known-answer self-test: %.400s",
@@ -476,35 +506,73 @@ static int selftest_once(const pb_suite *s, const void *suite_opts, selftest_cac
                             te.msg);
 }
 
+/* Free what set_up_impl set up of cs. */
+static void free_impl(case_state *cs)
+{
+    for (int l = 0; l < cs->nl; l++) {
+        if (cs->c[l].free_ctx) cs->c[l].free_ctx(cs->c[l].ctx);
+        free(cs->heap_spacer[l]);
+    }
+    cs->nl = 0;
+}
+
+/* One case of impl per code layout when every layout has it, else one from the run's own suite:
+ * each self-tested first (every layout is a copy of the code of its own), each set up behind its
+ * layout's heap offset. 0 (set up, or marked unavailable) or -1 + e. */
+static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err *e)
+{
+    const pb_runner_opts *o = rx->o;
+    const pb_run_layouts *L = &rx->lay;
+    int all = L->n > 1;
+    for (int l = 0; l < L->n && all; l++) all = pb_layouts_has(L, l, cell, cs->impl);
+    int nl = all ? L->n : 1;
+    for (int l = 0; l < nl; l++) {
+        const pb_suite *s = all ? L->set->v[l].suite : o->suite;
+        void *so = all ? L->set->v[l].opts : o->suite_opts;
+        if (selftest_once(s, so, &rx->sc, cs->impl, e) < 0) {
+            free_impl(cs);
+            return -1;
+        }
+        if (all && L->heap_offset[l] && !(cs->heap_spacer[l] = malloc(L->heap_offset[l]))) {
+            free_impl(cs);
+            return pb_errf(e, "out of memory");
+        }
+        pb_err se = {{0}};
+        pb_setup_status st = s->setup_case(so, cell, cs->impl, &cs->c[l], &se);
+        if (st != PB_SETUP_OK) free(cs->heap_spacer[l]);
+        if (st == PB_SETUP_UNAVAILABLE) {
+            free_impl(cs);
+            snprintf(cs->unavailable, sizeof cs->unavailable, "unavailable: %s", se.msg);
+            return 0;
+        }
+        if (st != PB_SETUP_OK) {
+            free_impl(cs);
+            return pb_errf(e, "%s %s %s %llu B, impl %s%s: set-up failed: %s", o->suite->name, cell->variant, cell->op,
+                           (unsigned long long)cell->size_bytes, cs->impl, all ? " (a code layout)" : "", se.msg);
+        }
+        cs->nl = l + 1;
+    }
+    cs->ready = 1;
+    return 0;
+}
+
 static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int show, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
     const pb_suite *s = o->suite;
     pb_store *st = &rx->st;
     int rounds = rx->rounds;
-    case_state cs[PB_MAX_IMPLS];
+    case_state *cs = calloc(PB_MAX_IMPLS, sizeof *cs);
+    if (!cs) return pb_errf(e, "out of memory");
     int ncs = cell->nimpls, rc = 0;
-    memset(cs, 0, sizeof cs);
     for (int i = 0; i < ncs && rc == 0; i++) {
         snprintf(cs[i].impl, sizeof cs[i].impl, "%s", cell->impls[i]);
-        if (selftest_once(s, o->suite_opts, &rx->sc, cs[i].impl, e) < 0) { rc = -1; break; }
-        pb_err se = {{0}};
-        pb_setup_status st = s->setup_case(o->suite_opts, cell, cs[i].impl, &cs[i].c, &se);
-        if (st == PB_SETUP_UNAVAILABLE) {
-            snprintf(cs[i].unavailable, sizeof cs[i].unavailable, "unavailable: %s", se.msg);
-            continue;
-        }
-        if (st != PB_SETUP_OK) {
-            rc = pb_errf(e, "%s %s %s %llu B, impl %s: set-up failed: %s", s->name, cell->variant, cell->op,
-                         (unsigned long long)cell->size_bytes, cs[i].impl, se.msg);
-            break;
-        }
-        cs[i].ready = 1;
+        rc = set_up_impl(rx, cell, &cs[i], e);
     }
     double target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
     for (int i = 0; i < ncs && rc == 0; i++)
         if (cs[i].ready)
-            cs[i].iters = cs[i].c.external_sample ? 1 : cs[i].c.seeded_ns ? SEEDED_ITERS
+            cs[i].iters = cs[i].c[0].external_sample ? 1 : cs[i].c[0].seeded_ns ? SEEDED_ITERS
                           : memo_iters(o->iters_memo, cs[i].impl, cell, target, &cs[i]);
 
     slot *slots = calloc((size_t)(unsigned)rounds * (size_t)(unsigned)ncs, sizeof *slots);
@@ -520,6 +588,9 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
                 sl->cs = &cs[i];
                 sl->round = r;
                 sl->position = p;
+                sl->layout = rx->lay.of_round[r];
+                sl->li = cs[i].nl > 1 ? sl->layout : 0;
+                sl->stack_offset = rx->lay.n > 1 ? rx->lay.stack_offset[sl->layout] : 0;
                 if (!cs[i].ready) continue;
                 char name[256];
                 snprintf(name, sizeof name, "%s/%s/%s/%llu/%s/round:%d", s->name, cell->variant, cell->op,
@@ -545,6 +616,7 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
                                             cs[i].ready ? "ok" : "unavailable",
                                             cs[i].ready ? NULL : cs[i].unavailable, e);
             if (cid < 0) { rc = -1; break; }
+            if (cs[i].ready && pb_store_case_layouts(st, cid, cs[i].nl, e) < 0) { rc = -1; break; }
             for (int r = 0; r < rounds && rc == 0 && cs[i].ready; r++) {
                 slot *sl = &slots[r * ncs + i];
                 for (int k = 0; k < sl->nraw && rc == 0; k++)
@@ -560,8 +632,8 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
     }
     for (int i = 0; i < rounds * ncs && slots; i++) free(slots[i].raw);
     free(slots);
-    for (int i = 0; i < ncs; i++)
-        if (cs[i].ready && cs[i].c.free_ctx) cs[i].c.free_ctx(cs[i].c.ctx);
+    for (int i = 0; i < ncs; i++) free_impl(&cs[i]);
+    free(cs);
     return rc;
 }
 
@@ -610,6 +682,9 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
         .primary_metric = pb_suite_primary_metric(s),
     };
+    char layouts[600];
+    pb_layouts_describe(&rx->lay, layouts, sizeof layouts);
+    ri.layouts = layouts;
     /* pinned before the first sample (and the counters' calibration), released after the last */
     pb_pin_apply(cpu, &rx->pin);
     ri.cpu_affinity = rx->pin.desc;
@@ -617,8 +692,9 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     rx->run = pb_store_begin_run(&rx->st, &ri, &prov, e);
     if (rx->run < 0) return -1;
     if (o->progress)
-        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds, %.2g ms samples; %s\n", (long long)rx->run,
-                s->name, ncells, rx->rounds, rx->sample_s * 1e3, counter_desc);
+        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds in %d code layout%s, %.2g ms samples; %s\n",
+                (long long)rx->run, s->name, ncells, rx->rounds, rx->lay.n, rx->lay.n == 1 ? "" : "s",
+                rx->sample_s * 1e3, counter_desc);
     return 0;
 }
 
@@ -682,7 +758,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     if (!s->plan || !s->setup_case) return pb_errf(e, "suite %s cannot run benchmarks yet", s->name);
     run_ctx rx = {
         .o = o,
-        .rounds = o->rounds > 0 ? o->rounds : (o->quick ? 15 : 61),
+        .rounds = o->rounds > 0 ? o->rounds : (o->quick ? 16 : 64),
         .sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002),
     };
 
@@ -691,12 +767,18 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     pb_grid g = {0, NULL};
     if (pb_runner_grid(o, &g, e) < 0) return -2;
 
+    if (pb_layouts_begin(&rx.lay, o, rx.rounds, e) < 0) {
+        pb_layouts_end(&rx.lay);
+        free(g.cells);
+        return -2;
+    }
     int ret = begin_run(&rx, cpu, g.ncells, e);
     if (ret == 0) {
         *run_id = rx.run;
         ret = run_grid(&rx, &g, e);
     }
     close_run(&rx);
+    pb_layouts_end(&rx.lay);
     free(g.cells);
     return ret;
 }

@@ -17,11 +17,33 @@
 #include "pb.h"
 #include "suite.h"
 
+/* Code layouts (docs/layout.md): the same implementations placed differently in memory, each a
+ * suite of its own (another copy of the suite module: libpbsuites-layoutN.so), with its own
+ * options object. The runner runs every round in one layout, balanced (each layout gets the same
+ * number of rounds in every block of n rounds, in an order drawn from seed), and each layout with
+ * its own stack and heap offsets (drawn from seed too), so that a cell's ratio can be estimated
+ * across layouts (store/finalize.c) rather than in one arbitrary one. An impl that no layout has
+ * (a plug-in: code the lab did not compile) runs from the run's own suite in every round. */
+#define PB_MAX_LAYOUTS 16
+typedef struct pb_layout_set {
+    int n;                          /* 0 or 1: one layout, the run's own suite (no offsets) */
+    struct {
+        const pb_suite *suite;
+        void *opts;
+    } v[PB_MAX_LAYOUTS];
+    uint64_t seed;
+    /* Optional: before layout l's plan, give it what the run's own suite calibrated in its plan
+     * (suite.h calibrated_options), so that every layout pays the same modelled costs. 0 or -1 + e. */
+    int (*share)(void *ctx, const pb_suite *own, void *own_opts, int l, pb_err *e);
+    void *share_ctx;
+    char what[160];                 /* what the layouts are, for runs.layouts: "suite module copies ..." */
+} pb_layout_set;
+
 typedef struct pb_runner_opts {
     const pb_suite *suite;
     void *suite_opts;         /* the suite's options object (pb_suite_opts_new), set from the CLI */
     int quick;
-    int rounds;               /* 0: default (quick: 15, else 61) */
+    int rounds;               /* 0: default (quick: 16, else 64: a multiple of the layouts) */
     double sample_seconds;    /* 0: default (quick: 0.5 ms, else 2 ms), or the cell's own */
     const char *impls;        /* comma list filter, NULL = all */
     const char *sizes;        /* comma list: filter/extend the sizes, NULL = the suite's grid */
@@ -37,6 +59,8 @@ typedef struct pb_runner_opts {
      * doubling must double the time twice in a row, else it doubles on up to 0.25 s), which made
      * a rerun of 60 cases take 61 s where 9 s were predicted, overrunning --budget. */
     struct pb_iters_memo *iters_memo;
+    /* Optional: the code layouts to sample (NULL: one, the suite's own). */
+    const pb_layout_set *layouts;
 } pb_runner_opts;
 
 /* The caller's memo of calibrated iterations (pb_runner_opts.iters_memo); zero-initialise,

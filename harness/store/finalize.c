@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout_stats.h"
 #include "metrics.h"
 #include "stats.h"
 
 typedef struct raw {
     int64_t id;
     int round, rep;              /* the sample's (round, repetition): its pairing key */
+    int layout;                  /* the code layout of its round */
     pb_metric_sample m;
     const char *speed;
 } raw;
@@ -72,7 +74,7 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                       "SELECT id, round, repetition, iterations, ns, tsc, cycles, instructions, probe_before,"
-                      " probe_after FROM samples WHERE case_id = ?1 ORDER BY round, repetition", &st) != PB_DB_OK)
+                      " probe_after, layout FROM samples WHERE case_id = ?1 ORDER BY round, repetition", &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "read samples");
     pb_db_bind_int64(st, 1, c->id);
     size_t cap = 64, k = 0;
@@ -98,6 +100,7 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
         r->m.insns = pb_db_column_double(st, 7);
         r->m.probe_before = pb_db_column_double(st, 8);
         r->m.probe_after = pb_db_column_double(st, 9);
+        r->layout = pb_db_column_int(st, 10);
     }
     pb_db_finalize(st);
     if (!v) return pb_errf(e, "out of memory reading samples");
@@ -175,8 +178,10 @@ static int prepare_writes(finalize_ctx *f, pb_err *e)
                       " n_fast = excluded.n_fast, median_fast = excluded.median_fast", &f->ins_s) != PB_DB_OK ||
         pb_db_prepare(db,
                       "INSERT INTO ratios (run_id, suite, variant, op, size_bytes, metric, baseline, candidate,"
-                      " n_pairs, estimate, ci_lo, ci_hi, conf, p_value, median_ratio, method)"
-                      " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)", &f->ins_r) != PB_DB_OK ||
+                      " n_pairs, estimate, ci_lo, ci_hi, conf, p_value, median_ratio, method, layouts, layout_lo,"
+                      " layout_hi, per_layout)"
+                      " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
+                      &f->ins_r) != PB_DB_OK ||
         pb_db_prepare(db, "UPDATE samples SET speed = ?1 WHERE id = ?2", &f->upd_speed) != PB_DB_OK)
         return pb_store_sqlerr(f->s, e, "prepare finalize");
     return 0;
@@ -283,8 +288,8 @@ static int has_profile(const char *impl, const char *profile)
 
 /* One ratios row of c against b: the time ratio (pass 0), or the primary metric's own when it is
  * a throughput (pass 1, the inverse of the time ratio's). */
-static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, const pb_paired *pr, int pass,
-                        pb_err *e)
+static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, const pb_paired *pr,
+                        const pb_layout_ratio *lr, int pass, pb_err *e)
 {
     const char *metric = pass == 0 ? PB_DEFAULT_METRIC : f->primary;
     int inv = pass == 1 && pb_metric_higher_is_better(f->primary);
@@ -305,32 +310,62 @@ static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, c
     pb_db_bind_double(q, 13, pr->conf);
     pb_db_bind_double(q, 14, pr->p_value);
     pb_db_bind_double(q, 15, inv ? 1 / pr->median_ratio : pr->median_ratio);
-    pb_db_bind_text(q, 16, "paired by round; Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI");
+    if (lr) {
+        /* the layouts' own ratios, "LAYOUT:RATIO" separated by spaces (NaN: too few pairs) */
+        char per[PB_STATS_MAX_LAYOUTS * 24] = "";
+        size_t k = 0;
+        for (int l = 0; l < PB_STATS_MAX_LAYOUTS && k < sizeof per; l++)
+            if (lr->n_per_layout[l])
+                k += (size_t)snprintf(per + k, sizeof per - k, "%s%d:%.6g", k ? " " : "", l,
+                                      inv ? 1 / lr->per_layout[l] : lr->per_layout[l]);
+        pb_db_bind_text(q, 16, "paired by round within each code layout; Hodges-Lehmann on log ratios per layout,"
+                               " mean over layouts, Student t CI (layouts - 1 df)");
+        pb_db_bind_int(q, 17, lr->nlayouts);
+        pb_db_bind_double(q, 18, inv ? 1 / lr->hi : lr->lo);
+        pb_db_bind_double(q, 19, inv ? 1 / lr->lo : lr->hi);
+        pb_db_bind_text(q, 20, per);
+    } else {
+        pb_db_bind_text(q, 16, "paired by round; Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI");
+        pb_db_bind_int(q, 17, 1);
+        pb_db_bind_null(q, 18);
+        pb_db_bind_null(q, 19);
+        pb_db_bind_null(q, 20);
+    }
     return pb_db_step(q) == PB_DB_DONE ? 0 : pb_store_sqlerr(f->s, e, "insert ratio");
 }
 
-/* a case's samples as (key, ns per op), for pb_paired_ratio_by_round; NULL when out of memory */
-static pb_keyed *ns_per_op_keyed(const case_row *c)
+/* a case's samples as (key, ns per op, layout), for pb_paired_ratio_by_layout; NULL when out of memory */
+static pb_keyed_layout *ns_per_op_keyed(const case_row *c)
 {
-    pb_keyed *k = malloc((c->n ? c->n : 1) * sizeof *k);
+    pb_keyed_layout *k = malloc((c->n ? c->n : 1) * sizeof *k);
     for (size_t i = 0; k && i < c->n; i++)
-        k[i] = (pb_keyed){{c->r[i].round, c->r[i].rep}, c->r[i].m.ns / c->r[i].m.iters};
+        k[i] = (pb_keyed_layout){{c->r[i].round, c->r[i].rep}, c->r[i].m.ns / c->r[i].m.iters, c->r[i].layout};
     return k;
 }
 
 /* c against b, their samples paired by (round, repetition) */
 static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_err *e)
 {
-    pb_keyed *kc = ns_per_op_keyed(c), *kb = ns_per_op_keyed(b);
+    pb_keyed_layout *kc = ns_per_op_keyed(c), *kb = ns_per_op_keyed(b);
     pb_paired pr;
-    int prc = kc && kb ? pb_paired_ratio_by_round(kc, c->n, kb, b->n, 0.95, &pr) : -2;
+    pb_layout_ratio lr;
+    int across = 0;
+    int prc = kc && kb ? pb_paired_ratio_by_layout(kc, c->n, kb, b->n, 0.95, &pr, &lr, &across) : -2;
+    if (prc == 0 && across) {
+        /* the headline across layouts (layout_stats.h); median_ratio stays the pairs' plain median */
+        pr.estimate = lr.estimate;
+        pr.ci_lo = lr.ci_lo;
+        pr.ci_hi = lr.ci_hi;
+        pr.conf = 0.95;
+        pr.p_value = lr.p_value;
+    }
     free(kc);
     free(kb);
     if (prc == -2) return pb_errf(e, "out of memory pairing samples");
     int rc = 0;
     for (int pass = 0; prc == 0 && pass < 2 && rc == 0; pass++) {
         if (pass == 1 && !strcmp(f->primary, PB_DEFAULT_METRIC)) break;
-        rc = insert_ratio(f, c, b, &pr, pass, e);
+        rc = insert_ratio(f, c, b, &pr, across ? &lr : NULL, pass, e);
     }
     return rc;
 }

@@ -20,14 +20,15 @@ static const char RUN_COLS[] =
     " candidate, primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model,"
     " cpu_flags, online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz,"
     " counter_source, guest_kernel, machine_id, job_id, suite_settings, uuid, cpu_affinity, loadavg_start,"
-    " loadavg_end, noise";
-static const char CASE_COLS[] = "suite, impl, variant, op, size_bytes, iterations, status, reason";
+    " loadavg_end, noise, layouts";
+static const char CASE_COLS[] = "suite, impl, variant, op, size_bytes, iterations, status, reason, layouts";
 static const char SAMPLE_COLS[] = "round, position, repetition, iterations, ns, cpu_ns, tsc, cycles, instructions,"
-                                  " probe_before, probe_after, speed, errors";
+                                  " probe_before, probe_after, speed, errors, layout";
 static const char METRIC_COLS[] = "metric, value";
 static const char STAT_COLS[] = "metric, unit, source, n, median, p10, p90, min, max, n_fast, median_fast";
 static const char RATIO_COLS[] = "suite, variant, op, size_bytes, metric, baseline, candidate, n_pairs, estimate,"
-                                 " ci_lo, ci_hi, conf, p_value, median_ratio, method";
+                                 " ci_lo, ci_hi, conf, p_value, median_ratio, method, layouts, layout_lo,"
+                                 " layout_hi, per_layout";
 static const char CMP_COLS[] = "created_at, command, gate, suite, metric, pairing, alpha, conf, power, correction,"
                                " ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note";
 static const char CELL_COLS[] = "baseline, candidate, variant, op, size_bytes, n_pairs, rounds, ratio, ci_lo, ci_hi,"

@@ -170,6 +170,30 @@ static int migrate_2_to_3(pb_store *s, pb_err *e)
     return pb_store_exec(s, RUNS_UUID_INDEX, e);
 }
 
+/* Version 4: code layouts (docs/layout.md). A run says which layouts it sampled, a case in how many
+ * it ran, a sample in which, a ratio across how many and their range (per_layout: each layout's
+ * own). Earlier runs ran in one layout: the defaults say so. */
+static int migrate_3_to_4(pb_store *s, pb_err *e)
+{
+    static const struct { const char *table, *name, *type; } added[] = {
+        {"runs", "layouts", "TEXT"},
+        {"cases", "layouts", "INTEGER NOT NULL DEFAULT 1"},
+        {"samples", "layout", "INTEGER NOT NULL DEFAULT 0"},
+        {"ratios", "layouts", "INTEGER NOT NULL DEFAULT 1"},
+        {"ratios", "layout_lo", "REAL"},
+        {"ratios", "layout_hi", "REAL"},
+        {"ratios", "per_layout", "TEXT"}};
+    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+        int have = has_column(s, added[i].table, added[i].name, e);
+        if (have < 0) return -1;
+        if (have) continue;
+        char sql[160];
+        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added[i].table, added[i].name, added[i].type);
+        if (pb_store_ddl(s, sql, e) < 0) return -1;
+    }
+    return 0;
+}
+
 static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
@@ -177,6 +201,7 @@ static const struct {
     {"1 -> 2: runs gain guest_kernel/machine_id/job_id/suite_settings, target 'host' becomes 'userspace', gate tables",
      migrate_1_to_2},
     {"2 -> 3: runs gain uuid (filled for existing runs), cpu_affinity, loadavg_start/_end, noise", migrate_2_to_3},
+    {"3 -> 4: runs/cases/samples/ratios gain their code layouts", migrate_3_to_4},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
@@ -448,10 +473,10 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
         "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
-        " guest_kernel, machine_id, job_id, suite_settings, uuid, cpu_affinity, loadavg_start)"
+        " guest_kernel, machine_id, job_id, suite_settings, uuid, cpu_affinity, loadavg_start, layouts)"
         " VALUES (?1, 'incomplete', ?35, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
         " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,"
-        " ?33, ?34) RETURNING id";
+        " ?33, ?34, ?36) RETURNING id";
     pb_stmt *st;
     if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return pb_store_sqlerr(s, e, "insert run");
     pb_db_bind_text(st, 1, ri->suite);
@@ -497,6 +522,7 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     char now[32];
     pb_db_now(now);
     pb_db_bind_text(st, 35, now);
+    pb_db_bind_text(st, 36, ri->layouts);
     int rc = pb_db_step(st);
     int64_t id = rc == PB_DB_ROW ? pb_db_column_int64(st, 0) : -1;
     pb_db_finalize(st);
@@ -567,8 +593,8 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                            "INSERT INTO samples (case_id, round, position, repetition, iterations, ns, cpu_ns, tsc,"
-                           " cycles, instructions, probe_before, probe_after, errors)"
-                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)", &st) != PB_DB_OK)
+                           " cycles, instructions, probe_before, probe_after, errors, layout)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)", &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "insert sample");
     pb_db_bind_int64(st, 1, case_id);
     pb_db_bind_int(st, 2, m->round);
@@ -583,9 +609,23 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
     if (m->probe_before > 0) pb_db_bind_double(st, 11, m->probe_before); else pb_db_bind_null(st, 11);
     if (m->probe_after > 0) pb_db_bind_double(st, 12, m->probe_after); else pb_db_bind_null(st, 12);
     pb_db_bind_int64(st, 13, (int64_t)m->errors);
+    pb_db_bind_int(st, 14, m->layout);
     int rc = pb_db_step(st);
     pb_db_finalize(st);
     return rc == PB_DB_DONE ? 0 : pb_store_sqlerr(s, e, "insert sample");
+}
+
+int pb_store_case_layouts(pb_store *s, int64_t case_id, int layouts, pb_err *e)
+{
+    if (layouts == 1) return 0;   /* the column's default */
+    pb_stmt *st;
+    if (pb_db_prepare(s->db, "UPDATE cases SET layouts = ?1 WHERE id = ?2", &st) != PB_DB_OK)
+        return pb_store_sqlerr(s, e, "set case layouts");
+    pb_db_bind_int(st, 1, layouts);
+    pb_db_bind_int64(st, 2, case_id);
+    int rc = pb_db_step(st);
+    pb_db_finalize(st);
+    return rc == PB_DB_DONE ? 0 : pb_store_sqlerr(s, e, "set case layouts");
 }
 
 int64_t pb_store_latest_run(pb_store *s, const char *suite)

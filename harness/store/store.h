@@ -33,6 +33,7 @@ typedef struct pb_sample {
     double cycles, insns;      /* -1 where no hardware counter */
     double probe_before, probe_after; /* core-speed probe, ticks per 1000 dependent adds; 0 if none */
     uint64_t errors;           /* operations that took a counted error path */
+    int layout;                /* the code layout its round ran in (docs/layout.md); 0 when one */
 } pb_sample;
 
 /* A sample is in the fast core state when both probes are within this factor of the run's fastest. */
@@ -44,7 +45,7 @@ const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
  * docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 3
+#define PB_SCHEMA_VERSION 4
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 
@@ -91,6 +92,7 @@ typedef struct pb_run_info {
     const char *guest_kernel;         /* kmod runs */
     const char *cpu_affinity;         /* the CPU the benchmark thread was pinned to, or why not */
     double loadavg_start;             /* 1-minute load average at the start; < 0 unknown */
+    const char *layouts;              /* the code layouts sampled and their seed (runner layouts.h) */
 } pb_run_info;
 
 int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e);
@@ -104,6 +106,8 @@ int64_t pb_store_add_case(pb_store *s, int64_t run, const char *suite, const cha
                           const char *op, uint64_t size, int64_t iterations, const char *status,
                           const char *reason, pb_err *e);
 int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *smp, pb_err *e);
+/* In how many code layouts a case ran (1: one copy of its code, whatever the run's layouts). */
+int pb_store_case_layouts(pb_store *s, int64_t case_id, int layouts, pb_err *e);
 
 /* Derive per-sample metrics, per-case statistics and paired ratios of every
  * impl against the run's baseline (and of every `X@P` against `baseline@P`, a

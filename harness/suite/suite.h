@@ -232,6 +232,13 @@ const char *pb_suite_library_versions(const pb_suite *s);                       
 pb_claim pb_suite_claim(const pb_suite *s, const pb_cell *cell, double doc_ratio);         /* none */
 int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
 
+/* What suite `from` calibrated in its plan (calibrated_options: NAME=VALUE words) set on another
+ * copy of it, `to` (another build's, another code layout's), so that both pay the same modelled
+ * costs. said (may be NULL) gets "--NAME=VALUE ..." as set, each option `to` lacks marked. 0, or
+ * -1 + e when `to` refuses a value. */
+int pb_suite_copy_calibration(const pb_suite *from, const void *from_opts, const pb_suite *to, void *to_opts,
+                              char *said, size_t cap, pb_err *e);
+
 /* All suites linked into bench (harness/suite/registry.c). */
 extern const pb_suite *const pb_suites[];
 const pb_suite *pb_suite_find(const char *name);

@@ -42,6 +42,30 @@ int pb_suite_set_opt(const pb_suite *s, void *opts, const char *name, const char
     return o->set(opts, value, e) < 0 ? -1 : 1;
 }
 
+int pb_suite_copy_calibration(const pb_suite *from, const void *from_opts, const pb_suite *to, void *to_opts,
+                              char *said, size_t cap, pb_err *e)
+{
+    const char *text = pb_suite_calibrated_options(from, from_opts);
+    if (said && cap) said[0] = 0;
+    if (!text || !*text) return 0;
+    char buf[512];
+    if (strlen(text) >= sizeof buf) return pb_errf(e, "calibrated options too long: %.100s...", text);
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(t, '=');
+        if (eq) *eq = 0;
+        pb_err oe = {{0}};
+        int r = pb_suite_set_opt(to, to_opts, t, eq ? eq + 1 : NULL, &oe);
+        if (r < 0) return pb_errf(e, "refuses the calibration --%s: %.300s", t, oe.msg);
+        if (said && cap) {
+            size_t k = strlen(said);
+            snprintf(said + k, cap - k, "%s--%s%s%s%s", k ? " " : "", t, eq ? "=" : "", eq ? eq + 1 : "",
+                     r ? "" : " (not an option of the other copy: it calibrated itself)");
+        }
+    }
+    return 0;
+}
+
 int pb_suite_prepare(const pb_suite *s, pb_err *e)
 {
     const char *name = s && s->name && *s->name ? s->name : NULL;

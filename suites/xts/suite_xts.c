@@ -407,7 +407,7 @@ typedef struct xts_case {
     uint8_t iv[XTS_IV_SIZE];
     uint64_t sector;
     uint64_t errors;
-    uint64_t ops, extra_every;   /* PB_XTS_TEST_SLOWDOWN */
+    uint64_t extra_pct_x100, extra_credit;   /* PB_XTS_TEST_SLOWDOWN: hundredths of a per cent */
 } xts_case;
 
 static void case_body(void *p, uint64_t iters)
@@ -417,8 +417,12 @@ static void case_body(void *p, uint64_t iters)
         uint64_t sector = htole64(c->sector++);
         memcpy(c->iv, &sector, sizeof sector);
         if (c->crypt(c->req)) c->errors++;
-        /* test-only slowdown (PB_XTS_TEST_SLOWDOWN): one op in 50 done twice, +2 % work */
-        if (c->extra_every && ++c->ops % c->extra_every == 0 && c->crypt(c->req)) c->errors++;
+        /* test-only slowdown (PB_XTS_TEST_SLOWDOWN): an op done twice whenever the per cent owed
+         * reaches a whole op, so that P % more ops are done in all */
+        if (c->extra_pct_x100 && (c->extra_credit += c->extra_pct_x100) >= 10000) {
+            c->extra_credit -= 10000;
+            if (c->crypt(c->req)) c->errors++;
+        }
     }
 }
 
@@ -496,11 +500,24 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     }
 
     c->crypt = enc ? xts_encrypt : xts_decrypt;
-    /* Test-only: PB_XTS_TEST_SLOWDOWN=IMPL makes IMPL do one op in 50 twice (+2 % work, exactly
-     * so under --measure valgrind, whose 50 counted ops hold one such op), so that the gates can
-     * be shown to catch a 2 % regression in a real implementation. Never set in a real run. */
+    /* Test-only: PB_XTS_TEST_SLOWDOWN=IMPL[:PERCENT] makes IMPL do PERCENT % more ops (default 2: one
+     * op in 50 twice, exactly so under --measure valgrind, whose 50 counted ops hold one such op),
+     * so that the gates can be shown to catch a regression of that size in a real implementation.
+     * Never set in a real run. */
     const char *slow = getenv("PB_XTS_TEST_SLOWDOWN");
-    if (slow && !strcmp(slow, impl)) c->extra_every = 50;
+    size_t nl = strlen(impl);
+    if (slow && !strncmp(slow, impl, nl) && (slow[nl] == 0 || slow[nl] == ':')) {
+        double pct = 2;
+        if (slow[nl] == ':') {
+            char *end;
+            pct = strtod(slow + nl + 1, &end);
+            if (end == slow + nl + 1 || *end || !(pct > 0 && pct <= 100)) {
+                case_free(c);
+                return pb_errf(e, "PB_XTS_TEST_SLOWDOWN=%.60s: the per cent after ':' must be a number in (0, 100]", slow);
+            }
+        }
+        c->extra_pct_x100 = (uint64_t)(pct * 100 + 0.5);
+    }
     xts_request_set_crypt(c->req, c->src, c->dst, len, c->iv);
     /* one request now, so that a failing case is refused here, not counted in body() */
     if ((err = c->crypt(c->req)) != 0) {

@@ -40,12 +40,29 @@ expect 0 "run 1 complete" "$BENCH" run --suite synthetic --quick --quiet --db "$
 is "summary columns" "$(q "$DB" "SELECT group_concat(name, ',') FROM pragma_table_info('summary')")" \
    "run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90"
 is "run status" "$(q "$DB" "SELECT status FROM runs WHERE id = 1")" "complete"
-is "samples (15 rounds x 2 impls x 2 cells)" "$(q "$DB" "SELECT count(*) FROM samples")" "60"
+is "samples (16 rounds x 2 impls x 2 cells)" "$(q "$DB" "SELECT count(*) FROM samples")" "64"
 is "every sample has time, ticks and probe" \
-   "$(q "$DB" "SELECT count(*) FROM samples WHERE ns > 0 AND iterations > 0 AND tsc > 0 AND probe_before > 0 AND probe_after > 0")" "60"
+   "$(q "$DB" "SELECT count(*) FROM samples WHERE ns > 0 AND iterations > 0 AND tsc > 0 AND probe_before > 0 AND probe_after > 0")" "64"
 is "start rotates: old first in round 0, second in round 1" \
    "$(q "$DB" "SELECT group_concat(s.position, ',') FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.impl = 'old' AND c.size_bytes = 1000 AND s.round < 2 ORDER BY s.round")" "0,1"
-is "summary rows have n = 15" "$(q "$DB" "SELECT DISTINCT n FROM summary WHERE metric = 'ns_per_op'")" "15"
+# code layouts (docs/layout.md): 8 by default, every layout the same number of rounds, each ratio across them
+is "layouts: every sample in one of 8, each layout 8 samples (2 rounds x 2 impls x 2 cells)" \
+   "$(q "$DB" "SELECT group_concat(k, ',') FROM (SELECT layout || ':' || count(*) AS k FROM samples GROUP BY layout ORDER BY layout)")" \
+   "0:8,1:8,2:8,3:8,4:8,5:8,6:8,7:8"
+is "layouts: both sides of a round in the same layout" \
+   "$(q "$DB" "SELECT count(DISTINCT s.layout) FROM samples s GROUP BY s.round HAVING 1 ORDER BY 1 DESC LIMIT 1")" "1"
+is "layouts: each case ran in 8 copies of its code" "$(q "$DB" "SELECT DISTINCT layouts FROM cases")" "8"
+is "layouts: the run says which and their seed" "$(q "$DB" "SELECT layouts LIKE '8 (seed 1): libpbsuites.so%' FROM runs")" "1"
+is "layouts: each ratio across 8, with its range" \
+   "$(q "$DB" "SELECT count(*) FROM ratios WHERE layouts = 8 AND layout_lo <= estimate AND estimate <= layout_hi AND per_layout LIKE '0:% 7:%'")" \
+   "$(q "$DB" "SELECT count(*) FROM ratios")"
+expect 0 "run 1 complete" "$BENCH" run --suite synthetic --quick --quiet --layouts 1 --db "$T/one.db"
+is "--layouts 1: one layout, as before" "$(q "$T/one.db" "SELECT count(DISTINCT s.layout) || ',' || max(c.layouts) FROM samples s JOIN cases c ON c.id = s.case_id")" "1,1"
+is "--layouts 1: the Wilcoxon CI of one binary" "$(q "$T/one.db" "SELECT DISTINCT layouts || ' ' || (layout_lo IS NULL) FROM ratios")" "1 1"
+expect 2 "--layouts wants a whole number from 1 to 16" "$BENCH" run --suite synthetic --quick --layouts 0 --db "$T/bad-layouts.db"
+expect 2 "--layout-seed wants a non-negative integer" "$BENCH" run --suite synthetic --quick --layout-seed -3 --db "$T/bad-layouts.db"
+[[ -e "$T/bad-layouts.db" ]] && bad "a refused --layouts created a database" || ok
+is "summary rows have n = 16" "$(q "$DB" "SELECT DISTINCT n FROM summary WHERE metric = 'ns_per_op'")" "16"
 is "ratios for both cells" "$(q "$DB" "SELECT count(*) FROM ratios WHERE metric = 'ns_per_op' AND candidate = 'new' AND baseline = 'old'")" "2"
 is "provenance recorded" \
    "$(q "$DB" "SELECT count(*) FROM runs WHERE length(git_sha) > 6 AND length(compiler) > 2 AND length(cflags) > 2 AND length(cpu_model) > 0 AND length(kernel) > 0 AND length(clock_source) > 0 AND length(tick_source) > 0 AND length(governor) > 0 AND length(command_line) > 0")" "1"
@@ -56,7 +73,7 @@ else
        "$(q "$DB" "SELECT count(*) FROM stats WHERE metric = 'cycles_per_byte'")" "0"
     is "the fallback is visible in the run" "$(q "$DB" "SELECT counter_source LIKE '%cycles: unavailable%' FROM runs")" "1"
 fi
-is "every sample classified by core speed" "$(q "$DB" "SELECT count(*) FROM samples WHERE speed IN ('fast','slow','mixed')")" "60"
+is "every sample classified by core speed" "$(q "$DB" "SELECT count(*) FROM samples WHERE speed IN ('fast','slow','mixed')")" "64"
 
 # a known shift is found: new takes 1.5x the time of old (seeded samples, not the clock: a fixed answer)
 expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --shift 1.5 --seed 1

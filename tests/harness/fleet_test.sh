@@ -64,8 +64,8 @@ merge-copies-every-column)
     for s in a b; do
         is "cases and stats of machine-$s: every column copied" \
            "$(q c.db "$both SELECT $cc, $sc FROM runs r JOIN cases c ON c.run_id = r.id JOIN stats s ON s.case_id = c.id
-                      WHERE r.uuid = (SELECT uuid FROM $s.runs) ORDER BY 2, 3, 4, 5, 9")" \
-           "$(q $s.db "SELECT $cc, $sc FROM cases c JOIN stats s ON s.case_id = c.id ORDER BY 2, 3, 4, 5, 9")"
+                      WHERE r.uuid = (SELECT uuid FROM $s.runs) ORDER BY 2, 3, 4, 5, 10")" \
+           "$(q $s.db "SELECT $cc, $sc FROM cases c JOIN stats s ON s.case_id = c.id ORDER BY 2, 3, 4, 5, 10")"
     done
     # per run, the samples and their metrics, and the ratios, as the source holds them
     for m in a b; do

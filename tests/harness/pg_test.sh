@@ -204,13 +204,13 @@ pg-concurrent-writers-lose-nothing)
         done
         is "round $k: $N complete runs" "$(pgq "$U" "SELECT count(*) FROM runs WHERE status = 'complete' AND job_id = 'pg-test'")" "$N"
         is "round $k: no other run" "$(pgq "$U" "SELECT count(*) FROM runs")" "$N"
-        is "round $k: every sample (15 rounds x 2 impls x 2 cells per run)" "$(pgq "$U" "SELECT count(*) FROM samples")" "$((N * 60))"
+        is "round $k: every sample (16 rounds x 2 impls x 2 cells per run)" "$(pgq "$U" "SELECT count(*) FROM samples")" "$((N * 64))"
         is "round $k: every cell whole" \
-           "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id GROUP BY c.id HAVING count(*) = 15) x")" "$((N * 4))"
+           "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id GROUP BY c.id HAVING count(*) = 16) x")" "$((N * 4))"
         is "round $k: distinct UUIDs, machine identity" \
            "$(pgq "$U" "SELECT count(DISTINCT uuid) || ',' || count(machine_id) || ',' || count(hostname) FROM runs")" "$N,$N,$N"
         is "round $k: summary rows of every run" "$(pgq "$U" "SELECT count(DISTINCT run_id) FROM summary")" "$N"
-        is "round $k: schema version" "$(pgq "$U" "SELECT schema_version FROM pb_meta")" "3"
+        is "round $k: schema version" "$(pgq "$U" "SELECT schema_version FROM pb_meta")" "4"
         is "round $k: one pb_meta row" "$(pgq "$U" "SELECT count(*) FROM pb_meta")" "1"
     done
     ;;
@@ -272,7 +272,7 @@ pg-failed-write-fails-its-cell-whole)
     # samples is kept, and the run is failed with the server's reason
     pg_start
     U=$(pg_db refuse)
-    expect 0 "schema version 3" "$BENCH" migrate --db "$U"
+    expect 0 "schema version 4" "$BENCH" migrate --db "$U"
     pgq "$U" "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS
               \$\$ BEGIN IF NEW.round = 7 THEN RAISE EXCEPTION 'sample refused by the server'; END IF; RETURN NEW; END \$\$;
               CREATE TRIGGER refuse BEFORE INSERT ON samples FOR EACH ROW EXECUTE FUNCTION refuse();" > /dev/null
@@ -282,7 +282,7 @@ pg-failed-write-fails-its-cell-whole)
     is "none of the refused cell's samples" "$(pgq "$U" "SELECT count(*) FROM samples")" "0"
     pgq "$U" "DROP TRIGGER refuse ON samples" > /dev/null
     expect 0 "run 2 complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
-    is "then every sample of the next run" "$(pgq "$U" "SELECT count(*) FROM samples")" "60"
+    is "then every sample of the next run" "$(pgq "$U" "SELECT count(*) FROM samples")" "64"
     ;;
 
 pg-read-only-commands-create-nothing)
@@ -298,15 +298,15 @@ pg-read-only-commands-create-nothing)
     expect 2 "--quick takes no value" "$BENCH" run --suite synthetic --quick=no --db "$U"
     expect 2 "bad size '+64'" "$BENCH" "${QUICK[@]}" --db "$U" --sizes +64
     is "nothing created by reads and refusals" "$(tables)" "0"
-    expect 0 "schema version 3" "$BENCH" migrate --db "$U"
+    expect 0 "schema version 4" "$BENCH" migrate --db "$U"
     is "migrate created the schema" "$(pgq "$U" "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'
         AND table_name IN ('runs', 'cases', 'samples', 'sample_metrics', 'stats', 'ratios', 'summary', 'summary_ratios',
         'comparisons', 'comparison_runs', 'comparison_cells', 'calibrations', 'pb_meta')")" "13"
-    expect 0 "schema version 3" "$BENCH" migrate --db "$U"
+    expect 0 "schema version 4" "$BENCH" migrate --db "$U"
     expect 0 "run   suite" "$BENCH" list --runs --db "$U"
     # a read-only command writes nothing even through SQL of its own
     is "a newer schema is refused" "$(pgq "$U" "UPDATE pb_meta SET schema_version = 99"; "$BENCH" list --runs --db "$U" 2>&1)" \
-       "bench list: $U has schema version 99, this bench reads version 3: use a newer bench"
+       "bench list: $U has schema version 99, this bench reads version 4: use a newer bench"
     expect 1 "newer than this bench" "$BENCH" "${QUICK[@]}" --db "$U"
     is "a newer database is left alone" "$(pgq "$U" "SELECT count(*) FROM runs")" "0"
     ;;
@@ -317,7 +317,7 @@ pg-lab-role-needs-only-dml)
     # run's ratios) and USAGE on the sequences, and every command that writes runs with it
     pg_start
     U=$(pg_db fleet)
-    expect 0 "schema version 3" "$BENCH" migrate --db "$U"
+    expect 0 "schema version 4" "$BENCH" migrate --db "$U"
     pgq "$U" "CREATE ROLE pblab LOGIN;
               GRANT CONNECT ON DATABASE fleet TO pblab;
               GRANT USAGE ON SCHEMA public TO pblab;

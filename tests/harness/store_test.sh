@@ -23,8 +23,8 @@ store-migrates-v1-databases)
         expect 2 "schema version 1" "$BENCH" list --runs --db "$D"
         expect 2 "bench migrate" "$BENCH" report --db "$D" --out "$T/p"
         is "$f: a refused read leaves the file unchanged" "$(sha256sum "$D")" "$before"
-        expect 0 "schema version 3" "$BENCH" migrate --db "$D"
-        is "$f: user_version" "$(q "$D" "PRAGMA user_version")" "3"
+        expect 0 "schema version 4" "$BENCH" migrate --db "$D"
+        is "$f: user_version" "$(q "$D" "PRAGMA user_version")" "4"
         is "$f: old 'host' runs are userspace runs" "$(q "$D" "SELECT group_concat(target) FROM runs WHERE id IN (1, 2)")" \
            "userspace,userspace"
         is "$f: every column of version 2" \
@@ -39,13 +39,13 @@ store-migrates-v1-databases)
         is "$f: the integrity check" "$(q "$D" "PRAGMA integrity_check")" "ok"
         expect 0 "userspace" "$BENCH" list --runs --db "$D"
         # a second migrate finds nothing to do
-        expect 0 "schema version 3" "$BENCH" migrate --db "$D"
+        expect 0 "schema version 4" "$BENCH" migrate --db "$D"
     done
     # an early version-2 file (no suite_settings) is brought to version 3 whole
     D=$T/v2-early.db
     load store-v2-early "$D"
-    expect 0 "schema version 3" "$BENCH" migrate --db "$D"
-    is "v2-early: user_version" "$(q "$D" "PRAGMA user_version")" "3"
+    expect 0 "schema version 4" "$BENCH" migrate --db "$D"
+    is "v2-early: user_version" "$(q "$D" "PRAGMA user_version")" "4"
     is "v2-early: suite_settings and the version-3 columns" \
        "$(q "$D" "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('suite_settings', 'uuid', 'cpu_affinity', 'loadavg_start', 'loadavg_end', 'noise')")" "6"
     is "v2-early: its run is reported (2 cases x 3 metrics)" "$(q "$D" "SELECT count(*) FROM summary WHERE run_id = 1")" "6"
@@ -56,7 +56,7 @@ store-migrates-v1-databases)
     D=$T/run-on-old.db
     load store-v1-first "$D"
     expect 0 "run 3 complete" "$BENCH" "${QUICK[@]}" --db "$D"
-    is "run on a version-1 file: migrated" "$(q "$D" "PRAGMA user_version")" "3"
+    is "run on a version-1 file: migrated" "$(q "$D" "PRAGMA user_version")" "4"
     is "run on a version-1 file: its run" "$(q "$D" "SELECT status || ':' || target || ':' || (machine_id IS NOT NULL) FROM runs WHERE id = 3")" \
        "complete:userspace:1"
     # a file from a newer bench is refused by every command and left alone
@@ -104,7 +104,7 @@ store-concurrent-writers-all-complete)
             if wait "${pids[$((i - 1))]}"; then ok; else bad "$kind file: writer $i failed: $(cat "$T/$kind.$i.out")"; fi
         done
         is "$kind file: $N complete runs" "$(q "$D" "SELECT count(*) FROM runs WHERE suite = 'synthetic' AND status = 'complete' AND job_id = 'store-test'")" "$N"
-        is "$kind file: user_version" "$(q "$D" "PRAGMA user_version")" "3"
+        is "$kind file: user_version" "$(q "$D" "PRAGMA user_version")" "4"
     done
     ;;
 

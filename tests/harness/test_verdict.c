@@ -123,11 +123,11 @@ int main(void)
                            .codegen = 2};
     pb_verdict_summary(&n, line, sizeof line);
     CHECK(!strcmp(line, "9 cells: claim holds 4; direction holds, size differs 2; claim does not hold 2; "
-                        "inconclusive here 1; depends on code generation 2"), "summary '%s'", line);
+                        "inconclusive here 1; depends on code generation 2; depends on code layout 0"), "summary '%s'", line);
     pb_verdict_counts m = {.cells = 3, .holds = 1, .no_claim = 1, .no_data = 1};
     pb_verdict_summary(&m, line, sizeof line);
     CHECK(!strcmp(line, "3 cells: claim holds 1; direction holds, size differs 0; claim does not hold 0; "
-                        "inconclusive here 0; no claim 1; no data 1; depends on code generation 0"),
+                        "inconclusive here 0; no claim 1; no data 1; depends on code generation 0; depends on code layout 0"),
           "summary '%s'", line);
     pb_verdict_counts one = {.cells = 1, .inconclusive = 1};
     pb_verdict_summary(&one, line, sizeof line);

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* layout_stats.h — a ratio estimated across code layouts (docs/layout.md).
+ *
+ * A binary is one sample of the space of code layouts, however often it runs (Curtsinger and
+ * Berger, Stabilizer, ASPLOS 2013). The runner runs every round in one of L layouts, balanced, and
+ * both sides of a pair in the same layout. Model, on log ratios d of the pairs of layout l:
+ *     d = mu + u_l + e,   u_l ~ (0, s_u^2) the layout's effect (both sides' placement), e the noise
+ * of one pair. Each layout's own ratio q_l is the Hodges-Lehmann estimate of its pairs' d; the
+ * headline is the mean of the q_l over layouts, and its CI a Student t interval on the L values
+ * with L - 1 degrees of freedom. Why this and not a bootstrap: with the design balanced, the mean
+ * of layout means is the random-effects (ANOVA/REML) estimate of mu, and the variance of the q_l
+ * estimates s_u^2 + s_e^2/n_l without a model for either part, so the t interval is exact under
+ * normal layout effects; a cluster bootstrap over 8 clusters under-covers (its variance is short
+ * by (L-1)/L and its percentiles are coarse). The per-layout q_l are kept: their range is what a
+ * verdict or a report shows as "depends on code layout". */
+#ifndef PB_LAYOUT_STATS_H
+#define PB_LAYOUT_STATS_H
+
+#include <stddef.h>
+
+#include "stats.h"
+
+#define PB_STATS_MAX_LAYOUTS 16
+/* a layout counts when it has at least this many pairs */
+#define PB_LAYOUT_MIN_PAIRS 2
+
+typedef struct pb_layout_ratio {
+    int nlayouts;                                /* layouts that count (>= 2: estimated across them) */
+    double per_layout[PB_STATS_MAX_LAYOUTS];     /* each layout's ratio (exp HL); NaN: too few pairs */
+    size_t n_per_layout[PB_STATS_MAX_LAYOUTS];   /* pairs per layout */
+    double lo, hi;                               /* the smallest and largest per-layout ratio */
+    double estimate, ci_lo, ci_hi;               /* exp(mean of log q_l), its t CI at conf */
+    double p_value;                              /* two-sided t test of mean log q_l == 0 */
+    double se_log;                               /* standard error of the mean log ratio */
+} pb_layout_ratio;
+
+/* From n pairs' log ratios d[i], each in layout[i] (0 <= layout < PB_STATS_MAX_LAYOUTS). Returns 0
+ * with out filled when at least 2 layouts count; 1 when fewer (out->nlayouts says how many:
+ * estimate from the pairs as one layout); -2 when out of memory. */
+int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf, pb_layout_ratio *out);
+
+/* One sample of a case with its layout, as a cell's ratio across layouts reads it. */
+typedef struct pb_keyed_layout {
+    pb_round_key key;
+    double value;
+    int layout;
+} pb_keyed_layout;
+/* Candidate samples c against baseline samples b, each sorted by key, paired by round: the paired
+ * ratio over all pairs in *pr (pb_paired_ratio), and across layouts in *lr (pb_layout_ratio_of;
+ * when that returns 0 the caller reports lr's estimate and CI). Returns what pb_paired_ratio does,
+ * or -2 when out of memory. */
+int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keyed_layout *b, size_t nb, double conf,
+                              pb_paired *pr, pb_layout_ratio *lr, int *across);
+
+/* Student t: the CDF of t with df degrees of freedom, and its quantile (df >= 1). */
+double pb_t_cdf(double t, double df);
+double pb_t_quantile(double p, double df);
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Code layouts as a measured factor (docs/layout.md), on seeded synthetic data with layout effects
+ * built in: Student t's quantiles; the runner's balanced assignment of rounds to layouts; the
+ * across-layout CI covering the true ratio at its nominal rate (where the pairs pooled as one
+ * layout do not); the gate's cell statistics across layouts; and "depends on code layout" marking
+ * exactly the cells whose per-layout ratios straddle a verdict boundary. No timing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate.h"
+#include "layout_stats.h"
+#include "layouts.h"
+#include "pb.h"
+#include "report.h"
+#include "stats.h"
+
+static int fails, checks;
+#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static double uniform(pb_rng *r)
+{
+    return ((double)(pb_rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(pb_rng *r)
+{
+    return sqrt(-2 * log(uniform(r))) * cos(2 * M_PI * uniform(r));
+}
+
+static void t_quantiles(void)
+{
+    /* R: qt(0.975, df) */
+    static const struct { double df, q; } T[] = {{1, 12.7062047}, {2, 4.3026527}, {7, 2.3646243}, {15, 2.1314495},
+                                                 {30, 2.0422725}, {1000, 1.9623391}};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        double q = pb_t_quantile(0.975, T[i].df);
+        CHECK(fabs(q - T[i].q) < 1e-5, "t quantile 0.975, df %g: %.7f, want %.7f", T[i].df, q, T[i].q);
+        CHECK(fabs(pb_t_cdf(T[i].q, T[i].df) - 0.975) < 1e-7, "t cdf at its quantile, df %g", T[i].df);
+    }
+    CHECK(pb_t_cdf(0, 7) == 0.5, "t cdf at 0");
+    CHECK(fabs(pb_t_quantile(0.025, 7) + 2.3646243) < 1e-5, "t quantile symmetric");
+}
+
+static void balanced_assignment(void)
+{
+    int a[64], b[64], c[64];
+    pb_layouts_assign(a, 64, 8, 1);
+    pb_layouts_assign(b, 64, 8, 1);
+    pb_layouts_assign(c, 64, 8, 2);
+    CHECK(!memcmp(a, b, sizeof a), "the same seed, the same order");
+    CHECK(memcmp(a, c, sizeof a), "another seed, another order");
+    for (int blk = 0; blk < 8; blk++) {
+        int seen[8] = {0};
+        for (int i = 0; i < 8; i++) seen[a[blk * 8 + i]]++;
+        for (int l = 0; l < 8; l++) CHECK(seen[l] == 1, "block %d: layout %d %d times, want once", blk, l, seen[l]);
+    }
+    int d[20];
+    pb_layouts_assign(d, 20, 8, 7);
+    int cnt[8] = {0};
+    for (int i = 0; i < 20; i++) {
+        CHECK(d[i] >= 0 && d[i] < 8, "round %d: layout %d in range", i, d[i]);
+        cnt[d[i]]++;
+    }
+    for (int l = 0; l < 8; l++) CHECK(cnt[l] == 2 || cnt[l] == 3, "20 rounds of 8 layouts: layout %d %d times", l, cnt[l]);
+}
+
+/* One synthetic cell: L layouts with effects u_l ~ N(0, layout_sd^2) on the log ratio, `per` pairs
+ * each with noise N(0, pair_sd^2) and one pair in ten five times noisier (the VM's slow core). */
+static size_t synth_cell(pb_rng *r, double mu, int L, int per, double layout_sd, double pair_sd, double *d, int *lay)
+{
+    size_t n = 0;
+    for (int l = 0; l < L; l++) {
+        double u = layout_sd * normal(r);
+        for (int k = 0; k < per; k++) {
+            double sd = uniform(r) < 0.1 ? 5 * pair_sd : pair_sd;
+            d[n] = mu + u + sd * normal(r);
+            lay[n++] = l;
+        }
+    }
+    return n;
+}
+
+static void coverage(void)
+{
+    pb_rng r;
+    pb_rng_seed(&r, 20261201);
+    const int S = 4000, L = 8, per = 8;
+    const double mu = log(0.8);
+    int cover = 0, pooled_cover = 0, widths_ok = 0;
+    double d[64], c[64], b[64];
+    int lay[64];
+    for (int s = 0; s < S; s++) {
+        size_t n = synth_cell(&r, mu, L, per, 0.04, 0.01, d, lay);
+        pb_layout_ratio lr;
+        int rc = pb_layout_ratio_of(d, lay, n, 0.95, &lr);
+        if (rc != 0) { CHECK(0, "cell %d: not estimated across layouts (%d)", s, rc); continue; }
+        cover += lr.ci_lo <= exp(mu) && exp(mu) <= lr.ci_hi;
+        widths_ok += lr.lo <= lr.estimate && lr.estimate <= lr.hi;
+        /* the same pairs as one layout: the CI of one binary, however many rounds */
+        for (size_t i = 0; i < n; i++) { b[i] = 1; c[i] = exp(d[i]); }
+        pb_paired pr;
+        if (pb_paired_ratio(c, b, n, 0.95, &pr) == 0) pooled_cover += pr.ci_lo <= exp(mu) && exp(mu) <= pr.ci_hi;
+    }
+    double cv = (double)cover / S, pcv = (double)pooled_cover / S;
+    printf("across-layout CI coverage %.4f (nominal 0.95); the pairs pooled as one layout: %.4f\n", cv, pcv);
+    CHECK(cv >= 0.935 && cv <= 0.965, "across-layout 95%% CI covers the true ratio %.4f of the time", cv);
+    CHECK(pcv < 0.80, "pooled as one layout, the CI ignores the layout spread: coverage %.4f", pcv);
+    CHECK(widths_ok == S, "the estimate lies within the per-layout range in every cell (%d of %d)", widths_ok, S);
+
+    /* no layout effect at all: still nominal (the t interval does not need one) */
+    cover = 0;
+    for (int s = 0; s < S; s++) {
+        size_t n = synth_cell(&r, mu, L, per, 0, 0.01, d, lay);
+        pb_layout_ratio lr;
+        if (pb_layout_ratio_of(d, lay, n, 0.95, &lr) == 0) cover += lr.ci_lo <= exp(mu) && exp(mu) <= lr.ci_hi;
+    }
+    cv = (double)cover / S;
+    CHECK(cv >= 0.935 && cv <= 0.975, "no layout effect: coverage %.4f", cv);
+
+    /* one layout only: not estimated across layouts */
+    for (int i = 0; i < 8; i++) { d[i] = 0.01 * i; lay[i] = 3; }
+    pb_layout_ratio lr;
+    CHECK(pb_layout_ratio_of(d, lay, 8, 0.95, &lr) == 1 && lr.nlayouts == 1, "one layout: returns 1");
+}
+
+/* The gate's statistics across layouts: a change of placement alone (layouts of two builds differing
+ * by their own effects, no code change) is spread, not a regression; a real 5 % slowdown is found. */
+static void gate_cells(void)
+{
+    pb_rng r;
+    pb_rng_seed(&r, 77);
+    const pb_gate_params gp = PB_GATE_DEFAULTS;
+    double d[64], ca[64], cb[64];
+    int lay[64];
+    int alarms = 0, found = 0;
+    const int S = 400;
+    for (int s = 0; s < S; s++) {
+        for (int shift = 0; shift < 2; shift++) {
+            size_t n = synth_cell(&r, shift ? log(1.05) : 0, 8, 8, 0.01, 0.005, d, lay);
+            for (size_t i = 0; i < n; i++) { ca[i] = 100; cb[i] = 100 * exp(d[i]); }
+            pb_cmp_cell c;
+            memset(&c, 0, sizeof c);
+            c.threshold = 0.03;
+            pb_cmp_cell_stats_layouts(&c, cb, ca, NULL, lay, n, 1, &gp);
+            pb_gate_decide(&c, 1, &gp);
+            CHECK(c.layouts == 8, "gate cell across 8 layouts (%d)", c.layouts);
+            if (shift) found += c.verdict == PB_CELL_REGRESSION;
+            else alarms += c.verdict == PB_CELL_REGRESSION;
+        }
+    }
+    printf("gate across layouts: %d false alarms of %d, a 5%% slowdown found %d of %d\n", alarms, S, found, S);
+    CHECK(alarms <= S / 20, "placement only: %d false alarms of %d (at most alpha)", alarms, S);
+    CHECK(found >= S * 8 / 10, "a 5%% slowdown with 1%% layout spread: found %d of %d", found, S);
+}
+
+/* Cells with built-in per-layout offsets of known spread around a known ratio, and the mark. */
+static void layout_mark(void)
+{
+    /* claim faster, document 0.8, tolerance 0.10: band [0.727, 0.88]; boundaries 0.727, 0.88, 1 */
+    static const struct { double centre, spread; int want; const char *why; } C[] = {
+        {0.80, 0.03, 0, "inside the band in every layout"},
+        {0.88, 0.04, 1, "across the band's upper edge: holds in some layouts, size differs in others"},
+        {1.00, 0.04, 1, "across 1: faster in some layouts, slower in others"},
+        {1.10, 0.04, 0, "slower in every layout"},
+        {0.60, 0.04, 0, "far faster than the document in every layout"},
+        {0.727, 0.02, 1, "across the band's lower edge"},
+    };
+    pb_rng r;
+    pb_rng_seed(&r, 5);
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        double d[64];
+        int lay[64];
+        size_t n = 0;
+        for (int l = 0; l < 8; l++) {
+            /* offsets spread evenly over [-spread, +spread]: the per-layout ratios are known */
+            double off = C[i].spread * (2.0 * l / 7 - 1);
+            for (int k = 0; k < 8; k++) {
+                d[n] = log(C[i].centre) + off + 1e-5 * normal(&r);
+                lay[n++] = l;
+            }
+        }
+        pb_layout_ratio lr;
+        CHECK(pb_layout_ratio_of(d, lay, n, 0.95, &lr) == 0, "%s: estimated", C[i].why);
+        int got = pb_verdict_straddles(PB_CLAIM_FASTER, 0.8, 0.10, lr.lo, lr.hi);
+        CHECK(got == C[i].want, "%s: depends on code layout %d, want %d (per-layout %.3f to %.3f)", C[i].why, got,
+              C[i].want, lr.lo, lr.hi);
+    }
+    CHECK(!pb_verdict_straddles(PB_CLAIM_NONE, 0.8, 0.1, 0.5, 1.5), "no claim: never");
+    CHECK(!pb_verdict_straddles(PB_CLAIM_FASTER, 0.8, 0.1, NAN, 1.0), "NaN: never");
+    CHECK(pb_verdict_straddles(PB_CLAIM_EQUAL, NAN, 0.1, 1.05, 1.15), "equal: across 1 + t");
+    CHECK(pb_verdict_straddles(PB_CLAIM_NOT_SLOWER, NAN, 0.1, 1.05, 1.15), "not slower: across 1 + t");
+    CHECK(!pb_verdict_straddles(PB_CLAIM_NOT_SLOWER, NAN, 0.1, 0.9, 1.05), "not slower: within 1 + t");
+    pb_verdict_counts n = {0};
+    n.layout = 2;
+    char line[512];
+    pb_verdict_summary(&n, line, sizeof line);
+    CHECK(strstr(line, "depends on code layout 2") != NULL, "the summary counts it: %s", line);
+}
+
+int main(void)
+{
+    t_quantiles();
+    balanced_assignment();
+    coverage();
+    gate_cells();
+    layout_mark();
+    printf("%d checks, %d failed\n", checks, fails);
+    return fails ? 1 : 0;
+}
