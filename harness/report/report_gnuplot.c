@@ -268,7 +268,8 @@ static double doc_time_ratio(const pb_suite *s, const rows *doc, const char *var
 }
 
 /* The ratio figure: per panel ((variant, op) against size, or op against variant), each series'
- * time ratio with its 95 % CI as error bars, the document's ratio as a point inside its tolerance
+ * time ratio with its 95 % CI as error bars (and, thin, its range over code layouts), the
+ * document's ratio as a point inside its tolerance
  * band [d/(1+t), d(1+t)] (a shaded box), and 1 (no change) dashed. */
 static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const pb_report_data *d,
                              const axes *a, double t, const char *term, const char *out, int write_data, pb_gpq *g)
@@ -291,7 +292,7 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
         fprintf(gp, ")\n");
     }
     fprintf(gp, "set multiplot layout %d,%d title \"%s: time per operation, X/%s (below 1: X is faster)\\n"
-                "95 %% CI as error bars; the document's %s/%s as a diamond in its tolerance band (t = %.2f)\"\n",
+                "95 %% CI as error bars, the range over code layouts as thin bars; the document's %s/%s as a diamond in its tolerance band (t = %.2f)\"\n",
             nrows, cols, s->name, s->baseline, s->candidate, s->baseline, t);
     int block = 0;
     for (int vi = 0; vi < npanel_v; vi++)
@@ -339,7 +340,10 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
                     any = 1;
                     /* side by side so that the error bars do not hide each other */
                     double x = by_size ? (double)a->sizes[xi] * pow(2, 0.05 * shift) : xi + 0.08 * shift;
-                    if (write_data) fprintf(dat, "%.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi);
+                    /* columns 5, 6: the per-layout range (docs/layout.md); the CI when there is one layout */
+                    double llo = r.layouts > 1 && isfinite(r.layout_lo) ? r.layout_lo : r.lo;
+                    double lhi = r.layouts > 1 && isfinite(r.layout_hi) ? r.layout_hi : r.hi;
+                    if (write_data) fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi, llo, lhi);
                 }
                 if (!any) continue;
                 if (write_data) fprintf(dat, "\n\n");
@@ -348,6 +352,9 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
                         block, by_size ? "yerrorlines" : "yerrorbars", ci >= 0 ? ci + 1 : 8 + k,
                         sr[k].guest ? "dt 2" : sr[k].profile ? "dt 3 lw 1.2" : "lw 1.5", pb_gpq_text(g, sr[k].cand),
                         pb_gpq_text(g, sr[k].base), sr[k].guest ? " (QEMU TCG)" : "");
+                /* the range over code layouts, thin and pale: wider than the CI where layout matters */
+                fprintf(gp, ", \\\n     '%s' index %d using 1:2:5:6 with yerrorbars pt 0 lw 0.6 lc %d notitle",
+                        pb_gpq_text(g, datname), block, ci >= 0 ? ci + 1 : 8 + k);
                 block++;
             }
             fprintf(gp, "\n");

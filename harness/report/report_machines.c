@@ -353,8 +353,16 @@ static void write_table(FILE *f, int html, mreport *m)
             ratio r;
             if (pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand, x->variant,
                                 x->op, x->size, &r))
-                snprintf(b, sizeof b, "%.3f [%.3f, %.3f] %s", r.est, r.lo, r.hi,
-                         pb_verdict(cl, dt, m->cfg.tolerance, r.lo, r.hi));
+            {
+                /* the between-layout range beside the CI (docs/layout.md), and the mark */
+                char lay[96] = "";
+                if (r.layouts > 1 && isfinite(r.layout_lo))
+                    snprintf(lay, sizeof lay, " {layouts %.3f to %.3f%s}", r.layout_lo, r.layout_hi,
+                             pb_verdict_straddles(cl, dt, m->cfg.tolerance, r.layout_lo, r.layout_hi)
+                                 ? ": depends on code layout" : "");
+                snprintf(b, sizeof b, "%.3f [%.3f, %.3f] %s%s", r.est, r.lo, r.hi,
+                         pb_verdict(cl, dt, m->cfg.tolerance, r.lo, r.hi), lay);
+            }
             else
                 snprintf(b, sizeof b, "-");
             cell_text(f, html, 0, b);
