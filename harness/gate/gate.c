@@ -52,7 +52,7 @@ static void clear_results(pb_cmp_cell *c)
     c->ratio = c->ci_lo = c->ci_hi = c->conf = c->p = c->p_holm = NAN;
     c->se_log = c->noise = c->mdc = c->order_effect = NAN;
     c->layouts = 1;
-    c->layout_lo = c->layout_hi = NAN;
+    c->layout_lo = c->layout_hi = c->layout_df = NAN;
 }
 
 /* half the difference of the medians of the log ratios of the two orders; NaN if an order has < 3 pairs */
@@ -97,6 +97,7 @@ static int across_layouts(pb_cmp_cell *c, const double *d, const int *lay, size_
     c->layout_hi = lr.hi;
     set_estimate(c, lr.estimate, lr.ci_lo, lr.ci_hi, gp->conf, lr.p_value);
     c->se_log = lr.se_log;
+    c->layout_df = lr.nlayouts - 1;
     double level = gp->alpha / (double)(m ? m : 1), df = lr.nlayouts - 1;
     c->mdc = lr.se_log > 0 ? expm1((pb_t_quantile(1 - level / 2, df) + pb_t_quantile(gp->power, df)) * lr.se_log) : 0;
     return 0;

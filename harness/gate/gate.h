@@ -94,6 +94,7 @@ typedef struct pb_cmp_cell {
     double mdc;              /* minimum detectable change (fraction) at `power`, level alpha/m */
     int layouts;             /* code layouts the ratio is estimated across (docs/layout.md); 1: one */
     double layout_lo, layout_hi; /* the smallest and largest per-layout ratio; NaN with one layout */
+    double layout_df;        /* degrees of freedom of its t: layouts - 1, more once moderated; NaN: one layout */
     /* filled by pb_gate_decide */
     double p_holm;
     pb_cell_verdict verdict;
@@ -125,6 +126,12 @@ void pb_cmp_cell_stats(pb_cmp_cell *c, const double *cost_b, const double *cost_
  * not a regression. */
 void pb_cmp_cell_stats_layouts(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
                                const int *layout, size_t n, size_t m, const pb_gate_params *gp);
+
+/* The cells of one comparison across code layouts, their between-layout variances moderated
+ * together (gate_moderate.c: Smyth's empirical-Bayes t), so that each test gains the degrees of
+ * freedom its 7 alone lack; CI, p, SE and MDC are recomputed. Needs 5 such cells, else changes
+ * nothing. Call before pb_gate_decide. 0, or -1 when out of memory (cells unchanged). */
+int pb_gate_moderate_layouts(pb_cmp_cell *cells, size_t m, const pb_gate_params *gp);
 
 /* Ratio of medians only (one run against one run: no valid paired test). */
 void pb_cmp_cell_untested(pb_cmp_cell *c, const double *cost_b, size_t nb, const double *cost_a, size_t na);

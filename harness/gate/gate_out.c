@@ -207,7 +207,7 @@ static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
         {"ratio", c->ratio}, {"ci_lo", c->ci_lo}, {"ci_hi", c->ci_hi}, {"conf", c->conf}, {"p", c->p},
         {"p_holm", c->p_holm}, {"se_log", c->se_log}, {"noise", c->noise}, {"order_effect", c->order_effect},
         {"mdc", c->mdc}, {"calibrated_mdc", c->calibrated_mdc}, {"threshold", c->threshold},
-        {"layout_lo", c->layout_lo}, {"layout_hi", c->layout_hi},
+        {"layout_lo", c->layout_lo}, {"layout_hi", c->layout_hi}, {"layout_df", c->layout_df},
     };
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) json_object_set_new(o, nums[k].k, json_num(nums[k].v));
     json_object_set_new(o, "change", json_text(pb_cmp_change(c, gp)));
@@ -253,7 +253,7 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     char how[200];
     if (lay > 1)
         snprintf(how, sizeof how, "across %d code layouts: Hodges-Lehmann ratio per layout, their mean, Student t CI "
-                 "and p (docs/layout.md)", lay);
+                 "and p, variances moderated over the cells (docs/layout.md)", lay);
     else snprintf(how, sizeof how, "Hodges-Lehmann ratio, Wilcoxon signed-rank CI and p");
     fprintf(f,
             "%s%s, cost = %s%s; paired by %s; %s; Holm over %zu cells, alpha %g; MDC = change found with %.0f%% "

@@ -375,6 +375,7 @@ int pb_gate_cells_within_pairs(const pb_gate_data *d, const char *const *impl_a,
         pairs_free(&p);
     }
     free(runs);
+    if (rc == 0 && pb_gate_moderate_layouts(*cells, *ncells, gp) < 0) rc = pb_errf(e, "out of memory");
     if (rc < 0) { free(*cells); *cells = NULL; *ncells = 0; }
     return rc;
 }

@@ -155,6 +155,55 @@ static void gate_cells(void)
     CHECK(found >= S * 8 / 10, "a 5%% slowdown with 1%% layout spread: found %d of %d", found, S);
 }
 
+/* The moderated t over the cells of a comparison (gate_moderate.c): 30 cells sharing one layout
+ * spread. Under no change it alarms no more than alpha; with every cell 5 % slower it finds more
+ * cells than the cells' own t with 7 df; its per-cell 95 % CIs cover at the nominal rate. */
+static void moderated(void)
+{
+    pb_rng r;
+    pb_rng_seed(&r, 99);
+    const pb_gate_params gp = PB_GATE_DEFAULTS;
+    enum { M = 30, S = 200 };
+    int alarm_gates = 0, found_own = 0, found_mod = 0, covered = 0, total = 0;
+    for (int s = 0; s < S; s++)
+        for (int shift = 0; shift < 2; shift++) {
+            pb_cmp_cell own[M], mod[M];
+            for (int i = 0; i < M; i++) {
+                double d[64], ca[64], cb[64];
+                int lay[64];
+                size_t n = synth_cell(&r, shift ? log(1.05) : 0, 8, 8, 0.035, 0.005, d, lay);
+                for (size_t j = 0; j < n; j++) { ca[j] = 100; cb[j] = 100 * exp(d[j]); }
+                memset(&own[i], 0, sizeof own[i]);
+                own[i].threshold = 0.03;
+                pb_cmp_cell_stats_layouts(&own[i], cb, ca, NULL, lay, n, M, &gp);
+                mod[i] = own[i];
+            }
+            CHECK(pb_gate_moderate_layouts(mod, M, &gp) == 0, "moderated");
+            for (int i = 0; i < M; i++) {
+                CHECK(mod[i].layout_df > 7, "cell %d: moderated df %.1f > 7", i, mod[i].layout_df);
+                double truth = shift ? 1.05 : 1.0;
+                covered += mod[i].ci_lo <= truth && truth <= mod[i].ci_hi;
+                total++;
+            }
+            pb_gate_decide(own, M, &gp);
+            pb_gate_decide(mod, M, &gp);
+            int any = 0;
+            for (int i = 0; i < M; i++) {
+                if (shift) {
+                    found_own += own[i].verdict == PB_CELL_REGRESSION;
+                    found_mod += mod[i].verdict == PB_CELL_REGRESSION;
+                } else any |= mod[i].verdict == PB_CELL_REGRESSION;
+            }
+            alarm_gates += any;
+        }
+    double cov = (double)covered / total;
+    printf("moderated t over %d cells: %d of %d no-change gates alarmed; 5%% slower: found %d (own t: %d) of %d cells; "
+           "CI coverage %.4f\n", M, alarm_gates, S, found_mod, found_own, S * M, cov);
+    CHECK(alarm_gates <= S / 10, "no change: %d of %d gates alarmed", alarm_gates, S);
+    CHECK(found_mod > found_own, "moderation finds more of a 5%% slowdown: %d against %d", found_mod, found_own);
+    CHECK(cov >= 0.93 && cov <= 0.97, "moderated CI coverage %.4f", cov);
+}
+
 /* Cells with built-in per-layout offsets of known spread around a known ratio, and the mark. */
 static void layout_mark(void)
 {
@@ -205,6 +254,7 @@ int main(void)
     balanced_assignment();
     coverage();
     gate_cells();
+    moderated();
     layout_mark();
     printf("%d checks, %d failed\n", checks, fails);
     return fails ? 1 : 0;
