@@ -49,6 +49,17 @@ store-migrates-v1-databases)
     is "v2-early: suite_settings and the version-3 columns" \
        "$(q "$D" "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('suite_settings', 'uuid', 'cpu_affinity', 'loadavg_start', 'loadavg_end', 'noise')")" "6"
     is "v2-early: its run is reported (2 cases x 3 metrics)" "$(q "$D" "SELECT count(*) FROM summary WHERE run_id = 1")" "6"
+    # a version-3 file (before code layouts): its run reads as one layout, and is still reported
+    D=$T/v3.db
+    load store-v3 "$D"
+    is "v3: user_version before" "$(q "$D" "PRAGMA user_version")" "3"
+    expect 0 "schema version 4" "$BENCH" migrate --db "$D"
+    is "v3: the layout columns, one layout" \
+       "$(q "$D" "SELECT (SELECT group_concat(DISTINCT layouts) FROM cases) || ',' || (SELECT group_concat(DISTINCT layout) FROM samples) || ',' || (SELECT group_concat(DISTINCT layouts || ':' || (layout_lo IS NULL) || (per_layout IS NULL)) FROM ratios) || ',' || (SELECT layouts IS NULL FROM runs)")" \
+       "1,0,1:11,1"
+    expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v3-plots"
+    grep -q "code layout" "$T/v3-plots/synthetic.md" && grep -q "between [0-9]* code layouts" "$T/v3-plots/synthetic.md" \
+        && bad "v3: a one-layout run got a between-layouts column" || ok
     load store-v2-early "$T/v2-src.db"
     expect 0 "copied 1 run" "$BENCH" merge "$T/v2-src.db" --into "$T/v2-dest.db"
     is "a kernel-module run stays one" "$(q "$T/store-v1-branch-start.db" "SELECT target FROM runs WHERE id = 3")" "qemu-tcg"
