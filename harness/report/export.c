@@ -148,7 +148,8 @@ static json_t *ratios_array(pb_store *st, const int64_t *ids, int n)
         pb_stmt *q;
         if (pb_db_prepare(st->db,
                           "SELECT suite, variant, op, size_bytes, metric, baseline, candidate, estimate, ci_lo,"
-                          " ci_hi, p_value, n_pairs FROM summary_ratios WHERE run_id = ?1 ORDER BY id", &q) != PB_DB_OK)
+                          " ci_hi, p_value, n_pairs, layouts, layout_lo, layout_hi FROM summary_ratios"
+                          " WHERE run_id = ?1 ORDER BY id", &q) != PB_DB_OK)
             break;
         pb_db_bind_int64(q, 1, ids[r]);
         while (pb_db_step(q) == PB_DB_ROW) {
@@ -163,6 +164,11 @@ static json_t *ratios_array(pb_store *st, const int64_t *ids, int n)
             for (int i = 7; i <= 10; i++)
                 json_object_set_new(o, pb_db_column_name(q, i), json_real(pb_db_column_double(q, i)));
             json_object_set_new(o, "n_pairs", json_integer(pb_db_column_int64(q, 11)));
+            /* across code layouts (docs/layout.md): how many, and the per-layout range (null: one) */
+            json_object_set_new(o, "layouts", json_integer(pb_db_column_int64(q, 12)));
+            for (int i = 13; i <= 14; i++)
+                json_object_set_new(o, pb_db_column_name(q, i), pb_db_column_type(q, i) == PB_DB_NULL
+                                                                    ? json_null() : json_real(pb_db_column_double(q, i)));
             json_array_append_new(ratios, o);
         }
         pb_db_finalize(q);

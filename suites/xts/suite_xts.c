@@ -500,8 +500,9 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     }
 
     c->crypt = enc ? xts_encrypt : xts_decrypt;
-    /* Test-only: PB_XTS_TEST_SLOWDOWN=IMPL[:PERCENT] makes IMPL do PERCENT % more ops (default 2: one
-     * op in 50 twice, exactly so under --measure valgrind, whose 50 counted ops hold one such op),
+    /* Test-only: PB_XTS_TEST_SLOWDOWN=IMPL[:PERCENT] makes IMPL do PERCENT % more ops, in whole ops
+     * (default 2: one op in 50 twice, exactly so under --measure valgrind, whose 50 counted ops hold
+     * one such op; a PERCENT that is not a multiple of 2 is rounded down there: 5 gives 4),
      * so that the gates can be shown to catch a regression of that size in a real implementation.
      * Never set in a real run. */
     const char *slow = getenv("PB_XTS_TEST_SLOWDOWN");

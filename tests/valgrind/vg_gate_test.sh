@@ -71,4 +71,12 @@ is "identical Ir in two runs" "$(q "$T/x.db" "SELECT count(*) FROM stats a JOIN 
 timed "xts commit gate, +2 % in new" 1 "exit 1 (regression)" "$BENCH" gate --measure valgrind --baseline-runs 1 --candidate-runs 3 --db "$T/x.db"
 timed "xts commit gate, same build" 0 "exit 0 (pass)" "$BENCH" gate --measure valgrind --baseline-runs 1 --candidate-runs 2 --db "$T/x.db"
 expect 2 "one run with one run" "$BENCH" gate --measure valgrind --baseline-runs 1,2 --candidate-runs 3,3 --db "$T/x.db"
+# the switch takes a per cent, in whole ops: new:5 does an op in 20 twice, so of the 50 ops a valgrind
+# sample counts 2 are done twice (+4 %, exactly); a wall-time sample of thousands of ops gets +5 %
+PB_XTS_TEST_SLOWDOWN=new:5 expect 0 "run 4 complete" "$BENCH" run "${X[@]}"
+is "PB_XTS_TEST_SLOWDOWN=new:5: 2 of 50 counted ops twice, +4 % Ir at 4 KiB" "$(q "$T/x.db" "SELECT DISTINCT round(b.median / a.median, 2) FROM stats a JOIN cases ca ON ca.id = a.case_id
+    JOIN cases cb ON cb.run_id = 4 AND cb.impl = ca.impl AND cb.variant = ca.variant AND cb.op = ca.op
+     AND cb.size_bytes = ca.size_bytes JOIN stats b ON b.case_id = cb.id AND b.metric = a.metric
+    WHERE ca.run_id = 1 AND a.metric = 'insns_per_op' AND ca.size_bytes = 4096")" "1.04"
+PB_XTS_TEST_SLOWDOWN=new:five expect 1 "the per cent after ':' must be a number in (0, 100]" "$BENCH" run "${X[@]}"
 finish
