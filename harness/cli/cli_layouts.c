@@ -39,10 +39,10 @@ int pb_module_layouts_open(pb_module_layouts *L, const char *module_path, int n,
         if (!s) return pb_errf(e, "%s has no suite %s", p, name);
         L->suite[l] = s;
         if (!(L->opts[l] = pb_suite_opts_new(s, e))) return -1;
-        for (int i = 0; cli && i < cli->nsuite_given; i++) {
-            int r = pb_suite_set_opt(s, L->opts[l], cli->suite_given_name[i], cli->suite_given_value[i], e);
-            if (r < 0) return -1;
-            if (r == 0) return pb_errf(e, "%s: suite %s has no option --%s", p, name, cli->suite_given_name[i]);
+        if (pb_cli_apply_suite_opts(cli, s, L->opts[l], e) < 0) {
+            char why[sizeof e->msg];
+            snprintf(why, sizeof why, "%s", e->msg);
+            return pb_errf(e, "%s: %.400s", p, why);
         }
     }
     return 0;

@@ -256,3 +256,13 @@ void pb_cli_join(int argc, char **argv, char *out, size_t cap)
     size_t off = (size_t)snprintf(out, cap, "bench");
     for (int i = 0; i < argc && off < cap; i++) off += (size_t)snprintf(out + off, cap - off, " %s", argv[i]);
 }
+
+int pb_cli_apply_suite_opts(const pb_cli *c, const pb_suite *s, void *opts, pb_err *e)
+{
+    for (int i = 0; c && i < c->nsuite_given; i++) {
+        int r = pb_suite_set_opt(s, opts, c->suite_given_name[i], c->suite_given_value[i], e);
+        if (r < 0) return -1;
+        if (r == 0) return pb_errf(e, "suite %s has no option --%s", s->name, c->suite_given_name[i]);
+    }
+    return 0;
+}

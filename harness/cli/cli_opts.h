@@ -95,6 +95,11 @@ int pb_cli_error(const pb_cli *c, const char *fmt, ...) __attribute__((format(pr
 int pb_cli_int(const pb_cli *c, const char *name, const char *value, long lo, long hi, int *out);
 int pb_cli_run_id(const pb_cli *c, const char *name, const char *value, int allow_latest, int64_t *out);
 
+/* The suite options given on c's command line, set again on another copy of the suite (another
+ * build's, another code layout's) and its options object. 0, or -1 + e: the setter's message, or
+ * "suite S has no option --X". */
+int pb_cli_apply_suite_opts(const pb_cli *c, const pb_suite *s, void *opts, pb_err *e);
+
 /* "bench --version": version and git revision. */
 void pb_cli_version(FILE *f);
 /* "bench ARGV..." into out (cap bytes, truncated): the command line a run records. */

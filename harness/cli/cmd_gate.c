@@ -634,12 +634,10 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
 /* the given suite options, set again on another build's copy of the suite */
 static int set_suite_opts(const pb_cli *cli, const pb_suite *s, void *opts, const char *which, pb_err *e)
 {
-    for (int i = 0; i < cli->nsuite_given; i++) {
-        int r = pb_suite_set_opt(s, opts, cli->suite_given_name[i], cli->suite_given_value[i], e);
-        if (r < 0) return pb_errf(e, "the %s build: %.400s", which, e->msg);
-        if (r == 0) return pb_errf(e, "the %s build's suite %s has no option --%s", which, s->name, cli->suite_given_name[i]);
-    }
-    return 0;
+    if (pb_cli_apply_suite_opts(cli, s, opts, e) == 0) return 0;
+    char why[sizeof e->msg];
+    snprintf(why, sizeof why, "%s", e->msg);
+    return pb_errf(e, "the %s build: %.400s", which, why);
 }
 
 static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)

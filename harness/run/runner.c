@@ -134,16 +134,6 @@ static void seeded_sample(raw_sample *rs, const pb_case *c, int round, int rep, 
     rs->cycles = rs->insns = -1;
 }
 
-/* The timed loop, a stack offset below the caller's frame (volatile: the offset's store must
- * happen, so the frame is really that much deeper) */
-static void timed_loop(pb_gb_state *st, const pb_case *c, uint64_t n, size_t stack_offset)
-{
-    volatile char *pad = stack_offset ? __builtin_alloca(stack_offset) : NULL;
-    if (pad) pad[0] = 0;
-    while (pb_gb_keep_running_batch(st, n)) c->body(c->ctx, n);
-    if (pad) pad[stack_offset - 1] = 0;
-}
-
 static void sample_fn(pb_gb_state *st, void *arg)
 {
     slot *sl = arg;
@@ -178,10 +168,16 @@ static void sample_fn(pb_gb_state *st, void *arg)
         return;
     }
     uint64_t err0 = c->error_count ? *c->error_count : 0;
+    /* the layout's stack offset: everything called below runs that much deeper (a volatile store, so
+     * the allocation is made), taken before the probe and the counters so that they do not count it */
+    if (sl->stack_offset) {
+        volatile char *pad = __builtin_alloca(sl->stack_offset);
+        pad[0] = 0;
+    }
     rs->pb = pb_probe_ticks(&rx->counters);
     pb_reading rd;
     pb_counters_start(&rx->counters, &rd);
-    timed_loop(st, c, n, sl->stack_offset);
+    while (pb_gb_keep_running_batch(st, n)) c->body(c->ctx, n);
     pb_counters_stop(&rx->counters, &rd);
     rs->pa = pb_probe_ticks(&rx->counters);
     rs->tsc = (double)rd.tsc;
