@@ -12,6 +12,8 @@ PKGS=(
   libbenchmark-dev libjansson-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
   # --measure valgrind: callgrind and its client-request headers (docs/gate.md)
   valgrind
+  # the code layouts' per-copy function order (lld --shuffle-sections, docs/layout.md)
+  lld
   # bench export's test: GB's compare.py and what it imports
   libbenchmark-tools python3-scipy python3-numpy
   # the kernel-module variant: build against Debian's headers, boot in QEMU (docs/kmod.md)

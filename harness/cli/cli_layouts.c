@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cli_layouts.c — a build's code layouts (cli_layouts.h). */
 #include "cli_layouts.h"
+#include "pb_config.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -60,7 +61,9 @@ void pb_module_layouts_close(pb_module_layouts *L)
 void pb_module_layouts_what(char *buf, size_t cap, int n)
 {
     snprintf(buf, cap, "libpbsuites.so and libpbsuites-layout1..%d.so: the same objects, code shifted by 272-byte "
-             "steps (harness/meson.build)", n - 1);
+             "steps%s (harness/meson.build)", n - 1,
+             PB_LAYOUT_SHUFFLE ? ", functions and constants in a seeded order per layout (lld --shuffle-sections, "
+                                 "seed = layout)" : "");
 }
 
 int pb_cli_layout_opt(const pb_cli *c, pb_layout_args *a, const char *name, const char *value)
