@@ -36,7 +36,7 @@ expect 2 "not a patchbench database" "$BENCH" list --runs --db "$T/bad.db"
 
 # ---- a complete run: summary view, samples, provenance ----
 DB=$T/a.db
-expect 0 "run 1 complete" "$BENCH" run --suite synthetic --quick --quiet --db "$DB"
+expect 0 "run 1 complete" "$BENCH" run --suite synthetic --quick --quiet --layouts 8 --db "$DB"
 is "summary columns" "$(q "$DB" "SELECT group_concat(name, ',') FROM pragma_table_info('summary')")" \
    "run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90"
 is "run status" "$(q "$DB" "SELECT status FROM runs WHERE id = 1")" "complete"
@@ -45,7 +45,7 @@ is "every sample has time, ticks and probe" \
    "$(q "$DB" "SELECT count(*) FROM samples WHERE ns > 0 AND iterations > 0 AND tsc > 0 AND probe_before > 0 AND probe_after > 0")" "64"
 is "start rotates: old first in round 0, second in round 1" \
    "$(q "$DB" "SELECT group_concat(s.position, ',') FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.impl = 'old' AND c.size_bytes = 1000 AND s.round < 2 ORDER BY s.round")" "0,1"
-# code layouts (docs/layout.md): 8 by default, every layout the same number of rounds, each ratio across them
+# code layouts (docs/layout.md): 8 of the build's 16 here, every layout the same number of rounds, each ratio across them
 is "layouts: every sample in one of 8, each layout 8 samples (2 rounds x 2 impls x 2 cells)" \
    "$(q "$DB" "SELECT group_concat(k, ',') FROM (SELECT layout || ':' || count(*) AS k FROM samples GROUP BY layout ORDER BY layout)")" \
    "0:8,1:8,2:8,3:8,4:8,5:8,6:8,7:8"
