@@ -82,7 +82,10 @@ int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf
         out->n_per_layout[l] = m;
         if (m < PB_LAYOUT_MIN_PAIRS) continue;
         double est, lo, hi, ach;
-        if (pb_hl_ci(v, m, conf, &est, &lo, &hi, &ach) < 0) continue;
+        if (m == 1)
+            est = v[0];   /* the Hodges-Lehmann estimate of one pair: its one Walsh average */
+        else if (pb_hl_ci(v, m, conf, &est, &lo, &hi, &ach) < 0)
+            continue;
         out->per_layout[l] = exp(est);
         q[k++] = est;
         if (k == 1 || exp(est) < out->lo) out->lo = exp(est);

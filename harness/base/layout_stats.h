@@ -21,8 +21,9 @@
 #include "stats.h"
 
 #define PB_STATS_MAX_LAYOUTS 16
-/* a layout counts when it has at least this many pairs */
-#define PB_LAYOUT_MIN_PAIRS 2
+/* a layout counts when it has at least this many pairs: one will do (its ratio is that pair's), since
+ * 16 layouts and --quick's 16 rounds give one pair each, and the t over layouts needs none within */
+#define PB_LAYOUT_MIN_PAIRS 1
 
 typedef struct pb_layout_ratio {
     int nlayouts;                                /* layouts that count (>= 2: estimated across them) */
