@@ -91,7 +91,17 @@ void pb_layouts_describe(const pb_run_layouts *L, char *buf, size_t cap)
     if (k < cap) k += (size_t)snprintf(buf + k, cap - k, " B; heap offsets");
     for (int l = 0; l < L->n && k < cap; l++)
         k += (size_t)snprintf(buf + k, cap - k, "%s%zu", l ? "," : " ", L->heap_offset[l]);
-    if (k < cap) snprintf(buf + k, cap - k, " B");
+    if (k < cap) snprintf(buf + k, cap - k, " B, each impl's own added (seed, layout, name)");
+}
+
+size_t pb_layouts_heap_offset(const pb_run_layouts *L, int l, const char *impl)
+{
+    if (L->n == 1) return 0;
+    uint64_t h = 14695981039346656037ull;   /* FNV-1a of the name, then a draw seeded by it */
+    for (const unsigned char *p = (const unsigned char *)impl; *p; p++) h = (h ^ *p) * 1099511628211ull;
+    pb_rng r;
+    pb_rng_seed(&r, h ^ L->set->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(l + 1)));
+    return (L->heap_offset[l] + 16 * (size_t)(pb_rng_next(&r) % 256)) % 4096;
 }
 
 void pb_layouts_end(pb_run_layouts *L)

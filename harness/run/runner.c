@@ -529,7 +529,8 @@ static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err 
             free_impl(cs);
             return -1;
         }
-        if (all && L->heap_offset[l] && !(cs->heap_spacer[l] = malloc(L->heap_offset[l]))) {
+        size_t spacer = all ? pb_layouts_heap_offset(L, l, cs->impl) : 0;
+        if (spacer && !(cs->heap_spacer[l] = malloc(spacer))) {
             free_impl(cs);
             return pb_errf(e, "out of memory");
         }

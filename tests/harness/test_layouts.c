@@ -123,6 +123,19 @@ static void coverage(void)
     for (int i = 0; i < 8; i++) { d[i] = 0.01 * i; lay[i] = 3; }
     pb_layout_ratio lr;
     CHECK(pb_layout_ratio_of(d, lay, 8, 0.95, &lr) == 1 && lr.nlayouts == 1, "one layout: returns 1");
+
+    /* one pair in each of 16 layouts (--quick, a gate's first pass): across layouts all the same, each
+     * layout's ratio that pair's, and the same coverage as with more pairs */
+    for (int i = 0; i < 16; i++) { d[i] = 0.01 * (i % 5) - 0.02; lay[i] = 15 - i; }
+    CHECK(pb_layout_ratio_of(d, lay, 16, 0.95, &lr) == 0 && lr.nlayouts == 16, "one pair a layout: across 16 (%d)", lr.nlayouts);
+    CHECK(fabs(lr.per_layout[15] - exp(-0.02)) < 1e-12 && lr.n_per_layout[0] == 1, "one pair a layout: its own ratio");
+    cover = 0;
+    for (int s = 0; s < S; s++) {
+        size_t n = synth_cell(&r, mu, 16, 1, 0.04, 0.01, d, lay);
+        if (pb_layout_ratio_of(d, lay, n, 0.95, &lr) == 0) cover += lr.ci_lo <= exp(mu) && exp(mu) <= lr.ci_hi;
+    }
+    cv = (double)cover / S;
+    CHECK(cv >= 0.935 && cv <= 0.965, "one pair in each of 16 layouts: coverage %.4f", cv);
 }
 
 /* The gate's statistics across layouts: a change of placement alone (layouts of two builds differing
