@@ -13,20 +13,12 @@
 
 #include "metrics.h"
 #include "render.h"
+#include "text_out.h"
 
-/* RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; exact otherwise */
+/* RFC 4180, and formula-looking names neutralised (text_out.h) */
 static void csv_field(FILE *f, const char *s, int last)
 {
-    if (strpbrk(s, ",\"\r\n")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"') fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
+    pb_csv_fputs(f, s);
     fputc(last ? '\n' : ',', f);
 }
 

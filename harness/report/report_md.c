@@ -14,6 +14,7 @@
 #include "fmt.h"
 #include "html.h"
 #include "metrics.h"
+#include "text_out.h"
 
 static void run_header(FILE *md, const run_info *ri, const char *label)
 {
@@ -23,9 +24,20 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
             c[15] && *c[15] ? ", guest kernel " : "", c[15] ? c[15] : "");
     static const char *const names[] = {"git", "compiler", "flags", "CPU", "CPU flags", "kernel", "clock source",
                                   "governor", "boost", "tick source", "counters", "command", "options"};
-    for (int i = 0; i < 13; i++) fprintf(md, "- %s: `%s`\n", names[i], c[i + 1] ? c[i + 1] : "");
-    fprintf(md, "- libraries: `%s`\n", c[16] ? c[16] : "");
-    if (c[17]) fprintf(md, "- suite settings derived on this machine: `%s`\n", c[17]);
+    /* code spans fenced to fit what they hold (text_out.h): a command line may hold backquotes */
+    for (int i = 0; i < 13; i++) {
+        fprintf(md, "- %s: ", names[i]);
+        pb_md_code_fputs(md, c[i + 1] ? c[i + 1] : "");
+        fputc('\n', md);
+    }
+    fputs("- libraries: ", md);
+    pb_md_code_fputs(md, c[16] ? c[16] : "");
+    fputc('\n', md);
+    if (c[17]) {
+        fputs("- suite settings derived on this machine: ", md);
+        pb_md_code_fputs(md, c[17]);
+        fputc('\n', md);
+    }
     if (c[18]) fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", c[18]);
     if (c[19]) fprintf(md, "- benchmark thread: %s\n", c[19]);
     if (c[20]) fprintf(md, "- load average (1 min): %s\n", c[20]);

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* text_out.h: store text as a Markdown code span and as a CSV field stays text, with the hostile
+ * names of issue 21 (a backquote ending the span, HTML after it, spreadsheet formulas). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text_out.h"
+
+static int fails, checks;
+
+static void want(void (*put)(FILE *, const char *), const char *what, const char *in, const char *exp)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) { printf("FAIL open_memstream\n"); exit(1); }
+    put(f, in);
+    fclose(f);
+    checks++;
+    if (strcmp(buf, exp)) { fails++; printf("FAIL %s '%s': got '%s', want '%s'\n", what, in, buf, exp); }
+    free(buf);
+}
+
+int main(void)
+{
+    /* Markdown: the fence is longer than any backquote run inside, so the span ends only at its end */
+    want(pb_md_code_fputs, "md", "bench run --suite xts", "`bench run --suite xts`");
+    want(pb_md_code_fputs, "md", "a`b <img src=x onerror=alert(1)>", "``a`b <img src=x onerror=alert(1)>``");
+    want(pb_md_code_fputs, "md", "x ``` y", "````x ``` y````");
+    want(pb_md_code_fputs, "md", "`start", "`` `start ``");
+    want(pb_md_code_fputs, "md", "end`", "`` end` ``");
+    want(pb_md_code_fputs, "md", " padded ", "`  padded  `");
+    /* a blank line would end the paragraph, and the span with it */
+    want(pb_md_code_fputs, "md", "a\n\n<script>x</script>", "`a  <script>x</script>`");
+    want(pb_md_code_fputs, "md", "tab\there\r\x7f", "`tab here  `");
+    want(pb_md_code_fputs, "md", "kB \xc2\xb1", "`kB \xc2\xb1`");
+    /* CSV: RFC 4180 quoting, and OWASP's neutralising quote before a formula's first character */
+    want(pb_csv_fputs, "csv", "old-nomem", "old-nomem");
+    want(pb_csv_fputs, "csv", "@SUM(A1)", "\"'@SUM(A1)\"");
+    want(pb_csv_fputs, "csv", "=1+2", "\"'=1+2\"");
+    want(pb_csv_fputs, "csv", "+cmd|' /C calc'!A0", "\"'+cmd|' /C calc'!A0\"");
+    want(pb_csv_fputs, "csv", "-2+3", "\"'-2+3\"");
+    want(pb_csv_fputs, "csv", "\t=x", "\"'\t=x\"");
+    want(pb_csv_fputs, "csv", "\r=x", "\"'\r=x\"");
+    want(pb_csv_fputs, "csv", "a,b", "\"a,b\"");
+    want(pb_csv_fputs, "csv", "say \"hi\"", "\"say \"\"hi\"\"\"");
+    want(pb_csv_fputs, "csv", "=\"x\",y", "\"'=\"\"x\"\",y\"");
+    want(pb_csv_fputs, "csv", "", "");
+    want(pb_csv_fputs, "csv", "a=b", "a=b");
+    printf("%d checks, %d failed\n", checks, fails);
+    return fails ? 1 : 0;
+}
