@@ -85,7 +85,12 @@ int cmd_export(int argc, char **argv)
     }
     int64_t ids[64];
     int n = pb_export_runs(&st, a.run, a.suite, ids, 64);
-    if (n <= 0) {
+    if (n < 0) {   /* the store could not be read: its own words, not "no run" */
+        fprintf(stderr, "bench export: %s: cannot read the store: %s\n", a.db, pb_db_errmsg(st.db));
+        pb_store_close(&st);
+        return 2;
+    }
+    if (n == 0) {
         if (a.run)
             fprintf(stderr, "bench export: no complete run %lld%s%s in %s\n", (long long)a.run,
                     a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);

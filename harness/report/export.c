@@ -31,10 +31,10 @@ int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, i
     if (pb_db_prepare(st->db, sql, &q) != PB_DB_OK) return -1;
     if (run) pb_db_bind_int64(q, 1, run);
     if (suite) pb_db_bind_text(q, 2, suite);
-    int n = 0;
-    while (n < cap && pb_db_step(q) == PB_DB_ROW) ids[n++] = pb_db_column_int64(q, 0);
+    int n = 0, rc = PB_DB_DONE;
+    while (n < cap && (rc = pb_db_step(q)) == PB_DB_ROW) ids[n++] = pb_db_column_int64(q, 0);
     pb_db_finalize(q);
-    return n;
+    return n < cap && rc != PB_DB_DONE ? -1 : n;
 }
 
 static const char STATS_SQL[] =

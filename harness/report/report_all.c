@@ -12,20 +12,30 @@
 
 #include "report_data.h"
 
-/* The newest complete run of a suite: userspace (guest = 0) or a kernel-module run (guest = 1). */
-static int64_t latest_run(pb_store *st, const char *suite, int guest)
+/* The store's own words when a query of it cannot even be prepared (a corrupt page, a table missing):
+ * -1 + e, never a statement bound and stepped that does not exist */
+static int store_unreadable(pb_store *st, pb_err *e)
+{
+    return pb_errf(e, "%s: cannot read the store: %s", st->path, pb_db_errmsg(st->db));
+}
+
+/* The newest complete run of a suite: userspace (guest = 0) or a kernel-module run (guest = 1), in *id
+ * (0: none). 0, or -1 + e when the store cannot be read. */
+static int latest_run(pb_store *st, const char *suite, int guest, int64_t *id, pb_err *e)
 {
     pb_stmt *q;
-    pb_db_prepare(st->db,
-                  "SELECT id FROM runs WHERE status='complete' AND suite=?1"
-                  " AND (CASE WHEN target = 'userspace' THEN 0 ELSE 1 END) = ?2 ORDER BY id DESC LIMIT 1",
-                  &q);
+    *id = 0;
+    if (pb_db_prepare(st->db,
+                      "SELECT id FROM runs WHERE status='complete' AND suite=?1"
+                      " AND (CASE WHEN target = 'userspace' THEN 0 ELSE 1 END) = ?2 ORDER BY id DESC LIMIT 1",
+                      &q) != PB_DB_OK)
+        return store_unreadable(st, e);
     pb_db_bind_text(q, 1, suite);
     pb_db_bind_int(q, 2, guest);
-    int64_t id = 0;
-    if (pb_db_step(q) == PB_DB_ROW) id = pb_db_column_int64(q, 0);
+    int rc = pb_db_step(q);
+    if (rc == PB_DB_ROW) *id = pb_db_column_int64(q, 0);
     pb_db_finalize(q);
-    return id;
+    return rc == PB_DB_ROW || rc == PB_DB_DONE ? 0 : store_unreadable(st, e);
 }
 
 /* run's suite into suite (cap bytes) and whether it is a kernel-module run; 0, or -1 + e when it
@@ -33,9 +43,14 @@ static int64_t latest_run(pb_store *st, const char *suite, int guest)
 static int run_of(pb_store *st, int64_t run, char *suite, size_t cap, int *is_guest, pb_err *e)
 {
     pb_stmt *q;
-    pb_db_prepare(st->db, "SELECT suite, status, target FROM runs WHERE id = ?1", &q);
+    if (pb_db_prepare(st->db, "SELECT suite, status, target FROM runs WHERE id = ?1", &q) != PB_DB_OK)
+        return store_unreadable(st, e);
     pb_db_bind_int64(q, 1, run);
-    int found = pb_db_step(q) == PB_DB_ROW;
+    int step = pb_db_step(q), found = step == PB_DB_ROW;
+    if (!found && step != PB_DB_DONE) {
+        pb_db_finalize(q);
+        return store_unreadable(st, e);
+    }
     char status[32] = "", target[32] = "";
     if (found) {
         snprintf(suite, cap, "%s", pb_db_column_text(q, 0));
@@ -60,9 +75,12 @@ int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_
         const pb_suite *s = pb_suites[i];
         if (*plan->suite && strcmp(s->name, plan->suite)) continue;
         pb_report_job j = {.s = s};
-        j.run = run && !run_is_guest ? run : latest_run(st, s->name, 0);
+        if (run && !run_is_guest) j.run = run;
+        else if (latest_run(st, s->name, 0, &j.run, e) < 0) return -1;
         /* kernel-module rows only for a suite that declares a kernel-module part */
-        j.guest_run = !s->kmod_impls ? 0 : run && run_is_guest ? run : latest_run(st, s->name, 1);
+        if (!s->kmod_impls) j.guest_run = 0;
+        else if (run && run_is_guest) j.guest_run = run;
+        else if (latest_run(st, s->name, 1, &j.guest_run, e) < 0) return -1;
         if (!j.run && run) {
             pb_errf(e, "run %lld is a kernel-module run; it is drawn beside a userspace run of %s, and there is none "
                     "yet (bench run --suite %s)", (long long)run, s->name, s->name);

@@ -168,4 +168,13 @@ mkdir -p "$T/emptybin"
 expect 1 "gnuplot not found" env PATH="$T/emptybin" "$BENCH" report --db "$DB" --out "$T/plots2"
 expect 2 "no complete run of suite xts" "$BENCH" report --db "$DB" --suite xts --out "$T/plots3"
 
+# ---- a store with a corrupt page (issue 21): every reader refuses it with SQLite's words, never a crash ----
+# page 1 past its 100-byte header zeroed: the schema's b-tree is gone, the header (and user_version) intact
+cp "$DB" "$T/corrupt.db"
+dd if=/dev/zero of="$T/corrupt.db" bs=1 seek=100 count=3996 conv=notrunc status=none
+expect 2 "malformed" "$BENCH" report --db "$T/corrupt.db" --out "$T/corrupt-plots"
+expect 2 "malformed" "$BENCH" report --run 1 --db "$T/corrupt.db" --out "$T/corrupt-plots"
+expect 1 "database disk image is malformed" "$BENCH" list --runs --db "$T/corrupt.db"
+expect 2 "cannot read the store: database disk image is malformed" "$BENCH" export --format csv --db "$T/corrupt.db"
+
 finish
