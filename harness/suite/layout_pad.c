@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* layout_pad.c — linked first into layout copy N of the suite module (libpbsuites-layoutN.so,
- * docs/layout.md): PB_LAYOUT_PAD_BYTES bytes of never-executed code in .text ahead of every other
- * object, so that all code after it (the implementations, their glue, the suites' timed bodies)
- * starts that many bytes further on. The copies are otherwise the same objects, linked alike:
- * they differ in placement only. */
+/* layout_pad.c — linked into layout copy N of the suite module (libpbsuites-layoutN.so,
+ * docs/layout.md): PB_LAYOUT_PAD_BYTES bytes of never-executed code in .text, so that all code
+ * placed after it starts that many bytes further on. Where lld shuffles the copy's functions
+ * (harness/meson.build) the pad lands wherever the shuffle puts it; without lld it is first, and
+ * moves every function. The copies are otherwise the same objects: they differ in placement only. */
 #ifndef PB_LAYOUT_PAD_BYTES
 #error "PB_LAYOUT_PAD_BYTES: set by harness/meson.build"
 #endif
