@@ -16,16 +16,24 @@ typedef struct pb_proc {
     double wall_ns;            /* spawn to reaped, CLOCK_MONOTONIC_RAW */
     double cpu_ns;             /* the child's user + system time (wait4 rusage) */
     size_t stderr_bytes;       /* how much it wrote to stderr */
+    int timed_out;             /* it ran past the limit and was killed (its process group) */
+    int interrupted;           /* a signal bench handles came while it ran: killed likewise */
+    double limit_s;
     char stderr_head[300];     /* its first line, for messages */
 } pb_proc;
 
-/* Run argv[0] (a path: no PATH search) with argv. out != NULL: its stdout, malloc'd and
- * NUL-terminated, in *out; out == NULL: stdout to /dev/null. -1 + e only if it could not be run
- * or wrote more than PB_SPAWN_OUTPUT_MAX; how it ended is in p->status (see pb_proc_check). */
-int pb_spawn(char *const argv[], char **out, pb_proc *p, pb_err *e);
+/* Run argv[0] (a path: no PATH search) with argv, in a process group of its own. out != NULL: its
+ * stdout, malloc'd and NUL-terminated, in *out; out == NULL: stdout to /dev/null. limit_s > 0:
+ * past it the group is killed (p->timed_out); 0: no limit. Whatever of the group is left when it
+ * ends is killed too: a sample is the program's whole work. -1 + e only if it could not be run or
+ * wrote more than PB_SPAWN_OUTPUT_MAX; how it ended is in p (see pb_proc_check). */
+int pb_spawn(char *const argv[], char **out, double limit_s, pb_proc *p, pb_err *e);
 
-/* 0 if p exited 0; else -1 + e: "WHAT died of signal N (name): first stderr line" or
- * "WHAT exited with status N: ...". */
+/* 0 if p exited 0; else -1 + e: "WHAT did not finish in N s (killed ...)", "WHAT died of signal N
+ * (name): first stderr line" or "WHAT exited with status N: ...". */
 int pb_proc_check(const char *what, const pb_proc *p, pb_err *e);
+
+/* --timeout's value: seconds from 0.001 to 86400. 0 + *out, or -1 + e naming --timeout. */
+int pb_parse_timeout(const char *value, double *out, pb_err *e);
 
 #endif

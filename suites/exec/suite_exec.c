@@ -35,7 +35,15 @@ typedef struct exec_opts {
     int given[2];
     unsigned long long bytes;
     int warmup;
+    double timeout_s;                  /* --timeout; 0: from the warm-up runs */
+    double slowest_warmup_ns;          /* plan's: the slowest warm-up run of either command */
 } exec_opts;
+
+/* A run with nothing to go by (a warm-up, or a sample with --warmup 0 and no --timeout): long
+ * enough for a build or a test suite, short of forever. */
+#define EXEC_UNCALIBRATED_LIMIT_S 600.0
+/* A 1 ms command preempted on a busy VM can take tens of ms: no default limit under a second. */
+#define EXEC_MIN_LIMIT_S 1.0
 
 static void opts_init(void *p)
 {
@@ -139,35 +147,45 @@ static int set_warmup(void *o, const char *v, pb_err *e)
     return 0;
 }
 
+static int set_timeout(void *o, const char *v, pb_err *e)
+{
+    return pb_parse_timeout(v, &((exec_opts *)o)->timeout_s, e);
+}
+
 static const pb_suite_opt options[] = {
     {"old", "CMD", "the baseline command, split into words without a shell ('..', \"..\", \\)", set_old},
     {"new", "CMD", "the candidate command, the same way", set_new},
     {"bytes", "N", "bytes one run of a command processes, for per-byte figures (default 0: none)", set_bytes},
     {"warmup", "N", "untimed runs of each command first (default 2); each must exit 0", set_warmup},
+    {"timeout", "S", "a run past S seconds is killed, with what it started, and fails its cases\n"
+                     "(default: 10 x the slowest warm-up run, at least 1 s; 600 s with no warm-up)", set_timeout},
     {NULL, NULL, NULL, NULL},
 };
 
-/* One run of a command: -1 + e unless it exited 0. */
-static int run_once(const exec_cmd *c, const char *side, pb_proc *p, pb_err *e)
+/* One run of a command, killed past limit_s: -1 + e unless it exited 0. */
+static int run_once(const exec_cmd *c, const char *side, double limit_s, pb_proc *p, pb_err *e)
 {
     char what[EXEC_CMD_MAX + 32];
     pb_err se = {{0}};
     snprintf(what, sizeof what, "exec: --%s command %s", side, c->path);
-    if (pb_spawn(c->argv, NULL, p, &se) < 0) return pb_errf(e, "exec: --%s: %s", side, se.msg);
+    if (pb_spawn(c->argv, NULL, limit_s, p, &se) < 0) return pb_errf(e, "exec: --%s: %s", side, se.msg);
     return pb_proc_check(what, p, e);
 }
 
 static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
 {
-    const exec_opts *o = opts;
+    exec_opts *o = opts;
     (void)po;
     if (!o->given[0] || !o->given[1]) return pb_errf(e, "exec: give both --old CMD and --new CMD");
     size_t stderr_bytes[2] = {0, 0};
     for (int w = 0; w < o->warmup; w++)
         for (int side = 0; side < 2; side++) {
             pb_proc p;
-            if (run_once(&o->cmd[side], side ? "new" : "old", &p, e) < 0) return -1;
+            if (run_once(&o->cmd[side], side ? "new" : "old", o->timeout_s > 0 ? o->timeout_s : EXEC_UNCALIBRATED_LIMIT_S,
+                         &p, e) < 0)
+                return -1;
             stderr_bytes[side] += p.stderr_bytes;
+            if (p.wall_ns > o->slowest_warmup_ns) o->slowest_warmup_ns = p.wall_ns;
         }
     if (o->warmup && (stderr_bytes[0] == 0) != (stderr_bytes[1] == 0))
         return pb_errf(e, "exec: only the --%s command writes to stderr (%zu bytes in %d warm-up runs): "
@@ -189,13 +207,14 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
 typedef struct exec_case {
     const exec_cmd *cmd;
     const char *side;
+    double limit_s;
 } exec_case;
 
 static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, pb_err *e)
 {
     exec_case *c = p;
     pb_proc proc;
-    if (run_once(c->cmd, c->side, &proc, e) < 0) return -1;
+    if (run_once(c->cmd, c->side, c->limit_s, &proc, e) < 0) return -1;
     *iters = 1;
     *ns = proc.wall_ns;
     *cpu_ns = proc.cpu_ns;
@@ -212,6 +231,9 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     if (!c) return pb_errf(e, "exec: out of memory");
     c->cmd = &o->cmd[side];
     c->side = side ? "new" : "old";
+    double ten = 10 * o->slowest_warmup_ns * 1e-9;
+    c->limit_s = o->timeout_s > 0 ? o->timeout_s
+                 : o->warmup ? (ten > EXEC_MIN_LIMIT_S ? ten : EXEC_MIN_LIMIT_S) : EXEC_UNCALIBRATED_LIMIT_S;
     out->ctx = c;
     out->free_ctx = free;
     out->external_sample = external_sample;

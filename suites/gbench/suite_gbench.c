@@ -28,7 +28,13 @@ typedef struct gb_opts {
     char old_path[GB_PATH_MAX], new_path[GB_PATH_MAX];
     char filter[GB_FILTER_MAX];
     double min_time;               /* seconds, GB's --benchmark_min_time */
+    double timeout_s;              /* --timeout; 0: the defaults below */
 } gb_opts;
+
+/* Listing the tests is instant for a GB binary; a sample is one process that runs one benchmark
+ * for about min_time after GB's own estimate: generous, short of forever. */
+#define GB_LIST_LIMIT_S 60.0
+#define GB_SAMPLE_LIMIT_S 60.0
 
 static void opts_init(void *p)
 {
@@ -65,23 +71,31 @@ static int set_min_time(void *o, const char *v, pb_err *e)
     return 0;
 }
 
+static int set_timeout(void *o, const char *v, pb_err *e)
+{
+    return pb_parse_timeout(v, &((gb_opts *)o)->timeout_s, e);
+}
+
 static const pb_suite_opt options[] = {
     {"old", "PATH", "the baseline build of a Google Benchmark binary", set_old},
     {"new", "PATH", "the candidate build of the same benchmarks", set_new},
     {"filter", "REGEX", "only the benchmarks matching REGEX (GB's --benchmark_filter)", set_filter},
     {"min-time", "S", "GB's --benchmark_min_time for one sample, in seconds (default 0.05)", set_min_time},
+    {"timeout", "S", "a process past S seconds is killed and fails its cases (default: 60 s to list\n"
+                     "the tests, 60 s or 100 x --min-time, the larger, a sample)", set_timeout},
     {NULL, NULL, NULL, NULL},
 };
 
-/* Run argv[0] with argv; its stdout in *out (malloc'd, NUL-terminated). -1 + e, with the start of
- * its stderr, if it cannot start, dies, exits non-zero or writes too much. */
-static int run_capture(char *const argv[], char **out, pb_err *e)
+/* Run argv[0] with argv, killed past limit_s; its stdout in *out (malloc'd, NUL-terminated). -1 +
+ * e, with the start of its stderr, if it cannot start, dies, exits non-zero, runs past the limit or
+ * writes too much. */
+static int run_capture(char *const argv[], double limit_s, char **out, pb_err *e)
 {
     pb_proc p;
     char what[GB_PATH_MAX + 64];
     snprintf(what, sizeof what, "gbench: %s %s", argv[0], argv[1] ? argv[1] : "");
     pb_err se = {{0}};
-    if (pb_spawn(argv, out, &p, &se) < 0) return pb_errf(e, "gbench: %s", se.msg);
+    if (pb_spawn(argv, out, limit_s, &p, &se) < 0) return pb_errf(e, "gbench: %s", se.msg);
     if (pb_proc_check(what, &p, e) < 0) {
         free(*out);
         return -1;
@@ -90,13 +104,13 @@ static int run_capture(char *const argv[], char **out, pb_err *e)
 }
 
 /* The benchmark names a binary lists, one per line, into a malloc'd array (n in *n). */
-static int list_tests(const char *path, const char *filter, char ***names, int *n, pb_err *e)
+static int list_tests(const char *path, const char *filter, double limit_s, char ***names, int *n, pb_err *e)
 {
     char farg[GB_FILTER_MAX + 32];
     snprintf(farg, sizeof farg, "--benchmark_filter=%s", filter);
     char *argv[] = {(char *)path, "--benchmark_list_tests=true", *filter ? farg : NULL, NULL};
     char *out;
-    if (run_capture(argv, &out, e) < 0) return -1;
+    if (run_capture(argv, limit_s, &out, e) < 0) return -1;
     int cap = 16;
     *n = 0;
     *names = malloc((size_t)cap * sizeof **names);
@@ -134,7 +148,9 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
         return pb_errf(e, "gbench: give both --old PATH and --new PATH (two builds of a Google Benchmark binary)");
     char **on = NULL, **nn = NULL;
     int no = 0, nnew = 0, rc = 0;
-    if (list_tests(o->old_path, o->filter, &on, &no, e) < 0 || list_tests(o->new_path, o->filter, &nn, &nnew, e) < 0)
+    double list_limit = o->timeout_s > 0 ? o->timeout_s : GB_LIST_LIMIT_S;
+    if (list_tests(o->old_path, o->filter, list_limit, &on, &no, e) < 0 ||
+        list_tests(o->new_path, o->filter, list_limit, &nn, &nnew, e) < 0)
         rc = -1;
     g->ncells = 0;
     g->cells = rc == 0 ? calloc((size_t)(no ? no : 1), sizeof *g->cells) : NULL;
@@ -177,6 +193,7 @@ typedef struct gb_case {
     char name[PB_NAME_MAX];
     char filter_arg[2 * PB_NAME_MAX + 32];   /* --benchmark_filter=^NAME$, NAME's ERE specials escaped */
     char min_time_arg[64];
+    double limit_s;
 } gb_case;
 
 static double unit_ns(const char *unit)
@@ -191,7 +208,7 @@ static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, 
     gb_case *c = p;
     char *argv[] = {c->path, c->filter_arg, c->min_time_arg, "--benchmark_format=json", NULL};
     char *out;
-    if (run_capture(argv, &out, e) < 0) return -1;
+    if (run_capture(argv, c->limit_s, &out, e) < 0) return -1;
     json_error_t je;
     json_t *root = json_loads(out, 0, &je);
     free(out);
@@ -245,6 +262,7 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     c->filter_arg[k++] = '$';
     c->filter_arg[k] = 0;
     snprintf(c->min_time_arg, sizeof c->min_time_arg, "--benchmark_min_time=%g", o->min_time);
+    c->limit_s = o->timeout_s > 0 ? o->timeout_s : fmax(GB_SAMPLE_LIMIT_S, 100 * o->min_time);
     out->ctx = c;
     out->free_ctx = free;
     out->external_sample = external_sample;
