@@ -102,3 +102,14 @@ int pb_impl_dir_add(pb_impl_dir *d, const char *name, const void *entry)
     d->nplugins++;
     return 0;
 }
+
+int pb_plugin_user_code(const char *suite, const char *impl, int n, const char *names, size_t name_max,
+                        const char *paths, size_t path_max, char *what, size_t cap)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names + (size_t)i * name_max, impl)) {
+            snprintf(what, cap, "%s plug-in %s (%s)", suite, impl, paths + (size_t)i * path_max);
+            return 1;
+        }
+    return 0;
+}

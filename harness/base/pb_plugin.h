@@ -19,6 +19,11 @@ int pb_plugin_opt_add(const char *opt, const char *arg, const char *value, int *
                       size_t name_max, char *paths, size_t path_max, int (*check_name)(const char *, pb_err *),
                       pb_err *e);
 
+/* Is impl one of the n plug-ins of pb_plugin_opt_add's lists (the same rows)? 1 and, in
+ * what[cap], "SUITE plug-in NAME (PATH)" (a suite's user_code hook, suite.h); else 0. */
+int pb_plugin_user_code(const char *suite, const char *impl, int n, const char *names, size_t name_max,
+                        const char *paths, size_t path_max, char *what, size_t cap);
+
 /* Is NAME 1 .. name_max-1 characters of A-Z a-z 0-9 _ - . @? 0, or -1 + e (for --OPT). */
 int pb_plugin_name_ok(const char *opt, const char *name, size_t name_max, pb_err *e);
 

@@ -181,6 +181,8 @@ static int w_plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 typedef struct multi_case {
     pb_case c[GATE_INSTANCES];
     int n;
+    int last;                  /* the instance the last body call used: the one to check */
+    const pb_suite *suite;     /* the side's, whose check_output it is */
     pb_rng pick;
     uint64_t errors;
 } multi_case;
@@ -188,7 +190,8 @@ typedef struct multi_case {
 static void multi_body(void *p, uint64_t iters)
 {
     multi_case *m = p;
-    pb_case *c = &m->c[pb_rng_next(&m->pick) % (uint64_t)m->n];
+    m->last = (int)(pb_rng_next(&m->pick) % (uint64_t)m->n);
+    pb_case *c = &m->c[m->last];
     uint64_t e0 = c->error_count ? *c->error_count : 0;
     c->body(c->ctx, iters);
     if (c->error_count) m->errors += *c->error_count - e0;
@@ -225,6 +228,7 @@ static pb_setup_status w_setup(void *opts, const pb_cell *cell, const char *impl
     multi_case *m = calloc(1, sizeof *m);
     if (!m) return pb_errf(e, "out of memory");
     pb_rng_seed(&m->pick, 0x6761746521ull + w->instances_set_up++);
+    m->suite = side->suite;
     for (; m->n < GATE_INSTANCES; m->n++) {
         pb_setup_status st = side->suite->setup_case(side->opts, cell, real, &m->c[m->n], e);
         if (st != PB_SETUP_OK) {
@@ -239,6 +243,21 @@ static pb_setup_status w_setup(void *opts, const pb_cell *cell, const char *impl
     if (m->c[0].seeded_ns) c->seeded_ns = multi_seeded_ns;
     if (m->c[0].external_sample) c->external_sample = multi_external_sample;
     return PB_SETUP_OK;
+}
+
+/* the side's hooks (suite.h user_code, check_output), on the side's options and real name */
+static int w_user_code(const void *opts, const char *impl, char *what, size_t cap)
+{
+    const gate_wrap *w = opts;
+    const char *real = NULL;
+    const gate_side *side = pb_pair_side_of(w, impl, &real);
+    return side ? pb_suite_user_code(side->suite, side->opts, real, what, cap) : 0;
+}
+
+static int w_check_output(void *ctx, pb_err *e)
+{
+    multi_case *m = ctx;
+    return pb_suite_check_output(m->suite, m->c[m->last].ctx, e);
 }
 
 static int w_selftest(const void *opts, const char *impl, pb_err *e)
@@ -304,6 +323,8 @@ void pb_pair_suite(gate_wrap *W, pb_suite *wrapped)
     wrapped->setup_case = w_setup;
     wrapped->selftest = w_selftest;
     wrapped->effective_options = w_effective;
+    wrapped->user_code = w_user_code;
+    wrapped->check_output = w_check_output;
     if (W->auto_pairs) {
         /* the run's own baseline/candidate (what `bench report` of this run divides): the suite's
          * candidate in the two builds */

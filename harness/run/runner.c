@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "cage.h"
 #include "calibrate.h"
 #include "counters.h"
 #include "gbshim.h"
@@ -81,16 +83,17 @@ typedef struct run_ctx {
     int64_t run;
     double la_start;        /* load average before the first sample */
     uint64_t t0;            /* when the first cell started: the progress line's elapsed time and ETA */
-    pb_err external_err;    /* the first failure of an external_sample in the cell being run (empty: none) */
     probes probes;
     pb_run_layouts lay;
     selftest_cache sc;
+    int failed_cases;       /* cases of caged code that failed (stored unavailable, with why) */
 } run_ctx;
 
 typedef struct raw_sample {
     double tsc, cycles, insns, pb, pa;
     double seeded_ns;       /* > 0: the case's seeded source gave the time (tests) */
     int external;           /* the case's external_sample gave iterations, ns and cpu_ns */
+    int caged;              /* the case's cage timed it: ns, cpu_ns, tsc, probes and errors are its child's */
     int64_t ext_iters;
     double ext_ns, ext_cpu_ns;
     uint64_t errors;
@@ -115,8 +118,13 @@ typedef struct case_state {
     int nl;
     void *heap_spacer[PB_MAX_LAYOUTS];  /* held while the case lives: its allocations start further on */
     int ready;              /* set up successfully */
-    char unavailable[256];  /* reason, when set up said so */
+    char unavailable[PB_ERR_MAX + 32]; /* reason, when set up said so (or the cage's code failed) */
     uint64_t iters;
+    const pb_suite *suite[PB_MAX_LAYOUTS]; /* whose code each case is (the layout's suite) */
+    pb_cage cage;           /* pid != 0: the cases live in this child (cage.h), c[] here is unused */
+    char failed[PB_ERR_MAX];/* what the caged code did wrong: its cases are dropped from the cell */
+    char where[200];        /* "xts 256 enc 4096 B", for the cage's messages */
+    double target;          /* the cell's sample length, s: the cage's default limit */
 } case_state;
 
 /* Iterations of a case with a seeded time source: the body does no timed work, so any count will do. */
@@ -132,6 +140,53 @@ static void seeded_sample(raw_sample *rs, const pb_case *c, int round, int rep, 
     rs->tsc = rs->seeded_ns * 3.0;
     rs->pb = rs->pa = 1000.0;
     rs->cycles = rs->insns = -1;
+}
+
+/* The caged code failed: said now, on stderr, and its cases left out of the cell when it is
+ * stored (run_cell), with why. */
+static void cage_failed(case_state *cs, const char *why)
+{
+    if (cs->failed[0]) return;
+    pb_cage_stop(&cs->cage);
+    snprintf(cs->failed, sizeof cs->failed, "%s", why);
+    fprintf(stderr, "bench: %s\n", why);
+}
+
+static double cage_sample_limit(const run_ctx *rx, const case_state *cs)
+{
+    double t = 10 * cs->target;
+    return rx->o->timeout_s > 0 ? rx->o->timeout_s : t > PB_CAGE_MIN_LIMIT_S ? t : PB_CAGE_MIN_LIMIT_S;
+}
+
+/* One sample timed by the case's child, its output checked there after it. 0, or -1: the code
+ * failed (cage_failed has said how). */
+static int cage_sample(slot *sl, uint64_t n, raw_sample *rs)
+{
+    case_state *cs = sl->cs;
+    if (cs->failed[0]) return -1;
+    pb_cage_req q = {.op = PB_CAGE_SAMPLE, .li = sl->li, .iters = n, .stack_offset = sl->stack_offset};
+    pb_cage_reply r;
+    pb_err e = {{0}};
+    char why[PB_ERR_MAX + 64];
+    if (pb_cage_call(&cs->cage, &q, cage_sample_limit(sl->rx, cs), &r, &e) < 0) {
+        snprintf(why, sizeof why, "%s: %s", cs->where, e.msg);
+        cage_failed(cs, why);
+        return -1;
+    }
+    if (r.status < 0) {
+        snprintf(why, sizeof why, "%s: %s gave a wrong answer while timed (round %d): %s", cs->where, cs->cage.who,
+                 sl->round, r.msg);
+        cage_failed(cs, why);
+        return -1;
+    }
+    rs->ext_ns = r.ns;
+    rs->ext_cpu_ns = r.cpu_ns;
+    rs->tsc = r.tsc;
+    rs->pb = r.probe_before;
+    rs->pa = r.probe_after;
+    rs->errors = r.errors;
+    rs->cycles = rs->insns = -1;   /* bench's counters count bench's thread, not the child's */
+    return 0;
 }
 
 static void sample_fn(pb_gb_state *st, void *arg)
@@ -158,13 +213,30 @@ static void sample_fn(pb_gb_state *st, void *arg)
     const pb_case *c = &cs->c[sl->li];
     uint64_t n = pb_gb_max_iterations(st);
     if (c->external_sample) {
-        /* measured by another process: GB's loop runs once, around the call */
-        int rc = 0;
+        /* measured by another process (a program the lab did not write): GB's loop runs once,
+         * around the call; a failure (it died, exited non-zero, ran past its limit) fails this
+         * impl's case, as a caged one's does, not the run */
+        int rc = -1, tried = 0;
+        pb_err xe = {{0}};
         while (pb_gb_keep_running_batch(st, n))
-            if (rc == 0 && rx->external_err.msg[0] == 0)
-                rc = c->external_sample(c->ctx, &rs->ext_iters, &rs->ext_ns, &rs->ext_cpu_ns, &rx->external_err);
-        if (rc < 0 || rx->external_err.msg[0]) pb_gb_skip_with_error(st, "external sample failed");
+            if (!tried++ && !cs->failed[0])
+                rc = c->external_sample(c->ctx, &rs->ext_iters, &rs->ext_ns, &rs->ext_cpu_ns, &xe);
+        if (rc < 0 && xe.msg[0]) {
+            char why[PB_ERR_MAX + 64];
+            snprintf(why, sizeof why, "%s, %s: %s", cs->where, cs->impl, xe.msg);
+            cage_failed(cs, why);
+        }
+        if (rc < 0) pb_gb_skip_with_error(st, "external sample failed");
         rs->external = rc == 0 && rs->ext_iters > 0;
+        return;
+    }
+    if (cs->cage.pid || cs->failed[0]) {
+        /* timed by its child: GB's loop runs once, around the request */
+        int ok = 0, tried = 0;
+        while (pb_gb_keep_running_batch(st, n))
+            if (!tried++) ok = cage_sample(sl, n, rs) == 0;
+        if (!ok) pb_gb_skip_with_error(st, "caged code failed");
+        rs->caged = ok;
         return;
     }
     uint64_t err0 = c->error_count ? *c->error_count : 0;
@@ -211,6 +283,16 @@ static void result_cb(const pb_gb_result *r, void *user)
         s->cycles = s->insns = -1;
         s->probe_before = s->probe_after = 0;
         s->errors = 0;
+        return;
+    }
+    if (rs->caged) {
+        s->ns = rs->ext_ns;
+        s->cpu_ns = rs->ext_cpu_ns;
+        s->tsc = sl->rx->counters.tsc_ok ? rs->tsc : 0;
+        s->cycles = s->insns = -1;
+        s->probe_before = rs->pb;
+        s->probe_after = rs->pa;
+        s->errors = rs->errors;
         return;
     }
     s->ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->real_seconds * 1e9;
@@ -349,38 +431,61 @@ int pb_runner_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
     return 0;
 }
 
-/* Shortest of three timings of body(k): a preempted or slow-phase timing would
- * otherwise give one case far fewer iterations than its peers. */
-static double time_body(case_state *cs, uint64_t k)
+/* Shortest of `reps` timings of case li's body(k), in s, here or in its cage (where a failure
+ * marks the case failed and gives 1 s: calibration then stops, stop_requested). A single
+ * timing (reps 1) is a warm-up. Shortest of three for calibrating: a preempted or slow-phase
+ * timing would otherwise give one case far fewer iterations than its peers. */
+static double run_body(run_ctx *rx, case_state *cs, int li, uint64_t k, int reps)
 {
+    if (cs->failed[0]) return 1;
+    if (cs->cage.pid) {
+        pb_cage_req q = {.op = PB_CAGE_TIME, .li = li, .iters = k, .reps = (uint64_t)reps};
+        pb_cage_reply r;
+        pb_err e = {{0}};
+        double limit = rx->o->timeout_s > 0 ? rx->o->timeout_s : PB_CAGE_CALIBRATION_LIMIT_S;
+        char why[PB_ERR_MAX + 64];
+        if (pb_cage_call(&cs->cage, &q, limit * reps, &r, &e) < 0 || r.status < 0) {
+            snprintf(why, sizeof why, "%s: %s", cs->where, e.msg[0] ? e.msg : r.msg);
+            cage_failed(cs, why);
+            return 1;
+        }
+        return r.ns * 1e-9;
+    }
     double best = INFINITY;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < reps; i++) {
         uint64_t t0 = pb_now_ns();
-        cs->c[0].body(cs->c[0].ctx, k);
+        cs->c[li].body(cs->c[li].ctx, k);
         double dt = (double)(pb_now_ns() - t0) * 1e-9;
         if (dt < best) best = dt;
     }
     return best;
 }
 
+typedef struct calibrating {
+    run_ctx *rx;
+    case_state *cs;
+} calibrating;
+
 static double time_case(void *p, uint64_t k)
 {
-    return time_body(p, k);
+    calibrating *c = p;
+    return run_body(c->rx, c->cs, 0, k, 3);
 }
 
 static int stop_requested(void *p)
 {
-    (void)p;
-    return g_signal != 0;
+    calibrating *c = p;
+    return g_signal != 0 || c->cs->failed[0] != 0;
 }
 
 /* iterations so that one sample holds about `target` seconds of work (calibrate.h: a fixed cost
  * per call of the body is not taken for work) */
-static uint64_t calibrate(case_state *cs, const pb_cell *cell, double target)
+static uint64_t calibrate(run_ctx *rx, case_state *cs, const pb_cell *cell, double target)
 {
-    cs->c[0].body(cs->c[0].ctx, 1); /* warm caches, lazy init, page faults */
-    pb_calibration cal = pb_calibrate(time_case, stop_requested, cs, target);
-    if (cal.fixed_dominates)
+    run_body(rx, cs, 0, 1, 1); /* warm caches, lazy init, page faults */
+    calibrating cc = {rx, cs};
+    pb_calibration cal = pb_calibrate(time_case, stop_requested, &cc, target);
+    if (cal.fixed_dominates && !cs->failed[0])
         fprintf(stderr,
                 "bench: warning: %s %s %s %llu B: a fixed cost per call of the body is still over a quarter of "
                 "a %.2f s sample (%llu iterations); its time per op includes part of it\n",
@@ -403,17 +508,19 @@ void pb_iters_memo_free(pb_iters_memo *m)
 }
 
 /* the memo's iterations for this case and sample length, else a calibration (remembered) */
-static uint64_t memo_iters(pb_iters_memo *m, const char *impl, const pb_cell *cell, double target, case_state *cs)
+static uint64_t memo_iters(run_ctx *rx, pb_iters_memo *m, const char *impl, const pb_cell *cell, double target,
+                           case_state *cs)
 {
     for (size_t i = 0; m && i < m->n; i++) {
         const struct pb_iters_entry *x = &m->v[i];
         if (x->size == cell->size_bytes && x->target == target && !strcmp(x->impl, impl) &&
             !strcmp(x->variant, cell->variant) && !strcmp(x->op, cell->op)) {
-            cs->c[0].body(cs->c[0].ctx, 1);   /* the warm-up calibrate() would have done */
+            run_body(rx, cs, 0, 1, 1);   /* the warm-up calibrate() would have done */
             return x->iters;
         }
     }
-    uint64_t iters = calibrate(cs, cell, target);
+    uint64_t iters = calibrate(rx, cs, cell, target);
+    if (cs->failed[0]) return iters;   /* nothing to remember of code that failed */
     if (m && m->n == m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 256;
         struct pb_iters_entry *nv = realloc(m->v, cap * sizeof *nv);
@@ -448,7 +555,7 @@ static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell
     for (int i = 0; i < ncs; i++) {
         if (!strcmp(cs[i].impl, o->suite->baseline)) bi = i;
         if (!strcmp(cs[i].impl, o->suite->candidate)) ci = i;
-        if (!cs[i].ready) { fprintf(stderr, " %s unavailable", cs[i].impl); continue; }
+        if (!cs[i].ready) { fprintf(stderr, " %s %s", cs[i].impl, cs[i].failed[0] ? "failed" : "unavailable"); continue; }
         double v[4096];
         int k = 0;
         for (int r = 0; r < rounds && k < 4096; r++) {
@@ -502,9 +609,14 @@ static int selftest_once(const pb_suite *s, const void *suite_opts, selftest_cac
                             te.msg);
 }
 
-/* Free what set_up_impl set up of cs. */
+/* Free what set_up_impl set up of cs (in its cage: the child frees them as it quits). */
 static void free_impl(case_state *cs)
 {
+    if (cs->cage.pid) {
+        pb_cage_stop(&cs->cage);
+        cs->nl = 0;
+        return;
+    }
     for (int l = 0; l < cs->nl; l++) {
         if (cs->c[l].free_ctx) cs->c[l].free_ctx(cs->c[l].ctx);
         free(cs->heap_spacer[l]);
@@ -515,7 +627,7 @@ static void free_impl(case_state *cs)
 /* One case of impl per code layout when every layout has it, else one from the run's own suite:
  * each self-tested first (every layout is a copy of the code of its own), each set up behind its
  * layout's heap offset. 0 (set up, or marked unavailable) or -1 + e. */
-static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err *e)
+static int set_up_here(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
     const pb_run_layouts *L = &rx->lay;
@@ -535,6 +647,7 @@ static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err 
             return pb_errf(e, "out of memory");
         }
         pb_err se = {{0}};
+        cs->suite[l] = s;
         pb_setup_status st = s->setup_case(so, cell, cs->impl, &cs->c[l], &se);
         if (st != PB_SETUP_OK) free(cs->heap_spacer[l]);
         if (st == PB_SETUP_UNAVAILABLE) {
@@ -553,6 +666,120 @@ static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err 
     return 0;
 }
 
+/* The child of a caged impl: set_up_here there, then each request of the runner (cage.h). */
+typedef struct cage_server_ctx {
+    run_ctx *rx;
+    const pb_cell *cell;
+    case_state *cs;
+    pb_counters tsc_only;   /* bench's counters without its hardware events: those count bench's thread */
+} cage_server_ctx;
+
+static void cage_set_up(void *p, pb_cage_reply *r)
+{
+    cage_server_ctx *x = p;
+    pb_err e = {{0}};
+    if (set_up_here(x->rx, x->cell, x->cs, &e) < 0) {
+        r->status = -1;
+        snprintf(r->msg, sizeof r->msg, "%s", e.msg);
+    } else if (!x->cs->ready) {
+        r->unavailable = 1;
+        snprintf(r->msg, sizeof r->msg, "%s", x->cs->unavailable);
+    } else if (x->cs->c[0].external_sample || x->cs->c[0].seeded_ns) {
+        r->unavailable = 2;   /* measured outside bench, or seeded: nothing to cage */
+    }
+    r->nl = x->cs->nl;
+}
+
+static void cage_serve(void *p, const pb_cage_req *q, pb_cage_reply *r)
+{
+    cage_server_ctx *x = p;
+    case_state *cs = x->cs;
+    if (q->li < 0 || q->li >= cs->nl || !q->iters || (q->op == PB_CAGE_TIME && !q->reps) ||
+        (q->op != PB_CAGE_TIME && q->op != PB_CAGE_SAMPLE)) {
+        r->status = -1;
+        snprintf(r->msg, sizeof r->msg, "bad request %d to the cage", q->op);
+        return;
+    }
+    if (q->op == PB_CAGE_TIME) {
+        r->ns = run_body(x->rx, cs, q->li, q->iters, (int)q->reps) * 1e9;
+        return;
+    }
+    pb_case *c = &cs->c[q->li];
+    uint64_t err0 = c->error_count ? *c->error_count : 0;
+    /* as sample_fn does in-process: the layout's stack offset, the probes, the clocks */
+    if (q->stack_offset) {
+        volatile char *pad = __builtin_alloca(q->stack_offset);
+        pad[0] = 0;
+    }
+    r->probe_before = pb_probe_ticks(&x->tsc_only);
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+    pb_reading rd;
+    uint64_t t0 = pb_now_ns();
+    pb_counters_start(&x->tsc_only, &rd);
+    c->body(c->ctx, q->iters);
+    pb_counters_stop(&x->tsc_only, &rd);
+    uint64_t t1 = pb_now_ns();
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    r->probe_after = pb_probe_ticks(&x->tsc_only);
+    r->ns = (double)(t1 - t0);
+    r->cpu_ns = (double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec);
+    r->tsc = (double)rd.tsc;
+    r->errors = (c->error_count ? *c->error_count : 0) - err0;
+    pb_err e = {{0}};
+    if (pb_suite_check_output(cs->suite[q->li], c->ctx, &e) < 0) {
+        r->status = -1;
+        snprintf(r->msg, sizeof r->msg, "%s", e.msg);
+    }
+}
+
+static void cage_quit(void *p)
+{
+    cage_server_ctx *x = p;
+    free_impl(x->cs);
+}
+
+/* The impl's cases set up here, or in a cage of their own when they are code the lab did not
+ * write (or --cage all): 0 (set up, or marked unavailable, or failed in its cage: cs->failed) or
+ * -1 + e (the lab's own set-up failed: the run fails). */
+static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err *e)
+{
+    const pb_runner_opts *o = rx->o;
+    char who[300];
+    int user = pb_suite_user_code(o->suite, o->suite_opts, cs->impl, who, sizeof who) == 1;
+    if (o->cage == PB_CAGE_NONE || (o->cage == PB_CAGE_USER && !user)) return set_up_here(rx, cell, cs, e);
+    if (!user || !who[0]) snprintf(who, sizeof who, "%s %s", o->suite->name, cs->impl);
+    cage_server_ctx x = {rx, cell, cs, rx->counters};
+    x.tsc_only.nhw = 0;
+    pb_cage_server srv = {&x, cage_set_up, cage_serve, cage_quit};
+    pb_cage_reply r;
+    pb_err ce = {{0}};
+    if (pb_cage_start(&cs->cage, who, &srv, PB_CAGE_SETUP_LIMIT_S, &r, &ce) < 0) {
+        char why[PB_ERR_MAX + 64];
+        snprintf(why, sizeof why, "%s: %s", cs->where, ce.msg);
+        cage_failed(cs, why);
+        return 0;
+    }
+    if (r.unavailable == 2) {   /* nothing to cage: here, then */
+        pb_cage_stop(&cs->cage);
+        return set_up_here(rx, cell, cs, e);
+    }
+    if (r.status < 0) {
+        if (!user) return pb_errf(e, "%s", r.msg);   /* the lab's own set-up failed, as it would here */
+        char why[PB_ERR_MAX + 64];
+        snprintf(why, sizeof why, "%s: %s", cs->where, r.msg);
+        cage_failed(cs, why);
+        return 0;
+    }
+    if (r.unavailable) {
+        snprintf(cs->unavailable, sizeof cs->unavailable, "%s", r.msg);
+        return 0;
+    }
+    cs->nl = r.nl;
+    cs->ready = 1;
+    return 0;
+}
+
 static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int show, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
@@ -562,28 +789,30 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
     case_state *cs = calloc(PB_MAX_IMPLS, sizeof *cs);
     if (!cs) return pb_errf(e, "out of memory");
     int ncs = cell->nimpls, rc = 0;
+    double target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
     for (int i = 0; i < ncs && rc == 0; i++) {
         snprintf(cs[i].impl, sizeof cs[i].impl, "%s", cell->impls[i]);
+        snprintf(cs[i].where, sizeof cs[i].where, "%s %s %s %llu B", s->name, cell->variant, cell->op,
+                 (unsigned long long)cell->size_bytes);
+        cs[i].target = target;
         rc = set_up_impl(rx, cell, &cs[i], e);
     }
-    double target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
     for (int i = 0; i < ncs && rc == 0; i++)
         if (cs[i].ready)
             cs[i].iters = cs[i].c[0].external_sample ? 1 : cs[i].c[0].seeded_ns ? SEEDED_ITERS
-                          : memo_iters(o->iters_memo, cs[i].impl, cell, target, &cs[i]);
+                          : memo_iters(rx, o->iters_memo, cs[i].impl, cell, target, &cs[i]);
     /* the other layouts' cases warmed, so that no layout's first round pays its page faults and cold
      * code alone: an eighth of a sample's ops (at least one) touches every page and line a sample
      * does; a whole sample each, 15 of them per case with 16 layouts, cost a quarter of a default
      * run's time (sigpool: 117 s against 100 s with 8 layouts) for nothing the rounds need */
     for (int i = 0; i < ncs && rc == 0; i++)
         for (int l = 1; cs[i].ready && !cs[i].c[0].external_sample && !cs[i].c[0].seeded_ns && l < cs[i].nl; l++)
-            cs[i].c[l].body(cs[i].c[l].ctx, cs[i].iters / 8 ? cs[i].iters / 8 : 1);
+            run_body(rx, &cs[i], l, cs[i].iters / 8 ? cs[i].iters / 8 : 1, 1);
 
     slot *slots = calloc((size_t)(unsigned)rounds * (size_t)(unsigned)ncs, sizeof *slots);
     if (!slots && rc == 0) rc = pb_errf(e, "out of memory");
     if (rc == 0) {
         pb_gb_clear();
-        rx->external_err.msg[0] = 0;
         for (int r = 0; r < rounds && rc == 0; r++)
             for (int p = 0; p < ncs; p++) {
                 int i = (p + r) % ncs; /* rotate the start every round */
@@ -607,14 +836,18 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
         if (rc == 0 && pb_gb_run(result_cb, NULL, NULL) < 0)
             rc = pb_errf(e, "Google Benchmark failed in cell %s/%s/%llu (see above)", cell->variant, cell->op,
                          (unsigned long long)cell->size_bytes);
-        if (rc == 0 && rx->external_err.msg[0])
-            rc = pb_errf(e, "%s %s %s: %s", s->name, cell->variant, cell->op, rx->external_err.msg);
         pb_gb_clear();
     }
     if (rc == 0 && !g_signal) {
         /* one transaction per cell: a cell is stored whole or not at all */
         if (pb_store_begin(st, e) < 0) rc = -1;
         for (int i = 0; i < ncs && rc == 0; i++) {
+            /* caged code that failed: none of its samples, which it may have faked, and why */
+            if (cs[i].failed[0]) {
+                cs[i].ready = 0;
+                snprintf(cs[i].unavailable, sizeof cs[i].unavailable, "failed: %s", cs[i].failed);
+                rx->failed_cases++;
+            }
             int64_t cid = pb_store_add_case(st, rx->run, s->name, cs[i].impl, cell->variant, cell->op, cell->size_bytes,
                                             cs[i].ready ? (int64_t)cs[i].iters : 0,
                                             cs[i].ready ? "ok" : "unavailable",
@@ -676,8 +909,13 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     if (!rx->counters.tsc_ok) metrics &= ~(unsigned)(PB_M_TSC_PER_BYTE | PB_M_EST_CYCLES_PER_BYTE);
     char opts[1536];
     const char *effective = pb_suite_effective_options(s, o->suite_opts);
-    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s", rx->rounds, rx->sample_s,
-             o->quick, o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid",
+    /* the cage and its limit only when not the defaults: a default run's options read as before */
+    char cage[64] = "";
+    if (o->cage != PB_CAGE_USER || o->timeout_s > 0)
+        snprintf(cage, sizeof cage, "cage=%s timeout=%g ",
+                 o->cage == PB_CAGE_ALL ? "all" : o->cage == PB_CAGE_NONE ? "none" : "user", o->timeout_s);
+    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s%s", rx->rounds, rx->sample_s,
+             o->quick, o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", cage,
              o->options_text ? o->options_text : "");
     pb_run_info ri = {
         .suite = s->name, .target = "userspace", .command_line = o->command_line, .options = opts,
@@ -781,6 +1019,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
         *run_id = rx.run;
         ret = run_grid(&rx, &g, e);
     }
+    if (o->failed_cases) *o->failed_cases = rx.failed_cases;
     close_run(&rx);
     pb_layouts_end(&rx.lay);
     free(g.cells);

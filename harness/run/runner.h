@@ -61,7 +61,23 @@ typedef struct pb_runner_opts {
     struct pb_iters_memo *iters_memo;
     /* Optional: the code layouts to sample (NULL: one, the suite's own). */
     const pb_layout_set *layouts;
+    /* Which impls are timed in a cage (cage.h): PB_CAGE_USER (0, the default) the suite's user
+     * code, PB_CAGE_ALL every impl (to measure what the cage costs), PB_CAGE_NONE none. */
+    int cage;
+    /* --timeout: the limit of one caged sample in seconds; 0: 10 x the cell's sample length, at
+     * least PB_CAGE_MIN_LIMIT_S (calibration: PB_CAGE_CALIBRATION_LIMIT_S). */
+    double timeout_s;
+    /* Optional, out: how many cases of caged code failed (crashed, exited, hung, answered wrong)
+     * and were stored unavailable with the reason; the run itself is still complete. */
+    int *failed_cases;
 } pb_runner_opts;
+
+enum { PB_CAGE_USER = 0, PB_CAGE_ALL = 1, PB_CAGE_NONE = 2 };
+/* A 2 ms sample preempted on a busy 2-vCPU VM has taken tens of ms: a limit under a second
+ * would fail honest code. Set-up (self-tests included) and calibration get fixed limits. */
+#define PB_CAGE_MIN_LIMIT_S 1.0
+#define PB_CAGE_CALIBRATION_LIMIT_S 10.0
+#define PB_CAGE_SETUP_LIMIT_S 60.0
 
 /* The caller's memo of calibrated iterations (pb_runner_opts.iters_memo); zero-initialise,
  * free with pb_iters_memo_free. */
@@ -75,8 +91,8 @@ void pb_iters_memo_free(pb_iters_memo *m);
  * input found before a run was recorded), or 130 when interrupted by
  * SIGINT/SIGTERM (run marked incomplete).
  *
- * Re-entrancy: a run's own state (counters, store, probes, self-test results, a cell's
- * external-sample error) is in a context on pb_run's stack, so runs one after another in one
+ * Re-entrancy: a run's own state (counters, store, probes, self-test results, failed cases) is
+ * in a context on pb_run's stack, so runs one after another in one
  * process do not see each other's (the gate's reruns; iters_memo is the caller's, to share on
  * purpose). Two things reach beyond one run, so pb_run is not re-entrant: two at once on two
  * threads, or one called from a suite's callback inside a run, would collide on

@@ -212,6 +212,15 @@ typedef struct pb_suite {
     const char *notes_md;    /* extra paragraph for plots/<suite>.md (differences from the document) */
 
     /* Optional hooks added later go here, at the end, and only here (PB_SUITE_ABI_VERSION). */
+
+    /* Optional: is impl code the lab did not write (a plug-in, a library by path)? 0: the lab's
+     * own; 1: user code, and what it is in what[cap], for messages ("xts plug-in w (./w.so)").
+     * The runner times such code in a child process of its own (harness/run/cage.h, docs/cage.md). */
+    int (*user_code)(const void *opts, const char *impl, char *what, size_t cap);
+    /* Optional: after each sample timed in a cage, is the output of the case's last operation
+     * the reference's (the suite's own known-good implementation, on the same input)? 0, or
+     * -1 + e saying what differs: the impl then fails the cell. NULL: not checkable. */
+    int (*check_output)(void *case_ctx, pb_err *e);
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):
@@ -230,6 +239,8 @@ const char *pb_suite_effective_options(const pb_suite *s, const void *opts);    
 const char *pb_suite_calibrated_options(const pb_suite *s, const void *opts);              /* NULL */
 const char *pb_suite_library_versions(const pb_suite *s);                                  /* NULL */
 pb_claim pb_suite_claim(const pb_suite *s, const pb_cell *cell, double doc_ratio);         /* none */
+int pb_suite_user_code(const pb_suite *s, const void *opts, const char *impl, char *what, size_t cap); /* 0 */
+int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e);                   /* 0 */
 int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
 
 /* What suite `from` calibrated in its plan (calibrated_options: NAME=VALUE words) set on another

@@ -131,3 +131,14 @@ int pb_suite_kat_accepts(const pb_suite *s, const char *path)
 {
     return s->kat_accepts && s->kat_file ? s->kat_accepts(path) : 0;
 }
+
+int pb_suite_user_code(const pb_suite *s, const void *opts, const char *impl, char *what, size_t cap)
+{
+    if (cap) what[0] = 0;
+    return s->user_code ? s->user_code(opts, impl, what, cap) : 0;
+}
+
+int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e)
+{
+    return s->check_output ? s->check_output(case_ctx, e) : 0;
+}

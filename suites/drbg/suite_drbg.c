@@ -169,11 +169,31 @@ typedef struct drbg_case {
     size_t addtl_len;
     uint8_t addtl_buf[ADDTL_LEN];
     uint64_t errors;
+    /* a plug-in's case (check_output): entropy and nonce from a seeded source instead of
+     * getrandom, and a built-in twin instantiated alike that replays every generate call */
+    pb_rng entropy;
+    uint64_t calls;
+    pb_drbg ref;
+    pb_rng ref_entropy;
+    uint64_t ref_calls;
+    uint8_t *ref_out;
+    int checkable, ref_ready;
 } drbg_case;
+
+/* The seeded entropy source of a plug-in's case and of its twin (arg: their pb_rng). */
+static long seeded_entropy(void *arg, uint8_t *buf, size_t min_len, size_t max_len)
+{
+    (void)max_len;
+    pb_rng_bytes(arg, buf, min_len);
+    return (long)min_len;
+}
+
+#define CHECK_SEED 0xd7b9c4ec5ull
 
 static void body_ours(void *ctx, uint64_t iters)
 {
     drbg_case *c = ctx;
+    c->calls += iters;
     for (uint64_t i = 0; i < iters; i++) {
         if (c->build->generate(&c->d, c->out, c->n, c->addtl, c->addtl_len, 0)) c->errors++;
         pb_sink(c->out);
@@ -223,8 +243,10 @@ static void free_case(void *ctx)
     drbg_case *c = ctx;
     if (!c) return;
     if (c->build) c->build->uninstantiate(&c->d);
+    if (c->ref_ready) c->build->uninstantiate(&c->ref);
     pb_drbg_ossl_free(c->ossl);
     free(c->out);
+    free(c->ref_out);
     free(c);
 }
 
@@ -267,7 +289,15 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         pb_drbg_config cfg;
         pb_drbg_config_init(&cfg, c->mech);
         uint8_t nonce[16];
-        if (pb_drbg_entropy_getrandom(NULL, nonce, sizeof nonce, sizeof nonce) < 0) why = "getrandom failed";
+        const drbg_impl *m = drbg_impls_find(impl);
+        if (m && m->plugin) {
+            /* reproducible, so that check_output's twin can give the same bytes */
+            c->checkable = 1;
+            pb_rng_seed(&c->entropy, CHECK_SEED);
+            cfg.entropy = seeded_entropy;
+            cfg.entropy_arg = &c->entropy;
+            pb_rng_bytes(&c->entropy, nonce, sizeof nonce);
+        } else if (pb_drbg_entropy_getrandom(NULL, nonce, sizeof nonce, sizeof nonce) < 0) why = "getrandom failed";
         c->build = build;
         int rc = why ? 0 : build->instantiate(&c->d, bk, &cfg, nonce, sizeof nonce, NULL, 0);
         if (rc) why = pb_drbg_strerror(rc);
@@ -293,6 +323,51 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         return pb_errf(e, "drbg %s %s: %s", impl, cell->variant, why);
     }
     return PB_SETUP_OK;
+}
+
+/* A plug-in's output after a sample: its twin (the same build over the built-in candidate
+ * backend, instantiated from the same seeded entropy and nonce) replays every generate call the
+ * plug-in made, and the last request's bytes must be the same. Replaying costs as much again as
+ * the sample, outside it. Other impls: nothing to check against (getrandom, a peer's DRBG). */
+static int check_output(void *ctx, pb_err *e)
+{
+    drbg_case *c = ctx;
+    if (!c->checkable) return 0;
+    if (!c->ref_ready) {
+        pb_drbg_config cfg;
+        pb_drbg_config_init(&cfg, c->mech);
+        uint8_t nonce[16];
+        pb_rng_seed(&c->ref_entropy, CHECK_SEED);
+        cfg.entropy = seeded_entropy;
+        cfg.entropy_arg = &c->ref_entropy;
+        pb_rng_bytes(&c->ref_entropy, nonce, sizeof nonce);
+        c->ref_out = aligned_alloc(4096, (c->n + 4095) & ~(size_t)4095);
+        int rc = c->ref_out ? c->build->instantiate(&c->ref, c->build->bk_new, &cfg, nonce, sizeof nonce, NULL, 0) : -1;
+        if (rc) return pb_errf(e, "drbg: cannot instantiate the reference: %s", c->ref_out ? pb_drbg_strerror(rc) : "out of memory");
+        c->ref_ready = 1;
+    }
+    for (; c->ref_calls < c->calls; c->ref_calls++)
+        if (c->build->generate(&c->ref, c->ref_out, c->n, c->addtl, c->addtl_len, 0))
+            return pb_errf(e, "drbg: the reference failed a generate call");
+    for (size_t i = 0; i < c->n; i++)
+        if (c->out[i] != c->ref_out[i])
+            return pb_errf(e, "drbg generate %zu bytes, call %llu: output differs from the built-in backend's from byte %zu",
+                           c->n, (unsigned long long)c->calls, i);
+    return 0;
+}
+
+static int user_code(const void *opts, const char *impl, char *what, size_t cap)
+{
+    const drbg_opts *o = opts;
+    if (pb_plugin_user_code("drbg", impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],
+                            o->plugin_path[0], sizeof o->plugin_path[0], what, cap))
+        return 1;
+    for (int i = 0; i < o->nlibs; i++)
+        if (!strncmp(impl, "gcrypt:", 7) && !strcmp(o->lib_name[i], impl + 7)) {
+            snprintf(what, cap, "drbg libgcrypt build %s (%s)", impl, o->lib_path[i]);
+            return 1;
+        }
+    return 0;
 }
 
 static int selftest(const void *opts, const char *impl, pb_err *e)
@@ -337,6 +412,8 @@ const pb_suite pb_suite_drbg = {
     .kat_accepts = drbg_kat_accepts,
     .kat_file = drbg_kat_file,
     .plugin_load = drbg_plugin_load,
+    .user_code = user_code,
+    .check_output = check_output,
     .library_versions = library_versions,
     .claim = claim,
     .plot_x = "size",

@@ -24,11 +24,13 @@ struct worker {
     sp_flow flow;
     uint8_t *rec;
     uint32_t seq, sne;
+    uint32_t last_sne;       /* the SNE the last segment was signed with (seg_check) */
     uint64_t todo, errors;
     int started;
 };
 
 struct seg_ctx {
+    sp_case_head head;
     sigpool *pool;
     int nthreads;
     struct worker *w;
@@ -37,6 +39,13 @@ struct seg_ctx {
     uint64_t gen;            /* bumped by body: new work for every worker */
     int remaining, quit;
     uint64_t errors;         /* error_count */
+    /* seg_check's: what the flows were made from, and the built-in pool they are checked with */
+    char variant[PB_NAME_MAX];
+    size_t payload;
+    unsigned maclen;
+    int ipv6;
+    sigpool *ref_pool;
+    sp_flow *ref_flow;
 };
 
 static void run_segments(struct worker *w, uint64_t n)
@@ -47,6 +56,7 @@ static void run_segments(struct worker *w, uint64_t n)
         w->seq += (uint32_t)f->payload;
         if (w->seq < seq) w->sne++;     /* the next segment starts past a wrap */
         if (sp_flow_sign(f, w->rec, seq, sne) || sp_flow_verify(f, w->rec, sne)) w->errors++;
+        w->last_sne = sne;
     }
 }
 
@@ -105,11 +115,49 @@ static void seg_free(void *ctx)
         free(c->w[i].rec);
     }
     free(c->w);
+    free(c->ref_flow);
+    if (c->ref_pool) sigpool_destroy(c->ref_pool);
     sigpool_destroy(c->pool);
     pthread_cond_destroy(&c->go);
     pthread_cond_destroy(&c->done);
     pthread_mutex_destroy(&c->mu);
     free(c);
+}
+
+/* The flow of worker i, as set up (its keys from its seed), over `pool`. */
+static int flow_of(const struct seg_ctx *c, int i, sigpool *pool, sp_flow *f, pb_err *e)
+{
+    tcp_addrs a;
+    sp_test_addrs(&a, c->ipv6);
+    uint32_t isn = 0xfff00000u + (uint32_t)i * 0x1000u;
+    return sp_flow_init(f, pool, &a, (uint16_t)(40000 + i), 179, isn, 0x12345678u * (uint32_t)(i + 1), c->payload, 1,
+                        c->maclen, 0x5167u + (uint64_t)i, e);
+}
+
+/* A caged case's output after a sample: every worker's last segment must verify under the
+ * built-in "old" pool's flow of the same keys (its KDF too, for TCP-AO): a plug-in that signs
+ * wrong and verifies its own wrong signatures fails here. */
+static int seg_check(void *ctx, pb_err *e)
+{
+    struct seg_ctx *c = ctx;
+    if (!c->ref_flow) {
+        const sigpool_ops *ref = sigpool_impls_ops("old");
+        if (!ref) return pb_errf(e, "sigpool: no built-in pool to check against");
+        if (!c->ref_pool && sp_pool_create(ref, c->variant, &c->ref_pool, e)) return -1;
+        sp_flow *f = calloc((size_t)c->nthreads, sizeof *f);
+        if (!f) return pb_errf(e, "sigpool: out of memory");
+        for (int i = 0; i < c->nthreads; i++)
+            if (flow_of(c, i, c->ref_pool, &f[i], e)) {
+                free(f);
+                return -1;
+            }
+        c->ref_flow = f;
+    }
+    for (int i = 0; i < c->nthreads; i++)
+        if (c->w[i].todo && sp_flow_verify(&c->ref_flow[i], c->w[i].rec, c->w[i].last_sne))
+            return pb_errf(e, "sigpool %s segment of %zu bytes: worker %d's last segment does not verify with the "
+                              "built-in pool", c->variant, c->payload, i);
+    return 0;
 }
 
 /* The CPUs this process may run on, in order; returns how many. */
@@ -135,6 +183,11 @@ int sp_segment_setup(const sp_opts *o, const pb_cell *cell, const sigpool_ops *o
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->go, NULL);
     pthread_cond_init(&c->done, NULL);
+    c->head.check = seg_check;
+    snprintf(c->variant, sizeof c->variant, "%s", cell->variant);
+    c->payload = cell->size_bytes;
+    c->maclen = o->maclen;
+    c->ipv6 = o->ipv6;
     c->w = calloc((size_t)nthreads, sizeof *c->w);
     if (!c->w) goto nomem;
     if (sp_pool_create(ops, cell->variant, &c->pool, e)) goto fail;
@@ -152,9 +205,7 @@ int sp_segment_setup(const sp_opts *o, const pb_cell *cell, const sigpool_ops *o
         uint32_t isn = 0xfff00000u + (uint32_t)i * 0x1000u;
         /* in memory: the payload as given, headers always with the timestamp
          * option (only the stream op follows the host's TCP options) */
-        if (sp_flow_init(&w->flow, c->pool, &a, (uint16_t)(40000 + i), 179, isn, 0x12345678u * (uint32_t)(i + 1),
-                         cell->size_bytes, 1, o->maclen, 0x5167u + (uint64_t)i, e))
-            goto fail;
+        if (flow_of(c, i, c->pool, &w->flow, e)) goto fail;
         w->rec = malloc(sp_flow_reclen(&w->flow));
         if (!w->rec) goto nomem;
         pb_rng rng;

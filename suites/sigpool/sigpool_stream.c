@@ -49,6 +49,7 @@ struct sp_tcp_ao_add {
 } __attribute__((aligned(8)));
 
 struct stream_ctx {
+    sp_case_head head;             /* no check: the receiver verifies every segment */
     int kernel;
     sigpool *pool;
     sp_flow flow;

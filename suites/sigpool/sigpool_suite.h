@@ -71,6 +71,12 @@ int sp_flow_sign(const sp_flow *f, uint8_t *rec, uint32_t seq, uint32_t sne);
 /* 0 if the signature verifies; nonzero otherwise (mismatch or pool error). */
 int sp_flow_verify(const sp_flow *f, const uint8_t *rec, uint32_t sne);
 
+/* The first member of every case's context: its output check (the suite's check_output), or
+ * NULL where there is none to make (the stream op: the receiving kernel or worker verifies). */
+typedef struct sp_case_head {
+    int (*check)(void *ctx, pb_err *e);
+} sp_case_head;
+
 /* Addresses of the segment op (10.0.0.1 -> 10.0.0.2 or fd00::1 -> fd00::2). */
 void sp_test_addrs(tcp_addrs *a, int ipv6);
 

@@ -277,6 +277,20 @@ static int selftest(const void *opts, const char *impl, pb_err *e)
     return sp_selftest(impl, e);
 }
 
+static int user_code(const void *opts, const char *impl, char *what, size_t cap)
+{
+    const sp_opts *o = opts;
+    return pb_plugin_user_code("sigpool", impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],
+                               o->plugin_path[0], sizeof o->plugin_path[0], what, cap);
+}
+
+/* every case's context begins with its check (sigpool_suite.h) */
+static int check_output(void *ctx, pb_err *e)
+{
+    const sp_case_head *h = ctx;
+    return h->check ? h->check(ctx, e) : 0;
+}
+
 static pb_claim claim(const pb_cell *cell, double doc_ratio)
 {
     (void)cell;
@@ -306,6 +320,8 @@ const pb_suite pb_suite_sigpool = {
     .kat_accepts = sp_kat_accepts,
     .kat_file = sp_kat_file,
     .plugin_load = sp_plugin_load,
+    .user_code = user_code,
+    .check_output = check_output,
     .claim = claim,
     .library_versions = pb_lib_versions_gcrypt,
     .kmod_impls = kmod_impls,

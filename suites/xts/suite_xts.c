@@ -408,6 +408,13 @@ typedef struct xts_case {
     uint64_t sector;
     uint64_t errors;
     uint64_t extra_pct_x100, extra_credit;   /* PB_XTS_TEST_SLOWDOWN: hundredths of a per cent */
+    /* check_output's (a caged case's): the input as set up, the key, and the reference */
+    int enc;
+    unsigned bits;
+    size_t len;
+    uint8_t *src0, *ref;
+    xts_tfm *ref_tfm;
+    xts_request *ref_req;
 } xts_case;
 
 static void case_body(void *p, uint64_t iters)
@@ -432,8 +439,12 @@ static void case_free(void *p)
     if (!c) return;
     xts_request_free(c->req);
     xts_free_tfm(c->tfm);
+    xts_request_free(c->ref_req);
+    xts_free_tfm(c->ref_tfm);
     free(c->src);
     free(c->dst);
+    free(c->src0);
+    free(c->ref);
     free(c);
 }
 
@@ -500,6 +511,9 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     }
 
     c->crypt = enc ? xts_encrypt : xts_decrypt;
+    c->enc = enc;
+    c->bits = (unsigned)bits;
+    c->len = len;
     /* Test-only: PB_XTS_TEST_SLOWDOWN=IMPL[:PERCENT] makes IMPL do PERCENT % more ops, in whole ops
      * (default 2: one op in 50 twice, exactly so under --measure valgrind, whose 50 counted ops hold
      * one such op; a PERCENT that is not a multiple of 2 is rounded down there: 5 gives 4),
@@ -531,6 +545,54 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     out->free_ctx = case_free;
     out->error_count = &c->errors;
     return PB_SETUP_OK;
+}
+
+/* Caged code's output after a sample: the last request (sector c->sector - 1, whose IV is still
+ * in c->iv) done again by the built-in "old" template on the input as set up, compared with what
+ * the impl left in dst; and its input must be as set up. The reference is made on first use, in
+ * the cage's child only (a case timed in bench is never checked). */
+static int check_output(void *ctx, pb_err *e)
+{
+    xts_case *c = ctx;
+    if (!c->src0) {
+        int err = 0;
+        uint8_t key[XTS_MAX_KEY_SIZE];
+        pb_rng rng;
+        pb_rng_seed(&rng, XTS_SEED ^ c->bits);
+        pb_rng_bytes(&rng, key, c->bits / 8);
+        c->src0 = alloc_buffer(c->len);
+        c->ref = alloc_buffer(c->len);
+        if (c->src0) pb_rng_bytes(&rng, c->src0, c->len);
+        c->ref_tfm = xts_impls_alloc_tfm("old", &err);
+        c->ref_req = c->ref_tfm ? xts_request_alloc(c->ref_tfm) : NULL;
+        if (!err && c->ref_tfm) err = xts_setkey(c->ref_tfm, key, c->bits / 8);
+        explicit_bzero(key, sizeof key);
+        if (err || !c->src0 || !c->ref || !c->ref_req) {
+            free(c->src0);
+            c->src0 = NULL;
+            return pb_errf(e, "xts: cannot set up the reference to check the output against: %s",
+                           err ? strerror(-err) : "out of memory");
+        }
+    }
+    if (memcmp(c->src, c->src0, c->len))
+        return pb_errf(e, "xts: it changed its %zu-byte input (src)", c->len);
+    uint8_t iv[XTS_IV_SIZE];
+    memcpy(iv, c->iv, sizeof iv);
+    xts_request_set_crypt(c->ref_req, c->src0, c->ref, c->len, iv);
+    int err = c->enc ? xts_encrypt(c->ref_req) : xts_decrypt(c->ref_req);
+    if (err) return pb_errf(e, "xts: the reference failed: %s", strerror(-err));
+    for (size_t i = 0; i < c->len; i++)
+        if (c->dst[i] != c->ref[i])
+            return pb_errf(e, "xts %u %s of %zu bytes: output differs from the built-in template's from byte %zu",
+                           c->bits, c->enc ? "enc" : "dec", c->len, i);
+    return 0;
+}
+
+static int user_code(const void *opts, const char *impl, char *what, size_t cap)
+{
+    const xts_opts *o = opts;
+    return pb_plugin_user_code("xts", impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],
+                               o->plugin_path[0], sizeof o->plugin_path[0], what, cap);
 }
 
 static int selftest(const void *opts, const char *impl, pb_err *e)
@@ -578,6 +640,8 @@ const pb_suite pb_suite_xts = {
     .calibrated_options = calibrated_options,
     .library_versions = pb_lib_versions_gcrypt_openssl,
     .kmod_impls = kmod_impls,
+    .user_code = user_code,
+    .check_output = check_output,
     .kmod_baseline = "kmod-old",
     .kmod_candidate = "kmod-new",
     .plot_x = "size",
