@@ -9,14 +9,20 @@
 
 #include "pb_fork.h"
 
+/* The child's report: 'P' (fn returned 0) or 'F' and fn's message. A child that ends without
+ * one (it called exit or _exit itself) has not passed, whatever its exit status says. */
 static _Noreturn void child(unsigned seconds, int (*fn)(void *, pb_err *), void *arg, int fd)
 {
     pb_err e = {{0}};
     alarm(seconds);
     int rc = fn(arg, &e) < 0;
-    if (rc) {
-        size_t n = strlen(e.msg);
-        const char *p = e.msg;
+    {
+        char mark = rc ? 'F' : 'P';
+        size_t n = 1 + (rc ? strlen(e.msg) : 0);
+        char buf[1 + sizeof e.msg];
+        buf[0] = mark;
+        memcpy(buf + 1, e.msg, n - 1);
+        const char *p = buf;
         while (n > 0) {
             ssize_t w = write(fd, p, n);
             if (w <= 0) break;
@@ -27,7 +33,8 @@ static _Noreturn void child(unsigned seconds, int (*fn)(void *, pb_err *), void 
     _exit(rc);
 }
 
-int pb_fork_check(const char *who, unsigned seconds, int (*fn)(void *arg, pb_err *e), void *arg, pb_err *e)
+int pb_fork_run(const char *who, const char *doing, unsigned seconds, int (*fn)(void *arg, pb_err *e), void *arg,
+                pb_err *e)
 {
     int fds[2];
     if (pipe(fds) < 0) return pb_errf(e, "%s: pipe: %s", who, strerror(errno));
@@ -43,7 +50,7 @@ int pb_fork_check(const char *who, unsigned seconds, int (*fn)(void *arg, pb_err
         child(seconds, fn, arg, fds[1]);
     }
     close(fds[1]);
-    char msg[sizeof e->msg];
+    char msg[sizeof e->msg + 1];
     size_t got = 0;
     ssize_t r;
     while ((r = read(fds[0], msg + got, sizeof msg - 1 - got)) > 0 || (r < 0 && errno == EINTR))
@@ -54,13 +61,21 @@ int pb_fork_check(const char *who, unsigned seconds, int (*fn)(void *arg, pb_err
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) return pb_errf(e, "%s: waitpid: %s", who, strerror(errno));
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-        return pb_errf(e, "%s: self-test did not finish in %u s", who, seconds);
+        return pb_errf(e, "%s: %s did not finish in %u s", who, doing, seconds);
     if (WIFSIGNALED(status))
-        return pb_errf(e, "%s: crashed in its self-test: signal %d (%s)", who, WTERMSIG(status),
+        return pb_errf(e, "%s: crashed in %s: signal %d (%s)", who, doing, WTERMSIG(status),
                        strsignal(WTERMSIG(status)));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return got ? pb_errf(e, "%s", msg) : pb_errf(e, "%s: self-test failed without saying why", who);
-    return 0;
+    if (got && msg[0] == 'P' && WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    if (got > 1 && msg[0] == 'F') return pb_errf(e, "%s", msg + 1);
+    if (!got && WIFEXITED(status))
+        return pb_errf(e, "%s: exited with status %d in %s (code under test must return, not exit)", who,
+                       WEXITSTATUS(status), doing);
+    return pb_errf(e, "%s: %s failed without saying why", who, doing);
+}
+
+int pb_fork_check(const char *who, unsigned seconds, int (*fn)(void *arg, pb_err *e), void *arg, pb_err *e)
+{
+    return pb_fork_run(who, "its self-test", seconds, fn, arg, e);
 }
 
 typedef struct load_ref {

@@ -12,6 +12,13 @@
  * who names the code for messages, e.g. "plug-in w (w.so)". */
 int pb_fork_check(const char *who, unsigned seconds, int (*fn)(void *arg, pb_err *e), void *arg, pb_err *e);
 
+/* The same for any check: DOING names it in the messages ("the known answers of x.rsp" gives
+ * "WHO: crashed in the known answers of x.rsp: signal 11 ..."). A child that exits by itself
+ * without fn returning (exit, _exit, even with status 0) has failed: "WHO: exited with status 0
+ * in DOING ...". pb_fork_check is this with "its self-test". */
+int pb_fork_run(const char *who, const char *doing, unsigned seconds, int (*fn)(void *arg, pb_err *e), void *arg,
+                pb_err *e);
+
 /* Foreign code named NAME at PATH (a plug-in, a library build): load(name, path) then
  * selftest(name) in a forked child (pb_fork_check, who = "WHAT NAME (PATH)"); only if both
  * passed there, load(name, path) in this process. 0, or -1 + e. */

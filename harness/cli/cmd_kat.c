@@ -21,7 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
+
 #include "cli.h"
+#include "pb_fork.h"
 #include "cli_opts.h"
 #include "rsp.h"
 #include "suite.h"
@@ -120,11 +123,56 @@ static void rename_in_msg(pb_err *e, const char *from, const char *to)
     e->msg[sizeof e->msg - 1] = 0;
 }
 
+/* A plug-in's known answers run in a child (pb_fork.h), as its self-test did: code the lab did not
+ * write may crash, exit or hang on a record its self-test lacks. The tally comes back through a
+ * shared page; the failure lines through the inherited log, flushed before the child ends. */
+/* generous: the longest .rsp files take well under a second */
+#define KAT_CHILD_SECONDS 300
+
+typedef struct kat_call {
+    const pb_suite *s;
+    const char *path, *impl;
+    FILE *log;
+    pb_kat_result *r;
+} kat_call;
+
+static int kat_in_child(void *arg, pb_err *e)
+{
+    kat_call *k = arg;
+    int rc = k->s->kat_file(k->path, k->impl, k->r, k->log, e);
+    fflush(k->log);
+    return rc;
+}
+
+/* kat_file in a child: 0, -1 + e (the file is bad: the suite said so), -3 + e (the code crashed,
+ * exited or hung: it has failed) */
+static int kat_caged(const pb_suite *s, const char *plugin, const char *file, const char *path, const char *impl,
+                     pb_kat_result *r, FILE *log, pb_err *e)
+{
+    pb_kat_result *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED) return pb_errf(e, "%s: mmap: %s", file, strerror(errno));
+    *shared = *r;
+    char who[PB_NAME_MAX + 64], doing[4300];
+    snprintf(who, sizeof who, "%s plug-in %s", s->name, plugin);
+    snprintf(doing, sizeof doing, "the known answers of %s", file);
+    kat_call k = {s, path, impl, log, shared};
+    fflush(log);
+    pb_err ce = {{0}};
+    int rc = pb_fork_run(who, doing, KAT_CHILD_SECONDS, kat_in_child, &k, &ce);
+    *r = *shared;
+    munmap(shared, sizeof *shared);
+    if (rc == 0) return 0;
+    /* the suite's own refusal (FILE:LINE) came back as the message: bad input, not a failure */
+    int crashed = strncmp(ce.msg, who, strlen(who)) == 0;
+    pb_errf(e, "%s", ce.msg);
+    return crashed ? -3 : -1;
+}
+
 /* One file, checked by its suite (forced, else the first that recognises it) against impl (NULL:
  * all), counted into r. A pipe or device is first spooled to a temporary file; what the suite
  * says of that copy (failure lines, the error) names the file as given. 0, or -1 after saying on
  * stderr why the input is bad. */
-static int kat_one(const pb_suite *forced, const char *file, const char *impl, pb_kat_result *r)
+static int kat_one(const pb_suite *forced, const char *plugin, const char *file, const char *impl, pb_kat_result *r)
 {
     const pb_suite *s = forced;
     pb_err e = {{0}};
@@ -157,7 +205,9 @@ static int kat_one(const pb_suite *forced, const char *file, const char *impl, p
     if (!s || !s->kat_file) {
         fprintf(stderr, "bench kat: %s: no suite recognises this file format (try --suite)\n", file);
         rc = -1;
-    } else if (s->kat_file(path, impl, r, log, &e) < 0) {
+    } else if (plugin && (rc = kat_caged(s, plugin, file, path, impl, r, log, &e)) < 0) {
+        rc = rc == -3 ? -3 : -2;
+    } else if (!plugin && s->kat_file(path, impl, r, log, &e) < 0) {
         rc = -2;
     } else if (r->passed + r->failed + r->skipped == seen) {
         fprintf(stderr, "bench kat: %s: no records in the file (empty, or only comments and section headers): "
@@ -171,8 +221,8 @@ static int kat_one(const pb_suite *forced, const char *file, const char *impl, p
         rename_in_msg(&e, tmp, file);
         unlink(tmp);
     }
-    if (rc == -2) fprintf(stderr, "bench kat: %s\n", e.msg);
-    return rc < 0 ? -1 : 0;
+    if (rc == -2 || rc == -3) fprintf(stderr, "bench kat: %s\n", e.msg);
+    return rc == -3 ? -3 : rc < 0 ? -1 : 0;
 }
 
 int cmd_kat(int argc, char **argv)
@@ -227,10 +277,14 @@ int cmd_kat(int argc, char **argv)
         if (!impl) impl = name;
     }
     pb_kat_result r = {0, 0, 0};
-    int bad_input = 0;
-    for (int i = 0; i < nfiles; i++)
-        if (kat_one(forced, files[i], impl, &r) < 0) bad_input = 1;
+    int bad_input = 0, code_failed = 0;
+    for (int i = 0; i < nfiles; i++) {
+        int k = kat_one(forced, ka.plugin ? ka.plugin_name : NULL, files[i], impl, &r);
+        if (k == -3) code_failed = 1;
+        else if (k < 0) bad_input = 1;
+    }
     printf("%lu passed, %lu failed, %lu skipped\n", r.passed, r.failed, r.skipped);
+    if (code_failed) return 1;   /* the plug-in crashed, exited or hung: it failed, the input may be fine */
     if (bad_input) return 2;
     /* every record skipped is not a pass: nothing is known about the implementation */
     if (r.passed + r.failed == 0) {

@@ -43,4 +43,20 @@ is "--cage all is in the stored options" "$(q "$T/good-all.db" "select options l
 expect 2 "unknown --cage 'some' (user, all or none)" "$bench" run --suite xts --cage some --db "$T/x.db"
 expect 2 "--timeout wants seconds from 0.001 to 86400, got '0'" "$bench" run --suite xts --timeout 0 --db "$T/x.db"
 if [[ -e $T/x.db ]]; then bad "a refused option left a database"; else ok; fi
+# bench kat --plugin runs the plug-in's known answers in a child as well: a record its self-test
+# lacks (1024 bytes) makes it crash, exit or hang there; bench says so and exits 1, never 139 or 0
+{
+    echo "[ENCRYPT]"
+    echo "COUNT = 0"
+    echo "DataUnitLen = 8192"
+    echo "Key = $(printf '%064d' 0)"
+    echo "i = $(printf '%032d' 0)"
+    echo "PT = $(printf '%02048d' 0)"
+    echo "CT = $(printf '%02048d' 0)"
+} > "$T/k1024.rsp"
+declare -A kat_said=([crash]="xts plug-in w: crashed in the known answers of $T/k1024.rsp: signal 11"
+                     [exit]="xts plug-in w: exited with status 0 in the known answers of $T/k1024.rsp")
+for f in crash exit; do
+    PB_TEST_LATE=1 expect 1 "${kat_said[$f]}" "$bench" kat --suite xts --plugin "w=${so[$f]}" "$T/k1024.rsp"
+done
 finish
