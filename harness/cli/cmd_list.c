@@ -51,9 +51,7 @@ int cmd_list(int argc, char **argv)
             if (s->plan) {
                 pb_grid g = {0, NULL};
                 pb_err e = {{0}};
-                pb_plan_opts po = {0};
-                void *so = pb_suite_opts_new(s, &e);
-                if (so && s->plan(so, &po, &g, &e) == 0) {
+                if (pb_suite_default_grid(s, &g, &e) == 0) {
                     char impls[256] = "";
                     size_t off = 0;
                     for (int c = 0; c < g.ncells; c++)
@@ -67,7 +65,6 @@ int cmd_list(int argc, char **argv)
                            s->baseline, s->candidate, g.ncells, pb_suite_primary_metric(s));
                 }
                 free(g.cells);
-                pb_suite_opts_free(s, so);
             }
         }
         return 0;

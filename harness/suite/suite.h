@@ -243,6 +243,10 @@ int pb_suite_user_code(const pb_suite *s, const void *opts, const char *impl, ch
 int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e);                   /* 0 */
 int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
 
+/* The suite's whole grid as its default options plan it (what `bench list` counts and `bench
+ * import` checks a file's cells against): g->cells malloc'd, the caller frees them. 0, or -1 + e. */
+int pb_suite_default_grid(const pb_suite *s, pb_grid *g, pb_err *e);
+
 /* What suite `from` calibrated in its plan (calibrated_options: NAME=VALUE words) set on another
  * copy of it, `to` (another build's, another code layout's), so that both pay the same modelled
  * costs. said (may be NULL) gets "--NAME=VALUE ..." as set, each option `to` lacks marked. 0, or

@@ -102,6 +102,24 @@ int pb_suite_selftest(const pb_suite *s, const void *opts, const char *impl, pb_
     return s->selftest ? s->selftest(opts, impl, e) : 0;
 }
 
+int pb_suite_default_grid(const pb_suite *s, pb_grid *g, pb_err *e)
+{
+    pb_plan_opts po = {0};
+    g->ncells = 0;
+    g->cells = NULL;
+    void *opts = pb_suite_opts_new(s, e);
+    if (!opts) return -1;
+    int rc = s->plan(opts, &po, g, e);
+    pb_suite_opts_free(s, opts);
+    if (rc < 0) {
+        free(g->cells);
+        g->cells = NULL;
+        g->ncells = 0;
+        return -1;
+    }
+    return 0;
+}
+
 int pb_suite_check_size(const pb_suite *s, uint64_t size_bytes, pb_err *e)
 {
     return s->check_size ? s->check_size(size_bytes, e) : 0;
