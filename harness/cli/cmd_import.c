@@ -49,7 +49,9 @@ int cmd_import(int argc, char **argv)
                     "userspace rows.\n",
         .epilogue = "\nRefused with FILE:LINE: what, storing nothing: a line over 1 MiB, a NUL byte, an unknown\n"
                     "record kind, suite or field, a repeated field, an empty or unsafe name, a number out of\n"
-                    "range (iters, ns and size at least 1), samples of an impl whose self-test failed, and a\n"
+                    "range (iters, ns and size at least 1), an impl, variant, op or size the suite does not\n"
+                    "have, a second sample of one impl, cell and round (or the same line twice), an impl\n"
+                    "both unavailable and sampled in a cell, samples of an impl whose self-test failed, and a\n"
                     "--target that contradicts the file (userspace, or another than its meta target).\n"
                     "Exit status: 0 imported, 2 unreadable, malformed or truncated file (nothing stored).\n",
     };

@@ -147,12 +147,108 @@ typedef struct selftest_seen {
     int failed, line;
 } selftest_seen;
 
-/* What a file's lines have said so far, beyond the rows: its self-tests, its end, its target. */
+/* A suite's grid as its default options plan it: the variants and ops a row may name. */
+typedef struct suite_grid {
+    const pb_suite *suite;
+    pb_grid grid;
+} suite_grid;
+
+/* What a file's lines have said so far, beyond the rows: its self-tests, its end, its target, and
+ * the grids of its suites (planned once per file, at the suite's first row: xts's plan calibrates
+ * its child-call cost, a tenth of a second that every row would otherwise pay). */
 typedef struct parse_state {
     selftest_seen st[64];
     int nst, end_seen;
     char meta_target[PB_NAME_MAX];
+    suite_grid grids[PB_IMPORT_MAX_SUITES];
+    int ngrids;
 } parse_state;
+
+static void parse_state_free(parse_state *ps)
+{
+    for (int i = 0; i < ps->ngrids; i++) free(ps->grids[i].grid.cells);
+    ps->ngrids = 0;
+}
+
+/* The grid of suite s, planned at its first row (line ln). NULL + e when it cannot be planned. */
+static const pb_grid *grid_of(parse_state *ps, const pb_suite *s, const char *path, int ln, pb_err *e)
+{
+    for (int i = 0; i < ps->ngrids; i++)
+        if (ps->grids[i].suite == s) return &ps->grids[i].grid;
+    if (ps->ngrids == PB_IMPORT_MAX_SUITES) {
+        pb_errf(e, "%s:%d: more than %d suites in one file", path, ln, PB_IMPORT_MAX_SUITES);
+        return NULL;
+    }
+    suite_grid *sg = &ps->grids[ps->ngrids];
+    pb_err why = {{0}};
+    if (pb_suite_default_grid(s, &sg->grid, &why) < 0) {
+        pb_errf(e, "%s:%d: cannot check the row against suite %s's grid: %s", path, ln, s->name, why.msg);
+        return NULL;
+    }
+    sg->suite = s;
+    ps->ngrids++;
+    return &sg->grid;
+}
+
+/* The distinct variants of g (variant NULL), or the distinct ops of that variant, as "a, b, c". */
+static void grid_names(const pb_grid *g, const char *variant, char *buf, size_t cap)
+{
+    size_t off = 0;
+    buf[0] = 0;
+    for (int i = 0; i < g->ncells && off < cap; i++) {
+        const pb_cell *c = &g->cells[i];
+        if (variant && strcmp(c->variant, variant)) continue;
+        const char *name = variant ? c->op : c->variant;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) {
+            const pb_cell *d = &g->cells[j];
+            seen = (!variant || !strcmp(d->variant, variant)) && !strcmp(variant ? d->op : d->variant, name);
+        }
+        if (!seen) off += (size_t)snprintf(buf + off, cap - off, "%s%s", off ? ", " : "", name);
+    }
+}
+
+/* A row's impl, variant, op and size are ones its suite has: the impls its kernel-module part
+ * reports (suite.h kmod_impls), a (variant, op) of its grid, a size its check_size accepts (the
+ * module's sizes are a parameter, as bench run's --sizes adds sizes to the grid: a size is outside
+ * the suite only where the suite cannot build it). 0, or -1 + e naming the field. */
+static int check_row_in_suite(const pb_import_row *r, const pb_suite *s, parse_state *ps, const char *path,
+                              pb_err *e)
+{
+    int ln = r->line, known = 0;
+    char list[400] = "";
+    size_t off = 0;
+    for (const char *const *k = s->kmod_impls; *k; k++) {
+        known |= !strcmp(*k, r->impl);
+        if (off < sizeof list) off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", off ? ", " : "", *k);
+    }
+    if (!known)
+        return pb_errf(e, "%s:%d: impl=%s is not one of suite %s's kernel-module impls (%s)", path, ln, r->impl,
+                       s->name, list);
+    const pb_grid *g = grid_of(ps, s, path, ln, e);
+    if (!g) return -1;
+    int variant_known = 0, cell_known = 0;
+    for (int i = 0; i < g->ncells; i++) {
+        if (strcmp(g->cells[i].variant, r->variant)) continue;
+        variant_known = 1;
+        cell_known |= !strcmp(r->op, "-") || !strcmp(g->cells[i].op, r->op);
+    }
+    if (!variant_known) {
+        grid_names(g, NULL, list, sizeof list);
+        return pb_errf(e, "%s:%d: variant=%s is not one of suite %s's variants (%s)", path, ln, r->variant, s->name,
+                       list);
+    }
+    if (!cell_known) {
+        grid_names(g, r->variant, list, sizeof list);
+        return pb_errf(e, "%s:%d: op=%s is not an op of suite %s's variant %s (%s)", path, ln, r->op, s->name,
+                       r->variant, list);
+    }
+    pb_err why = {{0}};
+    if (!r->unavailable && pb_suite_check_size(s, r->size, &why) < 0)
+        return pb_errf(e, "%s:%d: size=%llu is not a size suite %s can have: %s", path, ln,
+                       (unsigned long long)r->size, s->name, why.msg);
+    return 0;
+}
 
 /* pbk1 meta KEY=VALUE...: kept for the run's options; target, guest_kernel/kernel and cpu read */
 static int parse_meta(const kv *fl, const char *path, int ln, pb_import *imp, parse_state *ps, pb_err *e)
@@ -185,6 +281,16 @@ static int parse_meta(const kv *fl, const char *path, int ln, pb_import *imp, pa
     return 0;
 }
 
+/* A self-test line names an impl of some suite's kernel-module part (the sigpool part's reuse the
+ * xts part's names); another name is a line the module does not write. */
+static int kmod_impl_known(const char *impl)
+{
+    for (int i = 0; pb_suites[i]; i++)
+        for (const char *const *k = pb_suites[i]->kmod_impls; k && *k; k++)
+            if (!strcmp(*k, impl)) return 1;
+    return 0;
+}
+
 /* pbk1 selftest impl=I status=pass|fail [detail=TEXT]: once per impl, never contradicted */
 static int parse_selftest(const kv *fl, const char *path, int ln, pb_import *imp, parse_state *ps, pb_err *e)
 {
@@ -193,6 +299,8 @@ static int parse_selftest(const kv *fl, const char *path, int ln, pb_import *imp
     if (k) return pb_errf(e, "%s:%d: selftest has an unknown field %.40s=", path, ln, k);
     if (!impl || !good_name(impl, PB_NAME_MAX) || !status || (strcmp(status, "pass") && strcmp(status, "fail")))
         return pb_errf(e, "%s:%d: selftest needs impl=NAME and status=pass|fail", path, ln);
+    if (!kmod_impl_known(impl))
+        return pb_errf(e, "%s:%d: selftest of impl=%s, which no suite's kernel-module part has", path, ln, impl);
     int failed = !strcmp(status, "fail");
     for (int i = 0; i < ps->nst; i++)
         if (!strcmp(ps->st[i].impl, impl)) {
@@ -233,7 +341,8 @@ static int parse_sample_numbers(const kv *fl, const char *path, int ln, pb_impor
 }
 
 /* pbk1 sample ... or pbk1 unavailable ...: one row of a known suite with a kernel-module part */
-static int parse_row(const char *kind, const kv *fl, const char *path, int ln, pb_import *imp, pb_err *e)
+static int parse_row(const char *kind, const kv *fl, const char *path, int ln, pb_import *imp, parse_state *ps,
+                     pb_err *e)
 {
     int sample = !strcmp(kind, "sample");
     static const char *const sample_keys[] = {"suite", "impl", "variant", "op", "size", "round", "iters", "ns",
@@ -268,8 +377,9 @@ static int parse_row(const char *kind, const kv *fl, const char *path, int ln, p
         if (copy_name(r, fl, "reason", r->reason, sizeof r->reason, path, e)) return -1;
     } else {
         if (parse_sample_numbers(fl, path, ln, r, e) < 0) return -1;
-        imp->nsamples++;
     }
+    if (check_row_in_suite(r, rs, ps, path, e) < 0) return -1;
+    if (sample) imp->nsamples++;
     int known = 0;
     for (int i = 0; i < imp->nsuites; i++) known |= !strcmp(imp->suites[i], r->suite);
     if (!known) {
@@ -302,7 +412,7 @@ static int parse_line(char *p, const char *path, int ln, pb_import *imp, parse_s
     if (strcmp(kind, "sample") && strcmp(kind, "unavailable"))
         return pb_errf(e, "%s:%d: unknown record kind '%.40s' (meta, selftest, sample, unavailable, end)", path, ln,
                        kind);
-    return parse_row(kind, &fl, path, ln, imp, e);
+    return parse_row(kind, &fl, path, ln, imp, ps, e);
 }
 
 /* Where "pbk1" starts a word followed by whitespace, or NULL: console noise around it is allowed. */
@@ -312,6 +422,103 @@ static char *find_pbk1(char *line)
         if ((p == line || isspace((unsigned char)p[-1]) || p[-1] == ']') && isspace((unsigned char)p[4]))
             return p + 4;
     return NULL;
+}
+
+/* Rows in the order that puts what must be stored once side by side: one impl's rows of one
+ * variant together, first its unavailable lines without op (they cover every op), then by op, an
+ * op's unavailable lines before its samples, by size and round, and rows equal in all of that by
+ * line. */
+static int row_order(const void *pa, const void *pb)
+{
+    const pb_import_row *a = *(const pb_import_row *const *)pa, *b = *(const pb_import_row *const *)pb;
+    int c;
+    if ((c = strcmp(a->suite, b->suite)) || (c = strcmp(a->impl, b->impl)) || (c = strcmp(a->variant, b->variant)))
+        return c;
+    const int a_all = !strcmp(a->op, "-"), b_all = !strcmp(b->op, "-");
+    if (a_all != b_all) return b_all - a_all;
+    if ((c = strcmp(a->op, b->op))) return c;
+    if (a->unavailable != b->unavailable) return b->unavailable - a->unavailable;
+    if (a->size != b->size) return a->size < b->size ? -1 : 1;
+    if (a->round != b->round) return a->round < b->round ? -1 : 1;
+    return a->line - b->line;
+}
+
+static int same_impl_variant(const pb_import_row *a, const pb_import_row *b)
+{
+    return !strcmp(a->suite, b->suite) && !strcmp(a->impl, b->impl) && !strcmp(a->variant, b->variant);
+}
+
+/* Two rows that say one thing twice or contradict each other: `later` is the one further down. */
+typedef enum { ROWS_REPEATED = 1, ROWS_SECOND_SAMPLE, ROWS_UNAVAILABLE_TWICE, ROWS_UNAVAILABLE_AND_SAMPLED } rows_clash;
+typedef struct row_conflict {
+    const pb_import_row *later, *earlier;
+    rows_clash kind;
+} row_conflict;
+
+/* Keep the conflict whose later line comes first in the file: the line a reader fixes first. */
+static void note_conflict(row_conflict *c, const pb_import_row *a, const pb_import_row *b, rows_clash kind)
+{
+    const pb_import_row *later = a->line > b->line ? a : b, *earlier = a->line > b->line ? b : a;
+    if (!c->later || later->line < c->later->line) *c = (row_conflict){later, earlier, kind};
+}
+
+static int conflict_message(const row_conflict *c, const char *path, pb_err *e)
+{
+    const pb_import_row *r = c->later, *p = c->earlier;
+    const pb_import_row *smp = r->unavailable ? p : r, *un = r->unavailable ? r : p;
+    const int has_op = strcmp(r->op, "-") != 0;
+    switch (c->kind) {
+    case ROWS_REPEATED:
+        return pb_errf(e, "%s:%d: repeats the sample on line %d (a sample is stored once)", path, r->line, p->line);
+    case ROWS_SECOND_SAMPLE:
+        return pb_errf(e, "%s:%d: a second sample of %s %s variant=%s op=%s size=%llu round=%d (the first is on line "
+                       "%d): one sample per impl, cell and round", path, r->line, r->suite, r->impl, r->variant, r->op,
+                       (unsigned long long)r->size, r->round, p->line);
+    case ROWS_UNAVAILABLE_TWICE:
+        return pb_errf(e, "%s:%d: %s %s variant=%s%s%s is unavailable a second time (line %d said so first)", path,
+                       r->line, r->suite, r->impl, r->variant, has_op ? " op=" : "", has_op ? r->op : "", p->line);
+    default:
+        return pb_errf(e, "%s:%d: %s %s variant=%s op=%s is both unavailable (line %d) and sampled (line %d): an impl "
+                       "of a cell is one or the other", path, r->line, smp->suite, smp->impl, smp->variant, smp->op,
+                       un->line, smp->line);
+    }
+}
+
+/* The first row (by line) that says again what an earlier row said: the second sample of one
+ * (impl, cell, round), a second unavailable line of one impl and variant (and op), or a sample of
+ * an impl that a line calls unavailable in that cell. Each would be stored as something no run of
+ * the module makes: two samples where the ratio pairs one per round, a reason overwritten, a cell
+ * both measured and not. Sorted, so that a file of a million rows is checked in n log n. 0, or
+ * -1 + e at the later of the two lines. */
+static int check_rows_once(const pb_import *imp, const char *path, pb_err *e)
+{
+    if (imp->nrows < 2) return 0;
+    const pb_import_row **v = malloc((size_t)imp->nrows * sizeof *v);
+    if (!v) return pb_errf(e, "%s: out of memory", path);
+    for (int i = 0; i < imp->nrows; i++) v[i] = &imp->rows[i];
+    qsort(v, (size_t)imp->nrows, sizeof *v, row_order);
+    row_conflict c = {0};
+    const pb_import_row *all = NULL, *op_unavailable = NULL;   /* of the current impl and variant, and op */
+    for (int k = 0; k < imp->nrows; k++) {
+        const pb_import_row *p = k ? v[k - 1] : NULL, *r = v[k];
+        const int same_variant = p && same_impl_variant(p, r), same_op = same_variant && !strcmp(p->op, r->op);
+        if (!same_variant) all = NULL;
+        if (!same_op) op_unavailable = NULL;
+        if (r->unavailable) {
+            /* an unavailable line without op covers every op of the variant; row_order puts an op's
+             * unavailable line before its samples, so both are known before the samples come */
+            if (same_op && p->unavailable) note_conflict(&c, p, r, ROWS_UNAVAILABLE_TWICE);
+            if (!strcmp(r->op, "-") && !all) all = r;
+            if (!op_unavailable) op_unavailable = r;
+            continue;
+        }
+        if (same_op && !p->unavailable && p->size == r->size && p->round == r->round)
+            note_conflict(&c, p, r, p->iters == r->iters && p->ns == r->ns && p->has_cycles == r->has_cycles &&
+                                    p->cycles == r->cycles ? ROWS_REPEATED : ROWS_SECOND_SAMPLE);
+        if (op_unavailable || all) note_conflict(&c, op_unavailable ? op_unavailable : all, r, ROWS_UNAVAILABLE_AND_SAMPLED);
+    }
+    free(v);
+    return c.later ? conflict_message(&c, path, e) : 0;
 }
 
 int pb_import_parse(FILE *f, const char *path, const char *target_override, pb_import *imp, pb_err *e)
@@ -336,12 +543,14 @@ int pb_import_parse(FILE *f, const char *path, const char *target_override, pb_i
     free(line);
     if (rc == 0 && !ps.end_seen)
         rc = pb_errf(e, "%s: no 'pbk1 end' line: the results are truncated (the module or guest stopped early)", path);
+    parse_state_free(&ps);
     if (rc == 0 && imp->nsamples == 0) rc = pb_errf(e, "%s: no samples in the file", path);
     for (int i = 0; rc == 0 && i < imp->nrows; i++)
         for (int j = 0; rc == 0 && j < ps.nst; j++)
             if (st[j].failed && !imp->rows[i].unavailable && !strcmp(st[j].impl, imp->rows[i].impl))
                 rc = pb_errf(e, "%s:%d: sample of %s, whose self-test failed on line %d: its numbers measure "
                              "wrong code", path, imp->rows[i].line, imp->rows[i].impl, st[j].line);
+    if (rc == 0) rc = check_rows_once(imp, path, e);
     if (rc == 0) {
         const char *t = target_override ? target_override : *meta_target ? meta_target : "import";
         if (!good_name(t, sizeof imp->target))

@@ -31,6 +31,17 @@ refused() {
     expect 2 "$pat" "$BENCH" import "$T/$name.txt" --db "$T/$name.db" "$@"
     is "$name: no database created" "$([[ -e $T/$name.db ]] && echo created || echo none)" "none"
 }
+# refused_into NAME PATTERN: importing $T/NAME.txt into a store that holds good() exits 2 with
+# PATTERN and leaves that store byte for byte as it was
+refused_into() {
+    local name=$1 pat=$2 db=$T/$1.db
+    good >"$T/$name-good.txt"
+    "$BENCH" import "$T/$name-good.txt" --db "$db" >/dev/null || bad "$name: good() did not import"
+    local before
+    before=$(sha256sum <"$db")
+    expect 2 "$pat" "$BENCH" import "$T/$name.txt" --db "$db"
+    is "$name: store unchanged" "$(sha256sum <"$db")" "$before"
+}
 # line N of good() replaced by TEXT
 good_with() { good | awk -v n="$1" -v t="$2" 'NR == n { print t; next } { print }'; }
 S='pbk1 sample suite=xts impl=kmod-old variant=256 op=enc'
@@ -102,6 +113,65 @@ SH
     [[ -e $T/pwned ]] && bad "the source root's name ran as a command" || ok
     is "arguments passed one by one" "$(sed '2d' "$T/args" | tr '\n' ' ')" "--out --suites xts --quick --rounds 3 "
     is "imported" "$(samples "$T/r.db")" "12" ;;
+import-refuses-cells-outside-the-grid)
+    # what the module writes: every impl of its parts, the child at 16 bytes, sigpool's variants
+    { good | head -n -1
+      echo "pbk1 sample suite=xts impl=kmod-child-ecb variant=512 op=enc size=16 round=0 iters=8 ns=900"
+      echo "pbk1 sample suite=xts impl=kmod-old-nomem variant=384 op=dec size=1048576 round=0 iters=1 ns=900"
+      echo "pbk1 sample suite=sigpool impl=kmod-old variant=cmac(aes128) op=segment size=1448 round=0 iters=8 ns=900"
+      echo "pbk1 unavailable suite=sigpool impl=kmod-old variant=hmac(sha1) reason=setup-error-2"
+      echo "pbk1 end"; } >"$T/known.txt"
+    expect 0 "imported run" "$BENCH" import "$T/known.txt" --db "$T/known.db"
+    is "every known row stored" "$(samples "$T/known.db")" "15"
+    # a variant, op, size or impl the suite does not have: the line named, the valid ones listed
+    good_with 5 "pbk1 sample suite=xts impl=kmod-old variant=999 op=enc size=4096 round=0 iters=8 ns=1" >"$T/variant.txt"
+    refused variant ":5: variant=999 is not one of suite xts's variants (256, 384, 512)"
+    refused_into variant ":5: variant=999 is not one of suite xts's variants"
+    good_with 5 "pbk1 sample suite=xts impl=kmod-old variant=256 op=bogus size=4096 round=0 iters=8 ns=1" >"$T/op.txt"
+    refused op ":5: op=bogus is not an op of suite xts's variant 256 (enc, dec)"
+    good_with 5 "pbk1 sample suite=sigpool impl=kmod-old variant=md5 op=enc size=1448 round=0 iters=8 ns=1" >"$T/op2.txt"
+    refused op2 ":5: op=enc is not an op of suite sigpool's variant md5 (segment, stream)"
+    good_with 5 "$S size=100 round=0 iters=8 ns=1" >"$T/size.txt"
+    refused size ":5: size=100 is not a size suite xts can have: xts: size 100 is not a multiple of 16 bytes"
+    refused_into size ":5: size=100"
+    good_with 5 "pbk1 sample suite=sigpool impl=kmod-old variant=md5 op=segment size=65001 round=0 iters=8 ns=1" >"$T/size2.txt"
+    refused size2 ":5: size=65001 is not a size suite sigpool can have"
+    good_with 5 "pbk1 sample suite=xts impl=bogus variant=256 op=enc size=4096 round=0 iters=8 ns=1" >"$T/impl.txt"
+    refused impl ":5: impl=bogus is not one of suite xts's kernel-module impls (kmod-old, kmod-new, kmod-old-nomem, kmod-builtin, kmod-child-ecb)"
+    good_with 5 "pbk1 sample suite=sigpool impl=kmod-builtin variant=md5 op=segment size=1448 round=0 iters=8 ns=1" >"$T/impl2.txt"
+    refused impl2 ":5: impl=kmod-builtin is not one of suite sigpool's kernel-module impls (kmod-old, kmod-new)"
+    good_with 16 "pbk1 unavailable suite=sigpool impl=kmod-new variant=hmac(sha9) reason=x" >"$T/uvariant.txt"
+    refused uvariant ":16: variant=hmac(sha9) is not one of suite sigpool's variants"
+    good_with 4 "pbk1 selftest impl=kmod-frob status=pass detail=x" >"$T/stimpl.txt"
+    refused stimpl ":4: selftest of impl=kmod-frob, which no suite's kernel-module part has" ;;
+import-refuses-duplicate-samples)
+    # the same line twice, and a second sample of one (impl, cell, round) with other numbers
+    { good | head -n 7; good | sed -n 5p; good | tail -n +8; } >"$T/twice.txt"
+    refused twice ":8: repeats the sample on line 5 (a sample is stored once)"
+    refused_into twice ":8: repeats the sample on line 5"
+    { good | head -n 7; good | sed -n 5p | sed 's/ns=16000/ns=99/'; good | tail -n +8; } >"$T/second.txt"
+    refused second ":8: a second sample of xts kmod-old variant=256 op=enc size=4096 round=0 (the first is on line 5)"
+    refused_into second ":8: a second sample of xts kmod-old"
+    # one round of another size or op is another sample, not a repeat
+    { good | head -n 7; good | sed -n 5p | sed 's/op=enc/op=dec/'; good | sed -n 5p | sed 's/size=4096/size=512/'; good | tail -n +8; } >"$T/other.txt"
+    expect 0 "imported run" "$BENCH" import "$T/other.txt" --db "$T/other.db"
+    is "other cells kept" "$(samples "$T/other.db")" "14"
+    { good | head -n -1; good | sed -n 17p; echo "pbk1 end"; } >"$T/utwice.txt"
+    refused utwice ":18: sigpool kmod-new variant=md5 is unavailable a second time (line 17 said so first)" ;;
+import-refuses-unavailable-and-sampled)
+    # an impl unavailable for a variant (every op) or for one op, and sampled there too
+    { good | head -n -1; echo "pbk1 unavailable suite=xts impl=kmod-old variant=256 reason=setup-error"; echo "pbk1 end"; } >"$T/both.txt"
+    refused both ":18: xts kmod-old variant=256 op=enc is both unavailable (line 18) and sampled (line 5)"
+    refused_into both ":18: xts kmod-old variant=256 op=enc is both unavailable"
+    { good | head -n -1; echo "pbk1 sample suite=sigpool impl=kmod-new variant=md5 op=segment size=1448 round=0 iters=8 ns=1"; echo "pbk1 end"; } >"$T/both2.txt"
+    refused both2 ":18: sigpool kmod-new variant=md5 op=segment is both unavailable (line 17) and sampled (line 18)"
+    { good | head -n 3; echo "pbk1 unavailable suite=xts impl=kmod-new variant=256 op=enc reason=crypt-error"; good | tail -n +4; } >"$T/both3.txt"
+    refused both3 ":7: xts kmod-new variant=256 op=enc is both unavailable (line 4) and sampled (line 7)"
+    # unavailable for another op or variant is no contradiction
+    { good | head -n 3; echo "pbk1 unavailable suite=xts impl=kmod-new variant=256 op=dec reason=crypt-error"
+      echo "pbk1 unavailable suite=xts impl=kmod-new variant=512 reason=setup-error"; good | tail -n +4; } >"$T/apart.txt"
+    expect 0 "imported run" "$BENCH" import "$T/apart.txt" --db "$T/apart.db"
+    is "unavailable elsewhere kept" "$(q "$T/apart.db" "SELECT count(*) FROM cases WHERE status = 'unavailable'")" "3" ;;
 kat-no-records-fails)
     expect 2 "no records in the file" "$BENCH" kat --suite xts /dev/null
     printf '# DataUnitLen\n[ENCRYPT]\n\n[DECRYPT]\n' >"$T/hdr.rsp"
