@@ -311,8 +311,14 @@ int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
     char buf[512];
     /* a cut copy would turn the last size into another one (4096 -> 40) */
     if (strlen(list) >= sizeof buf) return pb_errf(e, "--sizes is too long (at most %zu characters)", sizeof buf - 1);
+    if (!*list) return pb_errf(e, "--sizes is empty");
     snprintf(buf, sizeof buf, "%s", list);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    const char *written[PB_MAX_SIZES];   /* each size as given, for a repeat's message */
+    for (char *t = buf, *next; t; t = next) {
+        /* cut by hand, not strtok: strtok would pass over an empty entry (",64" or "64,,512") */
+        next = strchr(t, ',');
+        if (next) *next++ = 0;
+        if (!*t) return pb_errf(e, "--sizes '%s' has an empty entry (sizes are separated by single commas)", list);
         char *end;
         errno = 0;
         unsigned long long v = strtoull(t, &end, 10);
@@ -324,10 +330,15 @@ int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
         }
         if (errno || end == t || *end || v == 0 || v > (1ull << 30) || t[0] < '0' || t[0] > '9')
             return pb_errf(e, "bad size '%s' in --sizes (want positive byte counts like 64,512,4k)", t);
-        if (n == cap) return pb_errf(e, "too many sizes in --sizes (at most %d)", cap);
+        /* one cell timed twice would be stored as one case with two samples per round */
+        for (int i = 0; i < n; i++)
+            if (out[i] == v)
+                return pb_errf(e, "--sizes: %llu bytes given twice ('%s' and '%s'): each size is one cell",
+                               (unsigned long long)v, written[i], t);
+        if (n == cap || n == PB_MAX_SIZES) return pb_errf(e, "too many sizes in --sizes (at most %d)", cap);
+        written[n] = t;
         out[n++] = v;
     }
-    if (!n) return pb_errf(e, "--sizes is empty");
     return n;
 }
 

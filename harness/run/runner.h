@@ -108,7 +108,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e);
  * caller frees g->cells. -1 + e on a filter that matches nothing or a bad size. */
 int pb_runner_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e);
 
-/* Parse "64,512,4k,32K" into sizes; -1 + e on a bad entry. */
+/* Parse "64,512,4k,32K" into sizes; -1 + e on a bad or empty entry, or a size given twice (1k,1024). */
 int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e);
 
 #endif
