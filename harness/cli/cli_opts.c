@@ -190,6 +190,19 @@ static int suite_option(pb_cli *c, const char *name, const char *value)
     return 0;
 }
 
+/* A second use of an option that is given once: refused with both values, never the second
+ * silently winning. *first holds the first value ("" for a boolean). 0, or -1 after printing. */
+static int repeated(const pb_cli *c, const pb_cli_opt *o, const char **first, const char *value)
+{
+    const char *v = value ? value : "";
+    if (!*first || o->repeat == PB_CLI_LAST) { *first = v; return 0; }
+    if (o->repeat == PB_CLI_ONE_LIST)
+        return pb_cli_error(c, "--%s given twice ('%s', then '%s'): give one comma-separated list, --%s %s,%s", o->name,
+                            *first, v, o->name, *first, v);
+    return pb_cli_error(c, "--%s given twice ('%s', then '%s'): give it once (--%s %s)", o->name, *first, v, o->name,
+                        o->arg ? o->arg : "");
+}
+
 static int positional(pb_cli *c, const char *arg)
 {
     if (!c->on_pos) return pb_cli_error(c, "unexpected argument '%s' (see bench %s --help)", arg, c->cmd);
@@ -204,6 +217,9 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
     /* '-' first: non-options come back in order, as option 1;
      * ':' : a missing value is reported as ':' and not printed by getopt */
     int rc = 0, help = 0;
+    /* the first value of each of the command's own options, for a repeat's message */
+    const char **first = calloc(nown + 1, sizeof *first);
+    if (!first) { free(lo); return pb_cli_error(c, "out of memory"), 2; }
     opterr = 0;
     optind = 0;   /* GNU: start afresh (a test may parse twice) */
     while (rc == 0) {
@@ -237,9 +253,11 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
             rc = 2;
             break;
         }
+        if (which < nown && repeated(c, &c->opts[which], &first[which], optarg) < 0) { rc = 2; break; }
         int r = which < nown ? command_option(c, &c->opts[which], optarg) : suite_option(c, hit->name, optarg);
         if (r < 0) rc = 2;
     }
+    free(first);
     /* after "--" getopt stops: what follows is non-option words, never options */
     for (int i = optind; rc == 0 && i < argc; i++)
         if (positional(c, argv[i]) < 0) rc = 2;

@@ -25,6 +25,14 @@ typedef enum pb_cli_type {
     PB_CLI_CPU,           /* const char * at offset = the value, once pb_cpu_parse accepts it */
 } pb_cli_type;
 
+/* What a second use of an option does. An option that names impls, sizes or runs must not let
+ * the second use silently win while the run's stored command line shows both. */
+typedef enum pb_cli_repeat {
+    PB_CLI_LAST = 0,      /* the last value wins (settings whose repetition is harmless) */
+    PB_CLI_ONCE,          /* refused: one impl or one choice ("--impl X given twice") */
+    PB_CLI_ONE_LIST,      /* refused: a comma list goes in one value ("give --impl old,new") */
+} pb_cli_repeat;
+
 typedef struct pb_cli_opt {
     const char *name;     /* without the dashes: "db" */
     const char *arg;      /* what the value is, for the help: "PATH"; NULL = boolean, takes no value */
@@ -32,22 +40,26 @@ typedef struct pb_cli_opt {
     int id;               /* handed to the command's on_opt */
     pb_cli_type type;
     size_t offset;        /* PB_CLI_STRING, CLEAR, CPU: where in the command's ctx */
+    pb_cli_repeat repeat;
 } pb_cli_opt;
 
-/* An option handed to on_opt, and a table's end. */
-#define PB_OPT(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0}
-#define PB_OPT_END {NULL, NULL, NULL, 0, PB_CLI_CALLBACK, 0}
+/* An option handed to on_opt, one given at most once, a comma list given at most once, and a
+ * table's end. */
+#define PB_OPT(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_LAST}
+#define PB_OPT_ONCE(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONCE}
+#define PB_OPT_LIST(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONE_LIST}
+#define PB_OPT_END {NULL, NULL, NULL, 0, PB_CLI_CALLBACK, 0, PB_CLI_LAST}
 /* The options every command that has them declares alike (type: the command's ctx type). */
 #define PB_DB_HELP "the database: a SQLite file or a postgresql:// URI\n(default $PB_DB or " PB_DEFAULT_DB_PATH ")"
-#define PB_OPT_DB(type, field) {"db", "PATH", PB_DB_HELP, 0, PB_CLI_STRING, offsetof(type, field)}
-#define PB_OPT_DB_READ(type, field) {"db", "PATH", PB_DB_HELP ", opened read-only", 0, PB_CLI_STRING, offsetof(type, field)}
-#define PB_OPT_QUIET(type, field) {"quiet", NULL, "no progress on stderr", 0, PB_CLI_CLEAR, offsetof(type, field)}
+#define PB_OPT_DB(type, field) {"db", "PATH", PB_DB_HELP, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST}
+#define PB_OPT_DB_READ(type, field) {"db", "PATH", PB_DB_HELP ", opened read-only", 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST}
+#define PB_OPT_QUIET(type, field) {"quiet", NULL, "no progress on stderr", 0, PB_CLI_CLEAR, offsetof(type, field), PB_CLI_LAST}
 #define PB_OPT_CPU(type, field)                                                                                 \
     {"cpu", "N|none",                                                                                           \
      "pin the benchmark thread to online CPU N (default: the last online\n"                                    \
      "CPU, when more than one is online); none: do not pin. Stored with\n"                                     \
      "each run (runs.cpu_affinity), with why when not pinned",                                                \
-     0, PB_CLI_CPU, offsetof(type, field)}
+     0, PB_CLI_CPU, offsetof(type, field), PB_CLI_LAST}
 
 typedef struct pb_cli {
     const char *cmd;              /* "run": messages read "bench run: ..." */

@@ -36,14 +36,14 @@ typedef struct compare_args {
 static const pb_cli_opt OPTS[] = {
     PB_OPT("run", "ID|latest", "the run (default latest, of --suite if given)", O_RUN),
     PB_OPT("suite", "S", "with --run latest: the newest complete run of suite S", O_SUITE),
-    PB_OPT("runs", "IDS_A IDS_B", "comma lists of run ids, one run per alternation on each side, made\n"
+    PB_OPT_ONCE("runs", "IDS_A IDS_B", "comma lists of run ids, one run per alternation on each side, made\n"
                             "alternately in one job on one machine (ci/perf-gate does this): pair k\n"
                             "is the k-th run of each side, per cell its medians. With one run each:\n"
                             "ratio of medians only (a single pair of runs allows no valid test).\n"
                             "Runs of other machines or jobs (PB_JOB_ID) are refused, except one run\n"
                             "each of different (or no) jobs: then an UNPAIRED comparison (every sample\n"
                             "against every sample, Hodges-Lehmann ratio, Mann-Whitney CI), not stored.", O_RUNS),
-    PB_OPT("impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL),
+    PB_OPT_ONCE("impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL),
     PB_OPT("metric", "M", "metric (default the run's primary metric); throughputs become costs", O_METRIC),
     PB_OPT("alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA),
     PB_OPT("format", "F", "text (default), md or json", O_FORMAT),

@@ -73,15 +73,15 @@ typedef struct gate_args {
 
 static const pb_cli_opt OPTS[] = {
     PB_OPT("suite", "S", "suite (bench list)", O_SUITE),
-    PB_OPT("baseline", "IMPL", "default: the suite's baseline (old)", O_BASELINE),
-    PB_OPT("candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE),
-    PB_OPT("baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A),
-    PB_OPT("candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B),
-    PB_OPT("baseline-module", "PATH", "commit gate in one process (fourth form): the baseline build's suites,\n"
+    PB_OPT_ONCE("baseline", "IMPL", "default: the suite's baseline (old)", O_BASELINE),
+    PB_OPT_ONCE("candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE),
+    PB_OPT_LIST("baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A),
+    PB_OPT_LIST("candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B),
+    PB_OPT_ONCE("baseline-module", "PATH", "commit gate in one process (fourth form): the baseline build's suites,\n"
                                 "its build/harness/" PB_SUITE_MODULE_FILE, O_BASE_MODULE),
-    PB_OPT("candidate-module", "PATH", "the candidate build's (default: the one beside this bench)", O_CAND_MODULE),
+    PB_OPT_ONCE("candidate-module", "PATH", "the candidate build's (default: the one beside this bench)", O_CAND_MODULE),
     PB_OPT("calibrate", NULL, "A/A calibration (third form)", O_CALIBRATE),
-    PB_OPT("impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL),
+    PB_OPT_ONCE("impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL),
     PB_OPT("quick", NULL, "fewer, shorter samples (15 rounds of 0.5 ms)", O_QUICK),
     PB_OPT("rounds", "N", "rounds of the first pass (default 61, quick 15)", O_ROUNDS),
     PB_OPT("reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default 2).\n"
@@ -92,7 +92,7 @@ static const pb_cli_opt OPTS[] = {
                           "until all are, or the next pass would overrun SECONDS, or --reruns\n"
                           "(default with --budget: 6) is reached; alpha is spent over those\n"
                           "looks as above. Reports the MDC reached (median, largest)", O_BUDGET),
-    PB_OPT("sizes", "LIST", "only these sizes (as bench run)", O_SIZES),
+    PB_OPT_LIST("sizes", "LIST", "only these sizes (as bench run)", O_SIZES),
     PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS ";\nthe commit gate: layout L of each build against layout L of the other", O_LAYOUTS),
     PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
     PB_OPT("repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT),

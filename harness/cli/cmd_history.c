@@ -20,7 +20,7 @@ typedef struct history_args {
 
 static const pb_cli_opt OPTS[] = {
     PB_OPT("suite", "NAME", "the suite (required)", O_SUITE),
-    PB_OPT("impl", "X", "the implementation followed (default the suite's candidate)", O_IMPL),
+    PB_OPT_ONCE("impl", "X", "the implementation followed (default the suite's candidate)", O_IMPL),
     PB_OPT("metric", "M", "the metric (default the suite's primary metric)", O_METRIC),
     PB_OPT("alpha", "A", "significance level of each change point's permutation test (default 0.01)", O_ALPHA),
     PB_OPT("out", "DIR", "where the plots go (default plots/)", O_OUT),

@@ -228,9 +228,9 @@ static int kat_one(const pb_suite *forced, const char *plugin, const char *file,
 int cmd_kat(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
-        PB_OPT("impl", "NAME", "check only this implementation (default: every one of the suite)", O_IMPL),
+        PB_OPT_ONCE("impl", "NAME", "check only this implementation (default: every one of the suite)", O_IMPL),
         PB_OPT("suite", "NAME", "force the suite", O_SUITE),
-        PB_OPT("plugin", "NAME=PATH.so", "with --suite: load this plug-in of the suite as impl NAME (self-tested in a\n"
+        PB_OPT_ONCE("plugin", "NAME=PATH.so", "with --suite: load this plug-in of the suite as impl NAME (self-tested in a\n"
                                    "child first) and check it (default --impl NAME)", O_PLUGIN),
         PB_OPT_END,
     };

@@ -29,7 +29,7 @@ static const pb_cli_opt OPTS[] = {
                              "(its plots beside it) and implies --html", O_OUT),
     PB_OPT("html", NULL, "also write one self-contained HTML page (inline SVG, no network, no JavaScript):\n"
                    "<out>/report.html", O_HTML),
-    PB_OPT("machines", "all|ID,...", "also <out>/<suite>_machines.md/.png/.svg (and a section of the page): per cell the\n"
+    PB_OPT_LIST("machines", "all|ID,...", "also <out>/<suite>_machines.md/.png/.svg (and a section of the page): per cell the\n"
                                "time ratio with its CI and verdict on every machine (runs.machine_id or a prefix)\n"
                                "and configuration side by side, grouped by CPU model (docs/fleet.md)", O_MACHINES),
     PB_OPT_DB_READ(report_args, db),

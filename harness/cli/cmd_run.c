@@ -35,14 +35,14 @@ typedef struct run_args {
 static const pb_cli_opt OPTS[] = {
     PB_OPT("suite", "NAME|all", "suite to run (bench list shows them); all: each suite that re-runs a published\n"
                           "patch (has data/<suite>_doc.tsv), in turn, each closed by its summary", O_SUITE),
-    PB_OPT("impl", "A,B", "only these implementations", O_IMPL),
-    PB_OPT("sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES),
+    PB_OPT_LIST("impl", "A,B", "only these implementations", O_IMPL),
+    PB_OPT_LIST("sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES),
     PB_OPT("quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK),
     PB_OPT("rounds", "N", "rounds per cell (default 64, quick 16: a multiple of the layouts)", O_ROUNDS),
     PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS, O_LAYOUTS),
     PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
     PB_OPT("sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS),
-    PB_OPT("counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
+    PB_OPT_LIST("counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
                          "'' for none). Unavailable ones fall back to the TSC, visibly.", O_COUNTERS),
     PB_OPT_DB(run_args, o.db_path),
     PB_OPT("target", "T", "userspace (default): the implementations in this process.\n"

@@ -267,5 +267,10 @@ const pb_suite_opt *pb_suite_opt_find(const pb_suite *s, const char *name);
 /* Set option `name` to `value` (NULL: given without a value). 1 set, 0 not an option of this
  * suite, -1 + e on a bad value, a value given to a boolean, or a missing value. */
 int pb_suite_set_opt(const pb_suite *s, void *opts, const char *name, const char *value, pb_err *e);
+/* For a suite option given once: a comma list (list 1: --keys 256,512, not --keys 256 --keys 512,
+ * whose second would silently replace the first while the run's stored options show both) or one
+ * choice (list 0: --mode). Its setter calls this with a counter in the suite's options object. 0
+ * the first time, then -1 + e naming the option and the value given again. */
+int pb_suite_opt_once(int *given, const char *name, const char *value, int list, pb_err *e);
 
 #endif

@@ -102,6 +102,14 @@ int pb_suite_selftest(const pb_suite *s, const void *opts, const char *impl, pb_
     return s->selftest ? s->selftest(opts, impl, e) : 0;
 }
 
+int pb_suite_opt_once(int *given, const char *name, const char *value, int list, pb_err *e)
+{
+    if ((*given)++)
+        return pb_errf(e, "--%s given twice (again with '%s'): give it once%s", name, value ? value : "",
+                       list ? ", every value in one comma-separated list" : "");
+    return 0;
+}
+
 int pb_suite_default_grid(const pb_suite *s, pb_grid *g, pb_err *e)
 {
     pb_plan_opts po = {0};

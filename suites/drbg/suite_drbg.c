@@ -47,6 +47,7 @@ static const uint64_t sizes[] = { 4096, 1024, 128, 32, 16 };
 typedef struct drbg_opts {
     int addtl;                    /* --addtl */
     unsigned mech_mask;           /* --mech: bit i = variants[i]; 0 = all */
+    int mech_given;               /* --mech is one list, given once (pb_suite_opt_once) */
     /* --gcrypt-lib NAME=PATH, in the order given; plan() loads them */
     int nlibs;
     char lib_name[DRBG_GCRYPT_LIB_MAX][DRBG_GCRYPT_LIB_NAME_MAX];
@@ -74,6 +75,7 @@ static int set_addtl(void *p, const char *value, pb_err *e)
 
 static int set_mech(void *p, const char *value, pb_err *e)
 {
+    if (pb_suite_opt_once(&((drbg_opts *)p)->mech_given, "mech", value, 1, e) < 0) return -1;
     if (!*value) return pb_errf(e, "--mech needs a list, e.g. --mech aes128,sha256");
     unsigned mask = 0;
     char buf[256];

@@ -108,6 +108,7 @@ static int parse_algs(const char *v, uint32_t *mask, pb_err *e)
 static int set_mode(void *p, const char *value, pb_err *e)
 {
     sp_opts *o = p;
+    if (pb_suite_opt_once(&o->modes_given, "mode", value, 0, e) < 0) return -1;
     if (strcmp(value, "segment") == 0) o->modes = SP_MODE_SEGMENT;
     else if (strcmp(value, "stream") == 0) o->modes = SP_MODE_STREAM;
     else if (strcmp(value, "both") == 0) o->modes = SP_MODE_SEGMENT | SP_MODE_STREAM;
@@ -146,7 +147,9 @@ static int set_fail_every(void *p, const char *value, pb_err *e)
 
 static int set_algs(void *p, const char *value, pb_err *e)
 {
-    return parse_algs(value, &((sp_opts *)p)->algs, e);
+    sp_opts *o = p;
+    if (pb_suite_opt_once(&o->algs_given, "algs", value, 1, e) < 0) return -1;
+    return parse_algs(value, &o->algs, e);
 }
 
 static int set_ipv6(void *p, const char *value, pb_err *e)

@@ -26,10 +26,14 @@
 #include "pb_valgrind.h"
 #include "suite.h"
 
+/* The suite's impls: what --fail-selftest and --unavailable may name. */
+static const char *const impl_names[] = {"old", "new"};
+#define NIMPLS (int)(sizeof impl_names / sizeof impl_names[0])
+
 typedef struct synthetic_opts {
     double shift;                    /* --shift */
-    char fail[PB_NAME_MAX];          /* --fail-selftest */
-    char unavail[PB_NAME_MAX];       /* --unavailable */
+    int fail[NIMPLS];                /* --fail-selftest IMPL, repeatable: fail[i] for impl_names[i] */
+    int unavail[NIMPLS];             /* --unavailable IMPL, repeatable */
     int seeded;                      /* --seed given */
     uint64_t seed;
     uint64_t cases_set_up;           /* seeded: every case set up gets its own noise key */
@@ -107,27 +111,44 @@ static int set_seed(void *p, const char *value, pb_err *e)
     return 0;
 }
 
-static int set_name(char *dst, const char *value, const char *opt, pb_err *e)
+static int impl_index(const char *name)
 {
-    if (!*value || strlen(value) >= PB_NAME_MAX) return pb_errf(e, "--%s wants an impl name, got '%s'", opt, value);
-    snprintf(dst, PB_NAME_MAX, "%s", value);
+    for (int i = 0; i < NIMPLS; i++)
+        if (!strcmp(impl_names[i], name)) return i;
+    return -1;
+}
+
+/* --fail-selftest and --unavailable take one impl each and are repeatable: each use adds its impl
+ * (the last does not replace the others), and a name the suite has not is refused, not ignored. */
+static int add_impl(int *marked, const char *value, const char *opt, pb_err *e)
+{
+    int i = impl_index(value);
+    if (i < 0) return pb_errf(e, "--%s: unknown impl '%s' (synthetic has: old, new)", opt, value);
+    marked[i] = 1;
     return 0;
 }
 
 static int set_fail(void *p, const char *value, pb_err *e)
 {
-    return set_name(((synthetic_opts *)p)->fail, value, "fail-selftest", e);
+    return add_impl(((synthetic_opts *)p)->fail, value, "fail-selftest", e);
 }
 
 static int set_unavail(void *p, const char *value, pb_err *e)
 {
-    return set_name(((synthetic_opts *)p)->unavail, value, "unavailable", e);
+    return add_impl(((synthetic_opts *)p)->unavail, value, "unavailable", e);
+}
+
+/* impl marked by a repeatable impl option? (an impl of another name is no impl of this suite) */
+static int marked(const int *marks, const char *impl)
+{
+    int i = impl_index(impl);
+    return i >= 0 && marks[i];
 }
 
 static const pb_suite_opt options[] = {
     {"shift", "F", "new does F times the work of old (default 1.0, an A/A pair)", set_shift},
-    {"fail-selftest", "IMPL", "make IMPL fail its self-test (tests the refusal)", set_fail},
-    {"unavailable", "IMPL", "make IMPL's set-up report 'unavailable'", set_unavail},
+    {"fail-selftest", "IMPL", "make IMPL fail its self-test (tests the refusal; repeatable)", set_fail},
+    {"unavailable", "IMPL", "make IMPL's set-up report 'unavailable' (repeatable)", set_unavail},
     {"seed", "N", "do not time: draw each sample from a generator seeded with N\n"
                   "(true ratio exactly --shift; for tests, whose answers must be fixed)", set_seed},
     {NULL, NULL, NULL, NULL},
@@ -146,9 +167,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
         strcpy(c->variant, "chain");
         strcpy(c->op, "spin");
         c->size_bytes = sizes[i];
-        c->nimpls = 2;
-        strcpy(c->impls[0], "old");
-        strcpy(c->impls[1], "new");
+        c->nimpls = NIMPLS;
+        for (int k = 0; k < NIMPLS; k++) strcpy(c->impls[k], impl_names[k]);
     }
     return 0;
 }
@@ -163,7 +183,7 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *c, pb_err *e)
 {
     synthetic_opts *o = opts;
-    if (!strcmp(impl, o->unavail)) {
+    if (marked(o->unavail, impl)) {
         pb_errf(e, "--unavailable %s was given", impl);
         return PB_SETUP_UNAVAILABLE;
     }
@@ -191,7 +211,7 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
 static int selftest(const void *opts, const char *impl, pb_err *e)
 {
     const synthetic_opts *o = opts;
-    if (!strcmp(impl, o->fail)) return pb_errf(e, "--fail-selftest %s was given", impl);
+    if (marked(o->fail, impl)) return pb_errf(e, "--fail-selftest %s was given", impl);
     return 0;
 }
 

@@ -63,6 +63,7 @@ enum child_cost_how { CHILD_COST_DEFAULT, CHILD_COST_BYTES, CHILD_COST_NS, CHILD
 /* The suite's options object (suite.h). */
 typedef struct xts_opts {
     unsigned keys_mask;                /* --keys: which of grid_keys to plan (bit i = grid_keys[i]) */
+    int keys_given;                    /* --keys is one list, given once (pb_suite_opt_once) */
     enum child_cost_how child_cost_how;
     double child_cost_value;           /* bytes-equivalent or ns, by child_cost_how */
     /* what plan() calibrated: setup_case applies it to the child (process-wide in xts_aes.c) */
@@ -140,6 +141,7 @@ static int set_child_spins(void *p, const char *value, pb_err *e)
 
 static int set_keys(void *o, const char *value, pb_err *e)
 {
+    if (pb_suite_opt_once(&((xts_opts *)o)->keys_given, "keys", value, 1, e) < 0) return -1;
     if (!*value)
         return pb_errf(e, "--keys needs a value, e.g. --keys 256,512 (XTS key sizes in bits: 256, 384, 512)");
     unsigned mask = 0;

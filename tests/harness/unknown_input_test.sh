@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # unknown_input_test.sh BENCH SRCROOT CASE — inputs the suite does not know are refused (issue 21,
-# item 3), one case per defect: a size given twice. Each refusal exits 2 naming the option and
+# item 3), one case per defect: a size given twice, a list option given twice. Each refusal exits 2 naming the option and
 # stores nothing. Seeded synthetic runs only: nothing depends on timing.
 BENCH=$1 ROOT=$2 CASE=$3
 source "$(dirname "$0")/../lib.sh"
@@ -28,6 +28,36 @@ sizes-refuses-duplicates)
     # distinct sizes: one cell each
     expect 0 "" "$BENCH" "${RUN[@]}" --sizes 1000,1k,2000 --db "$T/ok.db"
     is "three cells, one case per impl each" "$(q "$T/ok.db" "SELECT group_concat(n) FROM (SELECT count(*) AS n FROM cases GROUP BY size_bytes ORDER BY size_bytes)")" "2,2,2" ;;
+repeated-list-options-accumulate-or-refuse)
+    # an option that takes a comma list is given once: the second use is refused, both values named
+    expect 2 "--impl given twice ('old', then 'new'): give one comma-separated list, --impl old,new" "$BENCH" "${RUN[@]}" --impl old --impl new --db "$T/d.db"
+    expect 2 "--sizes given twice ('1k', then '2k'): give one comma-separated list, --sizes 1k,2k" "$BENCH" "${RUN[@]}" --sizes 1k --sizes 2k --db "$T/d.db"
+    expect 2 "--counters given twice" "$BENCH" "${RUN[@]}" --counters cycles --counters instructions --db "$T/d.db"
+    expect 2 "--keys given twice (again with '512'): give it once, every value in one comma-separated list" "$BENCH" run --suite xts --keys 256 --keys 512 --db "$T/d.db"
+    expect 2 "--mech given twice (again with 'aes256')" "$BENCH" run --suite drbg --mech aes128 --mech aes256 --db "$T/d.db"
+    expect 2 "--algs given twice (again with 'hmac(sha1)')" "$BENCH" run --suite sigpool --algs md5 --algs 'hmac(sha1)' --db "$T/d.db"
+    expect 2 "--mode given twice (again with 'stream'): give it once" "$BENCH" run --suite sigpool --mode segment --mode stream --db "$T/d.db"
+    expect 2 "--keys given twice" "$BENCH" gate --suite xts --keys 256 --keys=512 --db "$T/d.db"
+    expect 2 "--sizes given twice" "$BENCH" gate --suite synthetic --sizes 1k --sizes 2k --db "$T/d.db"
+    # an option that takes one impl (or one set of runs) is given once
+    expect 2 "--baseline given twice ('old', then 'new'): give it once (--baseline IMPL)" "$BENCH" gate --suite synthetic --baseline old --baseline new --db "$T/d.db"
+    expect 2 "--candidate given twice" "$BENCH" gate --suite synthetic --candidate old --candidate new --db "$T/d.db"
+    expect 2 "--impl given twice" "$BENCH" gate --suite synthetic --calibrate --impl old --impl new --db "$T/d.db"
+    expect 2 "--baseline-runs given twice" "$BENCH" gate --baseline-runs 1 --baseline-runs 2 --candidate-runs 3 --db "$T/d.db"
+    expect 2 "--runs given twice ('1', then '3')" "$BENCH" compare --runs 1 2 --runs 3 4 --db "$T/d.db"
+    expect 2 "--impl given twice" "$BENCH" compare --runs 1 2 --impl old --impl new --db "$T/d.db"
+    expect 2 "--impl given twice" "$BENCH" history --suite synthetic --impl old --impl new --db "$T/d.db"
+    expect 2 "--impl given twice" "$BENCH" kat --impl old --impl new "$ROOT/tests/vectors/xts/xts_aes128.rsp"
+    expect 2 "--machines given twice" "$BENCH" report --machines all --machines 1 --db "$T/d.db"
+    none d
+    # an option that takes one impl per use is repeatable: each use adds its impl
+    expect 0 "" "$BENCH" "${RUN[@]}" --unavailable old --unavailable new --db "$T/u.db"
+    is "--unavailable twice: both impls unavailable" "$(q "$T/u.db" "SELECT group_concat(DISTINCT impl || ':' || status) FROM (SELECT * FROM cases ORDER BY impl)")" "new:unavailable,old:unavailable"
+    is "the stored options say both" "$(q "$T/u.db" "SELECT options LIKE '%--unavailable=old --unavailable=new%' FROM runs")" "1"
+    expect 1 "failed its known-answer self-test" "$BENCH" "${RUN[@]}" --fail-selftest new --fail-selftest old --db "$T/f.db"
+    is "--fail-selftest twice: the run failed" "$(q "$T/f.db" "SELECT status FROM runs")" "failed"
+    expect 0 "" "$BENCH" "${RUN[@]}" --fail-selftest old --fail-selftest old --impl new --db "$T/f2.db"
+    is "--fail-selftest old: new alone still runs" "$(q "$T/f2.db" "SELECT status FROM runs")" "complete" ;;
 *) bad "unknown case '$CASE'" ;;
 esac
 finish
