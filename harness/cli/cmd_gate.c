@@ -386,12 +386,23 @@ static void rounds_note(char *buf, size_t cap, const gate_args *a, const session
     }
 }
 
+/* impl, from option opt (NULL: the suite's default), is one the suite plans: else e names the option */
+static int check_impl_opt(const gate_args *a, const char *impl, const char *opt, pb_err *e)
+{
+    if (pb_suite_check_impl(a->suite, a->suite_opts, impl, e) == 0) return 0;
+    char why[sizeof e->msg];
+    snprintf(why, sizeof why, "%s", e->msg);
+    return opt ? pb_errf(e, "%s: %.400s", opt, why) : -1;
+}
+
 static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
 {
     const pb_suite *s = a->suite;
     const char *A = a->baseline ? a->baseline : s->baseline, *B = a->candidate ? a->candidate : s->candidate;
     if (!strcmp(A, B)) return pb_errf(e, "baseline and candidate are both '%s': for A/A use --calibrate", A);
-    if (pb_suite_check_impl(s, a->suite_opts, A, e) < 0 || pb_suite_check_impl(s, a->suite_opts, B, e) < 0) return -1;
+    if (check_impl_opt(a, A, a->baseline ? "--baseline" : NULL, e) < 0 ||
+        check_impl_opt(a, B, a->candidate ? "--candidate" : NULL, e) < 0)
+        return -1;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
@@ -485,7 +496,7 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
 {
     const pb_suite *s = a->suite;
     const char *X = a->impl ? a->impl : s->baseline;
-    if (pb_suite_check_impl(s, a->suite_opts, X, e) < 0) return -1;
+    if (check_impl_opt(a, X, a->impl ? "--impl" : NULL, e) < 0) return -1;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;

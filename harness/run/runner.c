@@ -371,6 +371,9 @@ static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
     if (o->impls) {
         char buf[512];
         if (strlen(o->impls) >= sizeof buf) return pb_errf(e, "--impl is too long (at most %zu characters)", sizeof buf - 1);
+        /* strtok would pass over an empty entry: "--impl ''" or "old,,new" would quietly mean something */
+        if (!*o->impls || o->impls[0] == ',' || o->impls[strlen(o->impls) - 1] == ',' || strstr(o->impls, ",,"))
+            return pb_errf(e, "--impl '%s' has an empty entry (impls are separated by single commas)", o->impls);
         snprintf(buf, sizeof buf, "%s", o->impls);
         for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             int found = 0;
@@ -385,7 +388,7 @@ static int filter_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
                         if (!strstr(all, g->cells[i].impls[k]) && off < sizeof all)
                             off += (size_t)snprintf(all + off, sizeof all - off, "%s%s", off ? "," : "",
                                                     g->cells[i].impls[k]);
-                return pb_errf(e, "unknown impl '%s' for suite %s (impls: %s)", t, o->suite->name, all);
+                return pb_errf(e, "--impl: unknown impl '%s' for suite %s (impls: %s)", t, o->suite->name, all);
             }
         }
         for (int i = 0; i < g->ncells; i++) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # unknown_input_test.sh BENCH SRCROOT CASE — inputs the suite does not know are refused (issue 21,
-# item 3), one case per defect: a size given twice, a list option given twice. Each refusal exits 2 naming the option and
+# item 3), one case per defect: a size given twice, a list option given twice, an impl name the
+# suite has not. Each refusal exits 2 naming the option and
 # stores nothing. Seeded synthetic runs only: nothing depends on timing.
 BENCH=$1 ROOT=$2 CASE=$3
 source "$(dirname "$0")/../lib.sh"
@@ -58,6 +59,22 @@ repeated-list-options-accumulate-or-refuse)
     is "--fail-selftest twice: the run failed" "$(q "$T/f.db" "SELECT status FROM runs")" "failed"
     expect 0 "" "$BENCH" "${RUN[@]}" --fail-selftest old --fail-selftest old --impl new --db "$T/f2.db"
     is "--fail-selftest old: new alone still runs" "$(q "$T/f2.db" "SELECT status FROM runs")" "complete" ;;
+unknown-impl-names-refused)
+    # a name the suite has not is refused, naming the option and the impls there are
+    expect 2 "--unavailable: unknown impl 'zzz' (synthetic has: old, new)" "$BENCH" "${RUN[@]}" --unavailable zzz --db "$T/d.db"
+    expect 2 "--fail-selftest: unknown impl 'zzz' (synthetic has: old, new)" "$BENCH" "${RUN[@]}" --fail-selftest zzz --db "$T/d.db"
+    expect 2 "--unavailable: unknown impl ''" "$BENCH" "${RUN[@]}" --unavailable '' --db "$T/d.db"
+    expect 2 "--impl: unknown impl 'zzz' for suite synthetic (impls: old,new)" "$BENCH" "${RUN[@]}" --impl old,zzz --db "$T/d.db"
+    expect 2 "--impl '' has an empty entry" "$BENCH" "${RUN[@]}" --impl '' --db "$T/d.db"
+    expect 2 "--impl 'old,' has an empty entry" "$BENCH" "${RUN[@]}" --impl old, --db "$T/d.db"
+    expect 2 "unknown implementation 'zzz' (xts has: old, new," "$BENCH" kat --suite xts --impl zzz "$ROOT/tests/vectors/xts/xts_aes128.rsp"
+    none d
+    expect 2 "--candidate: unknown impl 'zzz' for suite synthetic (impls: old new)" "$BENCH" gate --suite synthetic --seed 1 --quick --candidate zzz --db "$T/g.db"
+    expect 2 "--baseline: unknown impl 'zzz'" "$BENCH" gate --suite synthetic --seed 1 --quick --baseline zzz --db "$T/g.db"
+    expect 2 "--impl: unknown impl 'zzz'" "$BENCH" gate --suite synthetic --seed 1 --quick --calibrate --impl zzz --db "$T/g.db"
+    no_runs g
+    expect 0 "" "$BENCH" "${RUN[@]}" --db "$T/r.db"
+    expect 2 "run 1 has no impl 'zzz' (it has: old,new)" "$BENCH" compare --run 1 old zzz --db "$T/r.db" ;;
 *) bad "unknown case '$CASE'" ;;
 esac
 finish
