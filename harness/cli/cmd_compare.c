@@ -84,7 +84,8 @@ static int parse(int argc, char **argv, compare_args *a)
 {
     pb_cli cli = {.cmd = "compare", .synopsis = COMPARE_SYNOPSIS, .opts = OPTS, .on_opt = on_opt, .on_pos = on_pos,
                   .ctx = a,
-                  .epilogue = "\nExit status 0, or 2 for bad input. The comparison is stored (table comparisons).\n"};
+                  .epilogue = "\nExit status 0, or 2 for bad input (also an impl, or a run, against itself: for an A/A\n"
+                              "compare two runs of one build). The comparison is stored (table comparisons).\n"};
     a->cli = &cli;
     int r = pb_cli_parse(&cli, argc, argv);
     a->cli = NULL;
@@ -95,6 +96,17 @@ static int parse(int argc, char **argv, compare_args *a)
         return -1;
     }
     if (a->npos == 1) { fprintf(stderr, "bench compare: give two impls, A and B (or none)\n"); return -1; }
+    /* an impl against itself pairs every sample with itself: a ratio of exactly 1, stored as a finding */
+    if (a->npos == 2 && !strcmp(a->pos[0], a->pos[1])) {
+        fprintf(stderr, "bench compare: A and B are both '%s': an impl against itself measures nothing (for an A/A, "
+                        "bench gate --calibrate --impl %s)\n", a->pos[0], a->pos[0]);
+        return -1;
+    }
+    pb_err e = {{0}};
+    if (a->runs_a && pb_check_run_sides(a->runs_a, a->runs_b, "--runs IDS_A", "--runs IDS_B", &e) < 0) {
+        fprintf(stderr, "bench compare: %s\n", e.msg);
+        return -1;
+    }
     if (a->metric && !pb_metric_known(a->metric)) {
         fprintf(stderr, "bench compare: unknown metric '%s'\n", a->metric);
         return -1;

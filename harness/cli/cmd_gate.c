@@ -172,6 +172,11 @@ static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
         return -1;
     }
     if (!a->runs_a && !a->suite) { fprintf(stderr, "bench gate: --suite is required (see bench gate --help)\n"); return -1; }
+    pb_err re = {{0}};
+    if (a->runs_a && pb_check_run_sides(a->runs_a, a->runs_b, "--baseline-runs", "--candidate-runs", &re) < 0) {
+        fprintf(stderr, "bench gate: %s\n", re.msg);
+        return -1;
+    }
     if (a->cand_module && !a->base_module) {
         fprintf(stderr, "bench gate: --candidate-module goes with --baseline-module\n");
         return -1;

@@ -274,6 +274,29 @@ int pb_parse_run_ids(const char *list, int64_t **ids, size_t *n, pb_err *e)
     return 0;
 }
 
+int pb_check_run_sides(const char *list_a, const char *list_b, const char *opt_a, const char *opt_b, pb_err *e)
+{
+    int64_t *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    int rc = 0;
+    if (pb_parse_run_ids(list_a, &a, &na, e) < 0 || pb_parse_run_ids(list_b, &b, &nb, e) < 0) rc = -1;
+    for (size_t i = 0; rc == 0 && i < na + nb; i++) {
+        const int64_t id = i < na ? a[i] : b[i - na];
+        const char *opt = i < na ? opt_a : opt_b;
+        /* earlier on its own side, then (for the second side) anywhere on the first */
+        for (size_t j = i < na ? 0 : na; rc == 0 && j < i; j++)
+            if ((j < na ? a[j] : b[j - na]) == id)
+                rc = pb_errf(e, "%s: run %lld given twice: each run is one alternation", opt, (long long)id);
+        for (size_t j = 0; rc == 0 && i >= na && j < na; j++)
+            if (a[j] == id)
+                rc = pb_errf(e, "run %lld is in both %s and %s: a run against itself measures nothing (for an A/A, "
+                             "compare two runs of one build)", (long long)id, opt_a, opt_b);
+    }
+    free(a);
+    free(b);
+    return rc;
+}
+
 /* ---- thresholds file ---- */
 
 static int add_rule(pb_thresholds *t, const pb_threshold *r, pb_err *e)

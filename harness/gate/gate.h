@@ -150,6 +150,12 @@ const char *pb_gate_exit_name(int status);
 
 /* "3,5,7" -> run ids (malloc'd). -1 + e for anything but positive integers. */
 int pb_parse_run_ids(const char *list, int64_t **ids, size_t *n, pb_err *e);
+/* The two sides of a comparison of runs (compare --runs A B, gate --baseline-runs A --candidate-runs
+ * B), each a comma list as pb_parse_run_ids reads it: no run twice on one side (one alternation
+ * counted twice) and none on both (a run against itself: a ratio of exactly 1 that measures
+ * nothing, stored as if it were a finding). Two different runs of one build are an A/A and are
+ * fine. 0, or -1 + e naming the run and the option (opt_a, opt_b: "--runs IDS_A", ...). */
+int pb_check_run_sides(const char *list_a, const char *list_b, const char *opt_a, const char *opt_b, pb_err *e);
 /* "slower" / "faster" (Holm-significant) or "no difference detected" / "untested" */
 const char *pb_cmp_change(const pb_cmp_cell *c, const pb_gate_params *gp);
 

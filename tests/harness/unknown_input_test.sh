@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # unknown_input_test.sh BENCH SRCROOT CASE — inputs the suite does not know are refused (issue 21,
 # item 3), one case per defect: a size given twice, a list option given twice, an impl name the
-# suite has not. Each refusal exits 2 naming the option and
+# suite has not, a comparison of a thing with itself. Each refusal exits 2 naming the option and
 # stores nothing. Seeded synthetic runs only: nothing depends on timing.
 BENCH=$1 ROOT=$2 CASE=$3
 source "$(dirname "$0")/../lib.sh"
@@ -75,6 +75,25 @@ unknown-impl-names-refused)
     no_runs g
     expect 0 "" "$BENCH" "${RUN[@]}" --db "$T/r.db"
     expect 2 "run 1 has no impl 'zzz' (it has: old,new)" "$BENCH" compare --run 1 old zzz --db "$T/r.db" ;;
+self-comparisons-refused)
+    export PB_JOB_ID=job-1
+    # one procedure (one seed), so that runs 1-6 against 7-12 is a valid A/A of one build
+    for s in $(seq 12); do "$BENCH" "${RUN[@]}" --db "$T/r.db" >/dev/null 2>&1 || bad "seeded run $s"; done
+    before=$(sha256sum <"$T/r.db")
+    # one impl against itself, one run against itself: a ratio of exactly 1 that measures nothing
+    expect 2 "A and B are both 'old': an impl against itself measures nothing" "$BENCH" compare --run 1 old old --db "$T/r.db"
+    expect 2 "run 1 is in both --runs IDS_A and --runs IDS_B: a run against itself measures nothing" "$BENCH" compare --runs 1 1 --db "$T/r.db"
+    expect 2 "run 2 is in both --runs IDS_A and --runs IDS_B" "$BENCH" compare --runs 1,2 2,3 --db "$T/r.db"
+    expect 2 "--runs IDS_A: run 1 given twice: each run is one alternation" "$BENCH" compare --runs 1,1 2,3 --db "$T/r.db"
+    expect 2 "run 1 is in both --baseline-runs and --candidate-runs" "$BENCH" gate --baseline-runs 1,2,3,4,5,6 --candidate-runs 1,2,3,4,5,6 --db "$T/r.db"
+    expect 2 "run 6 is in both --baseline-runs and --candidate-runs" "$BENCH" gate --calibrate --baseline-runs 1,2,3,4,5,6 --candidate-runs 6,8,10,12,2,4 --db "$T/r.db"
+    expect 2 "--candidate-runs: run 7 given twice" "$BENCH" gate --baseline-runs 1,2,3,4,5,6 --candidate-runs 7,7,8,9,10,11 --db "$T/r.db"
+    expect 2 "run 1 is in both --baseline-runs and --candidate-runs" "$BENCH" gate --measure valgrind --baseline-runs 1 --candidate-runs 1 --db "$T/r.db"
+    expect 2 "baseline and candidate are both 'old': for A/A use --calibrate" "$BENCH" gate --suite synthetic --seed 1 --quick --baseline old --candidate old --db "$T/r.db"
+    is "refusals stored nothing" "$(sha256sum <"$T/r.db")" "$before"
+    # two different runs (of one build) are an A/A, and compared
+    expect 0 "stored as comparison 1" "$BENCH" compare --runs 1,3,5,7,9,11 2,4,6,8,10,12 --db "$T/r.db"
+    expect 0 "stored as comparison 2" "$BENCH" compare --run 1 new old --db "$T/r.db" ;;
 *) bad "unknown case '$CASE'" ;;
 esac
 finish
