@@ -177,9 +177,30 @@ static int command_option(pb_cli *c, const pb_cli_opt *o, const char *value)
     }
 }
 
-/* One of the suite's options: set on the suite's options object, and recorded as given. */
+/* The refusal of an option given twice: both values and, for a comma list, the one list to give. */
+static int refuse_repeat(const pb_cli *c, const char *name, const char *arg, int list, const char *first,
+                         const char *again)
+{
+    if (list)
+        return pb_cli_error(c, "--%s given twice ('%s', then '%s'): give one comma-separated list, --%s %s,%s", name,
+                            first, again, name, first, again);
+    return pb_cli_error(c, "--%s given twice ('%s', then '%s'): give it once (--%s %s)", name, first, again, name,
+                        arg ? arg : "");
+}
+
+/* One of the suite's options: set on the suite's options object, and recorded as given. One the
+ * suite gives once (suite.h once_options) is refused the second time. */
 static int suite_option(pb_cli *c, const char *name, const char *value)
 {
+    if (pb_suite_opt_once(c->suite, name))
+        for (int i = 0; i < c->nsuite_given; i++)
+            if (!strcmp(c->suite_given_name[i], name)) {
+                const pb_suite_opt *o = pb_suite_opt_find(c->suite, name);
+                /* a value like "a,b,..." or "LIST" says the option takes a comma list */
+                const int list = o && o->arg && (strchr(o->arg, ',') || strstr(o->arg, "LIST"));
+                return refuse_repeat(c, name, o ? o->arg : NULL, list, c->suite_given_value[i] ? c->suite_given_value[i] : "",
+                                     value ? value : "");
+            }
     pb_err e = {{0}};
     if (pb_suite_set_opt(c->suite, c->suite_opts, name, value, &e) < 0) return pb_cli_error(c, "%s", e.msg);
     append_suite_text(c, name, value);
@@ -196,11 +217,7 @@ static int repeated(const pb_cli *c, const pb_cli_opt *o, const char **first, co
 {
     const char *v = value ? value : "";
     if (!*first || o->repeat == PB_CLI_LAST) { *first = v; return 0; }
-    if (o->repeat == PB_CLI_ONE_LIST)
-        return pb_cli_error(c, "--%s given twice ('%s', then '%s'): give one comma-separated list, --%s %s,%s", o->name,
-                            *first, v, o->name, *first, v);
-    return pb_cli_error(c, "--%s given twice ('%s', then '%s'): give it once (--%s %s)", o->name, *first, v, o->name,
-                        o->arg ? o->arg : "");
+    return refuse_repeat(c, o->name, o->arg, o->repeat == PB_CLI_ONE_LIST, *first, v);
 }
 
 static int positional(pb_cli *c, const char *arg)

@@ -221,6 +221,11 @@ typedef struct pb_suite {
      * the reference's (the suite's own known-good implementation, on the same input)? 0, or
      * -1 + e saying what differs: the impl then fails the cell. NULL: not checkable. */
     int (*check_output)(void *case_ctx, pb_err *e);
+    /* Optional: the names of the suite's options that are given at most once, NULL-terminated (NULL:
+     * none): one that takes a comma list (xts --keys 256,512) or one choice (sigpool --mode). The CLI
+     * refuses a second use, which would otherwise replace the first while the run's stored options
+     * show both. Every other option keeps what its setter does with a repeat (--plugin adds one). */
+    const char *const *once_options;
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):
@@ -233,6 +238,7 @@ int pb_suite_prepare(const pb_suite *s, pb_err *e);
 int pb_suites_prepare(const pb_suite *const *suites, pb_err *e);
 
 /* The optional hooks, each with its default when the suite has none. */
+int pb_suite_opt_once(const pb_suite *s, const char *name);                                /* 0: repeatable */
 int pb_suite_selftest(const pb_suite *s, const void *opts, const char *impl, pb_err *e);   /* 0: passed */
 int pb_suite_check_size(const pb_suite *s, uint64_t size_bytes, pb_err *e);                /* 0: can */
 const char *pb_suite_effective_options(const pb_suite *s, const void *opts);               /* NULL */
@@ -267,10 +273,5 @@ const pb_suite_opt *pb_suite_opt_find(const pb_suite *s, const char *name);
 /* Set option `name` to `value` (NULL: given without a value). 1 set, 0 not an option of this
  * suite, -1 + e on a bad value, a value given to a boolean, or a missing value. */
 int pb_suite_set_opt(const pb_suite *s, void *opts, const char *name, const char *value, pb_err *e);
-/* For a suite option given once: a comma list (list 1: --keys 256,512, not --keys 256 --keys 512,
- * whose second would silently replace the first while the run's stored options show both) or one
- * choice (list 0: --mode). Its setter calls this with a counter in the suite's options object. 0
- * the first time, then -1 + e naming the option and the value given again. */
-int pb_suite_opt_once(int *given, const char *name, const char *value, int list, pb_err *e);
 
 #endif

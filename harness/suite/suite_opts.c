@@ -83,6 +83,9 @@ int pb_suite_prepare(const pb_suite *s, pb_err *e)
         for (const pb_suite_opt *p = s->options; p != o; p++)
             if (!strcmp(p->name, o->name)) return pb_errf(e, "suite %s: option --%s is declared twice", name, o->name);
     }
+    /* a name in once_options that is no option would make a typo the one option left repeatable */
+    for (const char *const *o = s->once_options; o && *o; o++)
+        if (!pb_suite_opt_find(s, *o)) return pb_errf(e, "suite %s: once_options names --%s, which it has not", name, *o);
     return 0;
 }
 
@@ -102,14 +105,6 @@ int pb_suite_selftest(const pb_suite *s, const void *opts, const char *impl, pb_
     return s->selftest ? s->selftest(opts, impl, e) : 0;
 }
 
-int pb_suite_opt_once(int *given, const char *name, const char *value, int list, pb_err *e)
-{
-    if ((*given)++)
-        return pb_errf(e, "--%s given twice (again with '%s'): give it once%s", name, value ? value : "",
-                       list ? ", every value in one comma-separated list" : "");
-    return 0;
-}
-
 int pb_suite_default_grid(const pb_suite *s, pb_grid *g, pb_err *e)
 {
     pb_plan_opts po = {0};
@@ -125,6 +120,14 @@ int pb_suite_default_grid(const pb_suite *s, pb_grid *g, pb_err *e)
         g->ncells = 0;
         return -1;
     }
+    return 0;
+}
+
+int pb_suite_opt_once(const pb_suite *s, const char *name)
+{
+    while (*name == '-') name++;
+    for (const char *const *o = s->once_options; o && *o; o++)
+        if (!strcmp(*o, name)) return 1;
     return 0;
 }
 

@@ -240,6 +240,9 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     return PB_SETUP_OK;
 }
 
+/* --old and --new are the two impls' commands: a second of either would replace the first */
+static const char *const once_options[] = { "old", "new", NULL };
+
 const pb_suite pb_suite_exec = {
     .name = "exec",
     .title = "two commands (--old CMD --new CMD), whole processes, interleaved and paired",
@@ -252,6 +255,7 @@ const pb_suite pb_suite_exec = {
     .options = options,
     .plan = plan,
     .setup_case = setup_case,
+    .once_options = once_options,
     .plot_x = "variant",
     .notes_md = "Each sample is one process: wall time from posix_spawn to reaped (CLOCK_MONOTONIC_RAW), "
                 "which includes exec and the dynamic loader, and the child's user + system CPU time. No "

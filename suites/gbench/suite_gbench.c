@@ -269,6 +269,9 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     return PB_SETUP_OK;
 }
 
+/* --old and --new are the two impls' binaries: a second of either would replace the first */
+static const char *const once_options[] = { "old", "new", NULL };
+
 const pb_suite pb_suite_gbench = {
     .name = "gbench",
     .title = "two builds of a Google Benchmark binary (--old PATH --new PATH), one process per sample",
@@ -281,6 +284,7 @@ const pb_suite pb_suite_gbench = {
     .options = options,
     .plan = plan,
     .setup_case = setup_case,
+    .once_options = once_options,
     .plot_x = "variant",
     .notes_md = "Each sample is one process of the binary, timed by Google Benchmark itself (its real_time "
                 "over the iterations it chose for --min-time); old and new alternate round by round with a "

@@ -24,7 +24,6 @@ enum { SP_MODE_SEGMENT = 1, SP_MODE_STREAM = 2 };
 
 typedef struct sp_opts {
     unsigned modes;        /* SP_MODE_* */
-    int modes_given, algs_given;   /* --mode and --algs are given once (pb_suite_opt_once) */
     uint64_t payload;      /* bytes per segment */
     int threads;           /* segment op workers; 0 = online CPUs */
     uint32_t algs;         /* bit i = sp_variants[i] */

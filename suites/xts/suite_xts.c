@@ -63,7 +63,6 @@ enum child_cost_how { CHILD_COST_DEFAULT, CHILD_COST_BYTES, CHILD_COST_NS, CHILD
 /* The suite's options object (suite.h). */
 typedef struct xts_opts {
     unsigned keys_mask;                /* --keys: which of grid_keys to plan (bit i = grid_keys[i]) */
-    int keys_given;                    /* --keys is one list, given once (pb_suite_opt_once) */
     enum child_cost_how child_cost_how;
     double child_cost_value;           /* bytes-equivalent or ns, by child_cost_how */
     /* what plan() calibrated: setup_case applies it to the child (process-wide in xts_aes.c) */
@@ -141,7 +140,6 @@ static int set_child_spins(void *p, const char *value, pb_err *e)
 
 static int set_keys(void *o, const char *value, pb_err *e)
 {
-    if (pb_suite_opt_once(&((xts_opts *)o)->keys_given, "keys", value, 1, e) < 0) return -1;
     if (!*value)
         return pb_errf(e, "--keys needs a value, e.g. --keys 256,512 (XTS key sizes in bits: 256, 384, 512)");
     unsigned mask = 0;
@@ -615,6 +613,9 @@ static pb_claim claim(const pb_cell *cell, double doc_ratio)
 static const char *const kmod_impls[] = { "kmod-old", "kmod-new", "kmod-old-nomem", "kmod-builtin", "kmod-child-ecb",
                                           NULL };
 
+/* --keys is one comma list: a second --keys would replace the first (suite.h once_options) */
+static const char *const once_options[] = { "keys", NULL };
+
 const pb_suite pb_suite_xts = {
     .name = "xts",
     .title = "Linux crypto/xts.c: drop the tweak buffer (78105c7e769b), old vs new template",
@@ -646,6 +647,7 @@ const pb_suite pb_suite_xts = {
     .check_output = check_output,
     .kmod_baseline = "kmod-old",
     .kmod_candidate = "kmod-new",
+    .once_options = once_options,
     .plot_x = "size",
     .notes_md =
         "This is a userspace re-run of the kernel template, not the kernel: old and new are the "

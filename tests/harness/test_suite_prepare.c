@@ -61,6 +61,15 @@ int main(void)
     refused(&s, "without opts_size");
     s.opts_size = 8;
     refused(&s, "option --x is declared twice");
+    static const pb_suite_opt one[] = {{"x", "LIST", "x", set_x}, {NULL, NULL, NULL, NULL}};
+    static const char *const once_typo[] = {"y", NULL}, *const once_x[] = {"x", NULL};
+    s = good;
+    s.options = one;
+    s.opts_size = 8;
+    s.once_options = once_typo;
+    refused(&s, "suite t: once_options names --y, which it has not");
+    s.once_options = once_x;
+    assert(pb_suite_prepare(&s, &e) == 0 && pb_suite_opt_once(&s, "--x") && !pb_suite_opt_once(&good, "x"));
     const pb_suite *const two[] = {&good, &good, NULL};
     assert(pb_suites_prepare(two, &e) == -1 && strstr(e.msg, "suite t is registered twice"));
     /* the defaults of the optional hooks */

@@ -34,10 +34,13 @@ repeated-list-options-accumulate-or-refuse)
     expect 2 "--impl given twice ('old', then 'new'): give one comma-separated list, --impl old,new" "$BENCH" "${RUN[@]}" --impl old --impl new --db "$T/d.db"
     expect 2 "--sizes given twice ('1k', then '2k'): give one comma-separated list, --sizes 1k,2k" "$BENCH" "${RUN[@]}" --sizes 1k --sizes 2k --db "$T/d.db"
     expect 2 "--counters given twice" "$BENCH" "${RUN[@]}" --counters cycles --counters instructions --db "$T/d.db"
-    expect 2 "--keys given twice (again with '512'): give it once, every value in one comma-separated list" "$BENCH" run --suite xts --keys 256 --keys 512 --db "$T/d.db"
-    expect 2 "--mech given twice (again with 'aes256')" "$BENCH" run --suite drbg --mech aes128 --mech aes256 --db "$T/d.db"
-    expect 2 "--algs given twice (again with 'hmac(sha1)')" "$BENCH" run --suite sigpool --algs md5 --algs 'hmac(sha1)' --db "$T/d.db"
-    expect 2 "--mode given twice (again with 'stream'): give it once" "$BENCH" run --suite sigpool --mode segment --mode stream --db "$T/d.db"
+    # the suite's own (suite.h once_options)
+    expect 2 "--keys given twice ('256', then '512'): give one comma-separated list, --keys 256,512" "$BENCH" run --suite xts --keys 256 --keys 512 --db "$T/d.db"
+    expect 2 "--mech given twice ('aes128', then 'aes256')" "$BENCH" run --suite drbg --mech aes128 --mech aes256 --db "$T/d.db"
+    expect 2 "--algs given twice ('md5', then 'hmac(sha1)')" "$BENCH" run --suite sigpool --algs md5 --algs 'hmac(sha1)' --db "$T/d.db"
+    expect 2 "--mode given twice ('segment', then 'stream'): give it once (--mode segment|stream|both)" "$BENCH" run --suite sigpool --mode segment --mode stream --db "$T/d.db"
+    expect 2 "--old given twice ('true', then 'false'): give it once (--old CMD)" "$BENCH" run --suite exec --old true --old false --new true --db "$T/d.db"
+    expect 2 "--new given twice" "$BENCH" run --suite gbench --old /bin/true --new /bin/true --new /bin/false --db "$T/d.db"
     expect 2 "--keys given twice" "$BENCH" gate --suite xts --keys 256 --keys=512 --db "$T/d.db"
     expect 2 "--sizes given twice" "$BENCH" gate --suite synthetic --sizes 1k --sizes 2k --db "$T/d.db"
     # an option that takes one impl (or one set of runs) is given once
