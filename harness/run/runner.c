@@ -324,11 +324,11 @@ int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
         unsigned long long v = strtoull(t, &end, 10);
         /* check the range before scaling: 18014398509481985k would wrap to 1 KiB */
         if (!errno && (*end == 'k' || *end == 'K')) {
-            if (v > (1ull << 30) / 1024) v = 0;
+            if (v > PB_MAX_SIZE_BYTES / 1024) v = 0;
             else v *= 1024;
             end++;
         }
-        if (errno || end == t || *end || v == 0 || v > (1ull << 30) || t[0] < '0' || t[0] > '9')
+        if (errno || end == t || *end || v == 0 || v > PB_MAX_SIZE_BYTES || t[0] < '0' || t[0] > '9')
             return pb_errf(e, "bad size '%s' in --sizes (want positive byte counts like 64,512,4k)", t);
         /* one cell timed twice would be stored as one case with two samples per round */
         for (int i = 0; i < n; i++)

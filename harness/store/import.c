@@ -244,6 +244,9 @@ static int check_row_in_suite(const pb_import_row *r, const pb_suite *s, parse_s
                        r->variant, list);
     }
     pb_err why = {{0}};
+    if (!r->unavailable && r->size > PB_MAX_SIZE_BYTES)
+        return pb_errf(e, "%s:%d: size=%llu is larger than any cell bench builds (%llu bytes)", path, ln,
+                       (unsigned long long)r->size, (unsigned long long)PB_MAX_SIZE_BYTES);
     if (!r->unavailable && pb_suite_check_size(s, r->size, &why) < 0)
         return pb_errf(e, "%s:%d: size=%llu is not a size suite %s can have: %s", path, ln,
                        (unsigned long long)r->size, s->name, why.msg);
@@ -533,7 +536,10 @@ int pb_import_parse(FILE *f, const char *path, const char *target_override, pb_i
     while (rc == 0 && (got = pb_read_line(f, &line, &cap, PB_LINE_MAX, &n)) > 0) {
         ln++;
         if (memchr(line, 0, n)) { rc = pb_errf(e, "%s:%d: NUL byte in a text results file", path, ln); break; }
-        char *p = find_pbk1(line);
+        /* a UTF-8 byte-order mark (a file saved by a Windows editor) is no console noise: left in
+         * front of "pbk1" it would hide the first line, and its meta or sample would be lost */
+        char *start = ln == 1 && n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3) ? line + 3 : line;
+        char *p = find_pbk1(start);
         if (!p) continue;
         if (ps.end_seen) { rc = pb_errf(e, "%s:%d: data after 'pbk1 end'", path, ln); break; }
         rc = parse_line(p, path, ln, imp, &ps, e);

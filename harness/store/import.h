@@ -10,8 +10,9 @@
  * impl whose self-test failed, and `pbk1 end` present. Every row is one the
  * suite knows: an impl of its kernel-module part (suite.h kmod_impls), a
  * (variant, op) of the grid its plan() gives with default options, a size its
- * check_size accepts (the module's sizes are a parameter, as --sizes is for
- * bench run); self-tests name such an impl. Nothing is said twice or both ways:
+ * check_size accepts, no larger than bench run builds (PB_MAX_SIZE_BYTES; the
+ * module's sizes are a parameter, as --sizes is for bench run); self-tests name
+ * such an impl. A UTF-8 byte-order mark at the start is passed over. Nothing is said twice or both ways:
  * one sample per (impl, cell, round), one unavailable line per impl and variant
  * (and op), no impl both unavailable and sampled in one cell. The first bad line
  * gives -1 and e = "FILE:LINE: what". Only a parsed pb_import is ever stored.

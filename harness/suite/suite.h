@@ -33,6 +33,9 @@
 #define PB_NAME_MAX 48
 #define PB_MAX_IMPLS 12   /* xts: 7 built-in + 4 plug-ins */
 #define PB_MAX_SIZES 32
+/* The largest cell size bench run builds (--sizes): a size above it is no cell of any suite, also
+ * in an imported file. */
+#define PB_MAX_SIZE_BYTES (UINT64_C(1) << 30)
 
 /* Metrics the harness can derive from a sample; a suite ORs the ones it wants.
  * Per-sample raw data: iterations, ns (CLOCK_MONOTONIC_RAW), TSC ticks, core

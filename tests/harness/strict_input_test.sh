@@ -134,6 +134,8 @@ import-refuses-cells-outside-the-grid)
     good_with 5 "$S size=100 round=0 iters=8 ns=1" >"$T/size.txt"
     refused size ":5: size=100 is not a size suite xts can have: xts: size 100 is not a multiple of 16 bytes"
     refused_into size ":5: size=100"
+    good_with 5 "$S size=2147483648 round=0 iters=8 ns=1" >"$T/size3.txt"
+    refused size3 ":5: size=2147483648 is larger than any cell bench builds (1073741824 bytes)"
     good_with 5 "pbk1 sample suite=sigpool impl=kmod-old variant=md5 op=segment size=65001 round=0 iters=8 ns=1" >"$T/size2.txt"
     refused size2 ":5: size=65001 is not a size suite sigpool can have"
     good_with 5 "pbk1 sample suite=xts impl=bogus variant=256 op=enc size=4096 round=0 iters=8 ns=1" >"$T/impl.txt"
@@ -172,6 +174,15 @@ import-refuses-unavailable-and-sampled)
       echo "pbk1 unavailable suite=xts impl=kmod-new variant=512 reason=setup-error"; good | tail -n +4; } >"$T/apart.txt"
     expect 0 "imported run" "$BENCH" import "$T/apart.txt" --db "$T/apart.db"
     is "unavailable elsewhere kept" "$(q "$T/apart.db" "SELECT count(*) FROM cases WHERE status = 'unavailable'")" "3" ;;
+import-byte-order-mark-hides-nothing)
+    # a UTF-8 BOM in front of the first line (a file saved by a Windows editor) hid that line:
+    # its meta, or its sample, was silently dropped
+    { printf '\xef\xbb\xbf'; good | tail -n +2; } >"$T/bom.txt"
+    expect 0 "imported run" "$BENCH" import "$T/bom.txt" --db "$T/bom.db"
+    is "the first line's meta kept" "$(q "$T/bom.db" "SELECT DISTINCT guest_kernel FROM runs")" "6.1.0-99-amd64"
+    # a sample behind the mark is read: the same sample again on line 5 is a repeat of line 1
+    { printf '\xef\xbb\xbf'; good | sed -n 5p; good | sed 1d; } >"$T/bom2.txt"
+    refused bom2 ":5: repeats the sample on line 1" ;;
 kat-no-records-fails)
     expect 2 "no records in the file" "$BENCH" kat --suite xts /dev/null
     printf '# DataUnitLen\n[ENCRYPT]\n\n[DECRYPT]\n' >"$T/hdr.rsp"
