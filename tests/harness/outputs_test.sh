@@ -71,6 +71,44 @@ stdout-write-failure-exits-nonzero)
     expect 0 "" bash -c 'exec "$@" >&-' _ "$BENCH" export --format csv --run 1 --db s.db --out e.csv
     ;;
 
+db-path-refuses-uris-and-non-regular-files)
+    mkfifo fifo
+    mkdir adir
+    ln -s /dev/null tonull
+    ln -s "$T/nowhere" dangling
+    ln -s s.db tos.db
+    [[ $ROOT == 1 ]] && mknod chardev c 1 3
+    echo "synthetic 1" >imp.txt
+    # every command that takes --db, with X where the store goes
+    cmds=('run --suite synthetic --quick --quiet --rounds 2 --db X' 'list --runs --db X' 'report --db X --out pl'
+          'export --format json --db X' 'history --suite synthetic --db X --no-plots' 'compare --db X --run 1'
+          'gate --suite synthetic --quick --db X' 'import imp.txt --db X' 'migrate --db X'
+          'merge s.db --into X' 'merge X --into m.db')
+    paths=("file:$T/u.db?mode=memory" "file:s.db" "file:u.db" "FILE:u.db" "q?x.db" fifo adir tonull dangling)
+    [[ $ROOT == 1 ]] && paths+=(chardev)
+    for p in "${paths[@]}"; do
+        case $p in
+        file:*|FILE:*) pat="is an SQLite URI" ;;
+        *'?'*) pat="holds '?'" ;;
+        fifo) pat="fifo is a FIFO, not a database file" ;;
+        adir) pat="adir is a folder, not a database file" ;;
+        tonull|chardev) pat="is a character device, not a database file" ;;
+        dangling) pat="dangling is a symbolic link to nothing" ;;
+        esac
+        for c in "${cmds[@]}"; do
+            read -ra argv <<< "$c"
+            for i in "${!argv[@]}"; do [[ ${argv[$i]} == X ]] && argv[$i]=$p; done
+            expect 2 "--db: " timeout 60 "$BENCH" "${argv[@]}" && expect 2 "$pat" timeout 60 "$BENCH" "${argv[@]}"
+        done
+        is "--db $p: nothing made beside it" "$(ls -d ./*-journal ./*-wal ./*-shm u.db m.db nowhere file:* 2>/dev/null)" ""
+    done
+    is "the FIFO is still a FIFO" "$(stat -c %F fifo)" "fifo"
+    is "/dev/null is still /dev/null" "$(stat -c %F /dev/null)" "character special file"
+    PB_DB=$T/fifo expect 2 "PB_DB: $T/fifo is a FIFO" "$BENCH" list --runs
+    # what is allowed: a link to a regular database file (the user's own), a new file in a folder
+    expect 0 "synthetic complete" "$BENCH" list --runs --db tos.db
+    expect 0 "run 1 complete" "$BENCH" run --suite synthetic --seed 1 --quick --quiet --rounds 2 --db new.db
+    ;;
 *)
     bad "unknown section $SECTION"
     ;;
