@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "out_stage.h"
 #include "pb.h"
 #include "store.h"
 #include "suite.h"
@@ -24,9 +25,11 @@ typedef struct pb_report_opts {
     FILE *html;               /* NULL, or the page (bench report --html) this suite's section is added to */
 } pb_report_opts;
 
-/* Writes <out>/<suite>.png, .svg, .md (and the .dat/.gp it drew from).
- * host and guest (may be NULL) receive the summary counts of the userspace
- * table and of the kernel-module table (zero when there is no guest run). */
+/* Writes <out>/<suite>.png, .svg, .md (and the .dat/.gp it drew from), all or none: made in a
+ * private folder and renamed into <out> when whole, each only over a regular file or nothing
+ * (out_stage.h). host and guest (may be NULL) receive the summary counts of the userspace
+ * table and of the kernel-module table (zero when there is no guest run). 0; -1 + e: it failed;
+ * -2 + e: --out or one of the files' places was refused (bad input). */
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e);
 
@@ -51,15 +54,17 @@ typedef struct pb_report_plan {
  * jobs; plan->suite is set, for the machines report that may still be written). */
 int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_plan *plan, pb_err *e);
 
-/* The HTML page (bench report --html): written under <path>.part and renamed when whole, so that no
- * half page is ever left at its name. */
+/* The HTML page (bench report --html): made in a private folder beside it and renamed when whole
+ * (out_stage.h), so that no half page is ever left at its name. */
 typedef struct pb_report_page {
     FILE *f;        /* what each suite's section is added to (pb_report_opts.html); NULL when closed */
-    char path[1100], part[1200];
+    char path[1100];
+    const char *name;   /* its file name in out_dir */
+    pb_stage stage;
 } pb_report_page;
 
-/* Create out_dir, start the page at path: its head and the links to the sections of plan's suites.
- * 0, or -1 + e. */
+/* Create out_dir, start the page at path (a file of out_dir): its head and the links to the
+ * sections of plan's suites. 0; -1 + e; -2 + e when out_dir or the page's place is refused. */
 int pb_report_page_open(pb_report_page *p, const char *path, const char *out_dir, const pb_report_plan *plan,
                         pb_err *e);
 /* End the page: 1 when it stands whole at its name; 0 when it was discarded because failed (the

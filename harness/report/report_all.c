@@ -3,12 +3,9 @@
  * must not hold), and the life of the HTML page around the suites' sections. */
 #include "report.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "report_data.h"
 
@@ -98,10 +95,15 @@ int pb_report_page_open(pb_report_page *p, const char *path, const char *out_dir
 {
     p->f = NULL;
     snprintf(p->path, sizeof p->path, "%s", path);
-    snprintf(p->part, sizeof p->part, "%s.part", path);
-    if (mkdir(out_dir, 0755) && errno != EEXIST) return pb_errf(e, "cannot create %s: %s", out_dir, strerror(errno));
-    p->f = fopen(p->part, "w");
-    if (!p->f) return pb_errf(e, "cannot write %s: %s", p->part, strerror(errno));
+    const char *slash = strrchr(p->path, '/');
+    p->name = slash ? slash + 1 : p->path;
+    if (pb_stage_open(&p->stage, out_dir, "--out", PB_STAGE_MKDIR, e) < 0) return -2;
+    p->f = pb_stage_fopen(&p->stage, p->name, e);
+    if (!p->f) {
+        int refused = p->stage.refused;
+        pb_stage_close(&p->stage);
+        return refused ? -2 : -1;
+    }
     /* the links name every suite before its first section */
     const char *names[PB_REPORT_MAX_JOBS];
     for (int i = 0; i < plan->n; i++) names[i] = plan->jobs[i].s->name;
@@ -114,16 +116,10 @@ int pb_report_page_close(pb_report_page *p, int failed, pb_err *e)
 {
     pb_report_html_end(p->f);
     pb_err ce = {{0}};
-    int rc = pb_report_close_checked(p->f, p->part, &ce);
+    int rc = pb_stage_fclose(&p->stage, p->f, p->name, &ce);
     p->f = NULL;
-    if (rc < 0 || failed) {
-        unlink(p->part);
-        return failed ? 0 : pb_errf(e, "%s", ce.msg);
-    }
-    if (rename(p->part, p->path)) {
-        int err = errno;
-        unlink(p->part);
-        return pb_errf(e, "cannot write %s: %s", p->path, strerror(err));
-    }
+    if (rc == 0 && !failed) rc = pb_stage_commit(&p->stage, &ce);
+    pb_stage_close(&p->stage);   /* a page not renamed into place goes with the private folder */
+    if (rc < 0 || failed) return failed ? 0 : pb_errf(e, "%s", ce.msg);
     return 1;
 }
