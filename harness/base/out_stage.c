@@ -61,8 +61,7 @@ int pb_stage_open(pb_stage *s, const char *dir, const char *opt, int flags, pb_e
     return 0;
 }
 
-/* name's place in the target folder: free, or a regular file (never followed if a link) */
-static int check_target(pb_stage *s, const char *name, pb_err *e)
+int pb_stage_check(pb_stage *s, const char *name, pb_err *e)
 {
     char shown[1300];
     pb_stage_shown(s, name, shown, sizeof shown);
@@ -98,7 +97,7 @@ int pb_stage_open_file(pb_stage *s, const char *path, const char *opt, const cha
     if (!slash) s->shown[0] = 0;   /* messages name the file as the user did */
     *name = slash ? slash + 1 : path;
     /* checked now: a refused target makes no private folder either */
-    return check_target(s, *name, e);
+    return pb_stage_check(s, *name, e);
 }
 
 /* the private folder, made on the first file staged: a refusal before it creates nothing */
@@ -126,7 +125,7 @@ static int ensure_private(pb_stage *s, pb_err *e)
 
 int pb_stage_add(pb_stage *s, const char *name, pb_err *e)
 {
-    if (check_target(s, name, e) < 0 || ensure_private(s, e) < 0) return -1;
+    if (pb_stage_check(s, name, e) < 0 || ensure_private(s, e) < 0) return -1;
     for (size_t i = 0; i < s->n; i++)
         if (!strcmp(s->files[i], name)) return 0;
     if (s->n == s->cap) {
@@ -178,7 +177,7 @@ static int ready(pb_stage *s, size_t i, pb_err *e)
     char shown[1300];
     if (fstatat(s->fd, s->files[i], &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode))
         return pb_errf(e, "%s was not written", pb_stage_shown(s, s->files[i], shown, sizeof shown));
-    return check_target(s, s->files[i], e);
+    return pb_stage_check(s, s->files[i], e);
 }
 
 static int rename_into_place(pb_stage *s, size_t i, pb_err *e)

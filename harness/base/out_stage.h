@@ -53,6 +53,9 @@ int pb_stage_open(pb_stage *s, const char *dir, const char *opt, int flags, pb_e
  * target is checked at once, so that a refused one creates nothing at all. */
 int pb_stage_open_file(pb_stage *s, const char *path, const char *opt, const char **name, pb_err *e);
 
+/* Whether name's place in the target folder may take a file: free, or a regular file (a link is
+ * never followed). 0, or -1 + e with refused set. Nothing is made. */
+int pb_stage_check(pb_stage *s, const char *name, pb_err *e);
 /* A file another program writes into s->path under name: its target checked, the name recorded
  * for pb_stage_commit. 0, or -1 + e (refused set when the target is not a regular file). */
 int pb_stage_add(pb_stage *s, const char *name, pb_err *e);

@@ -170,6 +170,13 @@ int cmd_report(int argc, char **argv)
     if (planned < 0) fprintf(stderr, "bench report: %s\n", e.msg);
     if (planned == -1) { pb_store_close(&st); return 2; }
     if (planned == -2) rc = 2;
+    /* every place checked first: a refused one leaves nothing of the command behind */
+    const char *page_name = *page_path ? (strrchr(page_path, '/') ? strrchr(page_path, '/') + 1 : page_path) : NULL;
+    if (pb_report_check_places(out, &plan, ra.machines != NULL, page_name, &e) < 0) {
+        fprintf(stderr, "bench report: %s\n", e.msg);
+        pb_store_close(&st);
+        return 2;
+    }
     pb_report_page page = {.f = NULL};
     int po = *page_path && plan.n ? pb_report_page_open(&page, page_path, out, &plan, &e) : 0;
     if (po < 0) {

@@ -20,6 +20,22 @@ static void figures_of(const char *suite, pb_report_figures *fig)
     snprintf(fig->ratio_svg, sizeof fig->ratio_svg, "%s_ratio.svg", suite);
     snprintf(fig->png, sizeof fig->png, "%s.png", suite);
     snprintf(fig->svg, sizeof fig->svg, "%s.svg", suite);
+    snprintf(fig->gp, sizeof fig->gp, "%s.gp", suite);
+    snprintf(fig->dat, sizeof fig->dat, "%s.dat", suite);
+    snprintf(fig->ratio_dat, sizeof fig->ratio_dat, "%s_ratio.dat", suite);
+    snprintf(fig->log, sizeof fig->log, "%s.gnuplot.log", suite);
+}
+
+int pb_report_suite_files(const pb_suite *s, char (*names)[256], int cap)
+{
+    pb_report_figures fig;
+    figures_of(s->name, &fig);
+    const char *const fixed[] = {fig.ratio_png, fig.ratio_svg, fig.png, fig.svg, fig.gp, fig.dat, fig.ratio_dat, fig.log};
+    int n = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && n < cap; i++) snprintf(names[n++], 256, "%s", fixed[i]);
+    for (const pb_renderer *r = pb_renderers; r->name && n < cap; r++)
+        if (r->kind == PB_RENDER_SUITE) pb_renderer_file(r, s->name, names[n++], 256);
+    return n;
 }
 
 void pb_report_count(const pb_report_data *d, const pb_suite *s, const pb_verdict_cfg *cfg, pb_verdict_counts *host,
@@ -61,12 +77,9 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
                              .gnuplot = gnuplot, .host = host, .guest = guest};
     int rc = 0;
     /* every file's place checked before anything is drawn, so that a refusal costs no gnuplot run */
-    for (const pb_renderer *r = pb_renderers; rc == 0 && r->name; r++) {
-        char name[256];
-        if (r->kind != PB_RENDER_SUITE) continue;
-        pb_renderer_file(r, s->name, name, sizeof name);
-        rc = pb_stage_add(&stage, name, e);
-    }
+    char names[PB_REPORT_MAX_FILES][256];
+    int nnames = pb_report_suite_files(s, names, PB_REPORT_MAX_FILES);
+    for (int i = 0; rc == 0 && i < nnames; i++) rc = pb_stage_check(&stage, names[i], e);
     for (const pb_renderer *r = pb_renderers; rc == 0 && r->name; r++) {
         char name[256];
         pb_render_out out = {.f = NULL, .name = NULL};

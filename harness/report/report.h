@@ -32,6 +32,10 @@ typedef struct pb_report_opts {
  * -2 + e: --out or one of the files' places was refused (bad input). */
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e);
+/* The names of the files pb_report_suite writes for s in its --out folder (the variant plots'
+ * <suite>_<op>.dat, named by the data, aside), at most cap: how many. */
+#define PB_REPORT_MAX_FILES 16
+int pb_report_suite_files(const pb_suite *s, char (*names)[256], int cap);
 
 /* ---- bench report over every suite (report_all.c) ---- */
 
@@ -67,6 +71,12 @@ typedef struct pb_report_page {
  * sections of plan's suites. 0; -1 + e; -2 + e when out_dir or the page's place is refused. */
 int pb_report_page_open(pb_report_page *p, const char *path, const char *out_dir, const pb_report_plan *plan,
                         pb_err *e);
+/* Whether every fixed file name the report of plan writes in out_dir may be written (free or a
+ * regular file): each suite's (pb_report_suite_files), with machines its --machines report's
+ * (pb_machines_files), and the page's (page_name, or NULL). Checked before anything is written,
+ * so that a refused place leaves nothing of the command behind. 0, or -1 + e (a refusal). */
+int pb_report_check_places(const char *out_dir, const pb_report_plan *plan, int machines, const char *page_name,
+                           pb_err *e);
 /* End the page: 1 when it stands whole at its name; 0 when it was discarded because failed (the
  * report it holds is not whole); -1 + e when it could not be written (and was removed). */
 int pb_report_page_close(pb_report_page *p, int failed, pb_err *e);

@@ -3,11 +3,14 @@
  * must not hold), and the life of the HTML page around the suites' sections. */
 #include "report.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report_data.h"
+#include "report_machines.h"
 
 /* The store's own words when a query of it cannot even be prepared (a corrupt page, a table missing):
  * -1 + e, never a statement bound and stepped that does not exist */
@@ -88,6 +91,30 @@ int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_
         plan->jobs[plan->n++] = j;
     }
     return 0;
+}
+
+int pb_report_check_places(const char *out_dir, const pb_report_plan *plan, int machines, const char *page_name,
+                           pb_err *e)
+{
+    struct stat sb;
+    if (out_dir && *out_dir && strcmp(out_dir, "-") && stat(out_dir, &sb) != 0 && errno == ENOENT)
+        return 0;   /* a folder still to be made: every place in it is free */
+    pb_stage chk;
+    if (pb_stage_open(&chk, out_dir, "--out", 0, e) < 0) return -1;
+    char names[PB_REPORT_MAX_FILES][256];
+    int rc = page_name ? pb_stage_check(&chk, page_name, e) : 0;
+    for (int i = 0; rc == 0 && i < plan->n; i++) {
+        int n = pb_report_suite_files(plan->jobs[i].s, names, PB_REPORT_MAX_FILES);
+        for (int k = 0; rc == 0 && k < n; k++) rc = pb_stage_check(&chk, names[k], e);
+    }
+    /* the machines report covers --suite's suite, or every suite */
+    for (int i = 0; machines && rc == 0 && pb_suites[i]; i++) {
+        if (*plan->suite && strcmp(pb_suites[i]->name, plan->suite)) continue;
+        pb_machines_files(pb_suites[i], names);
+        for (int k = 0; rc == 0 && k < PB_MACHINES_FILES; k++) rc = pb_stage_check(&chk, names[k], e);
+    }
+    pb_stage_close(&chk);
+    return rc;
 }
 
 int pb_report_page_open(pb_report_page *p, const char *path, const char *out_dir, const pb_report_plan *plan,

@@ -105,10 +105,12 @@ void pb_report_axes(const rows *m, axes *a);
 const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size);
 
 /* The figures of one suite's report, drawn by report_gnuplot.c: the time ratios (what the finding
- * is) and the absolute medians, each as PNG and SVG (the page inlines the SVG). Names of files in
- * the report's private folder (render.h's pb_render_in.stage), the same in the --out folder. */
+ * is) and the absolute medians, each as PNG and SVG (the page inlines the SVG), and the script,
+ * data and log they come from. Names of files in the report's private folder (render.h's
+ * pb_render_in.stage), the same in the --out folder. */
 typedef struct pb_report_figures {
     char ratio_png[256], ratio_svg[256], png[256], svg[256];
+    char gp[256], dat[256], ratio_dat[256], log[256];
 } pb_report_figures;
 
 /* report_gnuplot.c: gnuplot's path on PATH (0: none). Its renderer, pb_render_plots (render.h),

@@ -402,11 +402,7 @@ int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     axes a;
     pb_report_axes(&d->m, &a);
 
-    char gpname[256], datname[256], rdatname[256], log[256];
-    snprintf(gpname, sizeof gpname, "%s.gp", s->name);
-    snprintf(datname, sizeof datname, "%s.dat", s->name);
-    snprintf(rdatname, sizeof rdatname, "%s_ratio.dat", s->name);
-    snprintf(log, sizeof log, "%s.gnuplot.log", s->name);
+    const char *gpname = fig->gp, *datname = fig->dat, *rdatname = fig->ratio_dat, *log = fig->log;
     /* the figures' places checked before anything is drawn: gnuplot writes them by name */
     if (pb_stage_add(st, fig->ratio_png, e) < 0 || pb_stage_add(st, fig->ratio_svg, e) < 0 ||
         pb_stage_add(st, fig->png, e) < 0 || pb_stage_add(st, fig->svg, e) < 0)

@@ -587,6 +587,24 @@ typedef struct mpaths {
     char md[256], png[256], svg[256], dat[256], gp[256], log[256];
 } mpaths;
 
+static void mpaths_of(const pb_suite *s, mpaths *p)
+{
+    snprintf(p->md, sizeof p->md, "%s_machines.md", s->name);
+    snprintf(p->png, sizeof p->png, "%s_machines.png", s->name);
+    snprintf(p->svg, sizeof p->svg, "%s_machines.svg", s->name);
+    snprintf(p->dat, sizeof p->dat, "%s_machines.dat", s->name);
+    snprintf(p->gp, sizeof p->gp, "%s_machines.gp", s->name);
+    snprintf(p->log, sizeof p->log, "%s_machines.gnuplot.log", s->name);
+}
+
+void pb_machines_files(const pb_suite *s, char (*names)[256])
+{
+    mpaths p;
+    mpaths_of(s, &p);
+    const char *const all[PB_MACHINES_FILES] = {p.md, p.png, p.svg, p.dat, p.gp, p.log};
+    for (int i = 0; i < PB_MACHINES_FILES; i++) snprintf(names[i], 256, "%s", all[i]);
+}
+
 static int draw(const mreport *m, const mpaths *p, pb_stage *st, pb_err *e)
 {
     char gnuplot[1100];
@@ -702,12 +720,7 @@ int pb_report_machines(pb_store *st, const pb_suite *s, const pb_machines_opts *
         rc = pb_stage_open(&stage, o->out_dir, "--out", PB_STAGE_MKDIR, e);
     }
     mpaths p;
-    snprintf(p.md, sizeof p.md, "%s_machines.md", s->name);
-    snprintf(p.png, sizeof p.png, "%s_machines.png", s->name);
-    snprintf(p.svg, sizeof p.svg, "%s_machines.svg", s->name);
-    snprintf(p.dat, sizeof p.dat, "%s_machines.dat", s->name);
-    snprintf(p.gp, sizeof p.gp, "%s_machines.gp", s->name);
-    snprintf(p.log, sizeof p.log, "%s_machines.gnuplot.log", s->name);
+    mpaths_of(s, &p);
     if (rc == 0) {
         rc = draw(m, &p, &stage, e);
         if (rc == 0) rc = write_md(m, &p, &stage, e);

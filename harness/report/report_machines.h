@@ -29,6 +29,10 @@ int pb_machines_check(const char *spec, pb_err *e);
  * files' places was refused (bad input). */
 int pb_report_machines(pb_store *st, const pb_suite *s, const pb_machines_opts *o, int *ncols, pb_err *e);
 
+/* The names of the files pb_report_machines writes for s in out_dir (PB_MACHINES_FILES of them). */
+#define PB_MACHINES_FILES 6
+void pb_machines_files(const pb_suite *s, char (*names)[256]);
+
 /* report_html.c: gnuplot's SVG file name, staged in st, inlined into f (refused when it holds a
  * script). 0, or -1 + e. */
 int pb_report_html_svg(FILE *f, const pb_stage *st, const char *name, pb_err *e);

@@ -104,10 +104,12 @@ outputs-never-replace-devices-or-follow-symlinks)
         "$BENCH" report --html --db s.db --run 1 --out page
     refused "report --out FILE.html, a link" "page/null.html is a symbolic link: refused" page/null.html \
         "$BENCH" report --db s.db --run 1 --out page/null.html
+    is "report, the page refused: no suite's files written either" "$(ls -A page | tr '\n' ' ')" "null.html report.html "
     # --machines: its files too
     mkdir mach && ln -s "$T/victim" mach/synthetic_machines.md
     refused "report --machines, a link" "mach/synthetic_machines.md is a symbolic link: refused" mach/synthetic_machines.md \
         "$BENCH" report --machines all --db s.db --out mach
+    is "report --machines refused: the suite's report not written either" "$(ls -A mach)" "synthetic_machines.md"
     # ---- bench history --out DIR ----
     for f in history_synthetic.gp history_synthetic.dat history_synthetic_01_chain_spin_1000_B.png; do
         rm -rf h && mkdir h && ln -s "$T/victim" "h/$f"
