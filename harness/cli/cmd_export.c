@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_opts.h"
 #include "export.h"
+#include "out_stage.h"
 #include "render.h"
 #include "store.h"
 
@@ -30,7 +31,8 @@ static const pb_cli_opt OPTS[] = {
                                   "for compare.py", O_FORMAT),
     PB_OPT("run", "ID|latest", "the run (default: the latest complete run of each suite)", O_RUN),
     PB_OPT("suite", "NAME", "only this suite", O_SUITE),
-    PB_OPT("out", "FILE", "write there (replaced only when whole) instead of stdout", O_OUT),
+    PB_OPT("out", "FILE", "write there instead of stdout ('-'), replaced only when whole and only if a regular\n"
+                       "file or nothing (never a link, device or FIFO; docs/outputs.md)", O_OUT),
     PB_OPT_DB_READ(export_args, db),
     PB_OPT_END,
 };
@@ -99,30 +101,33 @@ int cmd_export(int argc, char **argv)
         pb_store_close(&st);
         return 2;
     }
-    char tmp[1100];
+    /* --out FILE: made in a private folder beside FILE, renamed over it only when whole and only
+     * if FILE is a regular file or nothing (out_stage.h); "-" or no --out: standard output, whose
+     * every write main() checks */
     FILE *f = stdout;
-    if (a.out) {
-        snprintf(tmp, sizeof tmp, "%s.part", a.out);
-        f = fopen(tmp, "w");
-        if (!f) {
-            fprintf(stderr, "bench export: cannot write %s: %s\n", tmp, strerror(errno));
+    pb_stage stage = {.dirfd = -1, .fd = -1};
+    const char *name = NULL;
+    if (a.out && strcmp(a.out, "-")) {
+        if (pb_stage_open_file(&stage, a.out, "--out", &name, &e) < 0 || !(f = pb_stage_fopen(&stage, name, &e))) {
+            fprintf(stderr, "bench export: %s\n", e.msg);
+            int refused = stage.refused;
+            pb_stage_close(&stage);
             pb_store_close(&st);
-            return 1;
+            return refused ? 2 : 1;
         }
     }
     int rc = pb_export_write(f, &st, a.format, ids, n);
     pb_store_close(&st);
-    int failed = rc < 0 || ferror(f);
-    if (a.out) {
-        failed |= fclose(f) != 0;
-        if (failed || rename(tmp, a.out)) {
-            fprintf(stderr, "bench export: cannot write %s\n", a.out);
-            unlink(tmp);
-            return 1;
-        }
-    } else if (fflush(f) || failed) {
-        fprintf(stderr, "bench export: write failed\n");
-        return 1;
+    if (f == stdout) {
+        if (rc < 0) fprintf(stderr, "bench export: write failed\n");
+        return rc < 0 ? 1 : 0;
     }
-    return 0;
+    int failed = rc < 0;
+    if (pb_stage_fclose(&stage, f, name, &e) < 0) failed = 1;
+    else if (failed) pb_errf(&e, "cannot write %s", a.out);
+    if (!failed && pb_stage_commit(&stage, &e) < 0) failed = 1;
+    if (failed) fprintf(stderr, "bench export: %s\n", e.msg);
+    int refused = stage.refused;
+    pb_stage_close(&stage);   /* a file not renamed into place goes with the private folder */
+    return failed ? (refused ? 2 : 1) : 0;
 }

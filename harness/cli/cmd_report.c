@@ -74,16 +74,18 @@ static const char *out_folder(report_args *a, char *dir, size_t dir_cap, char *p
     return out;
 }
 
-/* One suite's report and its lines on stdout; 0, or 1 after saying why on stderr. */
+/* One suite's report and its lines on stdout; 0, or after saying why on stderr 1 (it failed) or
+ * 2 (--out or a file's place in it was refused). */
 static int report_one(pb_store *st, const pb_report_job *j, const char *out, FILE *page)
 {
     pb_report_opts ro = {.out_dir = out, .data_dir = pb_data_dir(), .run = j->run, .guest_run = j->guest_run,
                          .html = page};
     pb_verdict_counts host_n, guest_n;
     pb_err e = {{0}};
-    if (pb_report_suite(st, j->s, &ro, &host_n, &guest_n, &e) < 0) {
+    int r = pb_report_suite(st, j->s, &ro, &host_n, &guest_n, &e);
+    if (r < 0) {
         fprintf(stderr, "bench report: %s\n", e.msg);
-        return 1;
+        return r == -2 ? 2 : 1;
     }
     char files[4096], line[512];
     pb_renderer_listed(out, j->s->name, files, sizeof files);
@@ -99,7 +101,8 @@ static int report_one(pb_store *st, const pb_report_job *j, const char *out, FIL
 }
 
 /* --machines: each suite (only suite, unless "") across machines and configurations
- * (report_machines.c); how many were written into *written. 0, or 1 after saying why. */
+ * (report_machines.c); how many were written into *written. 0, or after saying why 1 (failed) or
+ * 2 (a place refused). */
 static int report_machines(pb_store *st, const char *machines, const char *suite, const char *out, FILE *page,
                            int *written)
 {
@@ -114,7 +117,7 @@ static int report_machines(pb_store *st, const char *machines, const char *suite
         int mr = pb_report_machines(st, s, &mo, &ncols, &e);
         if (mr < 0) {
             fprintf(stderr, "bench report: --machines: %s: %s\n", s->name, e.msg);
-            rc = 1;
+            if (rc != 2) rc = mr == -2 ? 2 : 1;
         } else if (mr > 0) {
             printf("%s: %d machine configuration%s -> %s/%s_machines.md, %s/%s_machines.png (.svg)\n", s->name, ncols,
                    ncols == 1 ? "" : "s", out, s->name, out, s->name);
@@ -167,20 +170,29 @@ int cmd_report(int argc, char **argv)
     if (planned < 0) fprintf(stderr, "bench report: %s\n", e.msg);
     if (planned == -1) { pb_store_close(&st); return 2; }
     if (planned == -2) rc = 2;
-    pb_report_page page = {.f = NULL};
-    if (*page_path && plan.n && pb_report_page_open(&page, page_path, out, &plan, &e) < 0) {
+    /* every place checked first: a refused one leaves nothing of the command behind */
+    const char *page_name = *page_path ? (strrchr(page_path, '/') ? strrchr(page_path, '/') + 1 : page_path) : NULL;
+    if (pb_report_check_places(out, &plan, ra.machines != NULL, page_name, &e) < 0) {
         fprintf(stderr, "bench report: %s\n", e.msg);
         pb_store_close(&st);
-        return 1;
+        return 2;
+    }
+    pb_report_page page = {.f = NULL};
+    int po = *page_path && plan.n ? pb_report_page_open(&page, page_path, out, &plan, &e) : 0;
+    if (po < 0) {
+        fprintf(stderr, "bench report: %s\n", e.msg);
+        pb_store_close(&st);
+        return po == -2 ? 2 : 1;
     }
     for (int i = 0; i < plan.n; i++) {
         int failed = report_one(&st, &plan.jobs[i], out, page.f);
-        rc = failed ? failed : rc;
+        if (failed && rc != 2) rc = failed;   /* a refused place (2) is what the user must fix first */
         reported += !failed;
     }
     if (ra.machines) {
         int written;
-        if (report_machines(&st, ra.machines, plan.suite, out, page.f, &written)) rc = 1;
+        int mrc = report_machines(&st, ra.machines, plan.suite, out, page.f, &written);
+        if (mrc && rc != 2) rc = mrc;
         reported += written;
         if (!written && !rc) {
             fprintf(stderr, "bench report: --machines %s: no complete run of %s in %s\n", ra.machines,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* main.c — the bench CLI: dispatch to one file per subcommand. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +33,21 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++) fprintf(f, "  %-8s %s\n", CMDS[i].name, CMDS[i].what);
 }
 
-int main(int argc, char **argv)
+/* What a command printed counts only if it reached standard output (as gnulib's close_stdout): its
+ * last lines may still sit in stdio's buffer, so flush and close it here, after the command, and
+ * fail on either or on an earlier write that stdio flagged. A closed stdout that nothing was
+ * written to is no failure. rc: the command's exit status, kept when it is already non-zero. */
+static int close_stdout(int rc)
+{
+    int pending = ferror(stdout), err = 0;
+    if (fflush(stdout) != 0) { pending = 1; err = errno; }
+    if (fclose(stdout) != 0 && (pending || errno != EBADF)) { pending = 1; err = err ? err : errno; }
+    if (!pending) return rc;
+    fprintf(stderr, "bench: standard output: %s\n", err ? strerror(err) : "write error");
+    return rc ? rc : 1;
+}
+
+static int dispatch(int argc, char **argv)
 {
     pb_err e = {{0}};
     if (pb_suites_prepare(pb_suites, &e) < 0) {   /* a suite this bench was built with is broken */
@@ -48,3 +63,5 @@ int main(int argc, char **argv)
     usage(stderr);
     return 2;
 }
+
+int main(int argc, char **argv) { return close_stdout(dispatch(argc, argv)); }

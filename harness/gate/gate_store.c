@@ -10,6 +10,8 @@
 
 int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e)
 {
+    /* what the path is comes first: a URI or a FIFO is refused as such, not as "no database" */
+    if (pb_store_check_path(path, e) < 0) return -1;
     if (must_exist && !pb_store_exists(path)) return pb_errf(e, "no database at %s", path);
     return pb_store_open(s, path, e);
 }

@@ -238,7 +238,7 @@ int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *id
 {
     const pb_renderer *r = pb_renderer_find(PB_RENDER_EXPORT, format);
     if (!r) return -1;
-    const pb_render_out out = {.f = f, .path = NULL};
+    const pb_render_out out = {.f = f, .name = NULL};
     const pb_render_in in = {.st = st, .ids = ids, .nids = n};
     pb_err e = {{0}};
     return r->render(&out, &in, &e);

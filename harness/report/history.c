@@ -98,24 +98,20 @@ static int by_commit(const void *x, const void *y)
 }
 
 /* The history plots: one gnuplot script and one data file for every series, gnuplot run once at
- * the end. Every name (machine, cell, git revision, the output folder) reaches the script only
- * through pb_gp_quote; one refusal and nothing is drawn, and what was written is removed. */
+ * the end, all made in a private folder and renamed into the output folder when whole
+ * (out_stage.h). Every name (machine, cell, git revision) reaches the script only through
+ * pb_gp_quote, and the script names its files relative to the private folder, where gnuplot runs;
+ * one refusal and nothing is drawn, and nothing written is left. */
 typedef struct history_plots {
     FILE *gp, *dat;
-    char dir[1024], gpname[1100], datname[1100], log[1100];
+    pb_stage stage;
+    char gpname[256], datname[256], log[256];
     const char *suite, *ylabel;
     int block, series;
-    char (*files)[1100]; /* the png and svg of each series, in order */
+    char (*files)[256]; /* the png and svg of each series, in order */
     size_t nfiles, cap;
     pb_gpq q; /* every name in the script passes through it */
 } history_plots;
-
-static void hp_remove(history_plots *h)
-{
-    for (size_t i = 0; i < h->nfiles; i++) unlink(h->files[i]);
-    unlink(h->gpname);
-    unlink(h->datname);
-}
 
 /* "chain spin 4 KiB" as a file-name part: anything but letters, digits, '.' and '-' becomes '_',
  * so that no name can leave the folder or look like an option */
@@ -140,15 +136,20 @@ static void hp_series(history_plots *h, const char *machine, const char *cell, c
     h->series++;
     if (h->nfiles + 2 > h->cap) {
         size_t nc = h->cap ? h->cap * 2 : 32;
-        char (*nf)[1100] = realloc(h->files, nc * sizeof *nf);
+        char (*nf)[256] = realloc(h->files, nc * sizeof *nf);
         if (!nf) { pb_errf(&h->q.err, "out of memory"); h->q.bad = 1; return; }
         h->files = nf;
         h->cap = nc;
     }
     char *png = h->files[h->nfiles], *svg = h->files[h->nfiles + 1];
-    snprintf(png, 1100, "%s/history_%s_%02d_%s.png", h->dir, h->suite, h->series, name);
-    snprintf(svg, 1100, "%s/history_%s_%02d_%s.svg", h->dir, h->suite, h->series, name);
+    snprintf(png, 256, "history_%s_%02d_%s.png", h->suite, h->series, name);
+    snprintf(svg, 256, "history_%s_%02d_%s.svg", h->suite, h->series, name);
     h->nfiles += 2;
+    /* their places checked now: gnuplot writes them by name */
+    if (pb_stage_add(&h->stage, png, &h->q.err) < 0 || pb_stage_add(&h->stage, svg, &h->q.err) < 0) {
+        h->q.bad = 1;
+        return;
+    }
     /* block h->block: the medians; block h->block + 1: the segment medians as a step */
     for (size_t i = 0; i < n; i++) fprintf(h->dat, "%zu %.6g\n", i + 1, pts[i].median);
     fprintf(h->dat, "\n\n");
@@ -229,45 +230,53 @@ static void report_series(const char *machine, const char *cell, point *pts, siz
     }
 }
 
-/* The plots' files in o->out_dir, opened; 0, or -1 with the reason on stderr (nothing left). */
+/* The plots' files in o->out_dir, opened; 0, or with the reason on stderr 1 (failed) or 2 (--out
+ * or a file's place in it refused), nothing left. */
 static int hp_open(history_plots *hp, const pb_history_opts *o, char *gnuplot, size_t cap)
 {
-    snprintf(hp->dir, sizeof hp->dir, "%s", o->out_dir);
-    snprintf(hp->gpname, sizeof hp->gpname, "%s/history_%s.gp", hp->dir, o->suite->name);
-    snprintf(hp->datname, sizeof hp->datname, "%s/history_%s.dat", hp->dir, o->suite->name);
-    snprintf(hp->log, sizeof hp->log, "%s/history_%s.gnuplot.log", hp->dir, o->suite->name);
-    const char *why = NULL;
-    if (!pb_report_find_gnuplot(gnuplot, cap))
-        why = "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox) or pass --no-plots";
-    else if (mkdir(hp->dir, 0755) && errno != EEXIST)
-        why = strerror(errno);
-    else if (!(hp->gp = fopen(hp->gpname, "w")) || !(hp->dat = fopen(hp->datname, "w")))
-        why = strerror(errno);
-    if (!why) return 0;
-    fprintf(stderr, "bench history: %s: %s\n", hp->dir, why);
-    if (hp->gp) { fclose(hp->gp); unlink(hp->gpname); }
-    return -1;
+    snprintf(hp->gpname, sizeof hp->gpname, "history_%s.gp", o->suite->name);
+    snprintf(hp->datname, sizeof hp->datname, "history_%s.dat", o->suite->name);
+    snprintf(hp->log, sizeof hp->log, "history_%s.gnuplot.log", o->suite->name);
+    hp->stage = (pb_stage){.dirfd = -1, .fd = -1};
+    pb_err e = {{0}};
+    if (!pb_report_find_gnuplot(gnuplot, cap)) {
+        fprintf(stderr, "bench history: %s: gnuplot not found on PATH: install it (Debian: apt-get install "
+                        "gnuplot-nox) or pass --no-plots\n", o->out_dir);
+        return 1;
+    }
+    if (pb_stage_open(&hp->stage, o->out_dir, "--out", PB_STAGE_MKDIR, &e) == 0 &&
+        (hp->gp = pb_stage_fopen(&hp->stage, hp->gpname, &e)) && (hp->dat = pb_stage_fopen(&hp->stage, hp->datname, &e)))
+        return 0;
+    fprintf(stderr, "bench history: %s\n", e.msg);
+    if (hp->gp) fclose(hp->gp);
+    int refused = hp->stage.refused;
+    pb_stage_close(&hp->stage);
+    return refused ? 2 : 1;
 }
 
 /* Closes the plots' script and data, runs gnuplot when there is something to draw and nothing
- * failed, lists the files; removes them all on any failure. rc: the series loop's status. */
+ * failed, renames the files into the output folder and lists them; leaves none on any failure.
+ * rc: the series loop's status. */
 static int hp_finish(history_plots *hp, const char *gnuplot, int series, int rc)
 {
     int bad = hp->q.bad;
-    if (pb_report_close_checked(hp->gp, hp->gpname, bad ? &(pb_err){{0}} : &hp->q.err) < 0) bad = 1;
-    if (pb_report_close_checked(hp->dat, hp->datname, bad ? &(pb_err){{0}} : &hp->q.err) < 0) bad = 1;
-    if (!bad && series && !rc && pb_report_run_gnuplot(gnuplot, hp->gpname, hp->log, &hp->q.err) < 0) bad = 1;
-    if (bad || !series || rc) hp_remove(hp);
+    pb_stage *st = &hp->stage;
+    if (pb_stage_fclose(st, hp->gp, hp->gpname, bad ? &(pb_err){{0}} : &hp->q.err) < 0) bad = 1;
+    if (pb_stage_fclose(st, hp->dat, hp->datname, bad ? &(pb_err){{0}} : &hp->q.err) < 0) bad = 1;
+    if (!bad && series && !rc && pb_report_run_gnuplot(gnuplot, st, hp->gpname, hp->log, &hp->q.err) < 0) bad = 1;
+    if (!bad && series && !rc && pb_stage_commit(st, &hp->q.err) < 0) bad = 1;
+    int refused = st->refused;
+    if (!bad && series && !rc) {
+        char shown[1300];
+        printf("\nplots (png and svg per cell; script %s):\n", pb_stage_shown(st, hp->gpname, shown, sizeof shown));
+        for (size_t i = 0; i < hp->nfiles; i++) printf("  %s\n", pb_stage_shown(st, hp->files[i], shown, sizeof shown));
+    }
+    pb_stage_close(st);   /* what was not renamed into place goes with the private folder */
+    free(hp->files);
     if (bad) {
         fprintf(stderr, "bench history: no plots: %s\n", hp->q.err.msg);
-        free(hp->files);
-        return rc ? rc : 1;
+        return rc ? rc : refused ? 2 : 1;
     }
-    if (series && !rc) {
-        printf("\nplots (png and svg per cell; script %s):\n", hp->gpname);
-        for (size_t i = 0; i < hp->nfiles; i++) printf("  %s\n", hp->files[i]);
-    }
-    free(hp->files);
     return rc;
 }
 
@@ -349,9 +358,13 @@ int pb_history(pb_store *st, const pb_history_opts *o)
     size_t wl = strcspn(words, "(");
     while (wl && words[wl - 1] == ' ') wl--;
     snprintf(ylabel, sizeof ylabel, "%.*s, each run's median", (int)wl, words);
-    if (plots && hp_open(&hp, o, gnuplot, sizeof gnuplot) < 0) return 1;
+    int orc = plots ? hp_open(&hp, o, gnuplot, sizeof gnuplot) : 0;
+    if (orc) return orc;
     pb_stmt *q;
-    if (history_query(st, o, impl, metric, &q) < 0) return 2;
+    if (history_query(st, o, impl, metric, &q) < 0) {
+        if (plots) hp_finish(&hp, gnuplot, 0, 2);   /* nothing drawn, nothing left */
+        return 2;
+    }
     printf("%s: %s, %s, every complete userspace run in %s\n", s->name, impl, m ? m->words : metric, o->db);
     /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT) */
     const char *root = pb_source_root();

@@ -41,9 +41,9 @@ void pb_renderer_names(pb_render_kind kind, char *buf, size_t cap)
     pb_render_join_names(names, n, buf, cap);
 }
 
-void pb_renderer_path(const pb_renderer *r, const char *out_dir, const char *suite, char *buf, size_t cap)
+void pb_renderer_file(const pb_renderer *r, const char *suite, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s/%s%s", out_dir, suite, r->suffix);
+    snprintf(buf, cap, "%s%s", suite, r->suffix);
 }
 
 void pb_renderer_listed(const char *out_dir, const char *suite, char *buf, size_t cap)

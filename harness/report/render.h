@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "out_stage.h"
 #include "pb.h"
 #include "store.h"
 #include "suite.h"
@@ -21,7 +22,7 @@ struct pb_report_figures;
 
 /* Which command writes a format, and where to. */
 typedef enum pb_render_kind {
-    PB_RENDER_SUITE,    /* bench report, every suite: the file <out>/<suite><suffix>, which it creates */
+    PB_RENDER_SUITE,    /* bench report, every suite: the file <suite><suffix>, which it creates in the stage */
     PB_RENDER_PAGE,     /* bench report --html, every suite: its section of the open page */
     PB_RENDER_EXPORT,   /* bench export --format NAME: the runs' statistics, into an open stream */
 } pb_render_kind;
@@ -33,7 +34,9 @@ typedef struct pb_render_in {
     const struct pb_report_data *d;
     const pb_verdict_cfg *cfg;
     const struct pb_report_figures *figures;   /* drawn by "gnuplot", which comes first */
-    const char *out_dir, *gnuplot;             /* --out, and gnuplot's path */
+    pb_stage *stage;                           /* where every file is made, renamed into --out when all are
+                                                  whole (out_stage.h) */
+    const char *gnuplot;                       /* gnuplot's path */
     const pb_verdict_counts *host, *guest;     /* of the userspace and the kernel-module tables */
     /* PB_RENDER_EXPORT: the runs */
     pb_store *st;
@@ -41,18 +44,19 @@ typedef struct pb_render_in {
     int nids;
 } pb_render_in;
 
-/* Where a renderer writes: PB_RENDER_SUITE the file at path (f NULL); the others f (path NULL). */
+/* Where a renderer writes: PB_RENDER_SUITE the file name, which it makes in in->stage (f NULL); the
+ * others f (name NULL). */
 typedef struct pb_render_out {
     FILE *f;
-    const char *path;
+    const char *name;
 } pb_render_out;
 
 typedef struct pb_renderer {
     const char *name;      /* what --format and messages call it */
     const char *suffix;    /* its file's: <out>/<suite><suffix> for PB_RENDER_SUITE */
     pb_render_kind kind;
-    /* 0, or -1 + e (a failed write included); a PB_RENDER_SUITE renderer that fails removes the
-     * suite's files first (pb_report_remove_outputs), so that none passes for a whole report */
+    /* 0, or -1 + e (a failed write included); when any renderer fails, every file of the suite's
+     * stage is dropped (pb_report_suite), so that none passes for a whole report */
     int (*render)(const pb_render_out *out, const pb_render_in *in, pb_err *e);
     /* what `bench report`'s line names of the files written, after "<out>/<suite>"; NULL: suffix */
     const char *const *listed;
@@ -68,8 +72,8 @@ const pb_renderer *pb_renderer_find(pb_render_kind kind, const char *name);
 void pb_renderer_names(pb_render_kind kind, char *buf, size_t cap);
 /* names[0..n) as a message lists them, "a, b or c", into buf (any table of formats: the gate's too). */
 void pb_render_join_names(const char *const *names, size_t n, char *buf, size_t cap);
-/* A PB_RENDER_SUITE entry's file for suite: <out_dir>/<suite><suffix>, into buf. */
-void pb_renderer_path(const pb_renderer *r, const char *out_dir, const char *suite, char *buf, size_t cap);
+/* A PB_RENDER_SUITE entry's file name for suite: <suite><suffix>, into buf. */
+void pb_renderer_file(const pb_renderer *r, const char *suite, char *buf, size_t cap);
 /* What bench report wrote for suite in out_dir: "<out>/<suite>_ratio.png (.svg), ..., <out>/<suite>.md". */
 void pb_renderer_listed(const char *out_dir, const char *suite, char *buf, size_t cap);
 

@@ -14,12 +14,28 @@
 #include "report_data.h"
 
 /* the figures named as the markdown links them and the page inlines them */
-static void figures_of(const char *out_dir, const char *suite, pb_report_figures *fig)
+static void figures_of(const char *suite, pb_report_figures *fig)
 {
-    snprintf(fig->ratio_png, sizeof fig->ratio_png, "%s/%s_ratio.png", out_dir, suite);
-    snprintf(fig->ratio_svg, sizeof fig->ratio_svg, "%s/%s_ratio.svg", out_dir, suite);
-    snprintf(fig->png, sizeof fig->png, "%s/%s.png", out_dir, suite);
-    snprintf(fig->svg, sizeof fig->svg, "%s/%s.svg", out_dir, suite);
+    snprintf(fig->ratio_png, sizeof fig->ratio_png, "%s_ratio.png", suite);
+    snprintf(fig->ratio_svg, sizeof fig->ratio_svg, "%s_ratio.svg", suite);
+    snprintf(fig->png, sizeof fig->png, "%s.png", suite);
+    snprintf(fig->svg, sizeof fig->svg, "%s.svg", suite);
+    snprintf(fig->gp, sizeof fig->gp, "%s.gp", suite);
+    snprintf(fig->dat, sizeof fig->dat, "%s.dat", suite);
+    snprintf(fig->ratio_dat, sizeof fig->ratio_dat, "%s_ratio.dat", suite);
+    snprintf(fig->log, sizeof fig->log, "%s.gnuplot.log", suite);
+}
+
+int pb_report_suite_files(const pb_suite *s, char (*names)[256], int cap)
+{
+    pb_report_figures fig;
+    figures_of(s->name, &fig);
+    const char *const fixed[] = {fig.ratio_png, fig.ratio_svg, fig.png, fig.svg, fig.gp, fig.dat, fig.ratio_dat, fig.log};
+    int n = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && n < cap; i++) snprintf(names[n++], 256, "%s", fixed[i]);
+    for (const pb_renderer *r = pb_renderers; r->name && n < cap; r++)
+        if (r->kind == PB_RENDER_SUITE) pb_renderer_file(r, s->name, names[n++], 256);
+    return n;
 }
 
 void pb_report_count(const pb_report_data *d, const pb_suite *s, const pb_verdict_cfg *cfg, pb_verdict_counts *host,
@@ -45,22 +61,31 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     char gnuplot[1100];
     if (!pb_report_find_gnuplot(gnuplot, sizeof gnuplot))
         return pb_errf(e, "gnuplot not found on PATH: install it (Debian: apt-get install gnuplot-nox)");
-    if (mkdir(o->out_dir, 0755) && errno != EEXIST)
-        return pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
     pb_report_data d;
     if (pb_report_data_load(st, s, o->run, guest_run, o->data_dir, &d, e) < 0) return -1;
+    /* every file of the suite is made in a private folder and renamed into --out only when all
+     * are whole: a failed or refused report leaves the folder as it was (out_stage.h) */
+    pb_stage stage;
+    if (pb_stage_open(&stage, o->out_dir, "--out", PB_STAGE_MKDIR, e) < 0) {
+        pb_report_data_free(&d);
+        return -2;
+    }
     pb_report_figures fig;
-    figures_of(o->out_dir, s->name, &fig);
+    figures_of(s->name, &fig);
     pb_report_count(&d, s, &cfg, host, guest);
-    const pb_render_in in = {.s = s, .d = &d, .cfg = &cfg, .figures = &fig, .out_dir = o->out_dir,
+    const pb_render_in in = {.s = s, .d = &d, .cfg = &cfg, .figures = &fig, .stage = &stage,
                              .gnuplot = gnuplot, .host = host, .guest = guest};
     int rc = 0;
+    /* every file's place checked before anything is drawn, so that a refusal costs no gnuplot run */
+    char names[PB_REPORT_MAX_FILES][256];
+    int nnames = pb_report_suite_files(s, names, PB_REPORT_MAX_FILES);
+    for (int i = 0; rc == 0 && i < nnames; i++) rc = pb_stage_check(&stage, names[i], e);
     for (const pb_renderer *r = pb_renderers; rc == 0 && r->name; r++) {
-        char path[1100];
-        pb_render_out out = {.f = NULL, .path = NULL};
+        char name[256];
+        pb_render_out out = {.f = NULL, .name = NULL};
         if (r->kind == PB_RENDER_SUITE) {
-            pb_renderer_path(r, o->out_dir, s->name, path, sizeof path);
-            out.path = path;
+            pb_renderer_file(r, s->name, name, sizeof name);
+            out.name = name;
         } else if (r->kind == PB_RENDER_PAGE && o->html) {
             out.f = o->html;
         } else {
@@ -68,6 +93,9 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         }
         rc = r->render(&out, &in, e);
     }
+    if (rc == 0) rc = pb_stage_commit(&stage, e);
+    if (rc < 0 && stage.refused) rc = -2;
+    pb_stage_close(&stage);
     pb_report_data_free(&d);
     return rc;
 }

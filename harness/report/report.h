@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "out_stage.h"
 #include "pb.h"
 #include "store.h"
 #include "suite.h"
@@ -24,11 +25,17 @@ typedef struct pb_report_opts {
     FILE *html;               /* NULL, or the page (bench report --html) this suite's section is added to */
 } pb_report_opts;
 
-/* Writes <out>/<suite>.png, .svg, .md (and the .dat/.gp it drew from).
- * host and guest (may be NULL) receive the summary counts of the userspace
- * table and of the kernel-module table (zero when there is no guest run). */
+/* Writes <out>/<suite>.png, .svg, .md (and the .dat/.gp it drew from), all or none: made in a
+ * private folder and renamed into <out> when whole, each only over a regular file or nothing
+ * (out_stage.h). host and guest (may be NULL) receive the summary counts of the userspace
+ * table and of the kernel-module table (zero when there is no guest run). 0; -1 + e: it failed;
+ * -2 + e: --out or one of the files' places was refused (bad input). */
 int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb_verdict_counts *host,
                     pb_verdict_counts *guest, pb_err *e);
+/* The names of the files pb_report_suite writes for s in its --out folder (the variant plots'
+ * <suite>_<op>.dat, named by the data, aside), at most cap: how many. */
+#define PB_REPORT_MAX_FILES 16
+int pb_report_suite_files(const pb_suite *s, char (*names)[256], int cap);
 
 /* ---- bench report over every suite (report_all.c) ---- */
 
@@ -51,17 +58,25 @@ typedef struct pb_report_plan {
  * jobs; plan->suite is set, for the machines report that may still be written). */
 int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_plan *plan, pb_err *e);
 
-/* The HTML page (bench report --html): written under <path>.part and renamed when whole, so that no
- * half page is ever left at its name. */
+/* The HTML page (bench report --html): made in a private folder beside it and renamed when whole
+ * (out_stage.h), so that no half page is ever left at its name. */
 typedef struct pb_report_page {
     FILE *f;        /* what each suite's section is added to (pb_report_opts.html); NULL when closed */
-    char path[1100], part[1200];
+    char path[1100];
+    const char *name;   /* its file name in out_dir */
+    pb_stage stage;
 } pb_report_page;
 
-/* Create out_dir, start the page at path: its head and the links to the sections of plan's suites.
- * 0, or -1 + e. */
+/* Create out_dir, start the page at path (a file of out_dir): its head and the links to the
+ * sections of plan's suites. 0; -1 + e; -2 + e when out_dir or the page's place is refused. */
 int pb_report_page_open(pb_report_page *p, const char *path, const char *out_dir, const pb_report_plan *plan,
                         pb_err *e);
+/* Whether every fixed file name the report of plan writes in out_dir may be written (free or a
+ * regular file): each suite's (pb_report_suite_files), with machines its --machines report's
+ * (pb_machines_files), and the page's (page_name, or NULL). Checked before anything is written,
+ * so that a refused place leaves nothing of the command behind. 0, or -1 + e (a refusal). */
+int pb_report_check_places(const char *out_dir, const pb_report_plan *plan, int machines, const char *page_name,
+                           pb_err *e);
 /* End the page: 1 when it stands whole at its name; 0 when it was discarded because failed (the
  * report it holds is not whole); -1 + e when it could not be written (and was removed). */
 int pb_report_page_close(pb_report_page *p, int failed, pb_err *e);

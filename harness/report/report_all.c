@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "report_data.h"
+#include "report_machines.h"
 
 /* The store's own words when a query of it cannot even be prepared (a corrupt page, a table missing):
  * -1 + e, never a statement bound and stepped that does not exist */
@@ -93,15 +93,44 @@ int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_
     return 0;
 }
 
+int pb_report_check_places(const char *out_dir, const pb_report_plan *plan, int machines, const char *page_name,
+                           pb_err *e)
+{
+    struct stat sb;
+    if (out_dir && *out_dir && strcmp(out_dir, "-") && stat(out_dir, &sb) != 0 && errno == ENOENT)
+        return 0;   /* a folder still to be made: every place in it is free */
+    pb_stage chk;
+    if (pb_stage_open(&chk, out_dir, "--out", 0, e) < 0) return -1;
+    char names[PB_REPORT_MAX_FILES][256];
+    int rc = page_name ? pb_stage_check(&chk, page_name, e) : 0;
+    for (int i = 0; rc == 0 && i < plan->n; i++) {
+        int n = pb_report_suite_files(plan->jobs[i].s, names, PB_REPORT_MAX_FILES);
+        for (int k = 0; rc == 0 && k < n; k++) rc = pb_stage_check(&chk, names[k], e);
+    }
+    /* the machines report covers --suite's suite, or every suite */
+    for (int i = 0; machines && rc == 0 && pb_suites[i]; i++) {
+        if (*plan->suite && strcmp(pb_suites[i]->name, plan->suite)) continue;
+        pb_machines_files(pb_suites[i], names);
+        for (int k = 0; rc == 0 && k < PB_MACHINES_FILES; k++) rc = pb_stage_check(&chk, names[k], e);
+    }
+    pb_stage_close(&chk);
+    return rc;
+}
+
 int pb_report_page_open(pb_report_page *p, const char *path, const char *out_dir, const pb_report_plan *plan,
                         pb_err *e)
 {
     p->f = NULL;
     snprintf(p->path, sizeof p->path, "%s", path);
-    snprintf(p->part, sizeof p->part, "%s.part", path);
-    if (mkdir(out_dir, 0755) && errno != EEXIST) return pb_errf(e, "cannot create %s: %s", out_dir, strerror(errno));
-    p->f = fopen(p->part, "w");
-    if (!p->f) return pb_errf(e, "cannot write %s: %s", p->part, strerror(errno));
+    const char *slash = strrchr(p->path, '/');
+    p->name = slash ? slash + 1 : p->path;
+    if (pb_stage_open(&p->stage, out_dir, "--out", PB_STAGE_MKDIR, e) < 0) return -2;
+    p->f = pb_stage_fopen(&p->stage, p->name, e);
+    if (!p->f) {
+        int refused = p->stage.refused;
+        pb_stage_close(&p->stage);
+        return refused ? -2 : -1;
+    }
     /* the links name every suite before its first section */
     const char *names[PB_REPORT_MAX_JOBS];
     for (int i = 0; i < plan->n; i++) names[i] = plan->jobs[i].s->name;
@@ -114,16 +143,10 @@ int pb_report_page_close(pb_report_page *p, int failed, pb_err *e)
 {
     pb_report_html_end(p->f);
     pb_err ce = {{0}};
-    int rc = pb_report_close_checked(p->f, p->part, &ce);
+    int rc = pb_stage_fclose(&p->stage, p->f, p->name, &ce);
     p->f = NULL;
-    if (rc < 0 || failed) {
-        unlink(p->part);
-        return failed ? 0 : pb_errf(e, "%s", ce.msg);
-    }
-    if (rename(p->part, p->path)) {
-        int err = errno;
-        unlink(p->part);
-        return pb_errf(e, "cannot write %s: %s", p->path, strerror(err));
-    }
+    if (rc == 0 && !failed) rc = pb_stage_commit(&p->stage, &ce);
+    pb_stage_close(&p->stage);   /* a page not renamed into place goes with the private folder */
+    if (rc < 0 || failed) return failed ? 0 : pb_errf(e, "%s", ce.msg);
     return 1;
 }

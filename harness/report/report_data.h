@@ -105,15 +105,13 @@ void pb_report_axes(const rows *m, axes *a);
 const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size);
 
 /* The figures of one suite's report, drawn by report_gnuplot.c: the time ratios (what the finding
- * is) and the absolute medians, each as PNG and SVG (the page inlines the SVG). */
+ * is) and the absolute medians, each as PNG and SVG (the page inlines the SVG), and the script,
+ * data and log they come from. Names of files in the report's private folder (render.h's
+ * pb_render_in.stage), the same in the --out folder. */
 typedef struct pb_report_figures {
-    char ratio_png[1100], ratio_svg[1100], png[1100], svg[1100];
+    char ratio_png[256], ratio_svg[256], png[256], svg[256];
+    char gp[256], dat[256], ratio_dat[256], log[256];
 } pb_report_figures;
-
-/* report_io.c: fclose that reports an earlier failed write too; removing a failed report's files
- * (its figures and every file of the render table's suite formats) */
-int pb_report_close_checked(FILE *f, const char *name, pb_err *e);
-void pb_report_remove_outputs(const pb_report_figures *fig, const char *out_dir, const char *suite);
 
 /* report_gnuplot.c: gnuplot's path on PATH (0: none). Its renderer, pb_render_plots (render.h),
  * draws d's figures as png and svg (every name checked before anything is written): the time ratio
@@ -131,10 +129,11 @@ typedef struct pb_gpq {
     int bad;
 } pb_gpq;
 const char *pb_gpq_text(pb_gpq *g, const char *in);
-/* Run `GNUPLOT SCRIPT` with stdin from /dev/null and stderr into LOG; no shell, the script's
- * path is one argument (a relative one made ./-prefixed so it never reads as an option).
- * 0 if gnuplot exited 0, else -1 with the exit status and the log's path in e. */
-int pb_report_run_gnuplot(const char *gnuplot, const char *script, const char *log, pb_err *e);
+/* Run `GNUPLOT ./SCRIPT` in the private folder st (out_stage.h), where SCRIPT and everything it
+ * names are files of st, with stdin from /dev/null and stderr into LOG, staged too; no shell, the
+ * script is one argument. 0 if gnuplot exited 0, else -1 with the exit status and the log's path
+ * in e, the log renamed into the --out folder to be read (the figures are not). */
+int pb_report_run_gnuplot(const char *gnuplot, pb_stage *st, const char *script, const char *log, pb_err *e);
 
 /* table.c: the verdict table of run (guest: its kernel-module rows) in markdown or HTML,
  * verdicts counted into n; every other implementation's time ratio against the baseline. */

@@ -67,29 +67,41 @@ int pb_report_find_gnuplot(char *path, size_t cap)
     }
 }
 
-int pb_report_run_gnuplot(const char *gnuplot, const char *script, const char *log, pb_err *e)
+int pb_report_run_gnuplot(const char *gnuplot, pb_stage *st, const char *script, const char *log, pb_err *e)
 {
-    char arg[1200];
-    /* a relative path that starts with '-' must not read as an option */
-    snprintf(arg, sizeof arg, "%s%s", script[0] == '/' ? "" : "./", script);
+    char shown_script[1300], shown_log[1300];
+    pb_stage_shown(st, script, shown_script, sizeof shown_script);
+    pb_stage_shown(st, log, shown_log, sizeof shown_log);
+    int logfd = pb_stage_create(st, log, e);
+    if (logfd < 0) return -1;
+    char arg[300];
+    /* a name that starts with '-' must not read as an option */
+    snprintf(arg, sizeof arg, "./%s", script);
     char *argv[] = {"gnuplot", arg, NULL};
     posix_spawn_file_actions_t fa;
-    if (posix_spawn_file_actions_init(&fa)) return pb_errf(e, "cannot start gnuplot: out of memory");
-    int rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (posix_spawn_file_actions_init(&fa)) { close(logfd); return pb_errf(e, "cannot start gnuplot: out of memory"); }
+    /* gnuplot works in the private folder, where every name in the script is a file of ours
+     * (out_stage.h): the folder the user named never reaches the script */
+    int rc = posix_spawn_file_actions_addfchdir_np(&fa, st->fd);
+    if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (!rc) rc = posix_spawn_file_actions_adddup2(&fa, logfd, 2);
     pid_t pid;
     extern char **environ;
     if (!rc) rc = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    close(logfd);
     if (rc) return pb_errf(e, "cannot start %s: %s", gnuplot, strerror(rc));
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) return pb_errf(e, "waiting for gnuplot: %s", strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    /* the log is what says why: it is kept, the figures are not */
+    pb_err le = {{0}};
+    if (pb_stage_commit_one(st, log, &le) < 0) snprintf(shown_log, sizeof shown_log, "(log lost: %.200s)", le.msg);
     if (WIFEXITED(status))
-        return pb_errf(e, "gnuplot failed on %s (exit %d); see %s", script, WEXITSTATUS(status), log);
-    return pb_errf(e, "gnuplot failed on %s (signal %d); see %s", script, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
-                   log);
+        return pb_errf(e, "gnuplot failed on %s (exit %d); see %s", shown_script, WEXITSTATUS(status), shown_log);
+    return pb_errf(e, "gnuplot failed on %s (signal %d); see %s", shown_script,
+                   WIFSIGNALED(status) ? WTERMSIG(status) : 0, shown_log);
 }
 
 /* x tics at the measured sizes, labelled in binary units ("32 KiB", never gnuplot's "33kB") */
@@ -167,7 +179,7 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
 }
 
 /* Plot for plot_x == "variant": one panel per op, grouped bars per variant. */
-static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, const rows *m, const rows *doc,
+static void write_variant_plot(FILE *gp, pb_stage *st, const pb_suite *s, const rows *m, const rows *doc,
                                const axes *a, const char *term, const char *out, int write_data, pb_gpq *g)
 {
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
@@ -177,17 +189,16 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
                 "set multiplot layout %d,1 title \"%s: %s\\nmeasured here vs the document\"\n",
             a->no, s->name, pb_metric_words(pb_suite_primary_metric(s)));
     for (int oi = 0; oi < a->no; oi++) {
-        char datname[1100];
-        snprintf(datname, sizeof datname, "%s/%s_%s.dat", dir, s->name, a->o[oi]);
+        char datname[256];
+        snprintf(datname, sizeof datname, "%s_%s.dat", s->name, a->o[oi]);
         /* columns: variant, each measured impl, each document impl */
         char dimpl[MAXV][PB_NAME_MAX];
         int nd = 0;
         for (int i = 0; i < doc->n; i++)
             if (!strcmp(doc->v[i].op, a->o[oi])) pb_report_add_unique(dimpl, &nd, doc->v[i].impl);
         if (write_data) {
-            FILE *d = fopen(datname, "w");
+            FILE *d = pb_stage_fopen(st, datname, g->bad ? &(pb_err){{0}} : &g->err);
             if (!d) {
-                if (!g->bad) pb_errf(&g->err, "cannot write %s: %s", datname, strerror(errno));
                 g->bad = 1;
                 continue;
             }
@@ -211,7 +222,7 @@ static void write_variant_plot(FILE *gp, const char *dir, const pb_suite *s, con
                 }
                 fprintf(d, "\n");
             }
-            if (pb_report_close_checked(d, datname, g->bad ? &(pb_err){{0}} : &g->err) < 0) g->bad = 1;
+            if (pb_stage_fclose(st, d, datname, g->bad ? &(pb_err){{0}} : &g->err) < 0) g->bad = 1;
         }
         fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", pb_gpq_text(g, a->o[oi]),
                 pb_metric_words(pb_suite_primary_metric(s)));
@@ -362,14 +373,15 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
     fprintf(gp, "unset multiplot\nreset\n");
 }
 
-/* out->path is the medians figure, in->figures->png: the script draws all four figures */
+/* The script, its data and the four figures, all in the private folder in->stage (out_stage.h); the
+ * script names them relative to it, gnuplot runs there. */
 int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
 {
     (void)out;
     const pb_suite *s = in->s;
     const pb_report_data *d = in->d;
     const pb_report_figures *fig = in->figures;
-    const char *out_dir = in->out_dir;
+    pb_stage *st = in->stage;
     const double tolerance = in->cfg->tolerance;
     /* names come from imported files of other machines: every one must be safe as gnuplot text
      * and as a data-file field before anything is written */
@@ -390,40 +402,36 @@ int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     axes a;
     pb_report_axes(&d->m, &a);
 
-    char gpname[1100], datname[1100], rdatname[1100];
-    snprintf(gpname, sizeof gpname, "%s/%s.gp", out_dir, s->name);
-    snprintf(datname, sizeof datname, "%s/%s.dat", out_dir, s->name);
-    snprintf(rdatname, sizeof rdatname, "%s/%s_ratio.dat", out_dir, s->name);
-    FILE *gp = fopen(gpname, "w"), *dat = NULL, *rdat = NULL;
-    if (!gp) return pb_errf(e, "cannot write %s: %s", gpname, strerror(errno));
+    const char *gpname = fig->gp, *datname = fig->dat, *rdatname = fig->ratio_dat, *log = fig->log;
+    /* the figures' places checked before anything is drawn: gnuplot writes them by name */
+    if (pb_stage_add(st, fig->ratio_png, e) < 0 || pb_stage_add(st, fig->ratio_svg, e) < 0 ||
+        pb_stage_add(st, fig->png, e) < 0 || pb_stage_add(st, fig->svg, e) < 0)
+        return -1;
+    FILE *gp = pb_stage_fopen(st, gpname, e), *dat = NULL, *rdat = NULL;
+    if (!gp) return -1;
     int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
     int h = by_size ? (a.no > 1 ? a.nv : (a.nv + 1) / 2) * 330 + 60 : a.no * 380 + 60;
     int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 700 : 1100;
     char tpng[128], tsvg[128];
     snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',9'", w, h);
     snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,9' dynamic", w, h);
-    rdat = fopen(rdatname, "w");
-    if (!rdat) { fclose(gp); return pb_errf(e, "cannot write %s: %s", rdatname, strerror(errno)); }
+    rdat = pb_stage_fopen(st, rdatname, e);
+    if (!rdat) { fclose(gp); return -1; }
     write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tpng, fig->ratio_png, 1, &g);
     write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tsvg, fig->ratio_svg, 0, &g);
-    if (pb_report_close_checked(rdat, rdatname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
+    if (pb_stage_fclose(st, rdat, rdatname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     if (by_size) {
-        dat = fopen(datname, "w");
-        if (!dat) { fclose(gp); return pb_errf(e, "cannot write %s", datname); }
+        dat = pb_stage_fopen(st, datname, e);
+        if (!dat) { fclose(gp); return -1; }
         write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tpng, fig->png, 1, &g);
         write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tsvg, fig->svg, 0, &g);
-        if (pb_report_close_checked(dat, datname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
+        if (pb_stage_fclose(st, dat, datname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     } else {
-        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tpng, fig->png, 1, &g);
-        write_variant_plot(gp, out_dir, s, &d->m, &d->doc, &a, tsvg, fig->svg, 0, &g);
+        write_variant_plot(gp, st, s, &d->m, &d->doc, &a, tpng, fig->png, 1, &g);
+        write_variant_plot(gp, st, s, &d->m, &d->doc, &a, tsvg, fig->svg, 0, &g);
     }
-    if (pb_report_close_checked(gp, gpname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
-    char log[1200];
-    snprintf(log, sizeof log, "%s/%s.gnuplot.log", out_dir, s->name);
-    if (g.bad || pb_report_run_gnuplot(in->gnuplot, gpname, log, e) < 0) {
-        if (g.bad) pb_errf(e, "%s", g.err.msg);
-        pb_report_remove_outputs(fig, out_dir, s->name);
-        return -1;
-    }
-    return 0;
+    if (pb_stage_fclose(st, gp, gpname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
+    if (g.bad) return pb_errf(e, "%s", g.err.msg);
+    /* on failure the caller drops every staged file but the log (pb_report_run_gnuplot keeps it) */
+    return pb_report_run_gnuplot(in->gnuplot, st, gpname, log, e);
 }

@@ -6,10 +6,12 @@
 #include "report_data.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "html.h"
 #include "metrics.h"
@@ -53,12 +55,20 @@ void pb_report_html_end(FILE *f)
           f);
 }
 
-/* gnuplot's SVG file, from its <svg> element on, into f. An SVG that holds a script or foreign
- * content is refused: the page must not run code. */
-static int inline_svg(FILE *f, const char *path, pb_err *e)
+/* gnuplot's SVG file name, staged in st (it was drawn in this report, never an older one), from its
+ * <svg> element on, into f. An SVG that holds a script or foreign content is refused: the page
+ * must not run code. */
+static int inline_svg(FILE *f, const pb_stage *st, const char *name, pb_err *e)
 {
-    FILE *in = fopen(path, "r");
-    if (!in) return pb_errf(e, "cannot read %s: %s", path, strerror(errno));
+    char path[1300];
+    pb_stage_shown(st, name, path, sizeof path);
+    int fd = openat(st->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    FILE *in = fd < 0 ? NULL : fdopen(fd, "r");
+    if (!in) {
+        int err = errno;
+        if (fd >= 0) close(fd);
+        return pb_errf(e, "cannot read %s: %s", path, strerror(err));
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     size_t got;
@@ -86,7 +96,7 @@ static int inline_svg(FILE *f, const char *path, pb_err *e)
     return rc;
 }
 
-int pb_report_html_svg(FILE *f, const char *path, pb_err *e) { return inline_svg(f, path, e); }
+int pb_report_html_svg(FILE *f, const pb_stage *st, const char *name, pb_err *e) { return inline_svg(f, st, name, e); }
 
 static void provenance(FILE *f, const run_info *ri, const char *label)
 {
@@ -136,7 +146,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
                "medians in %s. Verdicts judge the 95 %% CI against the document's ratio with tolerance t = %.2f.</p>\n",
             pb_metric_words(pb_suite_primary_metric(s)), cfg->tolerance);
     fputs("<figure>\n", f);
-    if (inline_svg(f, in->figures->ratio_svg, e) < 0) return -1;
+    if (inline_svg(f, in->stage, in->figures->ratio_svg, e) < 0) return -1;
     fputs("<figcaption>Time ratios against the baseline, with the document's ratio in its tolerance band."
           "</figcaption></figure>\n",
           f);
@@ -158,7 +168,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
         provenance(f, &d->info[1], "Kernel module");
     }
     fputs("<details><summary>Measured medians beside the document's (absolute)</summary>\n<figure>\n", f);
-    if (inline_svg(f, in->figures->svg, e) < 0) return -1;
+    if (inline_svg(f, in->stage, in->figures->svg, e) < 0) return -1;
     fputs("</figure></details>\n</section>\n", f);
     return 0;
 }

@@ -582,18 +582,30 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[MAXCOL + 1], co
     fprintf(gp, "\nunset multiplot\nreset\n");
 }
 
+/* the suite's files, by name in the report's private folder and in --out (out_stage.h) */
 typedef struct mpaths {
-    char md[1100], png[1100], svg[1100], dat[1100], gp[1100], log[1100];
+    char md[256], png[256], svg[256], dat[256], gp[256], log[256];
 } mpaths;
 
-static void remove_outputs(const mpaths *p)
+static void mpaths_of(const pb_suite *s, mpaths *p)
 {
-    unlink(p->md);
-    unlink(p->png);
-    unlink(p->svg);
+    snprintf(p->md, sizeof p->md, "%s_machines.md", s->name);
+    snprintf(p->png, sizeof p->png, "%s_machines.png", s->name);
+    snprintf(p->svg, sizeof p->svg, "%s_machines.svg", s->name);
+    snprintf(p->dat, sizeof p->dat, "%s_machines.dat", s->name);
+    snprintf(p->gp, sizeof p->gp, "%s_machines.gp", s->name);
+    snprintf(p->log, sizeof p->log, "%s_machines.gnuplot.log", s->name);
 }
 
-static int draw(const mreport *m, const mpaths *p, pb_err *e)
+void pb_machines_files(const pb_suite *s, char (*names)[256])
+{
+    mpaths p;
+    mpaths_of(s, &p);
+    const char *const all[PB_MACHINES_FILES] = {p.md, p.png, p.svg, p.dat, p.gp, p.log};
+    for (int i = 0; i < PB_MACHINES_FILES; i++) snprintf(names[i], 256, "%s", all[i]);
+}
+
+static int draw(const mreport *m, const mpaths *p, pb_stage *st, pb_err *e)
 {
     char gnuplot[1100];
     if (!pb_report_find_gnuplot(gnuplot, sizeof gnuplot))
@@ -608,14 +620,15 @@ static int draw(const mreport *m, const mpaths *p, pb_err *e)
     for (int i = 0; i < m->nv && !g.bad; i++) pb_gpq_text(&g, m->v[i]);
     for (int i = 0; i < m->no && !g.bad; i++) pb_gpq_text(&g, m->o[i]);
     if (g.bad) return pb_errf(e, "%s", g.err.msg);
+    /* the figures' places checked before anything is drawn: gnuplot writes them by name */
+    if (pb_stage_add(st, p->png, e) < 0 || pb_stage_add(st, p->svg, e) < 0) return -1;
     int (*blocks)[MAXCOL + 1] = calloc((size_t)(npanels(m) + 1), sizeof *blocks);
     if (!blocks) return pb_errf(e, "out of memory");
-    FILE *dat = fopen(p->dat, "w"), *gp = dat ? fopen(p->gp, "w") : NULL;
+    FILE *dat = pb_stage_fopen(st, p->dat, e), *gp = dat ? pb_stage_fopen(st, p->gp, e) : NULL;
     if (!dat || !gp) {
-        int err = errno;
         if (dat) fclose(dat);
         free(blocks);
-        return pb_errf(e, "cannot write %s: %s", dat ? p->gp : p->dat, strerror(err));
+        return -1;
     }
     write_dat(dat, m, blocks);
     int cols, nrows;
@@ -628,27 +641,27 @@ static int draw(const mreport *m, const mpaths *p, pb_err *e)
     write_plot(gp, m, blocks, p->dat, tsvg, p->svg, &g);
     free(blocks);
     int bad = g.bad;
-    if (pb_report_close_checked(dat, p->dat, e) < 0) bad = 1;
-    if (pb_report_close_checked(gp, p->gp, bad ? &(pb_err){{0}} : e) < 0) bad = 1;
+    if (pb_stage_fclose(st, dat, p->dat, e) < 0) bad = 1;
+    if (pb_stage_fclose(st, gp, p->gp, bad ? &(pb_err){{0}} : e) < 0) bad = 1;
     if (g.bad) pb_errf(e, "%s", g.err.msg);
     if (bad) return -1;
-    return pb_report_run_gnuplot(gnuplot, p->gp, p->log, e);
+    return pb_report_run_gnuplot(gnuplot, st, p->gp, p->log, e);
 }
 
-static int write_md(const mreport *m, const mpaths *p, pb_err *e)
+static int write_md(const mreport *m, const mpaths *p, pb_stage *st, pb_err *e)
 {
-    FILE *f = fopen(p->md, "w");
-    if (!f) return pb_errf(e, "cannot write %s: %s", p->md, strerror(errno));
+    FILE *f = pb_stage_fopen(st, p->md, e);
+    if (!f) return -1;
     fprintf(f, "# %s across machines — %s\n\n", m->s->name, m->s->title ? m->s->title : "");
     fprintf(f, "![%s: time ratios per machine and configuration](%s_machines.png)\n\n", m->s->name, m->s->name);
     legend_md(f, m);
     columns_md(f, m);
     write_table(f, 0, (mreport *)m);
     fprintf(f, "\n");
-    return pb_report_close_checked(f, p->md, e);
+    return pb_stage_fclose(st, f, p->md, e);
 }
 
-static int write_html(FILE *f, const mreport *m, const mpaths *p, pb_err *e)
+static int write_html(FILE *f, const mreport *m, const mpaths *p, const pb_stage *st, pb_err *e)
 {
     fputs("<section id=\"machines-", f);
     pb_html_fputs(f, m->s->name);
@@ -661,7 +674,7 @@ static int write_html(FILE *f, const mreport *m, const mpaths *p, pb_err *e)
     fprintf(f, " per cell for every machine and configuration, each from its newest complete run, grouped by CPU "
                "model; verdicts with tolerance t = %.2f (below 1: the candidate is faster).</p>\n<figure>\n",
             m->cfg.tolerance);
-    if (pb_report_html_svg(f, p->svg, e) < 0) return -1;
+    if (pb_report_html_svg(f, st, p->svg, e) < 0) return -1;
     fputs("</figure>\n<ul>\n", f);
     for (int k = 0; k < m->nc; k++) {
         const mcol *c = &m->c[k];
@@ -698,27 +711,27 @@ int pb_report_machines(pb_store *st, const pb_suite *s, const pb_machines_opts *
     if (rc == 0) rc = collect(st, s, o->machines, &m->c, &m->nc, e);
     if (rc == 0 && m->nc == 0) { free(m->c); free(m); return 0; }
     for (int k = 0; rc == 0 && k < m->nc; k++) rc = pb_report_data_load(st, s, m->c[k].run, 0, o->data_dir, &m->c[k].d, e);
+    /* every file is made in a private folder and renamed into --out when all are whole: a failed
+     * or refused report leaves the folder as it was (out_stage.h) */
+    pb_stage stage = {.dirfd = -1, .fd = -1};
     if (rc == 0) {
         cells_of(m);
         count_all(m);
-        if (mkdir(o->out_dir, 0755) && errno != EEXIST) rc = pb_errf(e, "cannot create %s: %s", o->out_dir, strerror(errno));
+        rc = pb_stage_open(&stage, o->out_dir, "--out", PB_STAGE_MKDIR, e);
     }
     mpaths p;
-    snprintf(p.md, sizeof p.md, "%s/%s_machines.md", o->out_dir, s->name);
-    snprintf(p.png, sizeof p.png, "%s/%s_machines.png", o->out_dir, s->name);
-    snprintf(p.svg, sizeof p.svg, "%s/%s_machines.svg", o->out_dir, s->name);
-    snprintf(p.dat, sizeof p.dat, "%s/%s_machines.dat", o->out_dir, s->name);
-    snprintf(p.gp, sizeof p.gp, "%s/%s_machines.gp", o->out_dir, s->name);
-    snprintf(p.log, sizeof p.log, "%s/%s_machines.gnuplot.log", o->out_dir, s->name);
+    mpaths_of(s, &p);
     if (rc == 0) {
-        rc = draw(m, &p, e);
-        if (rc == 0) rc = write_md(m, &p, e);
-        if (rc == 0 && o->html) rc = write_html(o->html, m, &p, e);
-        if (rc < 0) remove_outputs(&p);
+        rc = draw(m, &p, &stage, e);
+        if (rc == 0) rc = write_md(m, &p, &stage, e);
+        if (rc == 0 && o->html) rc = write_html(o->html, m, &p, &stage, e);
+        if (rc == 0) rc = pb_stage_commit(&stage, e);
     }
+    int refused = stage.refused;
+    pb_stage_close(&stage);
     if (rc == 0 && ncols) *ncols = m->nc;
     for (int k = 0; k < m->nc; k++) pb_report_data_free(&m->c[k].d);
     free(m->c);
     free(m);
-    return rc < 0 ? -1 : 1;
+    return rc < 0 ? (refused ? -2 : -1) : 1;
 }

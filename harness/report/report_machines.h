@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "out_stage.h"
 #include "pb.h"
 #include "store.h"
 #include "suite.h"
@@ -22,12 +23,18 @@ int pb_machines_check(const char *spec, pb_err *e);
 
 /* <out>/<suite>_machines.md, .png, .svg (and the .dat/.gp they were drawn from), and the page's
  * section when o->html: one column per configuration (machine, target, CPU affinity when recorded,
- * code-generation profile), from the newest complete run of each. Returns 1 and the number of
- * columns in *ncols when written, 0 when no complete run of s matched, -1 + e (nothing left
- * behind). */
+ * code-generation profile), from the newest complete run of each, all renamed into out_dir when
+ * whole (out_stage.h). Returns 1 and the number of columns in *ncols when written, 0 when no
+ * complete run of s matched, -1 + e (nothing left behind), -2 + e when out_dir or one of the
+ * files' places was refused (bad input). */
 int pb_report_machines(pb_store *st, const pb_suite *s, const pb_machines_opts *o, int *ncols, pb_err *e);
 
-/* report_html.c: gnuplot's SVG file inlined into f (refused when it holds a script). 0, or -1 + e. */
-int pb_report_html_svg(FILE *f, const char *path, pb_err *e);
+/* The names of the files pb_report_machines writes for s in out_dir (PB_MACHINES_FILES of them). */
+#define PB_MACHINES_FILES 6
+void pb_machines_files(const pb_suite *s, char (*names)[256]);
+
+/* report_html.c: gnuplot's SVG file name, staged in st, inlined into f (refused when it holds a
+ * script). 0, or -1 + e. */
+int pb_report_html_svg(FILE *f, const pb_stage *st, const char *name, pb_err *e);
 
 #endif

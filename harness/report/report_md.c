@@ -106,11 +106,8 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
 {
     const pb_suite *s = in->s;
     const pb_report_data *d = in->d;
-    FILE *md = fopen(out->path, "w");
-    if (!md) {
-        pb_report_remove_outputs(in->figures, in->out_dir, s->name);
-        return pb_errf(e, "cannot write %s: %s", out->path, strerror(errno));
-    }
+    FILE *md = pb_stage_fopen(in->stage, out->name, e);
+    if (!md) return -1;
     fprintf(md, "# %s — %s\n\n", s->name, s->title ? s->title : "");
     fprintf(md, "![%s: time ratios against the document](%s_ratio.png)\n\n", s->name, s->name);
     fprintf(md, "![%s: measured medians beside the document's](%s.png)\n\n", s->name, s->name);
@@ -136,9 +133,5 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
         unavailable_notes(md, d, d->guest_run);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
-    if (pb_report_close_checked(md, out->path, e) < 0) {
-        pb_report_remove_outputs(in->figures, in->out_dir, s->name);
-        return -1;
-    }
-    return 0;
+    return pb_stage_fclose(in->stage, md, out->name, e);
 }

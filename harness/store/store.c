@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "metrics.h"
+#include "out_stage.h"
 #include "stats.h"
 #include "suite.h"
 
@@ -32,6 +34,36 @@ const char *pb_default_db(void)
     return env && *env ? env : PB_DEFAULT_DB_PATH;
 }
 
+/* what the messages call the path: PB_DB when it came from there, else the option */
+static const char *db_source(const char *path)
+{
+    const char *env = getenv("PB_DB");
+    return env && !strcmp(env, path) ? "PB_DB" : "--db";
+}
+
+/* An SQLite store's path names a regular file (a link to one is followed, as the user meant) or
+ * nothing yet. Checked before SQLite sees it: SQLite would open a device or FIFO and then make its
+ * -journal or -wal beside it, and reads "file:" names (and their ?mode=memory, ?vfs=...) as URIs
+ * that store nowhere or elsewhere, so every command refuses them alike. */
+static int check_file_path(const char *path, const char *what, pb_err *e)
+{
+    if (!strncasecmp(path, "file:", 5))
+        return pb_errf(e, "%s: '%s' is an SQLite URI: name a database file (a path), not a URI", what, path);
+    if (strchr(path, '?'))
+        return pb_errf(e, "%s: '%s' holds '?', which SQLite can read as a URI query: name a plain file", what, path);
+    struct stat sb;
+    if (lstat(path, &sb) != 0) {
+        if (errno == ENOENT) return 0;   /* a new database: created by a command that writes */
+        return pb_errf(e, "%s: %s: %s", what, path, strerror(errno));
+    }
+    if (S_ISLNK(sb.st_mode) && stat(path, &sb) != 0)
+        return pb_errf(e, "%s: %s is a symbolic link to nothing (%s): name the database file itself", what, path,
+                       strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return pb_errf(e, "%s: %s is %s, not a database file", what, path, pb_file_kind(sb.st_mode));
+    return 0;
+}
+
 int pb_store_check_path(const char *path, pb_err *e)
 {
     /* '' is a private temporary database and ':memory:' one in memory: both would throw the
@@ -41,12 +73,10 @@ int pb_store_check_path(const char *path, pb_err *e)
     /* a password in the URI would be in the process list, the shell history and the run's
      * command_line column: refused, whichever of --db or PB_DB it came from */
     char msg[PB_ERR_MAX];
-    if (pb_db_check_no_password(path, getenv("PB_DB") && !strcmp(getenv("PB_DB"), path) ? "PB_DB" : "--db", msg,
-                                sizeof msg) < 0)
-        return pb_errf(e, "%s", msg);
+    if (pb_db_check_no_password(path, db_source(path), msg, sizeof msg) < 0) return pb_errf(e, "%s", msg);
     if (pb_db_is_pg(path) && !pb_db_have_pg())
         return pb_errf(e, "--db: this bench was built without libpq (libpq-dev): it cannot open %s", path);
-    return 0;
+    return pb_db_is_pg(path) ? 0 : check_file_path(path, db_source(path), e);
 }
 
 int pb_store_exists(const char *path)
@@ -369,11 +399,11 @@ int pb_store_open(pb_store *s, const char *path, pb_err *e)
 int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
 {
     memset(s, 0, sizeof *s);
-    if (!path || !*path) return pb_errf(e, "--db: an empty path is not a database file");
+    if (pb_store_check_path(path, e) < 0) return -1;
     snprintf(s->path, sizeof s->path, "%s", path);
     if (pb_db_is_pg(path)) {
         /* every transaction read-only: as SQLite's query_only, nothing can be created or changed */
-        if (pb_store_check_path(path, e) < 0 || open_pg(s, path, 1, e) < 0) return -1;
+        if (open_pg(s, path, 1, e) < 0) return -1;
         return check_readable(s, path, e);
     }
     struct stat sb;

@@ -56,8 +56,11 @@ int pb_store_sqlerr(pb_store *s, pb_err *e, const char *what);
 extern const char *const pb_store_schema_sql;
 extern const char *const pb_gate_tables_sql;
 
-/* -1 + e (naming --db) for '' and ':memory:', which would throw stored results away, and for a
- * PostgreSQL URI with a password in it (or one this bench, built without libpq, cannot open). */
+/* -1 + e (naming --db, or PB_DB) for '' and ':memory:', which would throw stored results away, for
+ * a PostgreSQL URI with a password in it (or one this bench, built without libpq, cannot open),
+ * and for an SQLite path that is a file: URI, holds '?', or names anything but a regular file or
+ * nothing (a device, FIFO, folder, a link to one or to nothing): checked before SQLite opens it,
+ * so that no -journal or -wal is ever made beside such a thing. */
 int pb_store_check_path(const char *path, pb_err *e);
 /* Whether a database may be there to open: a file that exists; a PostgreSQL URI (its server
  * answers). For "no database at PATH" before a command that must not create one. */

@@ -74,8 +74,9 @@ grep -q "set arrow from 6.5, graph 0" hplots/history_synthetic.gp && ok || bad "
 "$BENCH" history --suite synthetic --db step.db --out noplots --no-plots >/dev/null 2>&1 || bad "history --no-plots"
 [[ ! -e noplots ]] && ok || bad "--no-plots wrote noplots/"
 
-# a hostile name (a variant, a git revision, --out) could run a command in gnuplot: refused, exit 1,
-# nothing runs, no plot left behind
+# a hostile name (a variant, a git revision) could run a command in gnuplot: refused, exit 1,
+# nothing runs, no plot left behind; the --out folder never reaches the script (gnuplot runs in
+# the private folder the plots are made in, the script names them relative to it)
 hostile_hist() { # hostile_hist DB SQL OUT
     cp step.db "$1"
     q "$1" "$2"
@@ -85,8 +86,9 @@ hostile_hist() { # hostile_hist DB SQL OUT
 }
 hostile_hist hv.db "UPDATE cases SET variant = CAST(x'$(printf '%s' '`touch X`' | od -An -tx1 | tr -d ' \n')' AS TEXT)" hv
 hostile_hist hg.db "UPDATE runs SET git_sha = 'c1\`touch X\`' WHERE id = 3" hg
-expect 1 "backquote" "$BENCH" history --suite synthetic --db step.db --out 'o`touch X`'
+expect 0 "plots (png and svg per cell" "$BENCH" history --suite synthetic --db step.db --out 'o`touch X`'
 [[ -z $(find "$T" -name X -print -quit) ]] && ok || bad "--out: a command ran (X exists)"
+grep -qF 'o`touch X`' 'o`touch X`/history_synthetic.gp' && bad "--out: the folder is in the script" || ok
 
 expect 2 "--suite NAME is required" "$BENCH" history --db step.db
 expect 2 "unknown suite" "$BENCH" history --suite nosuch --db step.db

@@ -3,7 +3,8 @@
 # bench report with names and paths made to run commands: results come from other machines, so impl,
 # variant and op names are untrusted text. Nothing may run: no shell is ever started, gnuplot gets
 # names only through pb_gp_quote (quotes doubled; backquotes, double quotes, control characters
-# refused). Also: a failing gnuplot or a failed write leaves no plot or table behind and exits 1.
+# refused), and the --out folder never reaches it. Also: a failing gnuplot or a failed write leaves
+# no plot or table behind and exits 1.
 # Fixed data only: one seeded synthetic run, names rewritten with sqlite3.
 BENCH=$1
 source "$(dirname "$0")/../lib.sh"
@@ -48,15 +49,14 @@ for name in "o'ld" 'old$(touch X)' "it's \\' \\" '@X touch X' "a'; system 'touch
     [[ -s text$n/synthetic.png && -s text$n/synthetic.svg && -s text$n/synthetic.md ]] && ok || bad "impl $name: outputs missing"
 done
 
-# ---- a hostile --out: the path is one argument to gnuplot's script, quoted in it ----
-out="z'\$(touch X)'"
-expect 0 "synthetic: run 1" "$BENCH" report --db clean.db --run 1 --out "$out"
-nothing_ran "--out $out"
-for f in png svg md; do [[ -s "$out/synthetic.$f" ]] && ok || bad "--out $out: no $f"; done
-out="z\`touch X\`"
-expect 1 "backquote" "$BENCH" report --db clean.db --run 1 --out "$out"
-nothing_ran "--out $out"
-no_outputs "$out" "--out $out"
+# ---- a hostile --out: the folder never reaches gnuplot's script (gnuplot runs in the report's
+# private folder and the script names its files relative to it), so any name is only a name ----
+for out in "z'\$(touch X)'" "z\`touch X\`"; do
+    expect 0 "synthetic: run 1" "$BENCH" report --db clean.db --run 1 --out "$out"
+    nothing_ran "--out $out"
+    for f in png svg md; do [[ -s "$out/synthetic.$f" ]] && ok || bad "--out $out: no $f"; done
+    grep -qF "$out" "$out/synthetic.gp" && bad "--out $out: the folder is in the script" || ok
+done
 expect 0 "synthetic: run 1" "$BENCH" report --db clean.db --run 1 --out "-x"
 [[ -s -x/synthetic.png ]] && ok || bad "--out -x: no png (the script path read as an option?)"
 
@@ -73,12 +73,15 @@ expect 1 "gnuplot failed on" env PATH="$T/fakebin" "$BENCH" report --db clean.db
 no_outputs failed "gnuplot exit 3"
 grep -q "failing on purpose" failed/synthetic.gnuplot.log && ok || bad "gnuplot's stderr not in its log"
 
-# ---- a write that fails (a full disk: /dev/full): exit 1, outputs removed ----
-for f in md gp; do
-    mkdir -p "full$f"
-    ln -s /dev/full "full$f/synthetic.$f"
-    expect 1 "cannot write full$f/synthetic.$f" "$BENCH" report --db clean.db --run 1 --out "full$f"
-    no_outputs "full$f" "full $f"
-done
+# ---- a write that fails (a file-size limit: EFBIG, as a full disk would): exit 1, nothing left,
+# not even the private folder ----
+mkdir -p small
+# a rollback-journal copy of the store: a reader of it writes no -shm, which the limit would stop
+cp clean.db small.db && q small.db "PRAGMA journal_mode = DELETE" >/dev/null
+expect 1 "cannot write small/synthetic.gp" bash -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' _ \
+    "$BENCH" report --db small.db --run 1 --out small
+no_outputs small "a write over the file-size limit"
+is "a failed write leaves nothing in its folder" "$(ls -A small)" ""
+# (a link planted in the folder, to /dev/full or anything else, is refused: outputs_test.sh)
 
 finish
