@@ -206,7 +206,8 @@ static const struct {
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
 /* The schema version of an open database: PRAGMA user_version, 1 for an unversioned file that
- * has our tables, 0 for an empty file; -1 + e for a file that is not ours. */
+ * has our tables, 0 for an empty file; PB_STORE_REFUSED + e for a file that is not ours, -1 + e
+ * where the file could not be read. */
 static int schema_version(pb_store *s, pb_err *e)
 {
     if (is_pg(s)) {
@@ -219,7 +220,10 @@ static int schema_version(pb_store *s, pb_err *e)
                                  " FROM information_schema.tables WHERE table_schema = current_schema()"
                                  " AND table_name IN ('pb_meta', 'runs')", e);
         if (t < 0) return -1;
-        if (t == 1) return pb_errf(e, "%s has a runs table but no pb_meta: not a patchbench database", s->path);
+        if (t == 1) {
+            pb_errf(e, "%s has a runs table but no pb_meta: not a patchbench database", s->path);
+            return PB_STORE_REFUSED;
+        }
         if (t == 0) return 0;
         int64_t v = query_int(s, "SELECT max(schema_version) FROM pb_meta", e);
         return v < 0 ? -1 : (int)v;
@@ -232,33 +236,139 @@ static int schema_version(pb_store *s, pb_err *e)
     if (tables == 0) return 0;
     int64_t runs = query_int(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", e);
     if (runs < 0) return -1;
-    if (runs == 0) return pb_errf(e, "%s is an SQLite file but not a patchbench database (no runs table)", s->path);
+    if (runs == 0) {
+        pb_errf(e, "%s is an SQLite file but not a patchbench database (no runs table)", s->path);
+        return PB_STORE_REFUSED;
+    }
     return 1;
 }
 
+
+/* ---- the tables a schema version requires ----
+ *
+ * A store whose user_version (or pb_meta) is right may still lack a table, a view or a column
+ * (dropped or renamed by hand, a half-restored backup): read as it is, a command would fail
+ * later, half-way through its output, or read nothing and say nothing. So every open asks the
+ * store for each relation of the schema by name, column by column. The list is not written out
+ * a second time: it is read from the schema text itself, run into a private in-memory SQLite
+ * database, so that it cannot drift from what a new store gets. */
+
+/* "SELECT col, col, ... FROM rel LIMIT 0" for every table and view of the core schema (and of the
+ * gate's tables where with_gate), in name order, handed to each(ctx, what, select) until it
+ * returns non-zero (what: "table runs", "view summary"); with_columns 0: "SELECT * FROM rel LIMIT 0". 0, the first non-zero of each, or -1 + e
+ * if the reference database cannot be made (out of memory). */
+static int each_relation(int with_gate, int with_columns,
+                         int (*each)(void *ctx, const char *what, const char *select), void *ctx, pb_err *e)
+{
+    sqlite3 *ref = NULL;
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(ref, pb_store_schema_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK && with_gate) rc = sqlite3_exec(ref, pb_gate_tables_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(ref,
+                                "SELECT m.name, group_concat(p.name, ', '), m.type || ' ' || m.name FROM sqlite_master m,"
+                                " pragma_table_info(m.name) p WHERE m.type IN ('table', 'view')"
+                                " GROUP BY m.name ORDER BY m.name", -1, &q, NULL);
+    if (rc != SQLITE_OK) {
+        pb_errf(e, "cannot list the schema's tables: %s", ref ? sqlite3_errmsg(ref) : "out of memory");
+        sqlite3_close(ref);
+        return -1;
+    }
+    int out = 0;
+    while (!out && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *rel = (const char *)sqlite3_column_text(q, 0), *cols = (const char *)sqlite3_column_text(q, 1);
+        char *select = sqlite3_mprintf("SELECT %s FROM %s LIMIT 0", with_columns ? cols : "*", rel);
+        if (!select) { out = pb_errf(e, "out of memory"); break; }
+        out = each(ctx, (const char *)sqlite3_column_text(q, 2), select);
+        sqlite3_free(select);
+    }
+    if (!out && rc != SQLITE_DONE) out = pb_errf(e, "cannot list the schema's tables: %s", sqlite3_errmsg(ref));
+    sqlite3_finalize(q);
+    sqlite3_close(ref);
+    return out;
+}
+
+typedef struct relation_check {
+    pb_store *s;
+    int found, migrated;   /* the store's version; the one a migration in this transaction made, or 0 */
+    pb_err *e;
+} relation_check;
+
+/* One relation of the schema, asked of the store: its statement prepared and run (PostgreSQL
+ * reports a missing column only when it runs). The store's own words on failure. */
+static int check_relation(void *ctx, const char *what, const char *select)
+{
+    relation_check *c = ctx;
+    pb_stmt *st;
+    int rc = pb_db_prepare(c->s->db, select, &st);
+    char why[PB_ERR_MAX];
+    if (rc == PB_DB_OK) {
+        rc = pb_db_step(st);
+        snprintf(why, sizeof why, "%s", pb_db_errmsg(c->s->db));   /* before finalize can reset it */
+        pb_db_finalize(st);
+        if (rc == PB_DB_DONE || rc == PB_DB_ROW) return 0;
+    } else {
+        snprintf(why, sizeof why, "%s", pb_db_errmsg(c->s->db));
+    }
+    /* a corrupt file is not a file of another schema: say which, in SQLite's words either way */
+    if (!is_pg(c->s) && (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB))
+        pb_errf(c->e, "%s: cannot read the store: %s", c->s->path, why);
+    else if (c->migrated)
+        pb_errf(c->e, "%s: store does not match schema version %d (migrated to %d, not kept): %s (asking for %s)",
+                c->s->path, c->found, c->migrated, why, what);
+    else
+        pb_errf(c->e, "%s: store does not match schema version %d: %s (asking for %s)", c->s->path, c->found, why,
+                what);
+    return PB_STORE_REFUSED;
+}
+
+/* Does the store hold what schema version `version` requires? At PB_SCHEMA_VERSION: every table
+ * and view of the schema with every column. Older (before a migration): the relations only, by
+ * name (their columns are what the migration adds); version 1 may lack the gate's tables, which
+ * migration 1 -> 2 creates. `found`: the version the store said it was, for the message (it
+ * differs where a migration in the open transaction made `version`). 0, or PB_STORE_REFUSED + e. */
+static int check_relations(pb_store *s, int found, int version, pb_err *e)
+{
+    relation_check c = {.s = s, .found = found, .migrated = found != version ? version : 0, .e = e};
+    return each_relation(version >= 2, version == PB_SCHEMA_VERSION, check_relation, &c, e);
+}
+
+static int refuse_newer(pb_store *s, int v, pb_err *e)
+{
+    pb_errf(e, "%s has schema version %d, newer than this bench's %d: use a newer bench", s->path, v, PB_SCHEMA_VERSION);
+    return PB_STORE_REFUSED;
+}
+
 /* Before anything writes (even the switch to WAL changes the file header): refuse a file that is
- * not ours or is newer than this bench, and leave it exactly as it was. */
+ * not ours, is newer than this bench or lacks what its version requires, and leave it exactly as
+ * it was. 0, -1 (unreadable) or PB_STORE_REFUSED, + e. */
 static int check_ours(pb_store *s, pb_err *e)
 {
     int v = schema_version(s, e);
-    if (v < 0) return -1;
-    if (v > PB_SCHEMA_VERSION)
-        return pb_errf(e, "%s has schema version %d, newer than this bench's %d: use a newer bench", s->path, v,
-                       PB_SCHEMA_VERSION);
-    return 0;
+    if (v < 0) return v;
+    if (v > PB_SCHEMA_VERSION) return refuse_newer(s, v, e);
+    return v ? check_relations(s, v, v, e) : 0;
 }
 
 /* Brings the file to PB_SCHEMA_VERSION in one IMMEDIATE transaction: concurrent openers wait for
- * each other (busy timeout), and the second one finds the work done. */
+ * each other (busy timeout), and the second one finds the work done. What a migration or a new
+ * schema leaves is checked whole before the transaction commits: 0, PB_STORE_REFUSED or -1, + e. */
 static int ensure_schema(pb_store *s, pb_err *e)
 {
+    int rc = -1;
     if (pb_store_begin(s, e) < 0) return -1;
     /* PostgreSQL: concurrent first openers queue on a transaction-level advisory lock (released
      * by COMMIT or ROLLBACK, or when a connection dies), so one creates or migrates and the
      * others find the work done; CREATE ... IF NOT EXISTS alone races in PostgreSQL. */
     if (is_pg(s) && pb_store_exec(s, "SELECT pg_advisory_xact_lock(" PB_PG_SCHEMA_LOCK ")", e) < 0) goto fail;
     int v = schema_version(s, e);
-    if (v < 0 || (v > PB_SCHEMA_VERSION && check_ours(s, e) < 0)) goto fail;
+    if (v < 0 || v > PB_SCHEMA_VERSION) {
+        rc = v < 0 ? v : refuse_newer(s, v, e);
+        goto fail;
+    }
+    /* what the version requires was asked for by check_ours (a concurrent migration adds columns
+     * only, and checks its result before it commits) */
     if (v == 0) {
         if (pb_store_ddl(s, pb_store_schema_sql, e) < 0 || pb_store_ddl(s, pb_gate_tables_sql, e) < 0 ||
             pb_store_exec(s, RUNS_UUID_INDEX, e) < 0)
@@ -268,6 +378,7 @@ static int ensure_schema(pb_store *s, pb_err *e)
             goto fail;
     } else if (is_pg(s) && v < 3) {
         pb_errf(e, "%s: schema version %d in PostgreSQL, whose stores began at version 3", s->path, v);
+        rc = PB_STORE_REFUSED;
         goto fail;
     } else {
         for (int k = v; k < PB_SCHEMA_VERSION; k++)
@@ -285,10 +396,13 @@ static int ensure_schema(pb_store *s, pb_err *e)
                  PB_SCHEMA_VERSION);
         if (pb_store_exec(s, sql, e) < 0) goto fail;
     }
+    /* a new schema is checked too: the schema text and the check read it alike */
+    if (v != PB_SCHEMA_VERSION && (rc = check_relations(s, v ? v : PB_SCHEMA_VERSION, PB_SCHEMA_VERSION, e)) < 0)
+        goto fail;
     return pb_store_commit(s, e);
 fail:
     pb_store_rollback(s);
-    return -1;
+    return rc;
 }
 
 /* PRAGMA journal_mode = WAL takes an exclusive lock and answers SQLITE_BUSY at once, without the
@@ -311,12 +425,18 @@ static int set_wal(pb_store *s, pb_err *e)
 
 static int check_readable(pb_store *s, const char *path, pb_err *e);
 
-static int open_failed(pb_store *s, const char *path, pb_err *e)
+/* Closes s and returns rc (-1 or PB_STORE_REFUSED); SQLite's "file is not a database" and
+ * "malformed" mean a file refused as it is, said in those words after ours. */
+static int open_failed(pb_store *s, const char *path, int rc, pb_err *e)
 {
-    if (strstr(e->msg, "not a database") || strstr(e->msg, "malformed"))
-        pb_errf(e, "%s is not a patchbench database (or is corrupt)", path);
+    if (rc == -1 && (strstr(e->msg, "not a database") || strstr(e->msg, "malformed"))) {
+        char why[PB_ERR_MAX];
+        snprintf(why, sizeof why, "%s", e->msg);
+        pb_errf(e, "%s is not a patchbench database (or is corrupt): %.300s", path, why);
+        rc = PB_STORE_REFUSED;
+    }
     pb_store_close(s);
-    return -1;
+    return rc;
 }
 
 /* An SQLite connection for s (name: a path or a file: URI), with the busy timeout set first:
@@ -350,20 +470,21 @@ int pb_store_open(pb_store *s, const char *path, pb_err *e)
     if (pb_store_check_path(path, e) < 0) return -1;
     snprintf(s->path, sizeof s->path, "%s", path);
     if (pb_db_is_pg(path)) {
-        if (open_pg(s, path, 0, e) < 0 || check_ours(s, e) < 0 || ensure_schema(s, e) < 0) {
-            pb_store_close(s);
-            return -1;
-        }
-        return 0;
+        int rc = open_pg(s, path, 0, e);
+        if (rc == 0) rc = check_ours(s, e);
+        if (rc == 0) rc = ensure_schema(s, e);
+        if (rc < 0) pb_store_close(s);
+        return rc;
     }
     if (mkdir_parent(path, e) < 0) return -1;
     if (open_lite(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, e) < 0) return -1;
     /* WAL: readers (report, gate) never block a running benchmark, and a killed
      * writer leaves the last committed state intact. */
-    if (pb_store_exec(s, "PRAGMA foreign_keys = ON", e) < 0 || check_ours(s, e) < 0 || set_wal(s, e) < 0 ||
-        ensure_schema(s, e) < 0)
-        return open_failed(s, path, e);
-    return 0;
+    int rc = pb_store_exec(s, "PRAGMA foreign_keys = ON", e);
+    if (rc == 0) rc = check_ours(s, e);
+    if (rc == 0) rc = set_wal(s, e);
+    if (rc == 0) rc = ensure_schema(s, e);
+    return rc < 0 ? open_failed(s, path, rc, e) : 0;
 }
 
 int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
@@ -412,23 +533,28 @@ int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
     return check_readable(s, path, e);
 }
 
-/* A read-only command reads this schema version only: an older one could be misread. */
+/* A read-only command reads this schema version only, and only a store that holds all of it: an
+ * older one could be misread, one that lacks a table or column would fail half-way through. */
 static int check_readable(pb_store *s, const char *path, pb_err *e)
 {
     int v = schema_version(s, e);
-    if (v < 0) return open_failed(s, path, e);
+    if (v < 0) {   /* a store that only cannot be read is refused as well: nothing is written to it */
+        open_failed(s, path, v, e);
+        return PB_STORE_REFUSED;
+    }
     if (v == 0) {
         if (is_pg(s)) pb_errf(e, "no database at %s: no patchbench schema there (`bench migrate --db URI` creates it)", path);
         else pb_errf(e, "%s is empty, not a patchbench database", path);
-        return open_failed(s, path, e);
+        return open_failed(s, path, PB_STORE_REFUSED, e);
     }
     if (v != PB_SCHEMA_VERSION) {
         pb_errf(e, "%s has schema version %d, this bench reads version %d: %s", path, v, PB_SCHEMA_VERSION,
                 v < PB_SCHEMA_VERSION ? "migrate it with `bench migrate --db PATH` (one transaction)"
                                       : "use a newer bench");
-        return open_failed(s, path, e);
+        return open_failed(s, path, PB_STORE_REFUSED, e);
     }
-    return 0;
+    int rc = check_relations(s, v, v, e);
+    return rc < 0 ? open_failed(s, path, rc, e) : 0;
 }
 
 
