@@ -1,8 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* text_out.c — Markdown code spans and CSV fields for store text (text_out.h). */
+/* text_out.c — Markdown text, Markdown code spans and CSV fields for store text (text_out.h). */
 #include "text_out.h"
 
 #include <string.h>
+
+size_t pb_escape_pieces(char *out, size_t cap, const char *in, pb_piece_fn *piece_of)
+{
+    size_t need = 0, w = 0;
+    int full = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+        char scratch[4], one[2] = {(char)*p, 0};
+        const char *piece = piece_of(*p, scratch);
+        if (!piece) piece = one;
+        size_t len = strlen(piece);
+        /* a piece that does not fit whole is left out, and so is everything after it */
+        if (!full && w + len < cap) {
+            memcpy(out + w, piece, len);
+            w += len;
+        } else {
+            full = 1;
+        }
+        need += len;
+    }
+    if (cap) out[w] = 0;
+    return need;
+}
+
+void pb_fputs_pieces(FILE *f, const char *in, pb_piece_fn *piece_of)
+{
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+        char scratch[4];
+        const char *piece = piece_of(*p, scratch);
+        if (piece) fputs(piece, f);
+        else fputc(*p, f);
+    }
+}
+
+/* Markdown text: the replacement of one byte, or NULL for the byte itself */
+static const char *md_text_piece(unsigned char c, char scratch[4])
+{
+    switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '~': case '#':
+        scratch[0] = '\\', scratch[1] = (char)c, scratch[2] = 0;
+        return scratch;
+    default: return c < 0x20 || c == 0x7f ? " " : NULL;
+    }
+}
+
+size_t pb_md_text_escape(char *out, size_t cap, const char *in) { return pb_escape_pieces(out, cap, in, md_text_piece); }
+
+void pb_md_text_fputs(FILE *f, const char *in) { pb_fputs_pieces(f, in, md_text_piece); }
 
 void pb_md_code_fputs(FILE *f, const char *in)
 {

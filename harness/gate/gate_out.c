@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "text_out.h"
 
 int pb_format_parse(const char *s, pb_format *f)
 {
@@ -108,6 +109,13 @@ static void summary_counts(const pb_cmp_cell *cells, size_t n, char *b, size_t c
     }
 }
 
+/* in (NULL: none) as Markdown text (text_out.h) in buf, returned */
+static const char *md_text(char *buf, size_t cap, const char *in)
+{
+    pb_md_text_escape(buf, cap, in ? in : "");
+    return buf;
+}
+
 /* one table, two layouts: aligned text, or a markdown table */
 static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
 {
@@ -123,7 +131,7 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     for (size_t i = 0; i < n; i++) lay |= cells[i].layouts > 1;
     for (int k = 0; k < NCOL; k++) show[k] = 1;
     show[C_IMPL] = imp, show[C_CAL] = cal, show[C_THR] = thr, show[C_LAY] = lay;
-    char val[NCOL][96];
+    char val[NCOL][5 * 96], mdbuf[5 * 96];   /* room for a name escaped as Markdown text */
     for (int row = -1; row < (int)n; row++) {
         if (row < 0) {
             for (int k = 0; k < NCOL; k++) snprintf(val[k], sizeof val[k], "%s", COLS[k].head);
@@ -145,8 +153,16 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
             fmt_pct(val[C_CAL], sizeof val[0], c->calibrated_mdc);
             fmt_pct(val[C_THR], sizeof val[0], c->threshold);
             const char *res = cell_result(c, h->gp), *em = md && c->verdict == PB_CELL_REGRESSION ? "**" : "";
-            snprintf(val[C_RESULT], sizeof val[0], "%s%s%s%s%.60s", em, res, em, c->note[0] ? (md ? ": " : "  -- ") : "",
-                     c->note);
+            char note[61];
+            snprintf(note, sizeof note, "%s", c->note);
+            snprintf(val[C_RESULT], sizeof val[0], "%s%s%s%s%s", em, res, em, c->note[0] ? (md ? ": " : "  -- ") : "",
+                     md ? md_text(mdbuf, sizeof mdbuf, note) : note);
+            /* names and notes come from the store: in Markdown they are text, never markup */
+            if (md)
+                for (int k = C_IMPL; k <= C_OP; k++) {
+                    snprintf(mdbuf, sizeof mdbuf, "%s", val[k]);
+                    pb_md_text_escape(val[k], sizeof val[k], mdbuf);
+                }
         }
         int first = 1;
         for (int k = 0; k < NCOL; k++) {
@@ -247,7 +263,8 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
 {
     char counts[256];
     summary_counts(cells, n, counts, sizeof counts, h->gp);
-    fprintf(f, md ? "### %s\n\n" : "%s\n", h->title);
+    char title[1024], suite[256], metric[256], note[2048];
+    fprintf(f, md ? "### %s\n\n" : "%s\n", md ? md_text(title, sizeof title, h->title) : h->title);
     int lay = 0;
     for (size_t i = 0; i < n; i++) lay = lay > cells[i].layouts ? lay : cells[i].layouts;
     char how[200];
@@ -258,9 +275,11 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     fprintf(f,
             "%s%s, cost = %s%s; paired by %s; %s; Holm over %zu cells, alpha %g; MDC = change found with %.0f%% "
             "power\n%s",
-            md ? "" : "  ", h->suite, pb_metric_higher_is_better(h->metric) ? "1/" : "", h->metric, h->pairing, how, n,
-            h->gp->alpha, 100 * h->gp->power, md ? "\n" : "");
-    if (h->note && h->note[0]) fprintf(f, md ? "%s\n\n" : "  %s\n", h->note);
+            md ? "" : "  ", md ? md_text(suite, sizeof suite, h->suite) : h->suite,
+            pb_metric_higher_is_better(h->metric) ? "1/" : "", md ? md_text(metric, sizeof metric, h->metric) : h->metric,
+            h->pairing, how, n, h->gp->alpha, 100 * h->gp->power, md ? "\n" : "");
+    if (h->note && h->note[0])
+        fprintf(f, md ? "%s\n\n" : "  %s\n", md ? md_text(note, sizeof note, h->note) : h->note);
     print_table(f, md, h, cells, n);
     if (h->exit_status >= 0)
         fprintf(f, md ? "\n**verdict: %s** (%s)" : "verdict: %s (%s)", pb_gate_exit_name(h->exit_status), counts);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* text_out.h: store text as a Markdown code span and as a CSV field stays text, with the hostile
- * names of issue 21 (a backquote ending the span, HTML after it, spreadsheet formulas). */
+/* text_out.h: store text as Markdown text, as a Markdown code span and as a CSV field stays text,
+ * with the hostile names of issue 21 (a backquote ending the span, HTML after it, links, table
+ * cells ended by '|', spreadsheet formulas): the exact output of each, so that a change shows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,12 @@ int main(void)
     want(pb_md_code_fputs, "md", "a\n\n<script>x</script>", "`a  <script>x</script>`");
     want(pb_md_code_fputs, "md", "tab\there\r\x7f", "`tab here  `");
     want(pb_md_code_fputs, "md", "kB \xc2\xb1", "`kB \xc2\xb1`");
+    /* Markdown text: entities for & < >, a backslash before what opens markup or ends a cell */
+    want(pb_md_text_fputs, "md text", "kmod-old (hmac(sha1))", "kmod-old (hmac(sha1))");
+    want(pb_md_text_fputs, "md text", "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;");
+    want(pb_md_text_fputs, "md text", "[l](javascript:x) *b* _e_ ~~s~~", "\\[l\\](javascript:x) \\*b\\* \\_e\\_ \\~\\~s\\~\\~");
+    want(pb_md_text_fputs, "md text", "a | b `c` # \\", "a \\| b \\`c\\` \\# \\\\");
+    want(pb_md_text_fputs, "md text", "&amp;\n\nx\t\x7f", "&amp;amp;  x  ");
     /* CSV: RFC 4180 quoting, and OWASP's neutralising quote before a formula's first character */
     want(pb_csv_fputs, "csv", "old-nomem", "old-nomem");
     want(pb_csv_fputs, "csv", "@SUM(A1)", "\"'@SUM(A1)\"");
