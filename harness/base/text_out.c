@@ -54,18 +54,30 @@ size_t pb_md_text_escape(char *out, size_t cap, const char *in) { return pb_esca
 
 void pb_md_text_fputs(FILE *f, const char *in) { pb_fputs_pieces(f, in, md_text_piece); }
 
+/* a byte as a code span shows it: control characters as spaces */
+static unsigned char code_char(unsigned char c) { return c < 0x20 || c == 0x7f ? ' ' : c; }
+
 void pb_md_code_fputs(FILE *f, const char *in)
 {
-    size_t longest = 0, run = 0, n = strlen(in);
-    for (const char *p = in; *p; p++) {
+    size_t longest = 0, run = 0, n = strlen(in), spaces = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
         run = *p == '`' ? run + 1 : 0;
         if (run > longest) longest = run;
+        spaces += code_char(*p) == ' ';
     }
-    int pad = n && (in[0] == '`' || in[n - 1] == '`' || in[0] == ' ' || in[n - 1] == ' ');
+    /* CommonMark has no empty code span ("``" is two backquotes): none is one space, which a
+     * reader keeps, as it keeps a span of spaces only (no padding for one: it would show) */
+    if (!n) {
+        fputs("` `", f);
+        return;
+    }
+    /* padded where a backquote would join the fence, or where the reader would strip a space
+     * each side: decided on what it sees, a control character being a space there */
+    unsigned char first = code_char((unsigned char)in[0]), last = code_char((unsigned char)in[n - 1]);
+    int pad = spaces != n && (first == '`' || last == '`' || (first == ' ' && last == ' '));
     for (size_t i = 0; i <= longest; i++) fputc('`', f);
     if (pad) fputc(' ', f);
-    for (const unsigned char *p = (const unsigned char *)in; *p; p++)
-        fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, f);
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) fputc(code_char(*p), f);
     if (pad) fputc(' ', f);
     for (size_t i = 0; i <= longest; i++) fputc('`', f);
 }

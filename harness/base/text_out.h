@@ -25,8 +25,10 @@ size_t pb_md_text_escape(char *out, size_t cap, const char *in);
 void pb_md_text_fputs(FILE *f, const char *in);
 
 /* in as one CommonMark code span: fenced by one backquote more than its longest run of backquotes,
- * padded with a space inside the fence where it begins or ends with a backquote or space (the
- * reader strips one each side), line breaks and other control characters written as spaces (a
+ * padded with a space inside the fence where it begins or ends with a backquote, or both begins
+ * and ends with a space (the reader strips one each side then), a control character counting as
+ * the space it is written as; a span of spaces only is kept as it is by the reader, and "" is
+ * written as one space (CommonMark has no empty span), line breaks and other control characters written as spaces (a
  * blank line would end the paragraph, and the span with it). Inside a code span `<` and `*` are
  * literal, so no text of the store becomes HTML or markup. */
 void pb_md_code_fputs(FILE *f, const char *in);

@@ -36,6 +36,12 @@ int main(void)
     want(pb_md_code_fputs, "md", "a\n\n<script>x</script>", "`a  <script>x</script>`");
     want(pb_md_code_fputs, "md", "tab\there\r\x7f", "`tab here  `");
     want(pb_md_code_fputs, "md", "kB \xc2\xb1", "`kB \xc2\xb1`");
+    /* what the reader sees decides the padding: control characters count as the spaces they become */
+    want(pb_md_code_fputs, "md", "\x01x\x1b", "`  x  `");
+    want(pb_md_code_fputs, "md", "end ", "`end `");
+    /* no empty code span in CommonMark ("``" shows two backquotes), and spaces only are kept */
+    want(pb_md_code_fputs, "md", "", "` `");
+    want(pb_md_code_fputs, "md", "   ", "`   `");
     /* Markdown text: entities for & < >, a backslash before what opens markup or ends a cell */
     want(pb_md_text_fputs, "md text", "kmod-old (hmac(sha1))", "kmod-old (hmac(sha1))");
     want(pb_md_text_fputs, "md text", "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;");
