@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "render.h"
 #include "text_out.h"
 
@@ -192,29 +193,13 @@ static json_t *json_num(double v)
     return json_real(v);
 }
 
-/* A string, null for none. jansson takes only UTF-8: a name in another encoding (an imported
- * file's) is shown with '?' for each byte outside ASCII rather than dropped. */
-static json_t *json_text(const char *s)
-{
-    if (!s) return json_null();
-    json_t *j = json_string(s);
-    if (j) return j;
-    char *ascii = strdup(s);
-    if (!ascii) return json_null();
-    for (char *p = ascii; *p; p++)
-        if ((unsigned char)*p >= 0x80) *p = '?';
-    j = json_string(ascii);
-    free(ascii);
-    return j ? j : json_null();
-}
-
 static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "baseline", json_text(c->impl_a));
-    json_object_set_new(o, "candidate", json_text(c->impl_b));
-    json_object_set_new(o, "variant", json_text(c->variant));
-    json_object_set_new(o, "op", json_text(c->op));
+    json_object_set_new(o, "baseline", pb_json_text(c->impl_a));
+    json_object_set_new(o, "candidate", pb_json_text(c->impl_b));
+    json_object_set_new(o, "variant", pb_json_text(c->variant));
+    json_object_set_new(o, "op", pb_json_text(c->op));
     json_object_set_new(o, "size_bytes", json_num((double)c->size));
     json_object_set_new(o, "pairs", json_num((double)c->n));
     json_object_set_new(o, "rounds", json_num(c->rounds));
@@ -226,29 +211,29 @@ static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
         {"layout_lo", c->layout_lo}, {"layout_hi", c->layout_hi}, {"layout_df", c->layout_df},
     };
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) json_object_set_new(o, nums[k].k, json_num(nums[k].v));
-    json_object_set_new(o, "change", json_text(pb_cmp_change(c, gp)));
-    json_object_set_new(o, "verdict", json_text(pb_cell_verdict_name(c->verdict)));
-    json_object_set_new(o, "note", json_text(c->note));
+    json_object_set_new(o, "change", pb_json_text(pb_cmp_change(c, gp)));
+    json_object_set_new(o, "verdict", pb_json_text(pb_cell_verdict_name(c->verdict)));
+    json_object_set_new(o, "note", pb_json_text(c->note));
     return o;
 }
 
 static void print_json(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
 {
     json_t *root = json_object();
-    json_object_set_new(root, "title", json_text(h->title ? h->title : ""));
-    json_object_set_new(root, "suite", json_text(h->suite));
-    json_object_set_new(root, "metric", json_text(h->metric));
-    json_object_set_new(root, "ratio", json_text("cost(candidate)/cost(baseline); > 1 is slower"));
-    json_object_set_new(root, "pairing", json_text(h->pairing));
-    json_object_set_new(root, "gate", json_text(h->gate));
+    json_object_set_new(root, "title", pb_json_text(h->title ? h->title : ""));
+    json_object_set_new(root, "suite", pb_json_text(h->suite));
+    json_object_set_new(root, "metric", pb_json_text(h->metric));
+    json_object_set_new(root, "ratio", pb_json_text("cost(candidate)/cost(baseline); > 1 is slower"));
+    json_object_set_new(root, "pairing", pb_json_text(h->pairing));
+    json_object_set_new(root, "gate", pb_json_text(h->gate));
     json_object_set_new(root, "alpha", json_num(h->gp->alpha));
     json_object_set_new(root, "conf", json_num(h->gp->conf));
     json_object_set_new(root, "power", json_num(h->gp->power));
-    json_object_set_new(root, "correction", json_text("holm"));
+    json_object_set_new(root, "correction", pb_json_text("holm"));
     json_object_set_new(root, "comparison_id", json_num((double)h->comparison_id));
-    json_object_set_new(root, "verdict", json_text(pb_gate_exit_name(h->exit_status)));
+    json_object_set_new(root, "verdict", pb_json_text(pb_gate_exit_name(h->exit_status)));
     json_object_set_new(root, "exit_status", json_num(h->exit_status >= 0 ? h->exit_status : NAN));
-    json_object_set_new(root, "note", json_text(h->note));
+    json_object_set_new(root, "note", pb_json_text(h->note));
     json_t *list = json_array();
     for (size_t i = 0; i < n; i++) json_array_append_new(list, cell_json(&cells[i], h->gp));
     json_object_set_new(root, "cells", list);

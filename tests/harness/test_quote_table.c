@@ -5,13 +5,16 @@
  * string: it must hold nothing active and read back as the name (or the quoting must refuse it,
  * writing nothing). Languages: a gnuplot single-quoted string (pb_gp_quote; also run through
  * gnuplot itself, which must print each accepted name back and run nothing), HTML
- * (pb_html_escape), Markdown text (pb_md_text_escape), a Markdown code span (pb_md_code_fputs)
- * and a CSV field (pb_csv_fputs). */
+ * (pb_html_escape), Markdown text (pb_md_text_escape), a Markdown code span (pb_md_code_fputs),
+ * a CSV field (pb_csv_fputs) and a JSON string (pb_json_text). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "export.h"
 #include "html.h"
 #include "report_data.h"
 #include "text_out.h"
@@ -210,6 +213,29 @@ static void csv_field(const char *in)
     free(out);
 }
 
+/* ---- JSON: one string (jansson, through the store's one way to it) ---- */
+static void json_text(const char *in)
+{
+    json_t *j = pb_json_text(in);
+    char *out = json_dumps(j, JSON_ENCODE_ANY);
+    json_decref(j);
+    CHECK(out != NULL, "json '%.80s': not encoded", in);
+    if (!out) return;
+    json_error_t err;
+    json_t *back = json_loads(out, JSON_DECODE_ANY, &err);
+    /* as it is, or with '?' for each byte outside ASCII where it is not UTF-8 */
+    char want[8192];
+    size_t k = 0;
+    json_t *probe = json_string(in);
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) want[k++] = !probe && *p >= 0x80 ? '?' : (char)*p;
+    want[k] = 0;
+    json_decref(probe);
+    CHECK(back && json_is_string(back) && !strcmp(json_string_value(back), want) && out[0] == '"' && !strchr(out, '\n'),
+          "json '%.80s': '%.80s' does not read back as one string", in, out);
+    json_decref(back);
+    free(out);
+}
+
 /* Every name gnuplot accepted, printed by gnuplot itself from the script the reports' way of
  * quoting makes: each comes back as it went in, and nothing ran (no file X appears). */
 static void gnuplot_prints_back(char quoted[][8192], const int *accepted)
@@ -264,12 +290,13 @@ int main(void)
         md_text(HOSTILE[i]);
         md_code(HOSTILE[i]);
         csv_field(HOSTILE[i]);
+        json_text(HOSTILE[i]);
     }
     /* the refusals are the ones pb_gp_quote documents, not more: plain hostile text is drawn */
     int n_accepted = 0;
     for (size_t i = 0; i < NHOSTILE; i++) n_accepted += accepted[i];
     CHECK(n_accepted >= 30, "gnuplot accepted only %d of %zu names", n_accepted, NHOSTILE);
     gnuplot_prints_back(quoted, accepted);
-    printf("%zu hostile names, 5 languages: %d checks, %d failed\n", NHOSTILE, checks, fails);
+    printf("%zu hostile names, 6 languages: %d checks, %d failed\n", NHOSTILE, checks, fails);
     return fails ? 1 : 0;
 }
