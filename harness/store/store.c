@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <math.h>
 #include <stdio.h>
@@ -99,6 +100,29 @@ static int64_t query_int(pb_store *s, const char *sql, pb_err *e)
     pb_db_finalize(st);
     if (rc != PB_DB_ROW) return pb_store_sqlerr(s, e, "read schema");
     return v;
+}
+
+/* The schema version the store holds (PRAGMA user_version, pb_meta's row), asked with sql: a whole
+ * number from 0 up, or PB_STORE_REFUSED + e for anything else (a negative user_version, a NULL,
+ * text or fraction in pb_meta, no row): no bench writes those, so no bench can read the file
+ * as any version. -1 + e where the query fails. */
+static int read_version(pb_store *s, const char *sql, pb_err *e)
+{
+    pb_stmt *st;
+    if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return pb_store_sqlerr(s, e, "read schema version");
+    int rc = pb_db_step(st);
+    int type = rc == PB_DB_ROW ? pb_db_column_type(st, 0) : PB_DB_NULL;
+    int64_t v = type == PB_DB_INTEGER ? pb_db_column_int64(st, 0) : -1;
+    char shown[64];
+    snprintf(shown, sizeof shown, "%s", rc == PB_DB_ROW && type != PB_DB_NULL ? pb_db_column_str(st, 0) : "none");
+    pb_db_finalize(st);
+    if (rc != PB_DB_ROW && rc != PB_DB_DONE) return pb_store_sqlerr(s, e, "read schema version");
+    if (v < 0 || v > INT_MAX) {
+        pb_errf(e, "%s has schema version '%s', which no bench writes: not a patchbench database as it is", s->path,
+                shown);
+        return PB_STORE_REFUSED;
+    }
+    return (int)v;
 }
 
 /* table and column are this file's own words, never data */
@@ -225,12 +249,10 @@ static int schema_version(pb_store *s, pb_err *e)
             return PB_STORE_REFUSED;
         }
         if (t == 0) return 0;
-        int64_t v = query_int(s, "SELECT max(schema_version) FROM pb_meta", e);
-        return v < 0 ? -1 : (int)v;
+        return read_version(s, "SELECT max(schema_version) FROM pb_meta", e);
     }
-    int64_t uv = query_int(s, "PRAGMA user_version", e);
-    if (uv < 0) return -1;
-    if (uv > 0) return (int)uv;
+    int uv = read_version(s, "PRAGMA user_version", e);
+    if (uv != 0) return uv;
     int64_t tables = query_int(s, "SELECT count(*) FROM sqlite_master", e);
     if (tables < 0) return -1;
     if (tables == 0) return 0;

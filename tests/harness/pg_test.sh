@@ -314,6 +314,11 @@ pg-read-only-commands-create-nothing)
     expect 2 "column \"per_layout\" does not exist" "$BENCH" export --format csv --db "$U"
     expect 2 "store does not match schema version 4" "$BENCH" migrate --db "$U"
     pgq "$U" "ALTER TABLE ratios RENAME COLUMN pl TO per_layout" >/dev/null
+    # pb_meta without its row: no version at all
+    pgq "$U" "DELETE FROM pb_meta" >/dev/null
+    expect 2 "schema version 'none', which no bench writes" "$BENCH" list --runs --db "$U"
+    expect 2 "schema version 'none', which no bench writes" "$BENCH" migrate --db "$U"
+    pgq "$U" "INSERT INTO pb_meta VALUES (4)" >/dev/null
     is "nothing run into a store refused" "$(pgq "$U" "SELECT count(*) FROM runs")" "0"
     # a read-only command writes nothing even through SQL of its own
     is "a newer schema is refused" "$(pgq "$U" "UPDATE pb_meta SET schema_version = 99"; "$BENCH" list --runs --db "$U" 2>&1)" \

@@ -94,6 +94,14 @@ expect 2 "v3.db: store does not match schema version 3 (migrated to 4, not kept)
 is "v3 without runs.hostname: unchanged" "$(sha256sum <v3.db)" "$before"
 is "v3 without runs.hostname: still version 3" "$(q v3.db "PRAGMA user_version")" "3"
 
+# a version no bench writes (user_version is a signed 32-bit number): refused in words, exit 2
+cp clean.db neg.db
+sqlite3 neg.db "PRAGMA user_version = -1"
+for c in "list --runs" "migrate" "run --suite synthetic --quick --quiet --rounds 2"; do
+    read -ra argv <<<"$c"
+    expect 2 "neg.db has schema version '-1', which no bench writes" "$BENCH" "${argv[@]}" --db neg.db
+done
+
 # the clean store still opens for every reader (the check asks for nothing the schema lacks)
 expect 0 "" "$BENCH" list --runs --db clean.db
 expect 0 "" "$BENCH" export --format csv --db clean.db
