@@ -248,7 +248,7 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
 {
     char counts[256];
     summary_counts(cells, n, counts, sizeof counts, h->gp);
-    char title[1024], suite[256], metric[256], note[2048];
+    char title[2048], suite[256], metric[256], note[16384];   /* escaped: up to 5 bytes a byte */
     fprintf(f, md ? "### %s\n\n" : "%s\n", md ? md_text(title, sizeof title, h->title) : h->title);
     int lay = 0;
     for (size_t i = 0; i < n; i++) lay = lay > cells[i].layouts ? lay : cells[i].layouts;
