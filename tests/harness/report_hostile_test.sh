@@ -18,10 +18,12 @@ cd "$T" || exit 1
 nothing_ran() {
     [[ -z $(find "$T" -name X -print -quit) ]] && ok || bad "$1: a command ran (X exists)"
 }
+# TEXT as SQL's hex digits (od -v: a run of equal lines is not folded into '*')
+hex() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
 # hostile DB COLUMN NAME: a copy of the clean store with every 'old' case's COLUMN set to NAME
 hostile() {
     cp clean.db "$1"
-    q "$1" "UPDATE cases SET $2 = CAST(x'$(printf '%s' "$3" | od -An -tx1 | tr -d ' \n')' AS TEXT) WHERE impl = 'old'"
+    q "$1" "UPDATE cases SET $2 = CAST(x'$(hex "$3")' AS TEXT) WHERE impl = 'old'"
 }
 no_outputs() { # no_outputs DIR WHAT
     local f
@@ -54,7 +56,6 @@ done
 # ---- end to end: every output of a store whose names and provenance are markup, formulas and
 # commands (gnuplot-quotable: no double quote, no backquote), each file checked by a reader of its
 # language (tests/harness/outputs_inert.py): Markdown, gnuplot, HTML, CSV, JSON ----
-hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 NAME='<img src=x onerror=1>|*b*[l](javascript:x)&amp;'   # 47 bytes: the report keeps names to 47
 OP='_u_ ~~s~~ # h \\ $(touch X) *o* @X'
 VAR="=cmd|' /C calc'!A0"
