@@ -275,12 +275,13 @@ static int schema_version(pb_store *s, pb_err *e)
  * a second time: it is read from the schema text itself, run into a private in-memory SQLite
  * database, so that it cannot drift from what a new store gets. */
 
-/* "SELECT col, col, ... FROM rel LIMIT 0" for every table and view of the core schema (and of the
- * gate's tables where with_gate), in name order, handed to each(ctx, what, select) until it
- * returns non-zero (what: "table runs", "view summary"); with_columns 0: "SELECT * FROM rel LIMIT 0". 0, the first non-zero of each, or -1 + e
- * if the reference database cannot be made (out of memory). */
+/* Every table and view of the core schema (and of the gate's tables where with_gate), in name
+ * order, handed to each(ctx, kind, name, select) until it returns non-zero: kind "table" or
+ * "view", select "SELECT col, col, ... FROM name LIMIT 0" (with_columns 0: "SELECT * ..."). 0,
+ * the first non-zero of each, or -1 + e if the reference database cannot be made (out of memory). */
 static int each_relation(int with_gate, int with_columns,
-                         int (*each)(void *ctx, const char *what, const char *select), void *ctx, pb_err *e)
+                         int (*each)(void *ctx, const char *kind, const char *name, const char *select), void *ctx,
+                         pb_err *e)
 {
     sqlite3 *ref = NULL;
     sqlite3_stmt *q = NULL;
@@ -289,7 +290,7 @@ static int each_relation(int with_gate, int with_columns,
     if (rc == SQLITE_OK && with_gate) rc = sqlite3_exec(ref, pb_gate_tables_sql, NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(ref,
-                                "SELECT m.name, group_concat(p.name, ', '), m.type || ' ' || m.name FROM sqlite_master m,"
+                                "SELECT m.name, group_concat(p.name, ', '), m.type FROM sqlite_master m,"
                                 " pragma_table_info(m.name) p WHERE m.type IN ('table', 'view')"
                                 " GROUP BY m.name ORDER BY m.name", -1, &q, NULL);
     if (rc != SQLITE_OK) {
@@ -302,7 +303,7 @@ static int each_relation(int with_gate, int with_columns,
         const char *rel = (const char *)sqlite3_column_text(q, 0), *cols = (const char *)sqlite3_column_text(q, 1);
         char *select = sqlite3_mprintf("SELECT %s FROM %s LIMIT 0", with_columns ? cols : "*", rel);
         if (!select) { out = pb_errf(e, "out of memory"); break; }
-        out = each(ctx, (const char *)sqlite3_column_text(q, 2), select);
+        out = each(ctx, (const char *)sqlite3_column_text(q, 2), rel, select);
         sqlite3_free(select);
     }
     if (!out && rc != SQLITE_DONE) out = pb_errf(e, "cannot list the schema's tables: %s", sqlite3_errmsg(ref));
@@ -317,11 +318,44 @@ typedef struct relation_check {
     pb_err *e;
 } relation_check;
 
+/* "PATH: store does not match schema version N[ (migrated to M, not kept)]: WHY" */
+static int mismatch(const relation_check *c, const char *why)
+{
+    char migrated[64] = "";
+    if (c->migrated) snprintf(migrated, sizeof migrated, " (migrated to %d, not kept)", c->migrated);
+    pb_errf(c->e, "%s: store does not match schema version %d%s: %s", c->s->path, c->found, migrated, why);
+    return PB_STORE_REFUSED;
+}
+
+/* Is name a relation of this kind in the store (not a view where the schema has a table, or the
+ * other way round)? 0, PB_STORE_REFUSED or -1, + e. */
+static int check_kind(const relation_check *c, const char *kind, const char *name, const char *what)
+{
+    int view = !strcmp(kind, "view");
+    char sql[320];
+    if (is_pg(c->s))
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"
+                 " AND table_name = '%s' AND table_type = '%s'", name, view ? "VIEW" : "BASE TABLE");
+    else
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE name = '%s' AND type = '%s'", name, kind);
+    int64_t n = query_int(c->s, sql, c->e);
+    if (n < 0) return -1;
+    if (n > 0) return 0;
+    char why[200];
+    snprintf(why, sizeof why, "%s is there but not as a %s", what, kind);
+    return mismatch(c, why);
+}
+
 /* One relation of the schema, asked of the store: its statement prepared and run (PostgreSQL
- * reports a missing column only when it runs). The store's own words on failure. */
-static int check_relation(void *ctx, const char *what, const char *select)
+ * reports a missing column only when it runs), the store's own words on failure; then whether it
+ * is a table where the schema has a table (a view of the same columns reads alike, but takes no
+ * row: a writer would fail half-way through a run). kind and name are the schema's own words. */
+static int check_relation(void *ctx, const char *kind, const char *name, const char *select)
 {
     relation_check *c = ctx;
+    char what[128];
+    snprintf(what, sizeof what, "%s %s", kind, name);
     pb_stmt *st;
     int rc = pb_db_prepare(c->s->db, select, &st);
     char why[PB_ERR_MAX];
@@ -329,20 +363,18 @@ static int check_relation(void *ctx, const char *what, const char *select)
         rc = pb_db_step(st);
         snprintf(why, sizeof why, "%s", pb_db_errmsg(c->s->db));   /* before finalize can reset it */
         pb_db_finalize(st);
-        if (rc == PB_DB_DONE || rc == PB_DB_ROW) return 0;
+        if (rc == PB_DB_DONE || rc == PB_DB_ROW) return check_kind(c, kind, name, what);
     } else {
         snprintf(why, sizeof why, "%s", pb_db_errmsg(c->s->db));
     }
     /* a corrupt file is not a file of another schema: say which, in SQLite's words either way */
-    if (!is_pg(c->s) && (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB))
+    if (!is_pg(c->s) && (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)) {
         pb_errf(c->e, "%s: cannot read the store: %s", c->s->path, why);
-    else if (c->migrated)
-        pb_errf(c->e, "%s: store does not match schema version %d (migrated to %d, not kept): %s (asking for %s)",
-                c->s->path, c->found, c->migrated, why, what);
-    else
-        pb_errf(c->e, "%s: store does not match schema version %d: %s (asking for %s)", c->s->path, c->found, why,
-                what);
-    return PB_STORE_REFUSED;
+        return PB_STORE_REFUSED;
+    }
+    size_t len = strlen(why);
+    snprintf(why + len, sizeof why - len, " (asking for %s)", what);
+    return mismatch(c, why);
 }
 
 /* Does the store hold what schema version `version` requires? At PB_SCHEMA_VERSION: every table

@@ -310,6 +310,10 @@ pg-read-only-commands-create-nothing)
     expect 2 "$U: store does not match schema version 4: ERROR:  relation \"samples\" does not exist" \
         "$BENCH" list --runs --db "$U"
     expect 2 "store does not match schema version 4" "$BENCH" "${QUICK[@]}" --db "$U"
+    pgq "$U" "CREATE VIEW samples AS SELECT * FROM samples_away" >/dev/null
+    expect 2 "store does not match schema version 4: table samples is there but not as a table" \
+        "$BENCH" "${QUICK[@]}" --db "$U"
+    pgq "$U" "DROP VIEW samples" >/dev/null
     pgq "$U" "ALTER TABLE samples_away RENAME TO samples; ALTER TABLE ratios RENAME COLUMN per_layout TO pl" >/dev/null
     expect 2 "column \"per_layout\" does not exist" "$BENCH" export --format csv --db "$U"
     expect 2 "store does not match schema version 4" "$BENCH" migrate --db "$U"

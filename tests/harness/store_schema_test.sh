@@ -36,6 +36,9 @@ damage no-summary-ratios-view "DROP VIEW summary_ratios" "no such table: summary
 damage column-dropped "ALTER TABLE ratios DROP COLUMN per_layout" "no such column: per_layout"
 damage column-renamed "ALTER TABLE cases RENAME COLUMN impl TO implementation" "no such column: impl"
 damage view-redefined "DROP VIEW summary; CREATE VIEW summary AS SELECT id AS run_id FROM runs" "no such column: suite"
+# a view in place of a table reads alike, but a writer's insert would fail half-way through a run
+damage samples-a-view "PRAGMA foreign_keys = OFF; ALTER TABLE samples RENAME TO s0; CREATE VIEW samples AS SELECT * FROM s0" \
+    "table samples is there but not as a table"
 
 # every command that opens a store, with arguments it would otherwise accept; DB is the store,
 # run in an empty folder w (its outputs go there, so that what it leaves is seen)
