@@ -118,7 +118,11 @@ int cmd_migrate(int argc, char **argv)
     if (pb_store_check_path(db, &e) < 0) { fprintf(stderr, "bench migrate: %s\n", e.msg); return 2; }
     if (!pb_store_exists(db)) { fprintf(stderr, "bench migrate: no database at %s\n", db); return 2; }
     pb_store st;
-    if (pb_store_open(&st, db, &e) < 0) { fprintf(stderr, "bench migrate: %s\n", e.msg); return 1; }
+    int opened = pb_store_open(&st, db, &e);
+    if (opened < 0) {   /* a failed migration is 1 (the file left as it was); a refused store 2 */
+        fprintf(stderr, "bench migrate: %s\n", e.msg);
+        return opened == PB_STORE_REFUSED ? 2 : 1;
+    }
     pb_store_close(&st);
     printf("%s: schema version %d\n", db, PB_SCHEMA_VERSION);
     return 0;

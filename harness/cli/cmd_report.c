@@ -160,8 +160,9 @@ int cmd_report(int argc, char **argv)
     }
     pb_store st;
     pb_err e = {{0}};
-    if (pb_store_open_readonly(&st, ra.db, &e) < 0) {
-        fprintf(stderr, "bench report: %s (run bench run first, or --db)\n", e.msg);
+    int opened = pb_store_open_readonly(&st, ra.db, &e);
+    if (opened < 0) {   /* the advice only where there is no store to read, not for one refused */
+        fprintf(stderr, "bench report: %s%s\n", e.msg, opened == PB_STORE_REFUSED ? "" : " (run bench run first, or --db)");
         return 2;
     }
     int64_t run = strcmp(ra.run_s, "latest") ? strtoll(ra.run_s, NULL, 10) : 0;   /* checked by on_opt */

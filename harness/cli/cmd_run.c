@@ -136,10 +136,11 @@ static int cmd_run_valgrind(const pb_runner_opts *o, const char *cmdline)
     pb_vg_result r;
     if (pb_vg_measure(&vo, &r, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 1; }
     pb_store st;
-    if (pb_store_open(&st, o->db_path, &e) < 0) {
+    int opened = pb_store_open(&st, o->db_path, &e);
+    if (opened < 0) {
         fprintf(stderr, "bench run: %s\n", e.msg);
         pb_vg_result_free(&r);
-        return 1;
+        return opened == PB_STORE_REFUSED ? 2 : 1;
     }
     int64_t run = pb_vg_store(&st, &vo, &r, cmdline, &e);
     pb_store_close(&st);

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "render.h"
+#include "text_out.h"
 
 int pb_format_parse(const char *s, pb_format *f)
 {
@@ -108,6 +110,13 @@ static void summary_counts(const pb_cmp_cell *cells, size_t n, char *b, size_t c
     }
 }
 
+/* in (NULL: none) as Markdown text (text_out.h) in buf, returned */
+static const char *md_text(char *buf, size_t cap, const char *in)
+{
+    pb_md_text_escape(buf, cap, in ? in : "");
+    return buf;
+}
+
 /* one table, two layouts: aligned text, or a markdown table */
 static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
 {
@@ -123,7 +132,7 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     for (size_t i = 0; i < n; i++) lay |= cells[i].layouts > 1;
     for (int k = 0; k < NCOL; k++) show[k] = 1;
     show[C_IMPL] = imp, show[C_CAL] = cal, show[C_THR] = thr, show[C_LAY] = lay;
-    char val[NCOL][96];
+    char val[NCOL][5 * 96], mdbuf[5 * 96];   /* room for a name escaped as Markdown text */
     for (int row = -1; row < (int)n; row++) {
         if (row < 0) {
             for (int k = 0; k < NCOL; k++) snprintf(val[k], sizeof val[k], "%s", COLS[k].head);
@@ -145,8 +154,16 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
             fmt_pct(val[C_CAL], sizeof val[0], c->calibrated_mdc);
             fmt_pct(val[C_THR], sizeof val[0], c->threshold);
             const char *res = cell_result(c, h->gp), *em = md && c->verdict == PB_CELL_REGRESSION ? "**" : "";
-            snprintf(val[C_RESULT], sizeof val[0], "%s%s%s%s%.60s", em, res, em, c->note[0] ? (md ? ": " : "  -- ") : "",
-                     c->note);
+            char note[61];
+            snprintf(note, sizeof note, "%s", c->note);
+            snprintf(val[C_RESULT], sizeof val[0], "%s%s%s%s%s", em, res, em, c->note[0] ? (md ? ": " : "  -- ") : "",
+                     md ? md_text(mdbuf, sizeof mdbuf, note) : note);
+            /* names and notes come from the store: in Markdown they are text, never markup */
+            if (md)
+                for (int k = C_IMPL; k <= C_OP; k++) {
+                    snprintf(mdbuf, sizeof mdbuf, "%s", val[k]);
+                    pb_md_text_escape(val[k], sizeof val[k], mdbuf);
+                }
         }
         int first = 1;
         for (int k = 0; k < NCOL; k++) {
@@ -176,29 +193,13 @@ static json_t *json_num(double v)
     return json_real(v);
 }
 
-/* A string, null for none. jansson takes only UTF-8: a name in another encoding (an imported
- * file's) is shown with '?' for each byte outside ASCII rather than dropped. */
-static json_t *json_text(const char *s)
-{
-    if (!s) return json_null();
-    json_t *j = json_string(s);
-    if (j) return j;
-    char *ascii = strdup(s);
-    if (!ascii) return json_null();
-    for (char *p = ascii; *p; p++)
-        if ((unsigned char)*p >= 0x80) *p = '?';
-    j = json_string(ascii);
-    free(ascii);
-    return j ? j : json_null();
-}
-
 static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "baseline", json_text(c->impl_a));
-    json_object_set_new(o, "candidate", json_text(c->impl_b));
-    json_object_set_new(o, "variant", json_text(c->variant));
-    json_object_set_new(o, "op", json_text(c->op));
+    json_object_set_new(o, "baseline", pb_json_text(c->impl_a));
+    json_object_set_new(o, "candidate", pb_json_text(c->impl_b));
+    json_object_set_new(o, "variant", pb_json_text(c->variant));
+    json_object_set_new(o, "op", pb_json_text(c->op));
     json_object_set_new(o, "size_bytes", json_num((double)c->size));
     json_object_set_new(o, "pairs", json_num((double)c->n));
     json_object_set_new(o, "rounds", json_num(c->rounds));
@@ -210,29 +211,29 @@ static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
         {"layout_lo", c->layout_lo}, {"layout_hi", c->layout_hi}, {"layout_df", c->layout_df},
     };
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) json_object_set_new(o, nums[k].k, json_num(nums[k].v));
-    json_object_set_new(o, "change", json_text(pb_cmp_change(c, gp)));
-    json_object_set_new(o, "verdict", json_text(pb_cell_verdict_name(c->verdict)));
-    json_object_set_new(o, "note", json_text(c->note));
+    json_object_set_new(o, "change", pb_json_text(pb_cmp_change(c, gp)));
+    json_object_set_new(o, "verdict", pb_json_text(pb_cell_verdict_name(c->verdict)));
+    json_object_set_new(o, "note", pb_json_text(c->note));
     return o;
 }
 
 static void print_json(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
 {
     json_t *root = json_object();
-    json_object_set_new(root, "title", json_text(h->title ? h->title : ""));
-    json_object_set_new(root, "suite", json_text(h->suite));
-    json_object_set_new(root, "metric", json_text(h->metric));
-    json_object_set_new(root, "ratio", json_text("cost(candidate)/cost(baseline); > 1 is slower"));
-    json_object_set_new(root, "pairing", json_text(h->pairing));
-    json_object_set_new(root, "gate", json_text(h->gate));
+    json_object_set_new(root, "title", pb_json_text(h->title ? h->title : ""));
+    json_object_set_new(root, "suite", pb_json_text(h->suite));
+    json_object_set_new(root, "metric", pb_json_text(h->metric));
+    json_object_set_new(root, "ratio", pb_json_text("cost(candidate)/cost(baseline); > 1 is slower"));
+    json_object_set_new(root, "pairing", pb_json_text(h->pairing));
+    json_object_set_new(root, "gate", pb_json_text(h->gate));
     json_object_set_new(root, "alpha", json_num(h->gp->alpha));
     json_object_set_new(root, "conf", json_num(h->gp->conf));
     json_object_set_new(root, "power", json_num(h->gp->power));
-    json_object_set_new(root, "correction", json_text("holm"));
+    json_object_set_new(root, "correction", pb_json_text("holm"));
     json_object_set_new(root, "comparison_id", json_num((double)h->comparison_id));
-    json_object_set_new(root, "verdict", json_text(pb_gate_exit_name(h->exit_status)));
+    json_object_set_new(root, "verdict", pb_json_text(pb_gate_exit_name(h->exit_status)));
     json_object_set_new(root, "exit_status", json_num(h->exit_status >= 0 ? h->exit_status : NAN));
-    json_object_set_new(root, "note", json_text(h->note));
+    json_object_set_new(root, "note", pb_json_text(h->note));
     json_t *list = json_array();
     for (size_t i = 0; i < n; i++) json_array_append_new(list, cell_json(&cells[i], h->gp));
     json_object_set_new(root, "cells", list);
@@ -247,7 +248,8 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
 {
     char counts[256];
     summary_counts(cells, n, counts, sizeof counts, h->gp);
-    fprintf(f, md ? "### %s\n\n" : "%s\n", h->title);
+    char title[2048], suite[256], metric[256], note[16384];   /* escaped: up to 5 bytes a byte */
+    fprintf(f, md ? "### %s\n\n" : "%s\n", md ? md_text(title, sizeof title, h->title) : h->title);
     int lay = 0;
     for (size_t i = 0; i < n; i++) lay = lay > cells[i].layouts ? lay : cells[i].layouts;
     char how[200];
@@ -258,9 +260,11 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     fprintf(f,
             "%s%s, cost = %s%s; paired by %s; %s; Holm over %zu cells, alpha %g; MDC = change found with %.0f%% "
             "power\n%s",
-            md ? "" : "  ", h->suite, pb_metric_higher_is_better(h->metric) ? "1/" : "", h->metric, h->pairing, how, n,
-            h->gp->alpha, 100 * h->gp->power, md ? "\n" : "");
-    if (h->note && h->note[0]) fprintf(f, md ? "%s\n\n" : "  %s\n", h->note);
+            md ? "" : "  ", md ? md_text(suite, sizeof suite, h->suite) : h->suite,
+            pb_metric_higher_is_better(h->metric) ? "1/" : "", md ? md_text(metric, sizeof metric, h->metric) : h->metric,
+            h->pairing, how, n, h->gp->alpha, 100 * h->gp->power, md ? "\n" : "");
+    if (h->note && h->note[0])
+        fprintf(f, md ? "%s\n\n" : "  %s\n", md ? md_text(note, sizeof note, h->note) : h->note);
     print_table(f, md, h, cells, n);
     if (h->exit_status >= 0)
         fprintf(f, md ? "\n**verdict: %s** (%s)" : "verdict: %s (%s)", pb_gate_exit_name(h->exit_status), counts);

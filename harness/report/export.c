@@ -15,6 +15,20 @@
 #include "render.h"
 #include "text_out.h"
 
+json_t *pb_json_text(const char *s)
+{
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    char *ascii = strdup(s);
+    if (!ascii) return json_null();
+    for (char *p = ascii; *p; p++)
+        if ((unsigned char)*p >= 0x80) *p = '?';
+    j = json_string(ascii);
+    free(ascii);
+    return j ? j : json_null();
+}
+
 /* RFC 4180, and formula-looking names neutralised (text_out.h) */
 static void csv_field(FILE *f, const char *s, int last)
 {
@@ -93,7 +107,7 @@ static json_t *run_object(pb_store *st, int64_t id)
                     if (pb_db_column_type(q, i) == PB_DB_INTEGER)
                         json_object_set_new(o, cols[k], json_integer(pb_db_column_int64(q, i)));
                     else if (pb_db_column_type(q, i) != PB_DB_NULL)
-                        json_object_set_new(o, cols[k], json_string(pb_db_column_str(q, i)));
+                        json_object_set_new(o, cols[k], pb_json_text(pb_db_column_str(q, i)));
                 }
     pb_db_finalize(q);
     return o;
@@ -120,10 +134,10 @@ static void json_stat(pb_stmt *q, void *stats)
     static const char *const names[] = {"suite", "impl", "variant", "op"};
     json_t *o = json_object();
     json_object_set_new(o, "run_id", json_integer(pb_db_column_int64(q, 0)));
-    for (int i = 0; i < 4; i++) json_object_set_new(o, names[i], json_string(pb_db_column_str(q, i + 1)));
+    for (int i = 0; i < 4; i++) json_object_set_new(o, names[i], pb_json_text(pb_db_column_str(q, i + 1)));
     json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 5)));
-    json_object_set_new(o, "metric", json_string(pb_db_column_str(q, 6)));
-    json_object_set_new(o, "unit", json_string(pb_db_column_str(q, 7)));
+    json_object_set_new(o, "metric", pb_json_text(pb_db_column_str(q, 6)));
+    json_object_set_new(o, "unit", pb_json_text(pb_db_column_str(q, 7)));
     json_object_set_new(o, "n", json_integer(pb_db_column_int64(q, 8)));
     json_object_set_new(o, "median", json_real(pb_db_column_double(q, 9)));
     json_object_set_new(o, "p10", json_real(pb_db_column_double(q, 10)));
@@ -147,11 +161,11 @@ static json_t *ratios_array(pb_store *st, const int64_t *ids, int n)
         while (pb_db_step(q) == PB_DB_ROW) {
             json_t *o = json_object();
             json_object_set_new(o, "run_id", json_integer(ids[r]));
-            for (int i = 0; i < 3; i++) json_object_set_new(o, names[i], json_string(pb_db_column_str(q, i)));
+            for (int i = 0; i < 3; i++) json_object_set_new(o, names[i], pb_json_text(pb_db_column_str(q, i)));
             json_object_set_new(o, "size_bytes", json_integer(pb_db_column_int64(q, 3)));
-            json_object_set_new(o, "metric", json_string(pb_db_column_str(q, 4)));
-            json_object_set_new(o, "baseline", json_string(pb_db_column_str(q, 5)));
-            json_object_set_new(o, "candidate", json_string(pb_db_column_str(q, 6)));
+            json_object_set_new(o, "metric", pb_json_text(pb_db_column_str(q, 4)));
+            json_object_set_new(o, "baseline", pb_json_text(pb_db_column_str(q, 5)));
+            json_object_set_new(o, "candidate", pb_json_text(pb_db_column_str(q, 6)));
             json_object_set_new(o, "orientation", json_string("time (cost) candidate/baseline; < 1: faster"));
             for (int i = 7; i <= 10; i++)
                 json_object_set_new(o, pb_db_column_name(q, i), json_real(pb_db_column_double(q, i)));
@@ -198,10 +212,10 @@ static void gbench_stat(pb_stmt *q, void *ctx)
     char agg[sizeof name + 8];
     snprintf(agg, sizeof agg, "%s_median", name);
     json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(agg));
+    json_object_set_new(o, "name", pb_json_text(agg));
     json_object_set_new(o, "family_index", json_integer(g->family++));
     json_object_set_new(o, "per_family_instance_index", json_integer(0));
-    json_object_set_new(o, "run_name", json_string(name));
+    json_object_set_new(o, "run_name", pb_json_text(name));
     json_object_set_new(o, "run_type", json_string("aggregate"));
     json_object_set_new(o, "repetitions", json_integer(pb_db_column_int64(q, 8)));
     json_object_set_new(o, "threads", json_integer(1));

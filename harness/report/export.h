@@ -17,4 +17,11 @@ int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, i
  * or -1 (no such format, a failed read or encoding; the caller checks ferror(f) too). */
 int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n);
 
+/* The one way text from the store becomes a JSON string (jansson's json_t; here and in the gate's
+ * JSON): s as it is, or, where jansson refuses it (it takes UTF-8 only, and an imported file's
+ * name may be in another encoding), with '?' for each byte outside ASCII rather than dropped.
+ * NULL gives JSON null. */
+struct json_t;
+struct json_t *pb_json_text(const char *s);
+
 #endif

@@ -5,6 +5,7 @@
  * (median after / median before) and how significant (permutation p at a fixed seed, so the same
  * store always gives the same answer); and a plot per cell. */
 #include "history.h"
+#include "text_out.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -198,12 +199,14 @@ static void report_series(const char *machine, const char *cell, point *pts, siz
         all_known &= pts[i].order >= 0;
     }
     if (all_known) qsort(pts, n, sizeof *pts, by_commit);
-    printf("\n%s  [%s] (ordered by %s)", cell, machine,
+    /* names and provenance from the store, for a terminal: no control byte reaches it */
+    char tc[1024], tm[512], tg[128], ts[128];
+    printf("\n%s  [%s] (ordered by %s)", pb_term_text(tc, sizeof tc, cell), pb_term_text(tm, sizeof tm, machine),
            all_known ? "commit, git order; runs of one commit by start time" : "run start time");
     printf("\n  %-6s %-13s %-24s %s (%s)\n", "run", "git", "started", "median", m->unit);
     for (size_t i = 0; i < n; i++)
-        printf("  %-6lld %-13s %-24s %s\n", (long long)pts[i].run, pts[i].git, pts[i].started,
-               pb_fmt_sig(b, sizeof b, pts[i].median, 4));
+        printf("  %-6lld %-13s %-24s %s\n", (long long)pts[i].run, pb_term_text(tg, sizeof tg, pts[i].git),
+               pb_term_text(ts, sizeof ts, pts[i].started), pb_fmt_sig(b, sizeof b, pts[i].median, 4));
     double *x = malloc((n ? n : 1) * sizeof *x);
     pb_change ch[32];
     int k = -1;

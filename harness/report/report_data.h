@@ -141,6 +141,8 @@ typedef struct pb_table_writer {
     FILE *f;     /* NULL: write nothing, only count the verdicts */
     int html;    /* 0: markdown */
     int header;  /* inside the header row (set by the writer) */
+    char names[4][5 * PB_NAME_MAX]; /* the writer's: store names escaped for one Markdown cell */
+    int next;
 } pb_table_writer;
 void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
                      const pb_verdict_cfg *cfg, pb_verdict_counts *n);

@@ -8,7 +8,7 @@
  * code-generation profile P of an `new@P`/`old@P` pair), filled from the newest complete run
  * (started_at) that holds that pair. Machine ids, CPU models and names come from other machines'
  * stores: they reach gnuplot only through pb_gpq_text, the page only through pb_html_fputs, and
- * the markdown with '|' escaped. */
+ * the markdown only through pb_md_text_fputs (text_out.h). */
 #include "report_machines.h"
 
 #include <errno.h>
@@ -24,6 +24,7 @@
 #include "metrics.h"
 #include "report.h"
 #include "report_data.h"
+#include "text_out.h"
 
 #define MAXCOL 32
 #define MAXCELLS 512
@@ -291,15 +292,6 @@ static void count(pb_verdict_counts *n, const char *v)
 
 /* ---- one table, markdown or HTML ---- */
 
-/* text into a markdown table cell: '|' escaped, line breaks and other control characters as spaces */
-static void md_text(FILE *f, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '|' || *p == '\\' || *p == '`' || *p == '<' || *p == '[') fputc('\\', f);
-        fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, f);
-    }
-}
-
 static void cell_text(FILE *f, int html, int header, const char *s)
 {
     if (html) {
@@ -308,7 +300,7 @@ static void cell_text(FILE *f, int html, int header, const char *s)
         fputs(header ? "</th>" : "</td>", f);
     } else {
         fputc(' ', f);
-        md_text(f, s);
+        pb_md_text_fputs(f, s);
         fputs(" |", f);
     }
 }
@@ -397,23 +389,23 @@ static void columns_md(FILE *f, const mreport *m)
     for (int k = 0; k < m->nc; k++) {
         const mcol *c = &m->c[k];
         fputs("- **", f);
-        md_text(f, c->label);
+        pb_md_text_fputs(f, c->label);
         fputs("**: CPU ", f);
-        md_text(f, c->cpu[0] ? c->cpu : "(unknown)");
+        pb_md_text_fputs(f, c->cpu[0] ? c->cpu : "(unknown)");
         fputs("; machine ", f);
-        md_text(f, c->machine[0] ? c->machine : "(none recorded)");
+        pb_md_text_fputs(f, c->machine[0] ? c->machine : "(none recorded)");
         fputs(" (host ", f);
-        md_text(f, c->host);
+        pb_md_text_fputs(f, c->host);
         fputs("); target ", f);
-        md_text(f, c->target);
+        pb_md_text_fputs(f, c->target);
         fputs("; CPU affinity ", f);
-        md_text(f, c->affinity[0] ? c->affinity : "not recorded");
+        pb_md_text_fputs(f, c->affinity[0] ? c->affinity : "not recorded");
         fputs("; ratio ", f);
-        md_text(f, c->cand);
+        pb_md_text_fputs(f, c->cand);
         fputs("/", f);
-        md_text(f, c->base);
+        pb_md_text_fputs(f, c->base);
         fprintf(f, "; run %lld, started ", (long long)c->run);
-        md_text(f, c->started);
+        pb_md_text_fputs(f, c->started);
         if (c->older)
             fprintf(f, " (newest of %d runs of this configuration; older: %s%s)", c->older + 1, c->older_ids,
                     c->older > 8 ? ", ..." : "");

@@ -16,12 +16,26 @@
 #include "metrics.h"
 #include "text_out.h"
 
+/* "PREFIX: TEXT\n" where the store holds TEXT, as Markdown text (text_out.h) */
+static void text_line(FILE *md, const char *prefix, const char *text, const char *suffix)
+{
+    if (!text) return;
+    fputs(prefix, md);
+    pb_md_text_fputs(md, text);
+    fputs(suffix, md);
+}
+
+/* The run's provenance: every text of the store as Markdown text or, where it is machine words
+ * (command lines, flags), as a code span; none of it can become markup or HTML. */
 static void run_header(FILE *md, const run_info *ri, const char *label)
 {
     if (!ri->have) return;
     char *const *c = ri->col;
-    fprintf(md, "**%s: run %lld** (%s, target %s%s%s)\n\n", label, (long long)ri->run, c[0], c[14],
-            c[15] && *c[15] ? ", guest kernel " : "", c[15] ? c[15] : "");
+    fprintf(md, "**%s: run %lld** (", label, (long long)ri->run);
+    pb_md_text_fputs(md, c[0] ? c[0] : "");
+    text_line(md, ", target ", c[14] ? c[14] : "", "");
+    if (c[15] && *c[15]) text_line(md, ", guest kernel ", c[15], "");
+    fputs(")\n\n", md);
     static const char *const names[] = {"git", "compiler", "flags", "CPU", "CPU flags", "kernel", "clock source",
                                   "governor", "boost", "tick source", "counters", "command", "options"};
     /* code spans fenced to fit what they hold (text_out.h): a command line may hold backquotes */
@@ -38,10 +52,10 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
         pb_md_code_fputs(md, c[17]);
         fputc('\n', md);
     }
-    if (c[18]) fprintf(md, "- samples taken in the fast core state (core-speed probe): %s\n", c[18]);
-    if (c[19]) fprintf(md, "- benchmark thread: %s\n", c[19]);
-    if (c[20]) fprintf(md, "- load average (1 min): %s\n", c[20]);
-    if (c[RUN_INFO_NOISE]) fprintf(md, "\n**Noise warning: %s.** Read its numbers with that in mind.\n", c[RUN_INFO_NOISE]);
+    text_line(md, "- samples taken in the fast core state (core-speed probe): ", c[18], "\n");
+    text_line(md, "- benchmark thread: ", c[19], "\n");
+    text_line(md, "- load average (1 min): ", c[20], "\n");
+    text_line(md, "\n**Noise warning: ", c[RUN_INFO_NOISE], ".** Read its numbers with that in mind.\n");
     fprintf(md, "\n");
 }
 
@@ -53,7 +67,9 @@ static void unavailable_notes(FILE *md, const pb_report_data *d, int64_t run)
         if (x->run != run) continue;
         if (first) fprintf(md, "Unavailable here (reported, not counted as zero):\n\n");
         first = 0;
-        fprintf(md, "- %s (%s): %s\n", x->impl, x->cells, x->reason);
+        text_line(md, "- ", x->impl ? x->impl : "", " (");
+        text_line(md, "", x->cells ? x->cells : "", "): ");
+        text_line(md, "", x->reason ? x->reason : "", "\n");
     }
     if (!first) fprintf(md, "\n");
 }

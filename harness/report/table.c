@@ -13,6 +13,7 @@
 #include "fmt.h"
 #include "html.h"
 #include "metrics.h"
+#include "text_out.h"
 
 #define MAXP 8
 /* Code-generation profiles P with both <cand>@P and <base>@P among the impls. */
@@ -32,7 +33,9 @@ static int find_profiles(const axes *a, const char *base, const char *cand, char
 }
 
 /* One table, two notations: cells go through tw_cell, which writes a markdown cell or an HTML
- * cell (its text escaped by pb_html_escape: names come from the store and are untrusted). */
+ * cell (its text escaped by pb_html_escape: names come from the store and are untrusted). In
+ * Markdown the cell's own words are written as they are ("[95% CI]" is no link) and each name
+ * from the store goes in through tw_name. */
 static void tw_row(pb_table_writer *t, int header)
 {
     t->header = header;
@@ -51,10 +54,21 @@ static void tw_end(pb_table_writer *t, int ncols)
     }
 }
 
+/* A name from the store for a tw_cell argument: as Markdown text in a Markdown table (text_out.h:
+ * a '|' would end the cell, a '<' open HTML), as it is in HTML, where tw_cell escapes the whole
+ * cell. One of four rotating buffers, so up to four names may stand in one cell. */
+static const char *tw_name(pb_table_writer *t, const char *name)
+{
+    if (t->html || !t->f) return name;
+    char *b = t->names[t->next++ % 4];
+    pb_md_text_escape(b, sizeof t->names[0], name);
+    return b;
+}
+
 static void tw_cell(pb_table_writer *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void tw_cell(pb_table_writer *t, const char *fmt, ...)
 {
-    char b[512];
+    char b[sizeof t->names + 256];   /* room for four escaped names and the cell's own words */
     if (!t->f) return;
     va_list ap;
     va_start(ap, fmt);
@@ -119,15 +133,16 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
     tw_cell(t, "variant");
     tw_cell(t, "op");
     tw_cell(t, "bytes");
-    tw_cell(t, "%s (%s)", base, unit);
-    tw_cell(t, "%s (%s)", cand, unit);
+    tw_cell(t, "%s (%s)", tw_name(t, base), unit);
+    tw_cell(t, "%s (%s)", tw_name(t, cand), unit);
     ncols += 5;
     for (int k = 0; k < a.ni; k++)
-        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) { tw_cell(t, "%s (%s)", a.impl[k], unit); ncols++; }
-    tw_cell(t, "time %s/%s [95%% CI]", cand, base);
+        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) { tw_cell(t, "%s (%s)", tw_name(t, a.impl[k]), unit); ncols++; }
+    tw_cell(t, "time %s/%s [95%% CI]", tw_name(t, cand), tw_name(t, base));
     if (nl) { tw_cell(t, "between %d code layouts", nl); ncols++; }
-    for (int p = 0; p < np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", cand, prof[p], base, prof[p]);
-    tw_cell(t, "document time %s/%s", cand, base);
+    for (int p = 0; p < np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", tw_name(t, cand), tw_name(t, prof[p]),
+                                              tw_name(t, base), tw_name(t, prof[p]));
+    tw_cell(t, "document time %s/%s", tw_name(t, cand), tw_name(t, base));
     tw_cell(t, "measured/document");
     tw_cell(t, "claim");
     tw_cell(t, "verdict");
@@ -142,8 +157,8 @@ void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite
                 const row *c = pb_report_find(&sub, cand, a.v[vi], a.o[oi], a.sizes[si]);
                 if (!b && !c) continue;
                 tw_row(t, 0);
-                tw_cell(t, "%s", a.v[vi]);
-                tw_cell(t, "%s", a.o[oi]);
+                tw_cell(t, "%s", tw_name(t, a.v[vi]));
+                tw_cell(t, "%s", tw_name(t, a.o[oi]));
                 char sz[32]; /* in binary units, as the plots label them (32 KiB, not 32768) */
                 tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
                 print_median(t, d, run, b, base, a.v[vi], a.o[oi]);
@@ -223,12 +238,12 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
     axes a;
     pb_report_axes(&sub, &a);
     fprintf(t->f, "Every other implementation against %s (time X/%s [95%% CI], as in the ratio figure):\n\n",
-            s->baseline, s->baseline);
+            tw_name(t, s->baseline), tw_name(t, s->baseline));
     tw_row(t, 1);
     tw_cell(t, "variant");
     tw_cell(t, "op");
     tw_cell(t, "bytes");
-    for (int k = 0; k < ni; k++) tw_cell(t, "time %s/%s", impls[k], s->baseline);
+    for (int k = 0; k < ni; k++) tw_cell(t, "time %s/%s", tw_name(t, impls[k]), tw_name(t, s->baseline));
     tw_end(t, 3 + ni);
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
@@ -236,8 +251,8 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
                 if (!pb_report_find(&sub, s->baseline, a.v[vi], a.o[oi], a.sizes[si])) continue;
                 char sz[32];
                 tw_row(t, 0);
-                tw_cell(t, "%s", a.v[vi]);
-                tw_cell(t, "%s", a.o[oi]);
+                tw_cell(t, "%s", tw_name(t, a.v[vi]));
+                tw_cell(t, "%s", tw_name(t, a.o[oi]));
                 tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
                 for (int k = 0; k < ni; k++) {
                     ratio r;

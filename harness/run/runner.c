@@ -900,8 +900,8 @@ static int record_noise(run_ctx *rx, pb_err *e)
     return pb_store_run_noise(&rx->st, rx->run, la_end, noise, e);
 }
 
-/* Counters, store, pinning and the run's row, all before the first sample: 0, -2 (bad --counters: nothing
- * recorded) or -1 + e. What it opened is marked in rx whatever it returns, for close_run. */
+/* Counters, store, pinning and the run's row, all before the first sample: 0, -2 (bad --counters, or a
+ * store refused as it is, PB_STORE_REFUSED: nothing recorded) or -1 + e. What it opened is marked in rx whatever it returns, for close_run. */
 static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
@@ -913,7 +913,8 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     char counter_desc[1024];
     pb_counters_describe(&rx->counters, counter_desc, sizeof counter_desc);
 
-    if (pb_store_open(&rx->st, o->db_path, e) < 0) return -1;
+    int opened = pb_store_open(&rx->st, o->db_path, e);
+    if (opened < 0) return opened == PB_STORE_REFUSED ? -2 : -1;
     rx->store_open = 1;
     pb_provenance prov;
     pb_provenance_collect(&prov, s);

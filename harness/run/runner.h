@@ -88,7 +88,7 @@ typedef struct pb_iters_memo {
 void pb_iters_memo_free(pb_iters_memo *m);
 
 /* Returns 0 (run complete), -1 (error in e; run marked failed), -2 (bad
- * input found before a run was recorded), or 130 when interrupted by
+ * input found before a run was recorded, a store refused as it is among it), or 130 when interrupted by
  * SIGINT/SIGTERM (run marked incomplete).
  *
  * Re-entrancy: a run's own state (counters, store, probes, self-test results, failed cases) is

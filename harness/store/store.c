@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <math.h>
 #include <stdio.h>
@@ -131,6 +132,29 @@ static int64_t query_int(pb_store *s, const char *sql, pb_err *e)
     return v;
 }
 
+/* The schema version the store holds (PRAGMA user_version, pb_meta's row), asked with sql: a whole
+ * number from 0 up, or PB_STORE_REFUSED + e for anything else (a negative user_version, a NULL,
+ * text or fraction in pb_meta, no row): no bench writes those, so no bench can read the file
+ * as any version. -1 + e where the query fails. */
+static int read_version(pb_store *s, const char *sql, pb_err *e)
+{
+    pb_stmt *st;
+    if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return pb_store_sqlerr(s, e, "read schema version");
+    int rc = pb_db_step(st);
+    int type = rc == PB_DB_ROW ? pb_db_column_type(st, 0) : PB_DB_NULL;
+    int64_t v = type == PB_DB_INTEGER ? pb_db_column_int64(st, 0) : -1;
+    char shown[64];
+    snprintf(shown, sizeof shown, "%s", rc == PB_DB_ROW && type != PB_DB_NULL ? pb_db_column_str(st, 0) : "none");
+    pb_db_finalize(st);
+    if (rc != PB_DB_ROW && rc != PB_DB_DONE) return pb_store_sqlerr(s, e, "read schema version");
+    if (v < 0 || v > INT_MAX) {
+        pb_errf(e, "%s has schema version '%s', which no bench writes: not a patchbench database as it is", s->path,
+                shown);
+        return PB_STORE_REFUSED;
+    }
+    return (int)v;
+}
+
 /* table and column are this file's own words, never data */
 static int has_column(pb_store *s, const char *table, const char *column, pb_err *e)
 {
@@ -236,7 +260,8 @@ static const struct {
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
 /* The schema version of an open database: PRAGMA user_version, 1 for an unversioned file that
- * has our tables, 0 for an empty file; -1 + e for a file that is not ours. */
+ * has our tables, 0 for an empty file; PB_STORE_REFUSED + e for a file that is not ours, -1 + e
+ * where the file could not be read. */
 static int schema_version(pb_store *s, pb_err *e)
 {
     if (is_pg(s)) {
@@ -249,46 +274,185 @@ static int schema_version(pb_store *s, pb_err *e)
                                  " FROM information_schema.tables WHERE table_schema = current_schema()"
                                  " AND table_name IN ('pb_meta', 'runs')", e);
         if (t < 0) return -1;
-        if (t == 1) return pb_errf(e, "%s has a runs table but no pb_meta: not a patchbench database", s->path);
+        if (t == 1) {
+            pb_errf(e, "%s has a runs table but no pb_meta: not a patchbench database", s->path);
+            return PB_STORE_REFUSED;
+        }
         if (t == 0) return 0;
-        int64_t v = query_int(s, "SELECT max(schema_version) FROM pb_meta", e);
-        return v < 0 ? -1 : (int)v;
+        return read_version(s, "SELECT max(schema_version) FROM pb_meta", e);
     }
-    int64_t uv = query_int(s, "PRAGMA user_version", e);
-    if (uv < 0) return -1;
-    if (uv > 0) return (int)uv;
+    int uv = read_version(s, "PRAGMA user_version", e);
+    if (uv != 0) return uv;
     int64_t tables = query_int(s, "SELECT count(*) FROM sqlite_master", e);
     if (tables < 0) return -1;
     if (tables == 0) return 0;
     int64_t runs = query_int(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", e);
     if (runs < 0) return -1;
-    if (runs == 0) return pb_errf(e, "%s is an SQLite file but not a patchbench database (no runs table)", s->path);
+    if (runs == 0) {
+        pb_errf(e, "%s is an SQLite file but not a patchbench database (no runs table)", s->path);
+        return PB_STORE_REFUSED;
+    }
     return 1;
 }
 
+
+/* ---- the tables a schema version requires ----
+ *
+ * A store whose user_version (or pb_meta) is right may still lack a table, a view or a column
+ * (dropped or renamed by hand, a half-restored backup): read as it is, a command would fail
+ * later, half-way through its output, or read nothing and say nothing. So every open asks the
+ * store for each relation of the schema by name, column by column. The list is not written out
+ * a second time: it is read from the schema text itself, run into a private in-memory SQLite
+ * database, so that it cannot drift from what a new store gets. */
+
+/* Every table and view of the core schema (and of the gate's tables where with_gate), in name
+ * order, handed to each(ctx, kind, name, select) until it returns non-zero: kind "table" or
+ * "view", select "SELECT col, col, ... FROM name LIMIT 0" (with_columns 0: "SELECT * ..."). 0,
+ * the first non-zero of each, or -1 + e if the reference database cannot be made (out of memory). */
+static int each_relation(int with_gate, int with_columns,
+                         int (*each)(void *ctx, const char *kind, const char *name, const char *select), void *ctx,
+                         pb_err *e)
+{
+    sqlite3 *ref = NULL;
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(ref, pb_store_schema_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK && with_gate) rc = sqlite3_exec(ref, pb_gate_tables_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(ref,
+                                "SELECT m.name, group_concat(p.name, ', '), m.type FROM sqlite_master m,"
+                                " pragma_table_info(m.name) p WHERE m.type IN ('table', 'view')"
+                                " GROUP BY m.name ORDER BY m.name", -1, &q, NULL);
+    if (rc != SQLITE_OK) {
+        pb_errf(e, "cannot list the schema's tables: %s", ref ? sqlite3_errmsg(ref) : "out of memory");
+        sqlite3_close(ref);
+        return -1;
+    }
+    int out = 0;
+    while (!out && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *rel = (const char *)sqlite3_column_text(q, 0), *cols = (const char *)sqlite3_column_text(q, 1);
+        char *select = sqlite3_mprintf("SELECT %s FROM %s LIMIT 0", with_columns ? cols : "*", rel);
+        if (!select) { out = pb_errf(e, "out of memory"); break; }
+        out = each(ctx, (const char *)sqlite3_column_text(q, 2), rel, select);
+        sqlite3_free(select);
+    }
+    if (!out && rc != SQLITE_DONE) out = pb_errf(e, "cannot list the schema's tables: %s", sqlite3_errmsg(ref));
+    sqlite3_finalize(q);
+    sqlite3_close(ref);
+    return out;
+}
+
+typedef struct relation_check {
+    pb_store *s;
+    int found, migrated;   /* the store's version; the one a migration in this transaction made, or 0 */
+    pb_err *e;
+} relation_check;
+
+/* "PATH: store does not match schema version N[ (migrated to M, not kept)]: WHY" */
+static int mismatch(const relation_check *c, const char *why)
+{
+    char migrated[64] = "";
+    if (c->migrated) snprintf(migrated, sizeof migrated, " (migrated to %d, not kept)", c->migrated);
+    pb_errf(c->e, "%s: store does not match schema version %d%s: %s", c->s->path, c->found, migrated, why);
+    return PB_STORE_REFUSED;
+}
+
+/* Is name a relation of this kind in the store (not a view where the schema has a table, or the
+ * other way round)? 0, PB_STORE_REFUSED or -1, + e. */
+static int check_kind(const relation_check *c, const char *kind, const char *name, const char *what)
+{
+    int view = !strcmp(kind, "view");
+    char sql[320];
+    if (is_pg(c->s))
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"
+                 " AND table_name = '%s' AND table_type = '%s'", name, view ? "VIEW" : "BASE TABLE");
+    else
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE name = '%s' AND type = '%s'", name, kind);
+    int64_t n = query_int(c->s, sql, c->e);
+    if (n < 0) return -1;
+    if (n > 0) return 0;
+    char why[200];
+    snprintf(why, sizeof why, "%s is there but not as a %s", what, kind);
+    return mismatch(c, why);
+}
+
+/* One relation of the schema, asked of the store: its statement prepared and run (PostgreSQL
+ * reports a missing column only when it runs), the store's own words on failure; then whether it
+ * is a table where the schema has a table (a view of the same columns reads alike, but takes no
+ * row: a writer would fail half-way through a run). kind and name are the schema's own words. */
+static int check_relation(void *ctx, const char *kind, const char *name, const char *select)
+{
+    relation_check *c = ctx;
+    char what[128];
+    snprintf(what, sizeof what, "%s %s", kind, name);
+    pb_stmt *st;
+    int rc = pb_db_prepare(c->s->db, select, &st);
+    char why[PB_ERR_MAX];
+    if (rc == PB_DB_OK) {
+        rc = pb_db_step(st);
+        snprintf(why, sizeof why, "%s", pb_db_errmsg(c->s->db));   /* before finalize can reset it */
+        pb_db_finalize(st);
+        if (rc == PB_DB_DONE || rc == PB_DB_ROW) return check_kind(c, kind, name, what);
+    } else {
+        snprintf(why, sizeof why, "%s", pb_db_errmsg(c->s->db));
+    }
+    /* a corrupt file is not a file of another schema: say which, in SQLite's words either way */
+    if (!is_pg(c->s) && (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)) {
+        pb_errf(c->e, "%s: cannot read the store: %s", c->s->path, why);
+        return PB_STORE_REFUSED;
+    }
+    size_t len = strlen(why);
+    snprintf(why + len, sizeof why - len, " (asking for %s)", what);
+    return mismatch(c, why);
+}
+
+/* Does the store hold what schema version `version` requires? At PB_SCHEMA_VERSION: every table
+ * and view of the schema with every column. Older (before a migration): the relations only, by
+ * name (their columns are what the migration adds); version 1 may lack the gate's tables, which
+ * migration 1 -> 2 creates. `found`: the version the store said it was, for the message (it
+ * differs where a migration in the open transaction made `version`). 0, or PB_STORE_REFUSED + e. */
+static int check_relations(pb_store *s, int found, int version, pb_err *e)
+{
+    relation_check c = {.s = s, .found = found, .migrated = found != version ? version : 0, .e = e};
+    return each_relation(version >= 2, version == PB_SCHEMA_VERSION, check_relation, &c, e);
+}
+
+static int refuse_newer(pb_store *s, int v, pb_err *e)
+{
+    pb_errf(e, "%s has schema version %d, newer than this bench's %d: use a newer bench", s->path, v, PB_SCHEMA_VERSION);
+    return PB_STORE_REFUSED;
+}
+
 /* Before anything writes (even the switch to WAL changes the file header): refuse a file that is
- * not ours or is newer than this bench, and leave it exactly as it was. */
+ * not ours, is newer than this bench or lacks what its version requires, and leave it exactly as
+ * it was. 0, -1 (unreadable) or PB_STORE_REFUSED, + e. */
 static int check_ours(pb_store *s, pb_err *e)
 {
     int v = schema_version(s, e);
-    if (v < 0) return -1;
-    if (v > PB_SCHEMA_VERSION)
-        return pb_errf(e, "%s has schema version %d, newer than this bench's %d: use a newer bench", s->path, v,
-                       PB_SCHEMA_VERSION);
-    return 0;
+    if (v < 0) return v;
+    if (v > PB_SCHEMA_VERSION) return refuse_newer(s, v, e);
+    return v ? check_relations(s, v, v, e) : 0;
 }
 
 /* Brings the file to PB_SCHEMA_VERSION in one IMMEDIATE transaction: concurrent openers wait for
- * each other (busy timeout), and the second one finds the work done. */
+ * each other (busy timeout), and the second one finds the work done. What a migration or a new
+ * schema leaves is checked whole before the transaction commits: 0, PB_STORE_REFUSED or -1, + e. */
 static int ensure_schema(pb_store *s, pb_err *e)
 {
+    int rc = -1;
     if (pb_store_begin(s, e) < 0) return -1;
     /* PostgreSQL: concurrent first openers queue on a transaction-level advisory lock (released
      * by COMMIT or ROLLBACK, or when a connection dies), so one creates or migrates and the
      * others find the work done; CREATE ... IF NOT EXISTS alone races in PostgreSQL. */
     if (is_pg(s) && pb_store_exec(s, "SELECT pg_advisory_xact_lock(" PB_PG_SCHEMA_LOCK ")", e) < 0) goto fail;
     int v = schema_version(s, e);
-    if (v < 0 || (v > PB_SCHEMA_VERSION && check_ours(s, e) < 0)) goto fail;
+    if (v < 0 || v > PB_SCHEMA_VERSION) {
+        rc = v < 0 ? v : refuse_newer(s, v, e);
+        goto fail;
+    }
+    /* what the version requires was asked for by check_ours (a concurrent migration adds columns
+     * only, and checks its result before it commits) */
     if (v == 0) {
         if (pb_store_ddl(s, pb_store_schema_sql, e) < 0 || pb_store_ddl(s, pb_gate_tables_sql, e) < 0 ||
             pb_store_exec(s, RUNS_UUID_INDEX, e) < 0)
@@ -298,6 +462,7 @@ static int ensure_schema(pb_store *s, pb_err *e)
             goto fail;
     } else if (is_pg(s) && v < 3) {
         pb_errf(e, "%s: schema version %d in PostgreSQL, whose stores began at version 3", s->path, v);
+        rc = PB_STORE_REFUSED;
         goto fail;
     } else {
         for (int k = v; k < PB_SCHEMA_VERSION; k++)
@@ -315,10 +480,13 @@ static int ensure_schema(pb_store *s, pb_err *e)
                  PB_SCHEMA_VERSION);
         if (pb_store_exec(s, sql, e) < 0) goto fail;
     }
+    /* a new schema is checked too: the schema text and the check read it alike */
+    if (v != PB_SCHEMA_VERSION && (rc = check_relations(s, v ? v : PB_SCHEMA_VERSION, PB_SCHEMA_VERSION, e)) < 0)
+        goto fail;
     return pb_store_commit(s, e);
 fail:
     pb_store_rollback(s);
-    return -1;
+    return rc;
 }
 
 /* PRAGMA journal_mode = WAL takes an exclusive lock and answers SQLITE_BUSY at once, without the
@@ -341,12 +509,18 @@ static int set_wal(pb_store *s, pb_err *e)
 
 static int check_readable(pb_store *s, const char *path, pb_err *e);
 
-static int open_failed(pb_store *s, const char *path, pb_err *e)
+/* Closes s and returns rc (-1 or PB_STORE_REFUSED); SQLite's "file is not a database" and
+ * "malformed" mean a file refused as it is, said in those words after ours. */
+static int open_failed(pb_store *s, const char *path, int rc, pb_err *e)
 {
-    if (strstr(e->msg, "not a database") || strstr(e->msg, "malformed"))
-        pb_errf(e, "%s is not a patchbench database (or is corrupt)", path);
+    if (rc == -1 && (strstr(e->msg, "not a database") || strstr(e->msg, "malformed"))) {
+        char why[PB_ERR_MAX];
+        snprintf(why, sizeof why, "%s", e->msg);
+        pb_errf(e, "%s is not a patchbench database (or is corrupt): %.300s", path, why);
+        rc = PB_STORE_REFUSED;
+    }
     pb_store_close(s);
-    return -1;
+    return rc;
 }
 
 /* An SQLite connection for s (name: a path or a file: URI), with the busy timeout set first:
@@ -380,20 +554,21 @@ int pb_store_open(pb_store *s, const char *path, pb_err *e)
     if (pb_store_check_path(path, e) < 0) return -1;
     snprintf(s->path, sizeof s->path, "%s", path);
     if (pb_db_is_pg(path)) {
-        if (open_pg(s, path, 0, e) < 0 || check_ours(s, e) < 0 || ensure_schema(s, e) < 0) {
-            pb_store_close(s);
-            return -1;
-        }
-        return 0;
+        int rc = open_pg(s, path, 0, e);
+        if (rc == 0) rc = check_ours(s, e);
+        if (rc == 0) rc = ensure_schema(s, e);
+        if (rc < 0) pb_store_close(s);
+        return rc;
     }
     if (mkdir_parent(path, e) < 0) return -1;
     if (open_lite(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, e) < 0) return -1;
     /* WAL: readers (report, gate) never block a running benchmark, and a killed
      * writer leaves the last committed state intact. */
-    if (pb_store_exec(s, "PRAGMA foreign_keys = ON", e) < 0 || check_ours(s, e) < 0 || set_wal(s, e) < 0 ||
-        ensure_schema(s, e) < 0)
-        return open_failed(s, path, e);
-    return 0;
+    int rc = pb_store_exec(s, "PRAGMA foreign_keys = ON", e);
+    if (rc == 0) rc = check_ours(s, e);
+    if (rc == 0) rc = set_wal(s, e);
+    if (rc == 0) rc = ensure_schema(s, e);
+    return rc < 0 ? open_failed(s, path, rc, e) : 0;
 }
 
 int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
@@ -442,23 +617,28 @@ int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e)
     return check_readable(s, path, e);
 }
 
-/* A read-only command reads this schema version only: an older one could be misread. */
+/* A read-only command reads this schema version only, and only a store that holds all of it: an
+ * older one could be misread, one that lacks a table or column would fail half-way through. */
 static int check_readable(pb_store *s, const char *path, pb_err *e)
 {
     int v = schema_version(s, e);
-    if (v < 0) return open_failed(s, path, e);
+    if (v < 0) {   /* a store that only cannot be read is refused as well: nothing is written to it */
+        open_failed(s, path, v, e);
+        return PB_STORE_REFUSED;
+    }
     if (v == 0) {
         if (is_pg(s)) pb_errf(e, "no database at %s: no patchbench schema there (`bench migrate --db URI` creates it)", path);
         else pb_errf(e, "%s is empty, not a patchbench database", path);
-        return open_failed(s, path, e);
+        return open_failed(s, path, PB_STORE_REFUSED, e);
     }
     if (v != PB_SCHEMA_VERSION) {
         pb_errf(e, "%s has schema version %d, this bench reads version %d: %s", path, v, PB_SCHEMA_VERSION,
                 v < PB_SCHEMA_VERSION ? "migrate it with `bench migrate --db PATH` (one transaction)"
                                       : "use a newer bench");
-        return open_failed(s, path, e);
+        return open_failed(s, path, PB_STORE_REFUSED, e);
     }
-    return 0;
+    int rc = check_relations(s, v, v, e);
+    return rc < 0 ? open_failed(s, path, rc, e) : 0;
 }
 
 

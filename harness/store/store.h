@@ -69,12 +69,19 @@ int pb_store_exists(const char *path);
  * ALTER TABLE), run in this store's back end's words (pb_db_ddl). */
 int pb_store_ddl(pb_store *s, const char *sql, pb_err *e);
 
+/* What both opens return, beside -1 + e, for a store refused as it is (commands exit 2 for it,
+ * whatever else they exit 1 for): not a patchbench store, a newer schema, a corrupt file, or
+ * tables, views or columns that do not match its schema version (every one the version requires
+ * is asked for at every open: "PATH: store does not match schema version N: the store's words").
+ * Nothing is written to a refused store. */
+#define PB_STORE_REFUSED (-2)
+
 /* For commands that store: opens read-write, creating the file, its folder and the schema as
  * needed, and migrates an older database to PB_SCHEMA_VERSION in one transaction (or refuses it
- * and leaves it unchanged). Refuses '' and ':memory:'. */
+ * and leaves it unchanged). Refuses '' and ':memory:'. 0, -1 or PB_STORE_REFUSED, + e. */
 int pb_store_open(pb_store *s, const char *path, pb_err *e);
-/* For commands that only read: creates nothing (no folder, no file, no schema); a missing file,
- * a file that is not ours or a schema of another version is an error. */
+/* For commands that only read: creates nothing (no folder, no file, no schema); a missing file
+ * is -1, a file that is not ours or a schema of another version PB_STORE_REFUSED, + e. */
 int pb_store_open_readonly(pb_store *s, const char *path, pb_err *e);
 void pb_store_close(pb_store *s);
 

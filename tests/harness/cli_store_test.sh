@@ -174,7 +174,7 @@ cp "$DB" "$T/corrupt.db"
 dd if=/dev/zero of="$T/corrupt.db" bs=1 seek=100 count=3996 conv=notrunc status=none
 expect 2 "malformed" "$BENCH" report --db "$T/corrupt.db" --out "$T/corrupt-plots"
 expect 2 "malformed" "$BENCH" report --run 1 --db "$T/corrupt.db" --out "$T/corrupt-plots"
-expect 1 "database disk image is malformed" "$BENCH" list --runs --db "$T/corrupt.db"
+expect 2 "database disk image is malformed" "$BENCH" list --runs --db "$T/corrupt.db"
 expect 2 "cannot read the store: database disk image is malformed" "$BENCH" export --format csv --db "$T/corrupt.db"
 
 finish

@@ -304,10 +304,30 @@ pg-read-only-commands-create-nothing)
         'comparisons', 'comparison_runs', 'comparison_cells', 'calibrations', 'pb_meta')")" "13"
     expect 0 "schema version 4" "$BENCH" migrate --db "$U"
     expect 0 "run   suite" "$BENCH" list --runs --db "$U"
+    # a table or column missing under a right pb_meta: refused by readers and writers alike at the
+    # open, in the server's words (issue 21), and nothing written
+    pgq "$U" "ALTER TABLE samples RENAME TO samples_away" >/dev/null
+    expect 2 "$U: store does not match schema version 4: ERROR:  relation \"samples\" does not exist" \
+        "$BENCH" list --runs --db "$U"
+    expect 2 "store does not match schema version 4" "$BENCH" "${QUICK[@]}" --db "$U"
+    pgq "$U" "CREATE VIEW samples AS SELECT * FROM samples_away" >/dev/null
+    expect 2 "store does not match schema version 4: table samples is there but not as a table" \
+        "$BENCH" "${QUICK[@]}" --db "$U"
+    pgq "$U" "DROP VIEW samples" >/dev/null
+    pgq "$U" "ALTER TABLE samples_away RENAME TO samples; ALTER TABLE ratios RENAME COLUMN per_layout TO pl" >/dev/null
+    expect 2 "column \"per_layout\" does not exist" "$BENCH" export --format csv --db "$U"
+    expect 2 "store does not match schema version 4" "$BENCH" migrate --db "$U"
+    pgq "$U" "ALTER TABLE ratios RENAME COLUMN pl TO per_layout" >/dev/null
+    # pb_meta without its row: no version at all
+    pgq "$U" "DELETE FROM pb_meta" >/dev/null
+    expect 2 "schema version 'none', which no bench writes" "$BENCH" list --runs --db "$U"
+    expect 2 "schema version 'none', which no bench writes" "$BENCH" migrate --db "$U"
+    pgq "$U" "INSERT INTO pb_meta VALUES (4)" >/dev/null
+    is "nothing run into a store refused" "$(pgq "$U" "SELECT count(*) FROM runs")" "0"
     # a read-only command writes nothing even through SQL of its own
     is "a newer schema is refused" "$(pgq "$U" "UPDATE pb_meta SET schema_version = 99"; "$BENCH" list --runs --db "$U" 2>&1)" \
        "bench list: $U has schema version 99, this bench reads version 4: use a newer bench"
-    expect 1 "newer than this bench" "$BENCH" "${QUICK[@]}" --db "$U"
+    expect 2 "newer than this bench" "$BENCH" "${QUICK[@]}" --db "$U"
     is "a newer database is left alone" "$(pgq "$U" "SELECT count(*) FROM runs")" "0"
     ;;
 

@@ -4,10 +4,13 @@
 # variant and op names are untrusted text. Nothing may run: no shell is ever started, gnuplot gets
 # names only through pb_gp_quote (quotes doubled; backquotes, double quotes, control characters
 # refused), and the --out folder never reaches it. Also: a failing gnuplot or a failed write leaves
-# no plot or table behind and exits 1.
+# no plot or table behind and exits 1; and, end to end, every output of a store with hostile names
+# and provenance (Markdown, gnuplot, HTML, CSV, JSON) read by a reader of its language holds nothing
+# of the store that is live there.
 # Fixed data only: one seeded synthetic run, names rewritten with sqlite3.
 BENCH=$1
-source "$(dirname "$0")/../lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../lib.sh"
 cd "$T" || exit 1
 
 "$BENCH" run --suite synthetic --quick --quiet --rounds 6 --seed 1 --db clean.db >/dev/null || { echo "FAIL: seeded run"; exit 1; }
@@ -16,10 +19,12 @@ cd "$T" || exit 1
 nothing_ran() {
     [[ -z $(find "$T" -name X -print -quit) ]] && ok || bad "$1: a command ran (X exists)"
 }
+# TEXT as SQL's hex digits (od -v: a run of equal lines is not folded into '*')
+hex() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
 # hostile DB COLUMN NAME: a copy of the clean store with every 'old' case's COLUMN set to NAME
 hostile() {
     cp clean.db "$1"
-    q "$1" "UPDATE cases SET $2 = CAST(x'$(printf '%s' "$3" | od -An -tx1 | tr -d ' \n')' AS TEXT) WHERE impl = 'old'"
+    q "$1" "UPDATE cases SET $2 = CAST(x'$(hex "$3")' AS TEXT) WHERE impl = 'old'"
 }
 no_outputs() { # no_outputs DIR WHAT
     local f
@@ -48,6 +53,33 @@ for name in "o'ld" 'old$(touch X)' "it's \\' \\" '@X touch X' "a'; system 'touch
     nothing_ran "impl $name"
     [[ -s text$n/synthetic.png && -s text$n/synthetic.svg && -s text$n/synthetic.md ]] && ok || bad "impl $name: outputs missing"
 done
+
+# ---- end to end: every output of a store whose names and provenance are markup, formulas and
+# commands (gnuplot-quotable: no double quote, no backquote), each file checked by a reader of its
+# language (tests/harness/outputs_inert.py): Markdown, gnuplot, HTML, CSV, JSON ----
+NAME='<img src=x onerror=1>|*b*[l](javascript:x)&amp;'   # 47 bytes: the report keeps names to 47
+OP='_u_ ~~s~~ # h \\ $(touch X) *o* @X'
+VAR="=cmd|' /C calc'!A0"
+CMD='bench run ``` <img src=y onerror=alert(2)> ` [c](javascript:c) | x'
+cp clean.db e2e.db
+q e2e.db "UPDATE cases SET impl = CAST(x'$(hex "$NAME")' AS TEXT) WHERE impl = 'new';
+          UPDATE ratios SET candidate = CAST(x'$(hex "$NAME")' AS TEXT) WHERE candidate = 'new';
+          UPDATE cases SET variant = CAST(x'$(hex "$VAR")' AS TEXT), op = CAST(x'$(hex "$OP")' AS TEXT);
+          UPDATE ratios SET variant = CAST(x'$(hex "$VAR")' AS TEXT), op = CAST(x'$(hex "$OP")' AS TEXT);
+          UPDATE runs SET command_line = CAST(x'$(hex "$CMD")' AS TEXT), cpu_model = '<script>alert(3)</script>',
+            hostname = '<b>h</b>', noise = '<i>n</i> | [n](javascript:n) *n*', cpu_affinity = '<u>cpu</u> _a_',
+            suite_settings = '<s>x</s>', kernel = '\`k\`', started_at = started_at || ' <b>t</b>';
+          INSERT INTO cases (run_id, suite, impl, variant, op, size_bytes, status, reason)
+            VALUES (1, 'synthetic', '<u>nav</u>', CAST(x'$(hex "$VAR")' AS TEXT), CAST(x'$(hex "$OP")' AS TEXT), 1000,
+                    'unavailable', '<img src=z onerror=alert(4)> | [r](javascript:r)');"
+expect 0 "synthetic: run 1" "$BENCH" report --db e2e.db --run 1 --out e2e
+expect 0 "" "$BENCH" report --db e2e.db --run 1 --html --out e2e/page.html
+expect 0 "" "$BENCH" export --db e2e.db --format csv --out e2e/x.csv
+expect 0 "" "$BENCH" export --db e2e.db --format json --out e2e/x.json
+"$BENCH" compare --db e2e.db --run 1 --format md old "$NAME" >e2e/cmp.md 2>e2e/cmp.err &&
+    ok || bad "compare --format md on the hostile store: $(cat e2e/cmp.err)"
+nothing_ran "end to end"
+python3 "$HERE/outputs_inert.py" e2e "$NAME" "$VAR" "$OP" && ok || bad "end to end: the outputs above are not inert"
 
 # ---- a hostile --out: the folder never reaches gnuplot's script (gnuplot runs in the report's
 # private folder and the script names its files relative to it), so any name is only a name ----

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* text_out.h: store text as a Markdown code span and as a CSV field stays text, with the hostile
- * names of issue 21 (a backquote ending the span, HTML after it, spreadsheet formulas). */
+/* text_out.h: store text as Markdown text, as a Markdown code span and as a CSV field stays text,
+ * with the hostile names of issue 21 (a backquote ending the span, HTML after it, links, table
+ * cells ended by '|', spreadsheet formulas): the exact output of each, so that a change shows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,18 @@ int main(void)
     want(pb_md_code_fputs, "md", "a\n\n<script>x</script>", "`a  <script>x</script>`");
     want(pb_md_code_fputs, "md", "tab\there\r\x7f", "`tab here  `");
     want(pb_md_code_fputs, "md", "kB \xc2\xb1", "`kB \xc2\xb1`");
+    /* what the reader sees decides the padding: control characters count as the spaces they become */
+    want(pb_md_code_fputs, "md", "\x01x\x1b", "`  x  `");
+    want(pb_md_code_fputs, "md", "end ", "`end `");
+    /* no empty code span in CommonMark ("``" shows two backquotes), and spaces only are kept */
+    want(pb_md_code_fputs, "md", "", "` `");
+    want(pb_md_code_fputs, "md", "   ", "`   `");
+    /* Markdown text: entities for & < >, a backslash before what opens markup or ends a cell */
+    want(pb_md_text_fputs, "md text", "kmod-old (hmac(sha1))", "kmod-old (hmac(sha1))");
+    want(pb_md_text_fputs, "md text", "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;");
+    want(pb_md_text_fputs, "md text", "[l](javascript:x) *b* _e_ ~~s~~", "\\[l\\](javascript:x) \\*b\\* \\_e\\_ \\~\\~s\\~\\~");
+    want(pb_md_text_fputs, "md text", "a | b `c` # \\", "a \\| b \\`c\\` \\# \\\\");
+    want(pb_md_text_fputs, "md text", "&amp;\n\nx\t\x7f", "&amp;amp;  x  ");
     /* CSV: RFC 4180 quoting, and OWASP's neutralising quote before a formula's first character */
     want(pb_csv_fputs, "csv", "old-nomem", "old-nomem");
     want(pb_csv_fputs, "csv", "@SUM(A1)", "\"'@SUM(A1)\"");
@@ -48,6 +61,24 @@ int main(void)
     want(pb_csv_fputs, "csv", "=\"x\",y", "\"'=\"\"x\"\",y\"");
     want(pb_csv_fputs, "csv", "", "");
     want(pb_csv_fputs, "csv", "a=b", "a=b");
+    /* text for a terminal: no control byte gets through (an ESC would start a sequence) */
+    {
+        static const char *const in[][2] = {
+            {"\033[31mred\033[0m", "?[31mred?[0m"}, {"a\rb", "a?b"}, {"tab\there", "tab?here"},
+            {"del\x7f", "del?"}, {"plain <b> \xc3\xa9", "plain <b> \xc3\xa9"}, {"", ""},
+        };
+        for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+            char out[64];
+            checks++;
+            if (strcmp(pb_term_text(out, sizeof out, in[i][0]), in[i][1])) {
+                fails++;
+                printf("FAIL terminal text '%s': got '%s'\n", in[i][1], out);
+            }
+        }
+        char small[4];
+        checks++;
+        if (strcmp(pb_term_text(small, sizeof small, "abcdef"), "abc")) { fails++; printf("FAIL terminal text cut\n"); }
+    }
     printf("%d checks, %d failed\n", checks, fails);
     return fails ? 1 : 0;
 }
