@@ -52,7 +52,8 @@ int pb_stage_open(pb_stage *s, const char *dir, const char *opt, int flags, pb_e
     if (strlen(dir) >= sizeof s->dir) return REFUSE(s, e, "%s: the path is too long (%zu bytes)", opt, strlen(dir));
     snprintf(s->dir, sizeof s->dir, "%s", dir);
     snprintf(s->shown, sizeof s->shown, "%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
-    if ((flags & PB_STAGE_MKDIR) && mkdir(dir, 0755) && errno != EEXIST)
+    if ((flags & PB_STAGE_MKDIR) && mkdir(dir, 0755) == 0) s->made = 1;
+    else if ((flags & PB_STAGE_MKDIR) && errno != EEXIST)
         return REFUSE(s, e, "%s %s: cannot create the folder: %s", opt, dir, strerror(errno));
     /* O_DIRECTORY: a FIFO or device named as the folder fails here, without being opened */
     s->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -182,7 +183,10 @@ static int ready(pb_stage *s, size_t i, pb_err *e)
 
 static int rename_into_place(pb_stage *s, size_t i, pb_err *e)
 {
-    if (renameat(s->fd, s->files[i], s->dirfd, s->files[i]) == 0) return 0;
+    if (renameat(s->fd, s->files[i], s->dirfd, s->files[i]) == 0) {
+        s->committed++;
+        return 0;
+    }
     char shown[1300];
     return pb_errf(e, "cannot write %s: %s", pb_stage_shown(s, s->files[i], shown, sizeof shown), strerror(errno));
 }
@@ -236,6 +240,8 @@ void pb_stage_close(pb_stage *s)
     }
     if (s->dirfd >= 0) close(s->dirfd);
     s->dirfd = -1;
+    if (s->made && !s->committed) rmdir(s->dir);   /* only if empty: what someone put there stays */
+    s->made = 0;
     free(s->files);
     s->files = NULL;
     s->n = s->cap = 0;

@@ -43,6 +43,8 @@ typedef struct pb_stage {
     char (*files)[256];  /* the names staged, not yet committed */
     size_t n, cap;
     int refused;         /* a place was refused (not a folder, not a regular file): bad input, exit 2 */
+    int made;            /* pb_stage_open created the target folder (PB_STAGE_MKDIR) */
+    int committed;       /* files renamed into it so far */
 } pb_stage;
 
 /* Opens the target folder dir (a symbolic link to a folder, as the user named it, is followed: that
@@ -74,7 +76,9 @@ int pb_stage_commit(pb_stage *s, pb_err *e);
 int pb_stage_commit_one(pb_stage *s, const char *name, pb_err *e);
 /* Removes every staged file not yet committed. */
 void pb_stage_discard(pb_stage *s);
-/* pb_stage_discard, then the private folder with anything else in it, and the descriptors. */
+/* pb_stage_discard, then the private folder with anything else in it, and the descriptors; and the
+ * target folder too when pb_stage_open made it and nothing was committed into it (a refused or
+ * failed command leaves no empty folder behind). */
 void pb_stage_close(pb_stage *s);
 
 /* What a file of mode m is, for a message that refuses it: "a symbolic link", "a FIFO", "a folder",

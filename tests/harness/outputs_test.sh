@@ -141,6 +141,12 @@ outputs-leave-nothing-half-way)
     mkdir h
     expect 1 "cannot write h/history_synthetic" limited "$BENCH" history --suite synthetic --db j.db --out h
     is "a failed history: nothing in its folder" "$(ls -A h)" ""
+    # a folder bench made for outputs that never came is not left behind (history on a store with
+    # no runs of the suite, a failed history): one that was there stays
+    expect 1 "cannot write hn/history_synthetic" limited "$BENCH" history --suite synthetic --db j.db --out hn
+    [[ -e hn ]] && bad "a failed history left the folder it made" || ok
+    expect 2 "" "$BENCH" history --suite xts --db j.db --out hx
+    [[ -e hx ]] && bad "history with nothing to draw left the folder it made" || ok
     # a failing gnuplot: its log is kept to be read, no figure, nothing temporary
     mkdir fakebin
     printf '#!/bin/sh\necho partial > synthetic.png\necho "fake gnuplot failing" >&2\nexit 3\n' >fakebin/gnuplot
