@@ -368,7 +368,9 @@ int pb_history(pb_store *st, const pb_history_opts *o)
         if (plots) hp_finish(&hp, gnuplot, 0, 2);   /* nothing drawn, nothing left */
         return 2;
     }
-    printf("%s: %s, %s, every complete userspace run in %s\n", s->name, impl, m ? m->words : metric, o->db);
+    char ti[256], td[1100];
+    printf("%s: %s, %s, every complete userspace run in %s\n", s->name, pb_term_text(ti, sizeof ti, impl),
+           m ? m->words : metric, pb_term_text(td, sizeof td, o->db));
     /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT) */
     const char *root = pb_source_root();
     size_t ncommits = 0;

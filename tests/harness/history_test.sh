@@ -94,4 +94,12 @@ expect 2 "--suite NAME is required" "$BENCH" history --db step.db
 expect 2 "unknown suite" "$BENCH" history --suite nosuch --db step.db
 expect 2 "no complete run" "$BENCH" history --suite synthetic --impl nosuch --db step.db
 expect 2 "--metric" "$BENCH" history --suite synthetic --metric bogus --db step.db
+# a name with a terminal escape, from the store or the command line, reaches stdout as text:
+# its control bytes shown as '?', never the ESC that would drive the terminal
+"$BENCH" run --suite synthetic --quick --quiet --rounds 6 --seed 1 --db esc.db >/dev/null || bad "seeded run"
+esc=$'esc\e[31mred'
+q esc.db "UPDATE cases SET impl = CAST(x'$(printf '%s' "$esc" | od -An -tx1 -v | tr -d ' \n')' AS TEXT) WHERE impl = 'new'"
+"$BENCH" history --suite synthetic --impl "$esc" --db esc.db --no-plots >esc.out 2>&1 || bad "history of the escaped name: $(cat esc.out)"
+if grep -q $'\e' esc.out; then bad "an ESC byte reached stdout"; else ok; fi
+grep -qF 'esc?[31mred' esc.out && ok || bad "the name is not shown: $(head -3 esc.out)"
 finish
