@@ -159,11 +159,16 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
             snprintf(val[C_RESULT], sizeof val[0], "%s%s%s%s%s", em, res, em, c->note[0] ? (md ? ": " : "  -- ") : "",
                      md ? md_text(mdbuf, sizeof mdbuf, note) : note);
             /* names and notes come from the store: in Markdown they are text, never markup */
-            if (md)
-                for (int k = C_IMPL; k <= C_OP; k++) {
-                    snprintf(mdbuf, sizeof mdbuf, "%s", val[k]);
-                    pb_md_text_escape(val[k], sizeof val[k], mdbuf);
-                }
+            /* and on a terminal no control byte of them reaches it (the note's too) */
+            for (int k = C_IMPL; k <= C_OP; k++) {
+                snprintf(mdbuf, sizeof mdbuf, "%s", val[k]);
+                if (md) pb_md_text_escape(val[k], sizeof val[k], mdbuf);
+                else pb_term_text(val[k], sizeof val[k], mdbuf);
+            }
+            if (!md) {
+                snprintf(mdbuf, sizeof mdbuf, "%s", val[C_RESULT]);
+                pb_term_text(val[C_RESULT], sizeof val[C_RESULT], mdbuf);
+            }
         }
         int first = 1;
         for (int k = 0; k < NCOL; k++) {
@@ -249,7 +254,8 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     char counts[256];
     summary_counts(cells, n, counts, sizeof counts, h->gp);
     char title[2048], suite[256], metric[256], note[16384];   /* escaped: up to 5 bytes a byte */
-    fprintf(f, md ? "### %s\n\n" : "%s\n", md ? md_text(title, sizeof title, h->title) : h->title);
+    fprintf(f, md ? "### %s\n\n" : "%s\n",
+            md ? md_text(title, sizeof title, h->title) : pb_term_text(title, sizeof title, h->title ? h->title : ""));
     int lay = 0;
     for (size_t i = 0; i < n; i++) lay = lay > cells[i].layouts ? lay : cells[i].layouts;
     char how[200];

@@ -102,4 +102,6 @@ q esc.db "UPDATE cases SET impl = CAST(x'$(printf '%s' "$esc" | od -An -tx1 -v |
 "$BENCH" history --suite synthetic --impl "$esc" --db esc.db --no-plots >esc.out 2>&1 || bad "history of the escaped name: $(cat esc.out)"
 if grep -q $'\e' esc.out; then bad "an ESC byte reached stdout"; else ok; fi
 grep -qF 'esc?[31mred' esc.out && ok || bad "the name is not shown: $(head -3 esc.out)"
+"$BENCH" compare --db esc.db --run 1 old "$esc" >cmp.out 2>&1 || bad "compare of the escaped name: $(cat cmp.out)"
+if grep -q $'\e' cmp.out; then bad "compare: an ESC byte reached stdout"; else ok; fi
 finish
