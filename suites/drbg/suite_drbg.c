@@ -190,6 +190,17 @@ static long seeded_entropy(void *arg, uint8_t *buf, size_t min_len, size_t max_l
 
 #define CHECK_SEED 0xd7b9c4ec5ull
 
+/* A config whose entropy and nonce come from rng, seeded with CHECK_SEED: a plug-in's case and its
+ * twin get the same bytes. */
+static void seeded_config(pb_drbg_config *cfg, pb_drbg_mech mech, pb_rng *rng, uint8_t nonce[16])
+{
+    pb_drbg_config_init(cfg, mech);
+    pb_rng_seed(rng, CHECK_SEED);
+    cfg->entropy = seeded_entropy;
+    cfg->entropy_arg = rng;
+    pb_rng_bytes(rng, nonce, 16);
+}
+
 static void body_ours(void *ctx, uint64_t iters)
 {
     drbg_case *c = ctx;
@@ -293,10 +304,7 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         if (m && m->plugin) {
             /* reproducible, so that check_output's twin can give the same bytes */
             c->checkable = 1;
-            pb_rng_seed(&c->entropy, CHECK_SEED);
-            cfg.entropy = seeded_entropy;
-            cfg.entropy_arg = &c->entropy;
-            pb_rng_bytes(&c->entropy, nonce, sizeof nonce);
+            seeded_config(&cfg, c->mech, &c->entropy, nonce);
         } else if (pb_drbg_entropy_getrandom(NULL, nonce, sizeof nonce, sizeof nonce) < 0) why = "getrandom failed";
         c->build = build;
         int rc = why ? 0 : build->instantiate(&c->d, bk, &cfg, nonce, sizeof nonce, NULL, 0);
@@ -335,12 +343,8 @@ static int check_output(void *ctx, pb_err *e)
     if (!c->checkable) return 0;
     if (!c->ref_ready) {
         pb_drbg_config cfg;
-        pb_drbg_config_init(&cfg, c->mech);
         uint8_t nonce[16];
-        pb_rng_seed(&c->ref_entropy, CHECK_SEED);
-        cfg.entropy = seeded_entropy;
-        cfg.entropy_arg = &c->ref_entropy;
-        pb_rng_bytes(&c->ref_entropy, nonce, sizeof nonce);
+        seeded_config(&cfg, c->mech, &c->ref_entropy, nonce);
         c->ref_out = aligned_alloc(4096, (c->n + 4095) & ~(size_t)4095);
         int rc = c->ref_out ? c->build->instantiate(&c->ref, c->build->bk_new, &cfg, nonce, sizeof nonce, NULL, 0) : -1;
         if (rc) return pb_errf(e, "drbg: cannot instantiate the reference: %s", c->ref_out ? pb_drbg_strerror(rc) : "out of memory");
