@@ -967,7 +967,7 @@ static int end_run(run_ctx *rx, int rc, pb_err *e)
         pb_errf(e, "run %lld %s: left incomplete in %s", (long long)rx->run, why, rx->o->db_path);
         return 130;
     }
-    if (rc < 0 || record_noise(rx, e) < 0 || pb_store_finalize_run(&rx->st, rx->run, e) < 0) {
+    if (rc < 0 || record_noise(rx, e) < 0 || pb_store_finalize_run_pairs(&rx->st, rx->run, pb_suite_ratio_pairs(rx->o->suite, rx->o->suite_opts), e) < 0) {
         pb_store_end_run(&rx->st, rx->run, "failed", e->msg, &e2);
         return -1;
     }

@@ -39,6 +39,7 @@ typedef struct finalize_ctx {
     case_row *cs;
     size_t ncases;
     pb_stmt *ins_m, *ins_s, *ins_r, *upd_speed;
+    const char *const *pairs;    /* extra {candidate, baseline, ..., NULL} pairs, or NULL */
 } finalize_ctx;
 
 static void copy_or(char *out, size_t cap, const char *v, const char *dflt)
@@ -389,6 +390,33 @@ static int pair_ratios(finalize_ctx *f, pb_err *e)
     return 0;
 }
 
+/* Would pair_ratios already pair candidate c against baseline b? */
+static int paired_anyway(const finalize_ctx *f, const char *c, const char *b)
+{
+    const char *profile = profile_of_baseline(b, f->baseline);
+    return profile && (!*profile || has_profile(c, profile));
+}
+
+/* The extra pairs: in each cell where both impls ran, candidate against baseline. */
+static int pair_extra(finalize_ctx *f, pb_err *e)
+{
+    for (const char *const *p = f->pairs; p && p[0] && p[1]; p += 2) {
+        if (!strcmp(p[0], p[1]) || paired_anyway(f, p[0], p[1])) continue;
+        for (size_t i = 0; i < f->ncases; i++) {
+            const case_row *b = &f->cs[i];
+            if (strcmp(b->impl, p[1])) continue;
+            for (size_t j = 0; j < f->ncases; j++) {
+                const case_row *c = &f->cs[j];
+                if (strcmp(c->impl, p[0]) || strcmp(c->variant, b->variant) || strcmp(c->op, b->op) ||
+                    c->size != b->size)
+                    continue;
+                if (pair_cell(f, c, b, e) < 0) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 static void finalize_free(finalize_ctx *f)
 {
     pb_db_finalize(f->ins_m);
@@ -401,11 +429,16 @@ static void finalize_free(finalize_ctx *f)
 
 int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e)
 {
+    return pb_store_finalize_run_pairs(s, run, NULL, e);
+}
+
+int pb_store_finalize_run_pairs(pb_store *s, int64_t run, const char *const *pairs, pb_err *e)
+{
     if (pb_store_begin(s, e) < 0) return -1;
     /* idempotent: a re-finalize replaces what an earlier one derived */
     char sql[256];
     snprintf(sql, sizeof sql, "DELETE FROM ratios WHERE run_id = %lld", (long long)run);
-    finalize_ctx f = {.s = s, .run = run};
+    finalize_ctx f = {.s = s, .run = run, .pairs = pairs};
     int rc = pb_store_exec(s, sql, e);
     if (rc == 0) rc = read_run(&f, e);
     if (rc == 0) rc = load_cases(&f, e);
@@ -414,6 +447,7 @@ int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e)
     if (rc == 0) rc = classify_speed(&f, e);
     if (rc == 0) rc = derive_stats(&f, e);
     if (rc == 0) rc = pair_ratios(&f, e);
+    if (rc == 0) rc = pair_extra(&f, e);
     finalize_free(&f);
     if (rc == 0) rc = pb_store_end_run(s, run, "complete", NULL, e);
     if (rc < 0) {

@@ -634,7 +634,8 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
         return -1;
     }
     for (int i = 0; i < imp->nsuites; i++) {
-        if (pb_store_finalize_run(st, run_of[i], e) < 0) {
+        const pb_suite *s = pb_suite_find(imp->suites[i]);
+        if (pb_store_finalize_run_pairs(st, run_of[i], s ? s->kmod_ratio_pairs : NULL, e) < 0) {
             pb_err e2;
             pb_store_end_run(st, run_of[i], "failed", e->msg, &e2);
             return -1;

@@ -124,6 +124,9 @@ int pb_store_case_layouts(pb_store *s, int64_t case_id, int layouts, pb_err *e);
  * code-generation profile P of the same sources); mark the run complete. One
  * transaction. */
 int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e);
+/* The same, also pairing the extra pairs {candidate, baseline, ..., NULL} (may be NULL) in every
+ * cell where both ran and the pair is not one of the above (suite.h ratio_pairs). */
+int pb_store_finalize_run_pairs(pb_store *s, int64_t run, const char *const *pairs, pb_err *e);
 
 /* A random (version 4) UUID, 36 characters and a NUL, from getrandom(2); -1 + e if none. */
 int pb_uuid4(char out[37], pb_err *e);

@@ -229,6 +229,15 @@ typedef struct pb_suite {
      * refuses a second use, which would otherwise replace the first while the run's stored options
      * show both. Every other option keeps what its setter does with a repeat (--plugin adds one). */
     const char *const *once_options;
+    /* Optional: the ratios a run pairs beyond every impl against the baseline and every `X@P`
+     * against `baseline@P`: {candidate, baseline, candidate, baseline, ..., NULL}, each pair stored
+     * where both impls ran in a cell, e.g. the real code's own pair, upstream-new against
+     * upstream-old, beside the re-implementation's new against old. NULL: none. The list may
+     * depend on the options (a build given by name) and lives as long as opts. */
+    const char *const *(*ratio_pairs)(const void *opts);
+    /* The kernel-module part's own extra pairs, in the same form (NULL: none): `bench import`
+     * and `bench run --target` store them (kmod-new against kmod-kernel-xts). */
+    const char *const *kmod_ratio_pairs;
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):
@@ -250,6 +259,7 @@ const char *pb_suite_library_versions(const pb_suite *s);                       
 pb_claim pb_suite_claim(const pb_suite *s, const pb_cell *cell, double doc_ratio);         /* none */
 int pb_suite_user_code(const pb_suite *s, const void *opts, const char *impl, char *what, size_t cap); /* 0 */
 int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e);                   /* 0 */
+const char *const *pb_suite_ratio_pairs(const pb_suite *s, const void *opts);              /* NULL */
 int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
 
 /* The suite's whole grid as its default options plan it (what `bench list` counts and `bench

@@ -171,3 +171,8 @@ int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e)
 {
     return s->check_output ? s->check_output(case_ctx, e) : 0;
 }
+
+const char *const *pb_suite_ratio_pairs(const pb_suite *s, const void *opts)
+{
+    return s && s->ratio_pairs ? s->ratio_pairs(opts) : NULL;
+}
