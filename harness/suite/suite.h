@@ -238,6 +238,15 @@ typedef struct pb_suite {
     /* The kernel-module part's own extra pairs, in the same form (NULL: none): `bench import`
      * and `bench run --target` store them (kmod-new against kmod-kernel-xts). */
     const char *const *kmod_ratio_pairs;
+    /* Optional: the real code's own pair, beside the re-implementation's baseline/candidate: the
+     * impls whose ratios row reports set beside the candidate/baseline row and mark where the two
+     * differ by more than 10 % (docs/verdicts.md). drbg: gcrypt:upstream-old, gcrypt:upstream-new
+     * (the libgcrypt builds at the patch's parent and at the patch). NULL: none. */
+    const char *real_baseline, *real_candidate;
+    /* Optional: the kernel-module part's real code of the candidate's design, against which
+     * kmod_candidate is paired and reported per cell (xts: kmod-kernel-xts, the running kernel's
+     * own crypto/xts.c over the same child). NULL: none. */
+    const char *kmod_real;
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):
