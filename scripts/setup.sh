@@ -16,6 +16,8 @@ PKGS=(
   lld
   # bench export's test: GB's compare.py and what it imports
   libbenchmark-tools python3-scipy python3-numpy
+  # scripts/upstream-libgcrypt: libgcrypt's own build at the drbg patch and its parent (docs/your-code.md)
+  autoconf automake libtool libgpg-error-dev
   # the kernel-module variant: build against Debian's headers, boot in QEMU (docs/kmod.md)
   linux-headers-amd64 qemu-system-x86 busybox-static cpio kmod xz-utils dwarves
   # bench report --html is checked in a real browser (tests/harness/report_html_test.sh)
