@@ -35,20 +35,8 @@
 #define sp_stats_this_thread sp_stats_this_thread_native
 
 /* drbg: the state machines and both primitive backends */
-#define pb_drbg_info_of pb_drbg_info_of_native
-#define pb_drbg_entropy_getrandom pb_drbg_entropy_getrandom_native
-#define pb_drbg_config_init pb_drbg_config_init_native
-#define pb_drbg_strerror pb_drbg_strerror_native
-#define pb_drbg_instantiate pb_drbg_instantiate_native
-#define pb_drbg_reseed pb_drbg_reseed_native
-#define pb_drbg_generate pb_drbg_generate_native
-#define pb_drbg_generate_long pb_drbg_generate_long_native
-#define pb_drbg_uninstantiate pb_drbg_uninstantiate_native
-#define pb_drbg_ctr_ops pb_drbg_ctr_ops_native
-#define pb_drbg_hash_ops pb_drbg_hash_ops_native
-#define pb_drbg_hmac_ops pb_drbg_hmac_ops_native
-#define pb_drbg_backend_old pb_drbg_backend_old_native
-#define pb_drbg_backend_new pb_drbg_backend_new_native
+#define PB_DRBG_COPY_SUFFIX _native
+#include "drbg_copy_names.h"
 #define pb_drbg_build_faithful pb_drbg_build_native
 
 #endif

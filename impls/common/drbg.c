@@ -113,6 +113,7 @@ int pb_drbg_instantiate(pb_drbg *d, const pb_drbg_backend *bk, const pb_drbg_con
     d->max_request = cfg->max_request;
     d->entropy = cfg->entropy;
     d->entropy_arg = cfg->entropy_arg;
+    d->prims = cfg->prims;
     if (d->info->is_ctr && !d->use_df && nonce_len) return fail(d, PB_DRBG_ERR_ARG); /* no nonce without df */
     if (pers_len > max_input(d) || nonce_len > PB_DRBG_MAX_INPUT) return fail(d, PB_DRBG_ERR_INPUT_LEN);
 

@@ -75,6 +75,10 @@ typedef struct pb_drbg_config {
     size_t max_request;           /* bytes per generate, 1..65536 */
     pb_drbg_entropy_fn entropy;
     void *entropy_arg;
+    /* The libgcrypt functions of the build to run on (gcry_prims.h), for the copy behind
+     * "old+gcrypt:NAME" / "new+gcrypt:NAME" (pb_drbg_build_prims), which fails to instantiate
+     * without; NULL, and unused, in the builds that call the linked libgcrypt. */
+    const void *prims;
 } pb_drbg_config;
 
 /* Defaults: derivation function on, prediction resistance allowed, SP 800-90A
@@ -107,6 +111,7 @@ typedef struct pb_drbg {
     size_t max_request;
     pb_drbg_entropy_fn entropy;
     void *entropy_arg;
+    const void *prims;            /* cfg->prims */
     uint8_t V[PB_DRBG_MAX_SEEDLEN];  /* CTR: 16 B counter (SP 800-90A's V, not V+1) */
     uint8_t C[PB_DRBG_MAX_SEEDLEN];  /* Hash: constant C; HMAC and CTR: the key K */
     uint8_t scratch[PB_DRBG_MAX_SEEDLEN]; /* Hash_DRBG hashgen's data counter */
@@ -152,5 +157,8 @@ typedef struct pb_drbg_build {
 } pb_drbg_build;
 extern const pb_drbg_build pb_drbg_build_faithful;   /* libgcrypt profile */
 extern const pb_drbg_build pb_drbg_build_native;
+/* The libgcrypt profile again, its libgcrypt calls through the instance's cfg->prims
+ * (impls/prims_names.h): old and new on another libgcrypt build's primitives. */
+extern const pb_drbg_build pb_drbg_build_prims;
 
 #endif
