@@ -170,7 +170,10 @@ static void closing_summary(const pb_suite *s, const char *db, int64_t run)
 static int share_own_calibration(void *ctx, const pb_suite *own, void *own_opts, int l, pb_err *e)
 {
     const pb_layout_set *set = ctx;
-    return pb_suite_copy_calibration(own, own_opts, set->v[l].suite, set->v[l].opts, NULL, 0, e);
+    const pb_suite *copy = set->v[l].suite;
+    /* the layouts are this build's own objects: one registry of loaded code for all (suite.h) */
+    if (own->loaded_code && copy->use_loaded_code) copy->use_loaded_code(own->loaded_code());
+    return pb_suite_copy_calibration(own, own_opts, copy, set->v[l].opts, NULL, 0, e);
 }
 
 /* The code layouts of this bench's build (cli_layouts.h) into a->o.layouts, unless --layouts 1. Without

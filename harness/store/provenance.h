@@ -12,7 +12,7 @@ typedef struct pb_provenance {
     char compiler[96];
     char cflags[2048];     /* per build profile: which code, which flags (docs/build-profiles.md) */
     char buildtype[32];
-    char libs[256];        /* the suite's libraries (libgcrypt / OpenSSL) and sqlite's version */
+    char libs[8448];       /* the suite's libraries (libgcrypt / OpenSSL, every build loaded by path) and sqlite's version */
     char cpu_model[128];
     char cpu_flags[256];   /* the flags that matter here: aes, pclmulqdq, avx2, vaes, sha_ni, ... */
     int online_cpus;

@@ -247,6 +247,14 @@ typedef struct pb_suite {
      * kmod_candidate is paired and reported per cell (xts: kmod-kernel-xts, the running kernel's
      * own crypto/xts.c over the same child). NULL: none. */
     const char *kmod_real;
+    /* Optional, a pair: the suite's registry of code it loaded by path (drbg: the --gcrypt-lib
+     * builds, each in a link-map namespace of its own), and making another copy of the suite
+     * use that registry instead of its own. bench's code layouts are copies of the same objects
+     * (docs/layout.md); each loading its own namespaces would fill glibc's static TLS after a few
+     * (and glibc has 16 namespaces in all), so a layout copy uses the run's registry: one
+     * namespace per build for the whole run. Only between copies of one build. */
+    void *(*loaded_code)(void);
+    void (*use_loaded_code)(void *registry);
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):

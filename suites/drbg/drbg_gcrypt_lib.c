@@ -9,6 +9,7 @@
 #include <gcrypt.h>   /* the control codes and enums only: every call goes through dlsym'd pointers */
 
 #include "drbg_gcrypt_lib.h"
+#include "common/gcry_prims.h"
 #include "drbg_selftest.h"
 #include "pb_fork.h"
 #include "peers/drbg_peers.h"
@@ -28,12 +29,32 @@ struct drbg_gcrypt_lib {
     control_fn control;
     randomize_fn randomize;
     int current;
+    char origin[96];       /* where it came from, when known ("commit 20886fdc…") */
+    pb_gcry_prims prims;   /* its cipher and digest calls, for old/new on its primitives */
 };
 
 /* The builds loaded into this process. Loaded code, not options: like the xts plug-in registry,
- * it outlives one run's options object, and a handle is never closed. */
-static drbg_gcrypt_lib libs[DRBG_GCRYPT_LIB_MAX];
-static int nlibs;
+ * it outlives one run's options object, and a handle is never closed. A copy of this suite in a
+ * code layout uses the run's registry (drbg_gcrypt_lib_use_registry), so that one namespace serves
+ * every layout and what `current` says holds for all of them. */
+struct drbg_gcrypt_lib_registry {
+    drbg_gcrypt_lib libs[DRBG_GCRYPT_LIB_MAX];
+    int n;
+};
+static drbg_gcrypt_lib_registry own_registry;
+static drbg_gcrypt_lib_registry *reg = &own_registry;
+#define libs (reg->libs)
+#define nlibs (reg->n)
+
+drbg_gcrypt_lib_registry *drbg_gcrypt_lib_registry_of_this_copy(void)
+{
+    return reg;
+}
+
+void drbg_gcrypt_lib_use_registry(drbg_gcrypt_lib_registry *r)
+{
+    reg = r;
+}
 
 int drbg_gcrypt_lib_check_name(const char *name, pb_err *e)
 {
@@ -57,6 +78,20 @@ drbg_gcrypt_lib *drbg_gcrypt_lib_find(const char *impl)
 static void *sym(void *h, const char *s)
 {
     return dlsym(h, s);
+}
+
+/* The build's functions that the DRBG backends call (gcry_prims.h), in the table's order: 0, or
+ * -1 + e naming the first one missing. */
+static int resolve_prims(void *h, pb_gcry_prims *p, const char *name, const char *path, pb_err *e)
+{
+    static const char *const names[] = { PB_GCRY_PRIMS_SYMBOLS };
+    void *fns[sizeof names / sizeof names[0]];
+    _Static_assert(sizeof fns == sizeof *p, "one symbol per pb_gcry_prims member");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!(fns[i] = sym(h, names[i])))
+            return pb_errf(e, "--gcrypt-lib %s: %s is not a libgcrypt: no symbol %s", name, path, names[i]);
+    memcpy(p, fns, sizeof *p);   /* object to function pointers, as POSIX allows (dlsym) */
+    return 0;
 }
 
 /* dlmopen PATH into a new namespace, resolve, select the FIPS DRBG, initialise, register. */
@@ -94,7 +129,10 @@ static int open_lib(const char *name, const char *path, pb_err *e)
     if (control(GCRYCTL_GET_CURRENT_RNG_TYPE, &type) || type != GCRY_RNG_TYPE_FIPS)
         return pb_errf(e, "--gcrypt-lib %s: %s: its DRBG (GCRY_RNG_TYPE_FIPS) did not become the active RNG",
                        name, path);
+    pb_gcry_prims prims;
+    if (resolve_prims(h, &prims, name, path, e) < 0) return -1;
     drbg_gcrypt_lib *l = &libs[nlibs++];
+    l->prims = prims;
     snprintf(l->name, sizeof l->name, "%s", name);
     snprintf(l->path, sizeof l->path, "%s", path);
     snprintf(l->version, sizeof l->version, "%s", v);
@@ -113,13 +151,16 @@ static int selftest_lib(const char *name, pb_err *e)
     return drbg_selftest(impl, e);
 }
 
-int drbg_gcrypt_lib_load(const char *name, const char *path, pb_err *e)
+int drbg_gcrypt_lib_load(const char *name, const char *path, const char *origin, pb_err *e)
 {
     if (drbg_gcrypt_lib_check_name(name, e) < 0) return -1;
     char impl[64];
     snprintf(impl, sizeof impl, "%s%s", DRBG_GCRYPT_LIB_PREFIX, name);
     if (drbg_gcrypt_lib_find(impl)) return 0;
-    return pb_fork_load_checked("--gcrypt-lib", name, path, SELFTEST_SECONDS, open_lib, selftest_lib, e);
+    if (pb_fork_load_checked("--gcrypt-lib", name, path, SELFTEST_SECONDS, open_lib, selftest_lib, e) < 0) return -1;
+    drbg_gcrypt_lib *l = drbg_gcrypt_lib_find(impl);
+    if (l && origin) snprintf(l->origin, sizeof l->origin, "%s", origin);
+    return 0;
 }
 
 int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **why)
@@ -133,6 +174,11 @@ int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **w
     l->current = (int)mech;
     *why = NULL;
     return 0;
+}
+
+const pb_gcry_prims *drbg_gcrypt_lib_prims(const drbg_gcrypt_lib *l)
+{
+    return &l->prims;
 }
 
 int drbg_gcrypt_lib_current(const drbg_gcrypt_lib *l)
@@ -158,7 +204,8 @@ const char *drbg_gcrypt_lib_describe(void)
     size_t at = 0;
     text[0] = 0;
     for (int i = 0; i < nlibs && at < sizeof text; i++)
-        at += (size_t)snprintf(text + at, sizeof text - at, "%s%s%s=%s (libgcrypt %s)", i ? "; " : "",
-                               DRBG_GCRYPT_LIB_PREFIX, libs[i].name, libs[i].path, libs[i].version);
+        at += (size_t)snprintf(text + at, sizeof text - at, "%s%s%s=%s (libgcrypt %s%s%s)", i ? "; " : "",
+                               DRBG_GCRYPT_LIB_PREFIX, libs[i].name, libs[i].path, libs[i].version,
+                               *libs[i].origin ? ", " : "", libs[i].origin);
     return text;
 }

@@ -30,17 +30,27 @@
 #define DRBG_GCRYPT_LIB_NAME_MAX 32    /* NAME, without the prefix, NUL included */
 
 typedef struct drbg_gcrypt_lib drbg_gcrypt_lib;
+typedef struct drbg_gcrypt_lib_registry drbg_gcrypt_lib_registry;
+
+/* The builds this copy of the suite has loaded, and using another copy's instead (one build's
+ * code layouts: suite.h loaded_code). */
+drbg_gcrypt_lib_registry *drbg_gcrypt_lib_registry_of_this_copy(void);
+void drbg_gcrypt_lib_use_registry(drbg_gcrypt_lib_registry *r);
 
 /* Is NAME usable (1..31 of A-Z a-z 0-9 _ - . @)? 0, or -1 + e naming --gcrypt-lib. */
 int drbg_gcrypt_lib_check_name(const char *name, pb_err *e);
-/* Self-test PATH in a child, then load it into bench as impl "gcrypt:NAME". Loading the same
- * NAME again is a no-op. 0, or -1 + e: missing file, not a libgcrypt, too old, failed or
- * crashed self-test, more than DRBG_GCRYPT_LIB_MAX builds. */
-int drbg_gcrypt_lib_load(const char *name, const char *path, pb_err *e);
+/* Self-test PATH in a child, then load it into bench as impl "gcrypt:NAME"; origin (NULL: none)
+ * says where it came from, for the provenance ("commit 20886fdc…"). Loading the same NAME again
+ * is a no-op. 0, or -1 + e: missing file, not a libgcrypt, too old, failed or crashed self-test,
+ * more than DRBG_GCRYPT_LIB_MAX builds. */
+int drbg_gcrypt_lib_load(const char *name, const char *path, const char *origin, pb_err *e);
 /* The loaded build of impl "gcrypt:NAME", or NULL. */
 drbg_gcrypt_lib *drbg_gcrypt_lib_find(const char *impl);
 /* GCRYCTL_DRBG_REINIT of that build's DRBG as `mech`. 0, or -1 with a reason in why. */
 int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **why);
+/* Its cipher and digest functions (common/gcry_prims.h), for old+gcrypt:NAME and new+gcrypt:NAME. */
+struct pb_gcry_prims;
+const struct pb_gcry_prims *drbg_gcrypt_lib_prims(const drbg_gcrypt_lib *l);
 /* The mechanism of its last successful reinit, or -1. */
 int drbg_gcrypt_lib_current(const drbg_gcrypt_lib *l);
 /* Its gcry_randomize(out, n, GCRY_STRONG_RANDOM). */

@@ -2,6 +2,9 @@
 /* drbg_impls.c — the drbg suite's implementations by name (drbg_impls.h). */
 #include "drbg_impls.h"
 
+#include <string.h>
+
+#include "drbg_gcrypt_lib.h"
 #include "pb_plugin.h"
 
 static const drbg_impl builtin[] = {
@@ -45,8 +48,26 @@ int drbg_impls_add_plugin(const char *name, const pb_drbg_backend *bk)
     return pb_impl_dir_add(&dir, name, &(drbg_impl){ .build = &pb_drbg_build_faithful, .backend = bk, .plugin = 1 });
 }
 
-const pb_drbg_build *drbg_impls_build(const char *name, const pb_drbg_backend **bk)
+/* "old+gcrypt:NAME" / "new+gcrypt:NAME" of a loaded build: old or new of the prims copy, on its table */
+static const pb_drbg_build *on_primitives(const char *name, const pb_drbg_backend **bk, const void **prims)
 {
+    const char *sep = strstr(name, DRBG_IMPLS_PRIMS_SEP);
+    if (!sep) return NULL;
+    size_t n = (size_t)(sep - name);
+    int is_new = n == 3 && !strncmp(name, "new", 3);
+    if (!is_new && !(n == 3 && !strncmp(name, "old", 3))) return NULL;
+    const drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(sep + 1);   /* "gcrypt:NAME" */
+    if (!lib) return NULL;
+    *bk = is_new ? pb_drbg_build_prims.bk_new : pb_drbg_build_prims.bk_old;
+    *prims = drbg_gcrypt_lib_prims(lib);
+    return &pb_drbg_build_prims;
+}
+
+const pb_drbg_build *drbg_impls_build(const char *name, const pb_drbg_backend **bk, const void **prims)
+{
+    *prims = NULL;
+    const pb_drbg_build *b = on_primitives(name, bk, prims);
+    if (b) return b;
     const drbg_impl *m = drbg_impls_find(name);
     if (!m || !m->build) return NULL;
     *bk = m->plugin ? m->backend : m->is_new ? m->build->bk_new : m->build->bk_old;

@@ -34,8 +34,14 @@ const drbg_impl *drbg_impls_at(size_t i);
 int drbg_impls_add_plugin(const char *name, const pb_drbg_backend *bk);
 size_t drbg_impls_nplugins(void);
 
-/* Ours (built in or a plug-in): the build to drive impl NAME through, and its backend in *bk.
- * NULL for a peer or an unknown name. */
-const pb_drbg_build *drbg_impls_build(const char *name, const pb_drbg_backend **bk);
+/* "old+gcrypt:NAME" and "new+gcrypt:NAME": old and new on the primitives of the libgcrypt build
+ * loaded as gcrypt:NAME (--gcrypt-lib NAME=PATH, --primitives NAME), driven through the third
+ * copy of the sources, pb_drbg_build_prims (impls/prims_names.h). */
+#define DRBG_IMPLS_PRIMS_SEP "+gcrypt:"
+
+/* Ours (built in, a plug-in, or old/new on a loaded build's primitives): the build to drive impl
+ * NAME through, its backend in *bk, and in *prims the primitives to put in its config
+ * (pb_drbg_config.prims; NULL: the linked libgcrypt's). NULL for a peer or an unknown name. */
+const pb_drbg_build *drbg_impls_build(const char *name, const pb_drbg_backend **bk, const void **prims);
 
 #endif

@@ -30,8 +30,8 @@ static long queue_entropy(void *arg, uint8_t *buf, size_t min_len, size_t max_le
     return (long)b->n;
 }
 
-static int run_ours(const drbg_vec *v, const pb_drbg_build *b, const pb_drbg_backend *bk, uint8_t *out,
-                    const char **why)
+static int run_ours(const drbg_vec *v, const pb_drbg_build *b, const pb_drbg_backend *bk, const void *prims,
+                    uint8_t *out, const char **why)
 {
     entropy_queue q = { .items = { &v->entropy } , .n = 1 };
     if (v->reseed) q.items[q.n++] = &v->entropy_reseed;
@@ -45,6 +45,7 @@ static int run_ours(const drbg_vec *v, const pb_drbg_build *b, const pb_drbg_bac
     cfg.prediction_resistance = v->pr;
     cfg.entropy = queue_entropy;
     cfg.entropy_arg = &q;
+    cfg.prims = prims;
     pb_drbg d;
     int rc = b->instantiate(&d, bk, &cfg, v->nonce.p, v->nonce.n, v->pers.p, v->pers.n);
     if (!rc && v->reseed) rc = b->reseed(&d, v->addtl_reseed.p, v->addtl_reseed.n);
@@ -85,8 +86,9 @@ int drbg_vec_run(const drbg_vec *v, const char *impl, const char **why)
     if (!out) return *why = "out of memory", 0;
     int rc;
     const pb_drbg_backend *bk;
-    const pb_drbg_build *b = drbg_impls_build(impl, &bk);
-    if (b) rc = run_ours(v, b, bk, out, why);
+    const void *prims;
+    const pb_drbg_build *b = drbg_impls_build(impl, &bk, &prims);
+    if (b) rc = run_ours(v, b, bk, prims, out, why);
     else if (!strcmp(impl, "openssl")) {
         rc = run_openssl(v, out, why);
     } else rc = (*why = "unknown implementation", -1);

@@ -162,7 +162,8 @@ static int sanity(const char *impl, pb_drbg_mech mech, pb_err *e)
 int drbg_selftest(const char *impl, pb_err *e)
 {
     const pb_drbg_backend *bk;
-    int kat = drbg_impls_build(impl, &bk) || !strcmp(impl, "openssl");
+    const void *prims;
+    int kat = drbg_impls_build(impl, &bk, &prims) || !strcmp(impl, "openssl");
     drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(impl);
     /* a libgcrypt build by path: its own self-test, then the same sanity checks as gcrypt's */
     if (lib && drbg_gcrypt_lib_selftest_ctl(lib, e) < 0) return -1;

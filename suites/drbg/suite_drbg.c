@@ -22,6 +22,7 @@
 #include "drbg_kat.h"
 #include "drbg_plugin.h"
 #include "drbg_selftest.h"
+#include "drbg_upstream.h"
 #include "pb.h"
 #include "pb_plugin.h"
 #include "peers/drbg_peers.h"
@@ -51,6 +52,13 @@ typedef struct drbg_opts {
     int nlibs;
     char lib_name[DRBG_GCRYPT_LIB_MAX][DRBG_GCRYPT_LIB_NAME_MAX];
     char lib_path[DRBG_GCRYPT_LIB_MAX][1024];
+    char lib_origin[DRBG_GCRYPT_LIB_MAX][64];   /* --upstream: "commit SHA-1" */
+    /* --primitives NAME: old and new also on the primitives of build NAME, as old+gcrypt:NAME, new+gcrypt:NAME */
+    int nprims;
+    char prims[DRBG_GCRYPT_LIB_MAX][DRBG_GCRYPT_LIB_NAME_MAX];
+    /* the ratios beyond new against old (suite.h ratio_pairs), as plan() made them */
+    char pair_name[6 * DRBG_GCRYPT_LIB_MAX + 2][PB_NAME_MAX];
+    const char *pairs[6 * DRBG_GCRYPT_LIB_MAX + 3];
     /* --plugin NAME=PATH.so, in the order given; plan() loads them */
     int nplugins;
     char plugin_name[DRBG_IMPLS_MAX_PLUGINS][DRBG_IMPLS_NAME_MAX];
@@ -97,6 +105,35 @@ static int set_gcrypt_lib(void *p, const char *value, pb_err *e)
                          o->lib_path[0], sizeof o->lib_path[0], drbg_gcrypt_lib_check_name, e);
 }
 
+/* --upstream OUT: the two builds of OUT/upstream.tsv (scripts/upstream-libgcrypt) as
+ * --gcrypt-lib upstream-old=… and upstream-new=…, each with its commit. */
+static int set_upstream(void *p, const char *value, pb_err *e)
+{
+    drbg_opts *o = p;
+    drbg_upstream u;
+    if (!*value) return pb_errf(e, "--upstream needs the folder scripts/upstream-libgcrypt built into");
+    if (drbg_upstream_read(value, &u, e) < 0) return -1;
+    static const char *const role[2] = { DRBG_UPSTREAM_OLD, DRBG_UPSTREAM_NEW };
+    for (int r = 0; r < 2; r++) {
+        char arg[1100];
+        snprintf(arg, sizeof arg, "%s=%s", role[r], u.path[r]);
+        if (set_gcrypt_lib(p, arg, e) < 0) return -1;
+        snprintf(o->lib_origin[o->nlibs - 1], sizeof o->lib_origin[0], "commit %s", u.commit[r]);
+    }
+    return 0;
+}
+
+static int set_primitives(void *p, const char *value, pb_err *e)
+{
+    drbg_opts *o = p;
+    if (drbg_gcrypt_lib_check_name(value, e) < 0) return -1;
+    if (o->nprims == DRBG_GCRYPT_LIB_MAX) return pb_errf(e, "--primitives: at most %d", DRBG_GCRYPT_LIB_MAX);
+    for (int i = 0; i < o->nprims; i++)
+        if (!strcmp(o->prims[i], value)) return pb_errf(e, "--primitives: '%s' given twice", value);
+    snprintf(o->prims[o->nprims++], sizeof o->prims[0], "%s", value);
+    return 0;
+}
+
 static int set_plugin(void *p, const char *value, pb_err *e)
 {
     drbg_opts *o = p;
@@ -113,6 +150,12 @@ static const pb_suite_opt options[] = {
     {"gcrypt-lib", "NAME=PATH", "also time the DRBG of the libgcrypt build at PATH (its libgcrypt.so) as impl\n"
                                 "gcrypt:NAME (repeatable, at most 4; each in its own dlmopen namespace, so two\n"
                                 "builds with one soname coexist). Self-tested first in a child process", set_gcrypt_lib},
+    {"upstream", "OUT", "also time the real code: libgcrypt at the patch and at its parent, as built by\n"
+                        "scripts/upstream-libgcrypt SRC OUT, as gcrypt:upstream-new and gcrypt:upstream-old\n"
+                        "(two --gcrypt-lib builds, paired as a ratio of their own)", set_upstream},
+    {"primitives", "NAME", "also run old and new on the cipher and digest code of the build gcrypt:NAME\n"
+                           "(--gcrypt-lib or --upstream), as old+gcrypt:NAME and new+gcrypt:NAME\n"
+                           "(repeatable): the same state machines on that build's primitives", set_primitives},
     {"plugin", "NAME=PATH.so", "also time the DRBG backend in this shared object as impl NAME, under the\n"
                                "same state machines as old/new (repeatable, at most 2; ABI:\n"
                                "include/patchbench/drbg_plugin.h). It must pass the suite's self-test,\n"
@@ -120,12 +163,81 @@ static const pb_suite_opt options[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* Every --primitives NAME is a loaded build, and the cell has room for what the options add. */
+static int check_primitives(const drbg_opts *o, pb_err *e)
+{
+    for (int i = 0; i < o->nprims; i++) {
+        int found = 0;
+        for (int j = 0; j < o->nlibs; j++) found |= !strcmp(o->lib_name[j], o->prims[i]);
+        if (!found)
+            return pb_errf(e, "--primitives %s: no build of that name (give it with --gcrypt-lib %s=PATH or --upstream)",
+                           o->prims[i], o->prims[i]);
+    }
+    size_t ours = 0;
+    for (size_t i = 0; i < drbg_impls_count(); i++) ours += drbg_impls_at(i)->build != NULL;
+    size_t n = ours + 2 * (size_t)o->nprims + 2 + (size_t)o->nlibs;   /* + gcrypt, openssl */
+    if (n > PB_MAX_IMPLS)
+        return pb_errf(e, "drbg: %zu implementations per cell, at most %d (fewer --gcrypt-lib, --primitives or --plugin)",
+                       n, PB_MAX_IMPLS);
+    return 0;
+}
+
+/* One extra pair, candidate against baseline, into o->pairs. */
+static void add_pair(drbg_opts *o, int *k, const char *cand, const char *base)
+{
+    for (int i = 0; i < 2; i++) {
+        snprintf(o->pair_name[*k], PB_NAME_MAX, "%s", i ? base : cand);
+        o->pairs[*k] = o->pair_name[*k];
+        (*k)++;
+    }
+}
+
+/* The ratios beyond new against old: the real code's own (upstream-new against upstream-old), and
+ * for every --primitives NAME new against old on NAME's primitives, and each against the real DRBG
+ * of its side, old against upstream-old and new against upstream-new (the fidelity question: the
+ * same primitives, the re-implemented state machine against the real one; 20886fdc changed
+ * random-drbg.c only, so the two upstream builds' primitives are the same code). */
+static void make_pairs(drbg_opts *o)
+{
+    int k = 0;
+    const char *real_old = DRBG_GCRYPT_LIB_PREFIX DRBG_UPSTREAM_OLD, *real_new = DRBG_GCRYPT_LIB_PREFIX DRBG_UPSTREAM_NEW;
+    add_pair(o, &k, real_new, real_old);
+    for (int i = 0; i < o->nprims; i++) {
+        char oldp[PB_NAME_MAX], newp[PB_NAME_MAX];
+        snprintf(oldp, sizeof oldp, "old" DRBG_IMPLS_PRIMS_SEP "%s", o->prims[i]);
+        snprintf(newp, sizeof newp, "new" DRBG_IMPLS_PRIMS_SEP "%s", o->prims[i]);
+        add_pair(o, &k, newp, oldp);
+        add_pair(o, &k, oldp, real_old);
+        add_pair(o, &k, newp, real_new);
+    }
+    o->pairs[k] = NULL;
+}
+
+static void *loaded_code(void)
+{
+    return drbg_gcrypt_lib_registry_of_this_copy();
+}
+
+static void use_loaded_code(void *registry)
+{
+    drbg_gcrypt_lib_use_registry(registry);
+}
+
+static const char *const *ratio_pairs(const void *opts)
+{
+    return ((const drbg_opts *)opts)->pairs;
+}
+
 static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
-    const drbg_opts *opt = opts;
+    drbg_opts *opt = opts;
     (void)o;
     for (int i = 0; i < opt->nlibs; i++)
-        if (drbg_gcrypt_lib_load(opt->lib_name[i], opt->lib_path[i], e) < 0) return -1;
+        if (drbg_gcrypt_lib_load(opt->lib_name[i], opt->lib_path[i], *opt->lib_origin[i] ? opt->lib_origin[i] : NULL,
+                                 e) < 0)
+            return -1;
+    if (check_primitives(opt, e) < 0) return -1;
+    make_pairs(opts);
     for (int i = 0; i < opt->nplugins; i++)
         if (drbg_plugin_load(opt->plugin_name[i], opt->plugin_path[i], e) < 0) return -1;
     g->ncells = 0;
@@ -143,6 +255,10 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
                 const drbg_impl *m = drbg_impls_at(i);
                 if (m->build && !m->plugin) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", m->name);
             }
+            for (int i = 0; i < opt->nprims; i++)
+                for (int side = 0; side < 2; side++)
+                    snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s" DRBG_IMPLS_PRIMS_SEP "%s", side ? "new" : "old",
+                             opt->prims[i]);
             for (int i = 0; i < opt->nplugins; i++)
                 snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", opt->plugin_name[i]);
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
@@ -174,6 +290,8 @@ typedef struct drbg_case {
     pb_rng entropy;
     uint64_t calls;
     pb_drbg ref;
+    const pb_drbg_build *ref_build;   /* the twin's: the libgcrypt-profile build on the linked libgcrypt */
+    const pb_drbg_backend *ref_bk;
     pb_rng ref_entropy;
     uint64_t ref_calls;
     uint8_t *ref_out;
@@ -254,7 +372,7 @@ static void free_case(void *ctx)
     drbg_case *c = ctx;
     if (!c) return;
     if (c->build) c->build->uninstantiate(&c->d);
-    if (c->ref_ready) c->build->uninstantiate(&c->ref);
+    if (c->ref_ready) c->ref_build->uninstantiate(&c->ref);
     pb_drbg_ossl_free(c->ossl);
     free(c->out);
     free(c->ref_out);
@@ -294,18 +412,25 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     pc->error_count = &c->errors;
     const char *why = NULL;
     const pb_drbg_backend *bk;
-    const pb_drbg_build *build = drbg_impls_build(impl, &bk);
+    const void *prims;
+    const pb_drbg_build *build = drbg_impls_build(impl, &bk, &prims);
     if (build) {
         /* Instantiate once: entropy from getrandom, a nonce of half the strength. */
         pb_drbg_config cfg;
         pb_drbg_config_init(&cfg, c->mech);
         uint8_t nonce[16];
         const drbg_impl *m = drbg_impls_find(impl);
-        if (m && m->plugin) {
-            /* reproducible, so that check_output's twin can give the same bytes */
+        if ((m && m->plugin) || prims) {
+            /* reproducible, so that check_output's twin can give the same bytes: a plug-in's twin
+             * is the built-in new backend, old/new on a build's primitives have the same side on
+             * the linked libgcrypt's */
             c->checkable = 1;
+            c->ref_build = &pb_drbg_build_faithful;
+            c->ref_bk = prims && bk == pb_drbg_build_prims.bk_old ? pb_drbg_build_faithful.bk_old
+                                                                 : pb_drbg_build_faithful.bk_new;
             seeded_config(&cfg, c->mech, &c->entropy, nonce);
         } else if (pb_drbg_entropy_getrandom(NULL, nonce, sizeof nonce, sizeof nonce) < 0) why = "getrandom failed";
+        cfg.prims = prims;
         c->build = build;
         int rc = why ? 0 : build->instantiate(&c->d, bk, &cfg, nonce, sizeof nonce, NULL, 0);
         if (rc) why = pb_drbg_strerror(rc);
@@ -323,7 +448,8 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
         pc->body = body_openssl;
     } else {
         why = "unknown implementation (old, new, old@native, new@native, gcrypt, openssl, "
-              "gcrypt:NAME given by --gcrypt-lib, a --plugin NAME)";
+              "gcrypt:NAME given by --gcrypt-lib, old+gcrypt:NAME and new+gcrypt:NAME given by --primitives, "
+              "a --plugin NAME)";
     }
     if (why) {
         free_case(c);
@@ -346,16 +472,17 @@ static int check_output(void *ctx, pb_err *e)
         uint8_t nonce[16];
         seeded_config(&cfg, c->mech, &c->ref_entropy, nonce);
         c->ref_out = aligned_alloc(4096, (c->n + 4095) & ~(size_t)4095);
-        int rc = c->ref_out ? c->build->instantiate(&c->ref, c->build->bk_new, &cfg, nonce, sizeof nonce, NULL, 0) : -1;
+        int rc = c->ref_out ? c->ref_build->instantiate(&c->ref, c->ref_bk, &cfg, nonce, sizeof nonce, NULL, 0) : -1;
         if (rc) return pb_errf(e, "drbg: cannot instantiate the reference: %s", c->ref_out ? pb_drbg_strerror(rc) : "out of memory");
         c->ref_ready = 1;
     }
     for (; c->ref_calls < c->calls; c->ref_calls++)
-        if (c->build->generate(&c->ref, c->ref_out, c->n, c->addtl, c->addtl_len, 0))
+        if (c->ref_build->generate(&c->ref, c->ref_out, c->n, c->addtl, c->addtl_len, 0))
             return pb_errf(e, "drbg: the reference failed a generate call");
     for (size_t i = 0; i < c->n; i++)
         if (c->out[i] != c->ref_out[i])
-            return pb_errf(e, "drbg generate %zu bytes, call %llu: output differs from the built-in backend's from byte %zu",
+            return pb_errf(e, "drbg generate %zu bytes, call %llu: output differs from the built-in backend's "
+                              "(on the linked libgcrypt) from byte %zu",
                            c->n, (unsigned long long)c->calls, i);
     return 0;
 }
@@ -366,9 +493,14 @@ static int user_code(const void *opts, const char *impl, char *what, size_t cap)
     if (pb_plugin_user_code("drbg", impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],
                             o->plugin_path[0], sizeof o->plugin_path[0], what, cap))
         return 1;
+    /* gcrypt:NAME, and old+gcrypt:NAME / new+gcrypt:NAME, which run its cipher and digest code */
+    const char *sep = strstr(impl, DRBG_IMPLS_PRIMS_SEP);
+    const char *lib = sep ? sep + 1 : impl;
     for (int i = 0; i < o->nlibs; i++)
-        if (!strncmp(impl, "gcrypt:", 7) && !strcmp(o->lib_name[i], impl + 7)) {
-            snprintf(what, cap, "drbg libgcrypt build %s (%s)", impl, o->lib_path[i]);
+        if (!strncmp(lib, DRBG_GCRYPT_LIB_PREFIX, 7) && !strcmp(o->lib_name[i], lib + 7)) {
+            if (sep) snprintf(what, cap, "drbg %.*s on the primitives of libgcrypt build %s (%s)", (int)(sep - impl), impl,
+                              lib, o->lib_path[i]);
+            else snprintf(what, cap, "drbg libgcrypt build %s (%s)", impl, o->lib_path[i]);
             return 1;
         }
     return 0;
@@ -424,6 +556,11 @@ const pb_suite pb_suite_drbg = {
     .library_versions = library_versions,
     .claim = claim,
     .once_options = once_options,
+    .ratio_pairs = ratio_pairs,
+    .loaded_code = loaded_code,
+    .use_loaded_code = use_loaded_code,
+    .real_baseline = DRBG_GCRYPT_LIB_PREFIX DRBG_UPSTREAM_OLD,
+    .real_candidate = DRBG_GCRYPT_LIB_PREFIX DRBG_UPSTREAM_NEW,
     .plot_x = "size",
     .notes_md =
         "The document (libgcrypt commit 20886fdc, 2016, Broadwell i7) measured libgcrypt's DRBG before and "
