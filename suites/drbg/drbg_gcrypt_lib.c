@@ -31,6 +31,7 @@ struct drbg_gcrypt_lib {
     int current;
     char origin[96];       /* where it came from, when known ("commit 20886fdc…") */
     pb_gcry_prims prims;   /* its cipher and digest calls, for old/new on its primitives */
+    const char *prims_missing;   /* NULL, or the first of them it lacks (then no --primitives) */
 };
 
 /* The builds loaded into this process. Loaded code, not options: like the xts plug-in registry,
@@ -80,18 +81,17 @@ static void *sym(void *h, const char *s)
     return dlsym(h, s);
 }
 
-/* The build's functions that the DRBG backends call (gcry_prims.h), in the table's order: 0, or
- * -1 + e naming the first one missing. */
-static int resolve_prims(void *h, pb_gcry_prims *p, const char *name, const char *path, pb_err *e)
+/* The build's functions that the DRBG backends call (gcry_prims.h), in the table's order: 1, or 0
+ * with the first one missing in *missing (then only its own DRBG can be timed, not --primitives). */
+static int resolve_prims(void *h, pb_gcry_prims *p, const char **missing)
 {
     static const char *const names[] = { PB_GCRY_PRIMS_SYMBOLS };
     void *fns[sizeof names / sizeof names[0]];
     _Static_assert(sizeof fns == sizeof *p, "one symbol per pb_gcry_prims member");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!(fns[i] = sym(h, names[i])))
-            return pb_errf(e, "--gcrypt-lib %s: %s is not a libgcrypt: no symbol %s", name, path, names[i]);
+        if (!(fns[i] = sym(h, names[i]))) return *missing = names[i], 0;
     memcpy(p, fns, sizeof *p);   /* object to function pointers, as POSIX allows (dlsym) */
-    return 0;
+    return 1;
 }
 
 /* dlmopen PATH into a new namespace, resolve, select the FIPS DRBG, initialise, register. */
@@ -129,10 +129,12 @@ static int open_lib(const char *name, const char *path, pb_err *e)
     if (control(GCRYCTL_GET_CURRENT_RNG_TYPE, &type) || type != GCRY_RNG_TYPE_FIPS)
         return pb_errf(e, "--gcrypt-lib %s: %s: its DRBG (GCRY_RNG_TYPE_FIPS) did not become the active RNG",
                        name, path);
-    pb_gcry_prims prims;
-    if (resolve_prims(h, &prims, name, path, e) < 0) return -1;
+    pb_gcry_prims prims = { 0 };
+    const char *missing = NULL;
+    int has_prims = resolve_prims(h, &prims, &missing);
     drbg_gcrypt_lib *l = &libs[nlibs++];
     l->prims = prims;
+    l->prims_missing = has_prims ? NULL : missing;
     snprintf(l->name, sizeof l->name, "%s", name);
     snprintf(l->path, sizeof l->path, "%s", path);
     snprintf(l->version, sizeof l->version, "%s", v);
@@ -178,7 +180,12 @@ int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **w
 
 const pb_gcry_prims *drbg_gcrypt_lib_prims(const drbg_gcrypt_lib *l)
 {
-    return &l->prims;
+    return l->prims_missing ? NULL : &l->prims;
+}
+
+const char *drbg_gcrypt_lib_prims_missing(const drbg_gcrypt_lib *l)
+{
+    return l->prims_missing;
 }
 
 int drbg_gcrypt_lib_current(const drbg_gcrypt_lib *l)

@@ -48,9 +48,11 @@ int drbg_gcrypt_lib_load(const char *name, const char *path, const char *origin,
 drbg_gcrypt_lib *drbg_gcrypt_lib_find(const char *impl);
 /* GCRYCTL_DRBG_REINIT of that build's DRBG as `mech`. 0, or -1 with a reason in why. */
 int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **why);
-/* Its cipher and digest functions (common/gcry_prims.h), for old+gcrypt:NAME and new+gcrypt:NAME. */
+/* Its cipher and digest functions (common/gcry_prims.h), for old+gcrypt:NAME and new+gcrypt:NAME;
+ * NULL when it lacks one, whose name drbg_gcrypt_lib_prims_missing gives. */
 struct pb_gcry_prims;
 const struct pb_gcry_prims *drbg_gcrypt_lib_prims(const drbg_gcrypt_lib *l);
+const char *drbg_gcrypt_lib_prims_missing(const drbg_gcrypt_lib *l);
 /* The mechanism of its last successful reinit, or -1. */
 int drbg_gcrypt_lib_current(const drbg_gcrypt_lib *l);
 /* Its gcry_randomize(out, n, GCRY_STRONG_RANDOM). */

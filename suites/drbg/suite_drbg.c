@@ -167,11 +167,15 @@ static const pb_suite_opt options[] = {
 static int check_primitives(const drbg_opts *o, pb_err *e)
 {
     for (int i = 0; i < o->nprims; i++) {
-        int found = 0;
-        for (int j = 0; j < o->nlibs; j++) found |= !strcmp(o->lib_name[j], o->prims[i]);
-        if (!found)
+        char impl[PB_NAME_MAX];
+        snprintf(impl, sizeof impl, DRBG_GCRYPT_LIB_PREFIX "%s", o->prims[i]);
+        const drbg_gcrypt_lib *l = drbg_gcrypt_lib_find(impl);
+        if (!l)
             return pb_errf(e, "--primitives %s: no build of that name (give it with --gcrypt-lib %s=PATH or --upstream)",
                            o->prims[i], o->prims[i]);
+        if (!drbg_gcrypt_lib_prims(l))
+            return pb_errf(e, "--primitives %s: the build has no %s, which old and new call", o->prims[i],
+                           drbg_gcrypt_lib_prims_missing(l));
     }
     size_t ours = 0;
     for (size_t i = 0; i < drbg_impls_count(); i++) ours += drbg_impls_at(i)->build != NULL;
