@@ -5,7 +5,8 @@
  *   kmod-old         xts_buffered(<ecb(aes) driver>)   the 2018 parent
  *   kmod-new         xts_recompute(<ecb(aes) driver>)  78105c7e769b + 44427c0
  *   kmod-old-nomem   kmod-old with its kmalloc failing: 128-byte chunks
- *   kmod-builtin     the kernel's own xts(aes), e.g. xts-aes-aesni
+ *   kmod-builtin     the kernel's own xts(aes), e.g. xts-aes-aesni (by the
+ *                    driver name it resolved to, recorded as driver_builtin)
  *   kmod-kernel-xts  xts(<ecb(aes) driver>): the running kernel's generic
  *                    crypto/xts.c template (the design after 78105c7e769b,
  *                    plus ciphertext stealing) over the same child
@@ -115,8 +116,11 @@ static int xts_check_driver(const char *alg, char *drv, size_t drv_size,
 /*
  * Self-test @x over its benchmark child and, for the templates, over the
  * asynchronous child too (skipped, and said so, where cryptd is missing).
+ * @builtin: what kmod-builtin allocates, the driver that xts(aes) resolved
+ * to (or xts(aes) itself where it resolved to nothing).
  */
-static void xts_selftest_impl(struct xts_impl *x, const char *child)
+static void xts_selftest_impl(struct xts_impl *x, const char *child,
+			      const char *builtin)
 {
 	char detail[160], adetail[160], async_alg[CRYPTO_MAX_ALG_NAME];
 	char tok[160], drv[CRYPTO_MAX_ALG_NAME];
@@ -125,7 +129,7 @@ static void xts_selftest_impl(struct xts_impl *x, const char *child)
 	if (x->tmpl)
 		snprintf(x->alg, sizeof(x->alg), "%s(%s)", x->tmpl, child);
 	else
-		strscpy(x->alg, "xts(aes)", sizeof(x->alg));
+		strscpy(x->alg, builtin, sizeof(x->alg));
 
 	if (x->driver_meta) {
 		err = xts_check_driver(x->alg, drv, sizeof(drv), detail,
@@ -392,12 +396,19 @@ void pb_xts_part(bool bench)
 		strscpy(xts_child.alg, child, sizeof(xts_child.alg));
 	}
 	xts_child.ok = !err;
-	if (xts_resolve("xts(aes)", builtin, sizeof(builtin)))
-		strscpy(builtin, "none", sizeof(builtin));
-	pb_emit("meta driver_builtin=%s", pb_token(tok, sizeof(tok), builtin));
+	/*
+	 * kmod-builtin is then allocated by this driver name, so that what it
+	 * measures is what driver_builtin says even where a template instance
+	 * made later (kmod-kernel-xts's) has the arch driver's priority.
+	 */
+	err = xts_resolve("xts(aes)", builtin, sizeof(builtin));
+	pb_emit("meta driver_builtin=%s",
+		err ? "none" : pb_token(tok, sizeof(tok), builtin));
+	if (err)
+		strscpy(builtin, "xts(aes)", sizeof(builtin));
 
 	for (i = 0; i < XTS_NIMPL; i++)
-		xts_selftest_impl(&xts_impls[i], child);
+		xts_selftest_impl(&xts_impls[i], child, builtin);
 
 	if (!bench)
 		return;
