@@ -2,7 +2,8 @@
 /*
  * patchbench.ko: old and new Linux XTS as crypto templates (xts_buffered,
  * xts_recompute), self-tested at load, and an in-kernel benchmark of them
- * against the kernel's own xts(aes); optionally the tcp_sigpool pair.
+ * against the kernel's own xts(aes) and its own xts template over the same
+ * child; optionally the tcp_sigpool pair.
  *
  *   insmod patchbench.ko                       self-tests only
  *   insmod patchbench.ko bench=1               + XTS benchmark

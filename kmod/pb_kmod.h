@@ -35,7 +35,7 @@ unsigned int pb_iters_for(unsigned int bytes_per_op);
 /* Benchmark loops call this between samples. */
 void pb_pause(void);
 
-/* The XTS part: self-test the four impls, then benchmark them if @bench. */
+/* The XTS part: self-test the XTS impls, then benchmark them if @bench. */
 void pb_xts_part(bool bench);
 
 /* The sigpool part: same for per-CPU requests vs crypto_clone_ahash. */

@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The XTS part of a run: self-test and benchmark four implementations.
+ * The XTS part of a run: self-test and benchmark five implementations.
  *
- *   kmod-old        xts_buffered(<ecb(aes) driver>)   the 2018 parent
- *   kmod-new        xts_recompute(<ecb(aes) driver>)  78105c7e769b + 44427c0
- *   kmod-old-nomem  kmod-old with its kmalloc failing: 128-byte chunks
- *   kmod-builtin    the kernel's own xts(aes), e.g. xts-aes-aesni
+ *   kmod-old         xts_buffered(<ecb(aes) driver>)   the 2018 parent
+ *   kmod-new         xts_recompute(<ecb(aes) driver>)  78105c7e769b + 44427c0
+ *   kmod-old-nomem   kmod-old with its kmalloc failing: 128-byte chunks
+ *   kmod-builtin     the kernel's own xts(aes), e.g. xts-aes-aesni (by the
+ *                    driver name it resolved to, recorded as driver_builtin)
+ *   kmod-kernel-xts  xts(<ecb(aes) driver>): the running kernel's generic
+ *                    crypto/xts.c template (the design after 78105c7e769b,
+ *                    plus ciphertext stealing) over the same child
  *
- * The templates are instantiated over the driver that ecb(aes) resolves to
- * (e.g. ecb-aes-aesni), by driver name, so that both measure the same child.
- * kmod-old and kmod-new are also self-tested over cryptd(ecb(aes-generic)),
- * an always-asynchronous child, which exercises their completion callbacks.
+ * The templates, ours and the kernel's, are instantiated over the driver that
+ * ecb(aes) resolves to (e.g. ecb-aes-aesni), by driver name, so that all
+ * three measure the same child. Asking for "xts(ecb-aes-aesni)" rather than
+ * "xts(aes)" is what makes kmod-kernel-xts the template and not an arch
+ * driver such as xts-aes-aesni (that one is kmod-builtin); the driver name
+ * of what it got is checked to be exactly that, else it fails its self-test
+ * and is not benchmarked. kmod-old, kmod-new and kmod-kernel-xts are also
+ * self-tested over cryptd(ecb(aes-generic)), an always-asynchronous child,
+ * which exercises their completion callbacks.
  *
  * Benchmark: for each round, key size, direction and data size, one sample
  * per impl, the impls in an order rotated by the round. A sample is @iters
@@ -42,12 +51,14 @@
 #define XTS_MAX_SIZE (1u << 20)
 #define XTS_ASYNC_CHILD "cryptd(ecb(aes-generic))"
 
-enum { XTS_OLD, XTS_NEW, XTS_OLD_NOMEM, XTS_BUILTIN, XTS_NIMPL };
+enum { XTS_OLD, XTS_NEW, XTS_OLD_NOMEM, XTS_BUILTIN, XTS_KERNEL, XTS_NIMPL };
 
 struct xts_impl {
 	const char *impl;	/* name in the results */
-	const char *tmpl;	/* our template, or NULL for the kernel's xts */
+	const char *tmpl;	/* a template over the child, or NULL for xts(aes) */
 	bool nomem;
+	/* If set, the driver must be named tmpl(child); recorded as this meta key. */
+	const char *driver_meta;
 	char alg[CRYPTO_MAX_ALG_NAME];
 	bool ok;		/* self-test passed */
 };
@@ -63,6 +74,8 @@ static struct xts_impl xts_impls[XTS_NIMPL] = {
 	[XTS_OLD_NOMEM] = { .impl = "kmod-old-nomem", .tmpl = "xts_buffered",
 			    .nomem = true },
 	[XTS_BUILTIN] = { .impl = "kmod-builtin" },
+	[XTS_KERNEL] = { .impl = "kmod-kernel-xts", .tmpl = "xts",
+			 .driver_meta = "driver_kernel_xts" },
 };
 
 /* Driver name behind a generic skcipher name, e.g. ecb(aes) -> ecb-aes-aesni. */
@@ -78,21 +91,54 @@ static int xts_resolve(const char *name, char *drv, size_t size)
 }
 
 /*
- * Self-test @x over its benchmark child and, for our templates, over the
- * asynchronous child too (skipped, and said so, where cryptd is missing).
+ * Is @alg served by a driver of that very name? "xts(ecb-aes-aesni)" is the
+ * kernel's xts template over ecb-aes-aesni only if what it resolves to is
+ * named so; anything else would be measured under a wrong name. The driver
+ * found (or "none") is left in @drv, what is wrong in @detail.
  */
-static void xts_selftest_impl(struct xts_impl *x, const char *child)
+static int xts_check_driver(const char *alg, char *drv, size_t drv_size,
+			    char *detail, size_t size)
+{
+	int err = xts_resolve(alg, drv, drv_size);
+
+	if (err) {
+		strscpy(drv, "none", drv_size);
+		snprintf(detail, size, "alloc:error%d", err);
+		return err;
+	}
+	if (strcmp(drv, alg)) {
+		snprintf(detail, size, "driver:%s,not:%s", drv, alg);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/*
+ * Self-test @x over its benchmark child and, for the templates, over the
+ * asynchronous child too (skipped, and said so, where cryptd is missing).
+ * @builtin: what kmod-builtin allocates, the driver that xts(aes) resolved
+ * to (or xts(aes) itself where it resolved to nothing).
+ */
+static void xts_selftest_impl(struct xts_impl *x, const char *child,
+			      const char *builtin)
 {
 	char detail[160], adetail[160], async_alg[CRYPTO_MAX_ALG_NAME];
-	char tok[160];
-	int err;
+	char tok[160], drv[CRYPTO_MAX_ALG_NAME];
+	int err = 0;
 
 	if (x->tmpl)
 		snprintf(x->alg, sizeof(x->alg), "%s(%s)", x->tmpl, child);
 	else
-		strscpy(x->alg, "xts(aes)", sizeof(x->alg));
+		strscpy(x->alg, builtin, sizeof(x->alg));
 
-	err = pb_xts_selftest(x->alg, x->nomem, detail, sizeof(detail));
+	if (x->driver_meta) {
+		err = xts_check_driver(x->alg, drv, sizeof(drv), detail,
+				       sizeof(detail));
+		pb_emit("meta %s=%s", x->driver_meta,
+			pb_token(tok, sizeof(tok), drv));
+	}
+	if (!err)
+		err = pb_xts_selftest(x->alg, x->nomem, detail, sizeof(detail));
 	if (!err && x->tmpl) {
 		if (xts_resolve(XTS_ASYNC_CHILD, async_alg, sizeof(async_alg))) {
 			strlcat(detail, ",async=unavailable", sizeof(detail));
@@ -350,12 +396,19 @@ void pb_xts_part(bool bench)
 		strscpy(xts_child.alg, child, sizeof(xts_child.alg));
 	}
 	xts_child.ok = !err;
-	if (xts_resolve("xts(aes)", builtin, sizeof(builtin)))
-		strscpy(builtin, "none", sizeof(builtin));
-	pb_emit("meta driver_builtin=%s", pb_token(tok, sizeof(tok), builtin));
+	/*
+	 * kmod-builtin is then allocated by this driver name, so that what it
+	 * measures is what driver_builtin says even where a template instance
+	 * made later (kmod-kernel-xts's) has the arch driver's priority.
+	 */
+	err = xts_resolve("xts(aes)", builtin, sizeof(builtin));
+	pb_emit("meta driver_builtin=%s",
+		err ? "none" : pb_token(tok, sizeof(tok), builtin));
+	if (err)
+		strscpy(builtin, "xts(aes)", sizeof(builtin));
 
 	for (i = 0; i < XTS_NIMPL; i++)
-		xts_selftest_impl(&xts_impls[i], child);
+		xts_selftest_impl(&xts_impls[i], child, builtin);
 
 	if (!bench)
 		return;

@@ -610,8 +610,12 @@ static pb_claim claim(const pb_cell *cell, double doc_ratio)
 }
 
 /* what kmod/xts_bench.c reports */
-static const char *const kmod_impls[] = { "kmod-old", "kmod-new", "kmod-old-nomem", "kmod-builtin", "kmod-child-ecb",
-                                          NULL };
+static const char *const kmod_impls[] = { "kmod-old", "kmod-new", "kmod-old-nomem", "kmod-builtin",
+                                          "kmod-kernel-xts", "kmod-child-ecb", NULL };
+
+/* the re-implemented new template against the kernel's own crypto/xts.c over the same child, in the
+ * same kernel and boot: {candidate, baseline, NULL} (suite.h kmod_ratio_pairs) */
+static const char *const kmod_ratio_pairs[] = { "kmod-new", "kmod-kernel-xts", NULL };
 
 /* --keys is one comma list: a second --keys would replace the first (suite.h once_options) */
 static const char *const once_options[] = { "keys", NULL };
@@ -647,6 +651,8 @@ const pb_suite pb_suite_xts = {
     .check_output = check_output,
     .kmod_baseline = "kmod-old",
     .kmod_candidate = "kmod-new",
+    .kmod_ratio_pairs = kmod_ratio_pairs,
+    .kmod_real = "kmod-kernel-xts",
     .once_options = once_options,
     .plot_x = "size",
     .notes_md =

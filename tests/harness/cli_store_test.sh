@@ -137,6 +137,7 @@ K=$T/kmod.txt
     for r in 0 1 2 3 4 5; do
         echo "pbk1 sample suite=xts impl=kmod-old variant=256 op=enc size=4096 round=$r iters=8 ns=$((16000 + r * 10)) cycles=$((40000 + r))"
         echo "pbk1 sample suite=xts impl=kmod-new variant=256 op=enc size=4096 round=$r iters=8 ns=$((8000 + r * 7)) cycles=$((20000 + r))"
+        echo "pbk1 sample suite=xts impl=kmod-kernel-xts variant=256 op=enc size=4096 round=$r iters=8 ns=$((10000 + r * 9)) cycles=$((25000 + r))"
     done
     echo "pbk1 unavailable suite=sigpool impl=kmod-new variant=md5 reason=crypto_clone_ahash-needs-6.4"
     echo "pbk1 end"
@@ -145,8 +146,10 @@ KDB=$T/k.db
 expect 0 "imported run" "$BENCH" import "$K" --db "$KDB"
 is "import: runs per suite" "$(q "$KDB" "SELECT group_concat(suite || ':' || status || ':' || target) FROM runs")" "xts:complete:qemu-tcg,sigpool:complete:qemu-tcg"
 is "import: guest kernel" "$(q "$KDB" "SELECT DISTINCT guest_kernel FROM runs")" "6.1.0-99-amd64"
-is "import: summary rows" "$(q "$KDB" "SELECT count(*) FROM summary WHERE impl LIKE 'kmod-%' AND metric = 'ns_per_op' AND n = 6")" "2"
+is "import: summary rows" "$(q "$KDB" "SELECT count(*) FROM summary WHERE impl LIKE 'kmod-%' AND metric = 'ns_per_op' AND n = 6")" "3"
 is "import: ratio new/old" "$(q "$KDB" "SELECT round(estimate, 2) FROM ratios WHERE baseline = 'kmod-old' AND candidate = 'kmod-new' AND metric = 'ns_per_op'")" "0.5"
+# the suite's kmod_ratio_pairs: the re-implemented new template against the kernel's own xts
+is "import: ratio new/kernel-xts" "$(q "$KDB" "SELECT round(estimate, 2) FROM ratios WHERE baseline = 'kmod-kernel-xts' AND candidate = 'kmod-new' AND metric = 'ns_per_op'")" "0.8"
 is "import: unavailable kept" "$(q "$KDB" "SELECT status || ':' || reason FROM cases WHERE suite = 'sigpool'")" "unavailable:crypto_clone_ahash-needs-6.4"
 grep -v "pbk1 end" "$K" > "$T/trunc.txt"
 expect 2 "truncated" "$BENCH" import "$T/trunc.txt" --db "$T/k2.db"

@@ -139,7 +139,7 @@ import-refuses-cells-outside-the-grid)
     good_with 5 "pbk1 sample suite=sigpool impl=kmod-old variant=md5 op=segment size=65001 round=0 iters=8 ns=1" >"$T/size2.txt"
     refused size2 ":5: size=65001 is not a size suite sigpool can have"
     good_with 5 "pbk1 sample suite=xts impl=bogus variant=256 op=enc size=4096 round=0 iters=8 ns=1" >"$T/impl.txt"
-    refused impl ":5: impl=bogus is not one of suite xts's kernel-module impls (kmod-old, kmod-new, kmod-old-nomem, kmod-builtin, kmod-child-ecb)"
+    refused impl ":5: impl=bogus is not one of suite xts's kernel-module impls (kmod-old, kmod-new, kmod-old-nomem, kmod-builtin, kmod-kernel-xts, kmod-child-ecb)"
     good_with 5 "pbk1 sample suite=sigpool impl=kmod-builtin variant=md5 op=segment size=1448 round=0 iters=8 ns=1" >"$T/impl2.txt"
     refused impl2 ":5: impl=kmod-builtin is not one of suite sigpool's kernel-module impls (kmod-old, kmod-new)"
     good_with 16 "pbk1 unavailable suite=sigpool impl=kmod-new variant=hmac(sha9) reason=x" >"$T/uvariant.txt"
