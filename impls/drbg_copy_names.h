@@ -18,6 +18,7 @@
 #define pb_drbg_reseed PB_DRBG_COPY(pb_drbg_reseed)
 #define pb_drbg_generate PB_DRBG_COPY(pb_drbg_generate)
 #define pb_drbg_generate_long PB_DRBG_COPY(pb_drbg_generate_long)
+#define pb_drbg_randomize PB_DRBG_COPY(pb_drbg_randomize)
 #define pb_drbg_uninstantiate PB_DRBG_COPY(pb_drbg_uninstantiate)
 #define pb_drbg_ctr_ops PB_DRBG_COPY(pb_drbg_ctr_ops)
 #define pb_drbg_hash_ops PB_DRBG_COPY(pb_drbg_hash_ops)

@@ -4,7 +4,9 @@
 #include "drbg.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/random.h>
 
 #include "drbg_backend.h"
@@ -127,6 +129,7 @@ int pb_drbg_instantiate(pb_drbg *d, const pb_drbg_backend *bk, const pb_drbg_con
     if (rc) return fail(d, PB_DRBG_ERR_BACKEND);
     d->reseed_ctr = 1;
     d->instantiated = 1;
+    d->seed_pid = (long)getpid();
     return PB_DRBG_OK;
 }
 
@@ -182,6 +185,27 @@ int pb_drbg_generate_long(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *add
     return PB_DRBG_OK;
 }
 
+/* libgcrypt's one RNG lock (drbg_lock_var, a gpgrt lock: a pthread mutex on Linux); one per copy
+ * of these sources, as each copy models one libgcrypt. */
+static pthread_mutex_t rng_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int pb_drbg_randomize(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len)
+{
+    /* _gcry_rngdrbg_inititialize(1): is there a DRBG, under the lock */
+    pthread_mutex_lock(&rng_lock);
+    int instantiated = d->instantiated;
+    pthread_mutex_unlock(&rng_lock);
+    if (!instantiated) return PB_DRBG_ERR_STATE;
+    pthread_mutex_lock(&rng_lock);
+    int rc = PB_DRBG_OK;
+    /* a child of the process that instantiated reseeds; like libgcrypt, the pid is not updated
+     * then, so there every request reseeds (the cage sets up in the process that times) */
+    if (d->seed_pid != (long)getpid()) rc = pb_drbg_reseed(d, NULL, 0);
+    if (rc == PB_DRBG_OK) rc = pb_drbg_generate_long(d, out, n, addtl, addtl_len, 0);
+    pthread_mutex_unlock(&rng_lock);
+    return rc;
+}
+
 void pb_drbg_uninstantiate(pb_drbg *d)
 {
     if (d->bk && d->bk->fini) d->bk->fini(d);
@@ -192,5 +216,5 @@ void pb_drbg_uninstantiate(pb_drbg *d)
  * and every name below its _native copy (impls/native_names.h). */
 const pb_drbg_build pb_drbg_build_faithful = {
     pb_drbg_instantiate, pb_drbg_reseed, pb_drbg_generate, pb_drbg_generate_long, pb_drbg_uninstantiate,
-    &pb_drbg_backend_old, &pb_drbg_backend_new,
+    pb_drbg_randomize, &pb_drbg_backend_old, &pb_drbg_backend_new,
 };

@@ -112,6 +112,7 @@ typedef struct pb_drbg {
     pb_drbg_entropy_fn entropy;
     void *entropy_arg;
     const void *prims;            /* cfg->prims */
+    long seed_pid;                /* the process that instantiated it (pb_drbg_randomize's fork check) */
     uint8_t V[PB_DRBG_MAX_SEEDLEN];  /* CTR: 16 B counter (SP 800-90A's V, not V+1) */
     uint8_t C[PB_DRBG_MAX_SEEDLEN];  /* Hash: constant C; HMAC and CTR: the key K */
     uint8_t scratch[PB_DRBG_MAX_SEEDLEN]; /* Hash_DRBG hashgen's data counter */
@@ -132,6 +133,12 @@ int pb_drbg_generate(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, s
 /* Any n: sliced into requests of at most max_request bytes, each with the
  * same additional input and pr flag (as libgcrypt's drbg_generate_long). */
 int pb_drbg_generate_long(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len, int pr);
+/* What libgcrypt's gcry_randomize runs around the state machine (_gcry_rngdrbg_randomize in
+ * random-drbg.c, the same before and after the patch): its initialisation check under the RNG
+ * lock, then under the lock again the fork check (getpid(): in another process than the one that
+ * instantiated, reseed first), then generate_long without prediction resistance. The timed
+ * request of the drbg suite's old and new, as the document's were gcry_randomize calls. */
+int pb_drbg_randomize(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len);
 /* Closes the backend's handles and zeroizes every byte of *d. Idempotent. */
 void pb_drbg_uninstantiate(pb_drbg *d);
 
@@ -153,6 +160,7 @@ typedef struct pb_drbg_build {
     int (*generate)(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len, int pr);
     int (*generate_long)(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len, int pr);
     void (*uninstantiate)(pb_drbg *d);
+    int (*randomize)(pb_drbg *d, uint8_t *out, size_t n, const uint8_t *addtl, size_t addtl_len);
     const pb_drbg_backend *bk_old, *bk_new;
 } pb_drbg_build;
 extern const pb_drbg_build pb_drbg_build_faithful;   /* libgcrypt profile */
