@@ -201,8 +201,37 @@ static void test_mech(int b, pb_drbg_mech mech)
     }
 }
 
+/* pb_drbg_randomize (libgcrypt's gcry_randomize entry): in the instantiating process it is
+ * generate_long, entropy untouched; in a forked child it reseeds first (one more entropy call)
+ * and, as libgcrypt, again at every request; before instantiate it is refused. */
+static void test_randomize(int b)
+{
+    pb_drbg d, twin;
+    source s, st;
+    uint8_t out[100], ref[100];
+    CHECK(pb_drbg_randomize(&(pb_drbg){0}, out, sizeof out, NULL, 0) == PB_DRBG_ERR_STATE, "%s: before instantiate",
+          bk_names[b]);
+    CHECK(inst(&d, b, PB_DRBG_HASH_SHA256, &s, 1000, 0) == PB_DRBG_OK, "%s: instantiate", bk_names[b]);
+    CHECK(inst(&twin, b, PB_DRBG_HASH_SHA256, &st, 1000, 0) == PB_DRBG_OK, "%s: instantiate", bk_names[b]);
+    int calls = s.calls;
+    CHECK(pb_drbg_randomize(&d, out, sizeof out, NULL, 0) == PB_DRBG_OK, "%s: randomize", bk_names[b]);
+    CHECK(pb_drbg_generate_long(&twin, ref, sizeof ref, NULL, 0, 0) == PB_DRBG_OK, "%s: generate_long", bk_names[b]);
+    CHECK(!memcmp(out, ref, sizeof out) && s.calls == calls, "%s: randomize is generate_long in its own process",
+          bk_names[b]);
+    d.seed_pid = -1;   /* as if forked: another process instantiated it */
+    CHECK(pb_drbg_randomize(&d, out, sizeof out, NULL, 0) == PB_DRBG_OK && s.calls == calls + 1,
+          "%s: a child reseeds first", bk_names[b]);
+    CHECK(pb_drbg_generate_long(&twin, ref, sizeof ref, NULL, 0, 0) == PB_DRBG_OK && memcmp(out, ref, sizeof out),
+          "%s: the reseeded output differs", bk_names[b]);
+    CHECK(pb_drbg_randomize(&d, out, sizeof out, NULL, 0) == PB_DRBG_OK && s.calls == calls + 2,
+          "%s: and again at the next request (libgcrypt keeps the instantiating pid)", bk_names[b]);
+    pb_drbg_uninstantiate(&d);
+    pb_drbg_uninstantiate(&twin);
+}
+
 int main(void)
 {
+    for (int b = 0; b < 2; b++) test_randomize(b);
     for (int b = 0; b < 2; b++)
         for (int m = 0; m < PB_DRBG_NMECH; m++) test_mech(b, (pb_drbg_mech)m);
     pb_drbg d;
