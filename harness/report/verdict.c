@@ -11,9 +11,9 @@
 static const char V_HOLDS[] = "claim holds", V_SIZE[] = "direction holds, size differs",
                   V_NOT[] = "claim does not hold", V_INCONCLUSIVE[] = "inconclusive here", V_NONE[] = "no claim",
                   V_NODATA[] = "no data", CODEGEN_MARK[] = "depends on code generation",
-                  LAYOUT_MARK[] = "depends on code layout";
+                  LAYOUT_MARK[] = "depends on code layout", REAL_MARK[] = "differs from the real code";
 const char *const pb_verdict_no_data = V_NODATA, *const pb_codegen_mark = CODEGEN_MARK,
-                  *const pb_layout_mark = LAYOUT_MARK;
+                  *const pb_layout_mark = LAYOUT_MARK, *const pb_real_mark = REAL_MARK;
 
 /* Does [lo, hi] meet the document's band [doc/(1+t), doc*(1+t)]? Touching counts. */
 static int overlaps_band(double doc, double t, double lo, double hi)
@@ -79,6 +79,18 @@ int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi)
     return 0;
 }
 
+/* a CI that can be compared: finite or not, positive and in order */
+static int usable_ci(double lo, double hi)
+{
+    return lo > 0 && hi >= lo;
+}
+
+int pb_verdict_apart(double alo, double ahi, double blo, double bhi, double c)
+{
+    if (!usable_ci(alo, ahi) || !usable_ci(blo, bhi) || !(c > 0) || !isfinite(c)) return 0;
+    return alo > bhi * (1 + c) || ahi * (1 + c) < blo;
+}
+
 void pb_verdict_count(pb_verdict_counts *n, const char *v)
 {
     n->cells++;
@@ -100,14 +112,34 @@ void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len)
     if (c->no_data && k > 0 && (size_t)k < len)
         k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NODATA, c->no_data);
     if (k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", CODEGEN_MARK, c->codegen);
-    if (k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; %s %d", LAYOUT_MARK, c->layout);
+    if (k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", LAYOUT_MARK, c->layout);
+    if (c->real && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; %s %d", REAL_MARK, c->real_differs);
+}
+
+/* The settings data/verdict.tsv may hold, in the order of cfg_slots. */
+static const char *const SETTINGS[] = {"tolerance", "codegen_threshold", "real_code_threshold"};
+#define NSETTINGS (sizeof SETTINGS / sizeof SETTINGS[0])
+
+static void cfg_slots(pb_verdict_cfg *cfg, double *slot[NSETTINGS])
+{
+    slot[0] = &cfg->tolerance;
+    slot[1] = &cfg->codegen_threshold;
+    slot[2] = &cfg->real_code_threshold;
+}
+
+static int setting_index(const char *name)
+{
+    for (size_t i = 0; i < NSETTINGS; i++)
+        if (!strcmp(SETTINGS[i], name)) return (int)i;
+    return -1;
 }
 
 /* data/verdict.tsv: setting <TAB> suite|* <TAB> value */
 int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg *cfg, pb_err *e)
 {
-    cfg->tolerance = 0.10;
-    cfg->codegen_threshold = 0.10;
+    double *slot[NSETTINGS];
+    cfg_slots(cfg, slot);
+    for (size_t i = 0; i < NSETTINGS; i++) *slot[i] = 0.10;
     char path[1024];
     snprintf(path, sizeof path, "%s/verdict.tsv", data_dir);
     FILE *f = fopen(path, "r");
@@ -116,7 +148,7 @@ int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg 
         return 0;
     }
     snprintf(cfg->source, sizeof cfg->source, "%s", path);
-    int own_tol = 0, own_cg = 0; /* a suite's own line wins over `*` whatever the order */
+    int own[NSETTINGS] = {0}; /* a suite's own line wins over `*` whatever the order */
     char line[512];
     int ln = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
@@ -133,20 +165,16 @@ int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg 
             rc = pb_errf(e, "%s:%d: %s wants a fraction between 0 and 1, got %g", path, ln, setting, v);
             break;
         }
-        int is_tol = !strcmp(setting, "tolerance");
-        if (!is_tol && strcmp(setting, "codegen_threshold")) {
-            rc = pb_errf(e, "%s:%d: unknown setting '%s' (tolerance, codegen_threshold)", path, ln, setting);
+        int k = setting_index(setting);
+        if (k < 0) {
+            rc = pb_errf(e, "%s:%d: unknown setting '%s' (tolerance, codegen_threshold, real_code_threshold)", path,
+                         ln, setting);
             break;
         }
-        int own = !strcmp(who, suite);
-        if (!own && strcmp(who, "*")) continue; /* another suite's override */
-        if (is_tol) {
-            if (own || !own_tol) cfg->tolerance = v;
-            own_tol |= own;
-        } else {
-            if (own || !own_cg) cfg->codegen_threshold = v;
-            own_cg |= own;
-        }
+        int mine = !strcmp(who, suite);
+        if (!mine && strcmp(who, "*")) continue; /* another suite's override */
+        if (mine || !own[k]) *slot[k] = v;
+        own[k] |= mine;
     }
     fclose(f);
     return rc;

@@ -19,10 +19,13 @@ typedef struct pb_verdict_counts {
     int holds, size_differs, does_not_hold, inconclusive, no_claim, no_data;
     int codegen; /* cells marked "depends on code generation" */
     int layout;  /* cells marked "depends on code layout" */
+    int real;    /* the table set the real code's ratio beside the re-implementation's (suite.h real_*) */
+    int real_differs; /* cells marked "differs from the real code" */
 } pb_verdict_counts;
 
 /* "N cell(s): claim holds a; direction holds, size differs b; claim does not hold c;
- * inconclusive here d[; no claim e][; no data f]; depends on code generation g; depends on code layout h" */
+ * inconclusive here d[; no claim e][; no data f]; depends on code generation g; depends on code layout h
+ * [; differs from the real code r]" (the last only where the table compares with the real code) */
 void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len);
 
 /* The verdict settings, from <data_dir>/verdict.tsv (lines `setting<TAB>suite<TAB>value`,
@@ -31,11 +34,14 @@ void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len);
  *                      [d/(1+t), d*(1+t)] (multiplicative, symmetric in log space);
  *                      an "equal" claim holds when the CI lies within [1/(1+t), 1+t];
  *   codegen_threshold  c: a cell "depends on code generation" when |r_P/r - 1| > c,
- *                      r the faithful time ratio, r_P that of the same sources built with profile P.
- * A missing file leaves the built-in defaults (0.10, 0.10) and says so in `source`.
+ *                      r the faithful time ratio, r_P that of the same sources built with profile P;
+ *   real_code_threshold  a cell "differs from the real code" when the re-implementation's time
+ *                      ratio and the real code's are apart by more than this fraction beyond both
+ *                      CIs (pb_verdict_apart; docs/verdicts.md).
+ * A missing file leaves the built-in defaults (0.10 each) and says so in `source`.
  * Returns 0, or -1 with "FILE:LINE: what" in e on a malformed line. */
 typedef struct pb_verdict_cfg {
-    double tolerance, codegen_threshold;
+    double tolerance, codegen_threshold, real_code_threshold;
     char source[1100]; /* where the figures came from, for the report header */
 } pb_verdict_cfg;
 int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg *cfg, pb_err *e);
@@ -64,9 +70,17 @@ const char *pb_claim_name(pb_claim c);
  * another in another code layout: the cell "depends on code layout". 0 for NaN or lo == hi. */
 int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi);
 
+/* Are two time ratios apart by more than a factor 1+c beyond both of their 95 % CIs: [alo, ahi]
+ * wholly above [blo, bhi]·(1+c), or wholly below [blo, bhi]/(1+c)? A touch is not apart. The
+ * re-implementation's ratio against the real code's (b), or kmod-new/kmod-real against 1 (blo =
+ * bhi = 1): "differs from the real code". 0 for a NaN, non-positive or inverted CI and a c that is
+ * not positive. */
+int pb_verdict_apart(double alo, double ahi, double blo, double bhi, double c);
+
 /* Counts verdict v (a string pb_verdict returned, or pb_verdict_no_data) into n. */
 void pb_verdict_count(pb_verdict_counts *n, const char *v);
-/* The verdict of a cell without data, and the mark of a cell that depends on code generation. */
-extern const char *const pb_verdict_no_data, *const pb_codegen_mark, *const pb_layout_mark;
+/* The verdict of a cell without data, and the marks of a cell that depends on code generation, on
+ * code layout, and whose ratio differs from the real code's. */
+extern const char *const pb_verdict_no_data, *const pb_codegen_mark, *const pb_layout_mark, *const pb_real_mark;
 
 #endif

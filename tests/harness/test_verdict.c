@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_verdict against a table of synthetic CIs (every verdict, every claim kind, CIs that touch the
- * band, NaN, no document number), the verdict settings file, and the summary line. No timing. */
+ * band, NaN, no document number), pb_verdict_apart ("differs from the real code"), the verdict
+ * settings file, and the summary line. No timing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,28 @@ static const vcase CASES[] = {
     {PB_CLAIM_NONE, NAN, 0.25, NAN, NAN, "no claim", "no claim, no data"},
 };
 
+/* "differs from the real code": two CIs more than a factor 1+c apart, c = 0.25 (exact in binary) */
+typedef struct acase {
+    double alo, ahi, blo, bhi, c;
+    int want;
+    const char *why;
+} acase;
+
+static const acase APART[] = {
+    {0.50, 0.52, 0.64, 0.66, 0.10, 1, "the re-implementation's gain larger than the real code's"},
+    {0.95, 0.96, 0.80, 0.81, 0.10, 1, "... or smaller"},
+    {0.50, 0.60, 0.62, 0.70, 0.25, 0, "estimates 20 % apart, CIs within 25 %"},
+    {0.40, 0.50, 0.625, 0.70, 0.25, 0, "touching: 0.50 * 1.25 = 0.625 is not apart"},
+    {0.40, 0.50, 0.626, 0.70, 0.25, 1, "just beyond the factor"},
+    {1.25, 1.30, 1, 1, 0.10, 1, "kmod-new 25 % dearer than the kernel's template"},
+    {0.95, 1.05, 1, 1, 0.10, 0, "kmod-new as dear as the kernel's"},
+    {0.80, 0.95, 1, 1, 0.10, 0, "a CI reaching into [1/1.1, 1.1]"},
+    {NAN, 0.5, 1, 1, 0.10, 0, "NaN"},
+    {0.6, 0.5, 1, 1, 0.10, 0, "inverted CI"},
+    {0.0, 0.1, 1, 1, 0.10, 0, "non-positive CI"},
+    {0.1, 0.2, 1, 1, 0.0, 0, "zero threshold"},
+};
+
 static char dir[] = "/tmp/pb_verdict_XXXXXX";
 
 static void write_cfg(const char *text)
@@ -93,11 +116,20 @@ int main(void)
               c->lo, c->hi, got, c->want);
     }
 
+    for (size_t i = 0; i < sizeof APART / sizeof APART[0]; i++) {
+        const acase *a = &APART[i];
+        int got = pb_verdict_apart(a->alo, a->ahi, a->blo, a->bhi, a->c);
+        CHECK(got == a->want, "apart: %s: [%g, %g] against [%g, %g], c %g: got %d", a->why, a->alo, a->ahi, a->blo,
+              a->bhi, a->c, got);
+        got = pb_verdict_apart(a->blo, a->bhi, a->alo, a->ahi, a->c);
+        CHECK(got == a->want, "apart is symmetric: %s: got %d", a->why, got);
+    }
+
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     pb_verdict_cfg c;
     pb_err e = {{0}};
     CHECK(pb_verdict_cfg_load(dir, "xts", &c, &e) == 0 && c.tolerance == 0.10 && c.codegen_threshold == 0.10 &&
-              strstr(c.source, "built-in defaults"),
+              c.real_code_threshold == 0.10 && strstr(c.source, "built-in defaults"),
           "missing file: defaults, said so ('%s')", c.source);
     /* a suite's own line wins over '*' in either order; other suites keep the default */
     write_cfg("# comment\n\ntolerance\txts\t0.3\ntolerance\t*\t0.2\ncodegen_threshold\t*\t0.15\n"
@@ -107,6 +139,12 @@ int main(void)
     CHECK(pb_verdict_cfg_load(dir, "drbg", &c, &e) == 0 && c.tolerance == 0.2 && c.codegen_threshold == 0.05,
           "drbg: %g %g (%s)", c.tolerance, c.codegen_threshold, e.msg);
     CHECK(strstr(c.source, "verdict.tsv") != NULL, "source '%s'", c.source);
+    write_cfg("real_code_threshold\tdrbg\t0.2\nreal_code_threshold\t*\t0.15\n");
+    CHECK(pb_verdict_cfg_load(dir, "drbg", &c, &e) == 0 && c.real_code_threshold == 0.2 && c.tolerance == 0.10,
+          "drbg's real_code_threshold: %g (%s)", c.real_code_threshold, e.msg);
+    CHECK(pb_verdict_cfg_load(dir, "xts", &c, &e) == 0 && c.real_code_threshold == 0.15,
+          "the default real_code_threshold: %g (%s)", c.real_code_threshold, e.msg);
+    check_cfg_error("real_code_threshold\t*\t1\n", "verdict.tsv:1: real_code_threshold wants a fraction");
     check_cfg_error("tolerance\t*\n", "verdict.tsv:1: expected 3 tab-separated fields");
     check_cfg_error("# x\ntolerance\t*\t0.1x\n", "verdict.tsv:2: expected 3");
     check_cfg_error("tolerance\t*\t1.5\n", "verdict.tsv:1: tolerance wants a fraction between 0 and 1");
@@ -129,6 +167,15 @@ int main(void)
     CHECK(!strcmp(line, "3 cells: claim holds 1; direction holds, size differs 0; claim does not hold 0; "
                         "inconclusive here 0; no claim 1; no data 1; depends on code generation 0; depends on code layout 0"),
           "summary '%s'", line);
+    /* the real code's count only where the table compared with the real code */
+    pb_verdict_counts r = {.cells = 2, .holds = 2, .real = 1, .real_differs = 1};
+    pb_verdict_summary(&r, line, sizeof line);
+    CHECK(!strcmp(line, "2 cells: claim holds 2; direction holds, size differs 0; claim does not hold 0; "
+                        "inconclusive here 0; depends on code generation 0; depends on code layout 0; "
+                        "differs from the real code 1"), "summary '%s'", line);
+    r.real = 0;
+    pb_verdict_summary(&r, line, sizeof line);
+    CHECK(!strstr(line, "real code"), "summary without the real code '%s'", line);
     pb_verdict_counts one = {.cells = 1, .inconclusive = 1};
     pb_verdict_summary(&one, line, sizeof line);
     CHECK(!strncmp(line, "1 cell: claim holds 0;", 22), "summary '%s'", line);
