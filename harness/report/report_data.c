@@ -312,3 +312,69 @@ int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl
     }
     return 0;
 }
+
+pb_claim pb_report_claim(const pb_suite *s, const char *variant, const char *op, int64_t size, double dt)
+{
+    pb_cell cell;
+    memset(&cell, 0, sizeof cell);
+    snprintf(cell.variant, sizeof cell.variant, "%s", variant);
+    snprintf(cell.op, sizeof cell.op, "%s", op);
+    cell.size_bytes = (uint64_t)size;
+    return pb_suite_claim(s, &cell, dt);
+}
+
+int pb_report_real_pair(const pb_suite *s, int guest, const char **base, const char **cand)
+{
+    *base = guest ? s->kmod_real : s->real_baseline;
+    *cand = guest ? s->kmod_candidate : s->real_candidate;
+    return *base && *cand;
+}
+
+int pb_report_real_of(const pb_report_data *d, const pb_suite *s, int64_t run, int guest, const char **base,
+                      const char **cand)
+{
+    if (!pb_report_real_pair(s, guest, base, cand)) return 0;
+    for (size_t i = 0; i < d->nratios; i++) {
+        const ratio_row *x = &d->ratios[i];
+        if (x->run == run && !strcmp(x->metric, PB_DEFAULT_METRIC) && !strcmp(x->base, *base) &&
+            !strcmp(x->cand, *cand))
+            return 1;
+    }
+    return 0;
+}
+
+int pb_report_real_differs(int guest, int have, const ratio *reimpl, const ratio *real, double c)
+{
+    if (guest) return pb_verdict_apart(real->lo, real->hi, 1, 1, c);
+    return have && pb_verdict_apart(reimpl->lo, reimpl->hi, real->lo, real->hi, c);
+}
+
+void pb_report_real_legend(FILE *f, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                           const pb_verdict_cfg *cfg, void (*esc)(FILE *, const char *), const char *open,
+                           const char *close)
+{
+    const char *rb, *rc;
+    if (!pb_report_real_of(d, s, run, guest, &rb, &rc)) return;
+    char words[1024];
+    double c = cfg->real_code_threshold;
+    if (guest)
+        snprintf(words, sizeof words,
+                 ", the re-implemented template against the kernel's own in the same boot: its time ratio (1: the "
+                 "same cost) stands in the column \"real code\", and a cell whose CI lies wholly outside "
+                 "[1/%.2f, %.2f] is marked \"%s\".", 1 + c, 1 + c, pb_real_mark);
+    else
+        snprintf(words, sizeof words,
+                 ", the patch's own code at its parent and at the patch. Its time ratio stands beside the "
+                 "re-implementation's with the verdict the claim gets on it: where the real code ran, that is the "
+                 "answer to whether the patch holds here. A cell is marked \"%s\" when the two ratios are more "
+                 "than %.0f %% apart beyond both CIs (one CI wholly above the other's times %.2f, or wholly below it "
+                 "divided by %.2f): the re-implementation's answer there is not the real code's.",
+                 pb_real_mark, c * 100, 1 + c, 1 + c);
+    fputs(open, f);
+    esc(f, "the run also timed ");
+    esc(f, rc);
+    esc(f, " against ");
+    esc(f, rb);
+    esc(f, words);
+    fputs(close, f);
+}

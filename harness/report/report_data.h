@@ -86,6 +86,29 @@ void pb_report_data_free(pb_report_data *d);
 /* The stored ratio cand/base of a cell of run in metric: 1 and *r, or 0. */
 int pb_report_ratio(const pb_report_data *d, int64_t run, const char *metric, const char *base, const char *cand,
                     const char *variant, const char *op, int64_t size, ratio *r);
+/* The suite's claim for the cell (variant, op, size) whose document time ratio is dt (NaN: none). */
+pb_claim pb_report_claim(const pb_suite *s, const char *variant, const char *op, int64_t size, double dt);
+
+/* The real code's pair of a table, when the suite names one (suite.h): the userspace table's
+ * real_candidate/real_baseline, the kernel-module table's (guest) kmod_candidate/kmod_real. 1 and
+ * *base, *cand, or 0. */
+int pb_report_real_pair(const pb_suite *s, int guest, const char **base, const char **cand);
+/* The real code's pair of run's table (guest: its kernel-module rows) when the run stored a time
+ * ratio of it in some cell: 1 and *base, *cand, or 0 (the table then stays as it was). */
+int pb_report_real_of(const pb_report_data *d, const pb_suite *s, int64_t run, int guest, const char **base,
+                      const char **cand);
+/* Does a cell differ from the real code (pb_verdict_apart with threshold c)? The userspace table
+ * compares the re-implementation's ratio reimpl (have: it exists) with the real code's, real; the
+ * kernel-module table (guest) the ratio kmod_candidate/kmod_real, real, with 1 (the same cost). */
+int pb_report_real_differs(int guest, int have, const ratio *reimpl, const ratio *real, double c);
+
+/* What run's real-code column is, where its table has one (pb_report_real_of): open, "the run also
+ * timed CAND against BASE, ...", how its mark is decided, close, to f; every text but open and
+ * close through esc (the output language's quoting function: text_out.h, html.h). Nothing else. */
+void pb_report_real_legend(FILE *f, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                           const pb_verdict_cfg *cfg, void (*esc)(FILE *, const char *), const char *open,
+                           const char *close);
+
 /* Was impl's case of (variant, op) in run set up as unavailable? */
 int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
                           const char *op);

@@ -145,6 +145,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     fprintf(f, ": below 1, X is faster</strong> (as <code>bench compare</code> and <code>bench gate</code>); "
                "medians in %s. Verdicts judge the 95 %% CI against the document's ratio with tolerance t = %.2f.</p>\n",
             pb_metric_words(pb_suite_primary_metric(s)), cfg->tolerance);
+    pb_report_real_legend(f, d, s, d->run, 0, cfg, pb_html_fputs, "<p><strong>Real code</strong>: ", "</p>\n");
     fputs("<figure>\n", f);
     if (inline_svg(f, in->stage, in->figures->ratio_svg, e) < 0) return -1;
     fputs("<figcaption>Time ratios against the baseline, with the document's ratio in its tolerance band."
@@ -161,7 +162,9 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
         fputs("<h3>Kernel-module variant (QEMU TCG: only ratios within one boot mean anything)</h3>\n<p>", f);
         pb_verdict_summary(in->guest, line, sizeof line);
         pb_html_fputs(f, line);
-        fputs(".</p>\n<div class=\"tbl\"><table>\n", f);
+        fputs(".</p>\n", f);
+        pb_report_real_legend(f, d, s, d->guest_run, 1, cfg, pb_html_fputs, "<p><strong>Real code</strong>: ", "</p>\n");
+        fputs("<div class=\"tbl\"><table>\n", f);
         memset(&scratch, 0, sizeof scratch);
         pb_report_table(&tw, d, s, d->guest_run, 1, cfg, &scratch);
         fputs("</table></div>\n", f);

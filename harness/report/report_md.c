@@ -129,6 +129,7 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
     fprintf(md, "![%s: measured medians beside the document's](%s.png)\n\n", s->name, s->name);
     run_header(md, &d->info[0], "Measured");
     verdict_legend(md, s, pb_suite_primary_metric(s), in->cfg);
+    pb_report_real_legend(md, d, s, d->run, 0, in->cfg, pb_md_text_fputs, "**Real code**: ", "\n\n");
     /* the verdicts were counted before (pb_report_count): the table's own count is not needed */
     pb_verdict_counts scratch;
     memset(&scratch, 0, sizeof scratch);
@@ -143,6 +144,7 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
         run_header(md, &d->info[1], "Kernel module");
         fprintf(md, "Timings under QEMU TCG are emulated (30-60x slower than hardware, ±25 %% between boots): only\n"
                     "the ratios measured within the same boot mean anything.\n\n");
+        pb_report_real_legend(md, d, s, d->guest_run, 1, in->cfg, pb_md_text_fputs, "**Real code**: ", "\n\n");
         pb_report_table(&tw, d, s, d->guest_run, 1, in->cfg, &scratch);
         fprintf(md, "\n");
         write_summary(md, in->guest);

@@ -104,116 +104,190 @@ static void print_ratio(pb_table_writer *t, int have, const ratio *r)
     else tw_cell(t, "-");
 }
 
-void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
-                     const pb_verdict_cfg *cfg, pb_verdict_counts *n)
-{
-    const rows *m = &d->m, *doc = &d->doc;
-    const char *metric = pb_suite_primary_metric(s);
-    axes a;
-    rows sub = {0};
-    for (int i = 0; i < m->n; i++)
-        if (m->v[i].guest == guest) { row *x = pb_report_push(&sub); if (x) *x = m->v[i]; }
-    pb_report_axes(&sub, &a);
-    const char *base = s->baseline, *cand = s->candidate;
-    if (guest && s->kmod_impls) {
-        base = s->kmod_baseline;
-        cand = s->kmod_candidate;
-    }
+/* What one table shows: its pair, the profiles and code layouts beside it, the real code's pair. */
+typedef struct table_spec {
+    const char *base, *cand, *metric, *unit;
     char prof[MAXP][PB_NAME_MAX];
-    int np = find_profiles(&a, base, cand, prof);
+    int np;                          /* code-generation profiles with both X@P */
+    int nl;                          /* code layouts of the run (0: one) */
+    int guest;
+    int real;                        /* the real code's column (pb_report_real_of) */
+    const char *real_base, *real_cand;
+    int ncols;
+} table_spec;
+
+/* The table's pair, profiles, layouts and real code for run (guest: its kernel-module rows). */
+static void table_spec_of(table_spec *ts, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                          const axes *a)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->base = s->baseline;
+    ts->cand = s->candidate;
+    if (guest && s->kmod_impls) {
+        ts->base = s->kmod_baseline;
+        ts->cand = s->kmod_candidate;
+    }
+    ts->guest = guest;
+    ts->metric = pb_suite_primary_metric(s);
+    ts->np = find_profiles(a, ts->base, ts->cand, ts->prof);
     /* a run across code layouts: the between-layout range beside each CI (docs/layout.md) */
-    int nl = 0;
     for (size_t i = 0; i < d->nratios; i++)
-        if (d->ratios[i].run == run && d->ratios[i].r.layouts > nl) nl = d->ratios[i].r.layouts;
-    if (nl < 2) nl = 0;
-    const pb_metric *pm = pb_metric_find(metric);
-    const char *unit = pm ? pm->unit : metric;
+        if (d->ratios[i].run == run && d->ratios[i].r.layouts > ts->nl) ts->nl = d->ratios[i].r.layouts;
+    if (ts->nl < 2) ts->nl = 0;
+    const pb_metric *pm = pb_metric_find(ts->metric);
+    ts->unit = pm ? pm->unit : ts->metric;
+    ts->real = pb_report_real_of(d, s, run, guest, &ts->real_base, &ts->real_cand);
+}
+
+static void write_header(pb_table_writer *t, table_spec *ts, const axes *a)
+{
+    const char *base = ts->base, *cand = ts->cand;
     int ncols = 0;
     tw_row(t, 1);
     tw_cell(t, "variant");
     tw_cell(t, "op");
     tw_cell(t, "bytes");
-    tw_cell(t, "%s (%s)", tw_name(t, base), unit);
-    tw_cell(t, "%s (%s)", tw_name(t, cand), unit);
+    tw_cell(t, "%s (%s)", tw_name(t, base), ts->unit);
+    tw_cell(t, "%s (%s)", tw_name(t, cand), ts->unit);
     ncols += 5;
-    for (int k = 0; k < a.ni; k++)
-        if (strcmp(a.impl[k], base) && strcmp(a.impl[k], cand)) { tw_cell(t, "%s (%s)", tw_name(t, a.impl[k]), unit); ncols++; }
+    for (int k = 0; k < a->ni; k++)
+        if (strcmp(a->impl[k], base) && strcmp(a->impl[k], cand)) { tw_cell(t, "%s (%s)", tw_name(t, a->impl[k]), ts->unit); ncols++; }
     tw_cell(t, "time %s/%s [95%% CI]", tw_name(t, cand), tw_name(t, base));
-    if (nl) { tw_cell(t, "between %d code layouts", nl); ncols++; }
-    for (int p = 0; p < np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", tw_name(t, cand), tw_name(t, prof[p]),
-                                              tw_name(t, base), tw_name(t, prof[p]));
+    if (ts->nl) { tw_cell(t, "between %d code layouts", ts->nl); ncols++; }
+    for (int p = 0; p < ts->np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", tw_name(t, cand), tw_name(t, ts->prof[p]),
+                                              tw_name(t, base), tw_name(t, ts->prof[p]));
+    if (ts->real) {
+        tw_cell(t, "real code: time %s/%s [95%% CI]", tw_name(t, ts->real_cand), tw_name(t, ts->real_base));
+        ncols++;
+    }
     tw_cell(t, "document time %s/%s", tw_name(t, cand), tw_name(t, base));
     tw_cell(t, "measured/document");
     tw_cell(t, "claim");
     tw_cell(t, "verdict");
-    ncols += np + 5;
-    if (np) { tw_cell(t, "code generation"); ncols++; }
-    if (nl) { tw_cell(t, "code layout"); ncols++; }
+    ncols += ts->np + 5;
+    if (ts->real && !ts->guest) { tw_cell(t, "verdict on the real code"); ncols++; }
+    if (ts->np) { tw_cell(t, "code generation"); ncols++; }
+    if (ts->nl) { tw_cell(t, "code layout"); ncols++; }
+    if (ts->real) { tw_cell(t, "real code"); ncols++; }
+    ts->ncols = ncols;
     tw_end(t, ncols);
+}
+
+/* One cell of a table: where it is, its re-implementation's and its real code's time ratios. */
+typedef struct table_cell {
+    const char *variant, *op;
+    int64_t size;
+    ratio rt, rr;
+    int have_t, have_r;
+} table_cell;
+
+/* The medians of the baseline, the candidate and every other impl of the cell. */
+static void print_medians(pb_table_writer *t, const pb_report_data *d, int64_t run, const rows *sub,
+                          const table_spec *ts, const axes *a, const table_cell *c)
+{
+    const char *v = c->variant, *o = c->op;
+    print_median(t, d, run, pb_report_find(sub, ts->base, v, o, c->size), ts->base, v, o);
+    print_median(t, d, run, pb_report_find(sub, ts->cand, v, o, c->size), ts->cand, v, o);
+    for (int k = 0; k < a->ni; k++) {
+        if (!strcmp(a->impl[k], ts->base) || !strcmp(a->impl[k], ts->cand)) continue;
+        print_median(t, d, run, pb_report_find(sub, a->impl[k], v, o, c->size), a->impl[k], v, o);
+    }
+}
+
+/* The same sources built with each profile, their ratios; 1 when one differs from the faithful
+ * ratio by more than the code-generation threshold (the answer moves with the compiler). */
+static int print_profiles(pb_table_writer *t, const pb_report_data *d, int64_t run, const table_spec *ts,
+                          const table_cell *c, double threshold)
+{
+    int codegen = 0;
+    for (int p = 0; p < ts->np; p++) {
+        char pb[2 * PB_NAME_MAX], pc[2 * PB_NAME_MAX];
+        snprintf(pb, sizeof pb, "%s@%s", ts->base, ts->prof[p]);
+        snprintf(pc, sizeof pc, "%s@%s", ts->cand, ts->prof[p]);
+        ratio rpt;
+        int have_p = pb_report_ratio(d, run, PB_DEFAULT_METRIC, pb, pc, c->variant, c->op, c->size, &rpt);
+        print_ratio(t, have_p, &rpt);
+        if (c->have_t && c->rt.est > 0 && have_p && fabs(rpt.est / c->rt.est - 1) > threshold) codegen = 1;
+    }
+    return codegen;
+}
+
+/* The document's ratio of the cell in time terms, as every ratio of the table (NaN: none). */
+static double doc_time(const pb_report_data *d, const pb_suite *s, const char *metric, const table_cell *c)
+{
+    const row *db = pb_report_find(&d->doc, s->baseline, c->variant, c->op, c->size);
+    const row *dc = pb_report_find(&d->doc, s->candidate, c->variant, c->op, c->size);
+    double dr = db && dc && db->median > 0 ? dc->median / db->median : NAN;
+    if (isfinite(dr) && pb_metric_higher_is_better(metric)) return 1 / dr;
+    return dr;
+}
+
+static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, const rows *sub,
+                      const table_spec *ts, const axes *a, table_cell *c, const pb_verdict_cfg *cfg,
+                      pb_verdict_counts *n)
+{
+    tw_row(t, 0);
+    tw_cell(t, "%s", tw_name(t, c->variant));
+    tw_cell(t, "%s", tw_name(t, c->op));
+    char sz[32]; /* in binary units, as the plots label them (32 KiB, not 32768) */
+    tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, c->size));
+    print_medians(t, d, run, sub, ts, a, c);
+    /* every ratio in the table is one of time (cost): bench compare and bench gate's orientation */
+    c->have_t = pb_report_ratio(d, run, PB_DEFAULT_METRIC, ts->base, ts->cand, c->variant, c->op, c->size, &c->rt);
+    print_ratio(t, c->have_t, &c->rt);
+    if (ts->nl) {
+        if (c->have_t && c->rt.layouts > 1 && isfinite(c->rt.layout_lo))
+            tw_cell(t, "%.3f to %.3f", c->rt.layout_lo, c->rt.layout_hi);
+        else tw_cell(t, "-");
+    }
+    int codegen = print_profiles(t, d, run, ts, c, cfg->codegen_threshold);
+    c->have_r = ts->real && pb_report_ratio(d, run, PB_DEFAULT_METRIC, ts->real_base, ts->real_cand, c->variant,
+                                            c->op, c->size, &c->rr);
+    if (ts->real) print_ratio(t, c->have_r, &c->rr);
+    double dt = doc_time(d, s, ts->metric, c);
+    if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
+    pb_claim cl = pb_report_claim(s, c->variant, c->op, c->size, dt);
+    print_size_column(t, cl, c->have_t, &c->rt, dt);
+    const char *v = c->have_t ? pb_verdict(cl, dt, cfg->tolerance, c->rt.lo, c->rt.hi) : pb_verdict_no_data;
+    tw_cell(t, "%s", pb_claim_name(cl));
+    tw_cell(t, "%s", v);
+    /* the real code's own answer to the claim (docs/verdicts.md: the one that says whether the patch holds) */
+    if (ts->real && !ts->guest)
+        tw_cell(t, "%s", c->have_r ? pb_verdict(cl, dt, cfg->tolerance, c->rr.lo, c->rr.hi) : pb_verdict_no_data);
+    if (ts->np) tw_cell(t, "%s", codegen ? pb_codegen_mark : "");
+    int layout = c->have_t && c->rt.layouts > 1 &&
+                 pb_verdict_straddles(cl, dt, cfg->tolerance, c->rt.layout_lo, c->rt.layout_hi);
+    if (ts->nl) tw_cell(t, "%s", layout ? pb_layout_mark : "");
+    int differs = c->have_r && pb_report_real_differs(ts->guest, c->have_t, &c->rt, &c->rr, cfg->real_code_threshold);
+    if (ts->real) tw_cell(t, "%s", differs ? pb_real_mark : "");
+    tw_end(t, ts->ncols);
+    pb_verdict_count(n, v);
+    n->codegen += codegen;
+    n->layout += layout;
+    n->real_differs += differs;
+}
+
+void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                     const pb_verdict_cfg *cfg, pb_verdict_counts *n)
+{
+    const rows *m = &d->m;
+    axes a;
+    rows sub = {0};
+    for (int i = 0; i < m->n; i++)
+        if (m->v[i].guest == guest) { row *x = pb_report_push(&sub); if (x) *x = m->v[i]; }
+    pb_report_axes(&sub, &a);
+    table_spec ts;
+    table_spec_of(&ts, d, s, run, guest, &a);
+    write_header(t, &ts, &a);
+    if (ts.real) n->real = 1;
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
             for (int si = 0; si < a.ns; si++) {
-                const row *b = pb_report_find(&sub, base, a.v[vi], a.o[oi], a.sizes[si]);
-                const row *c = pb_report_find(&sub, cand, a.v[vi], a.o[oi], a.sizes[si]);
-                if (!b && !c) continue;
-                tw_row(t, 0);
-                tw_cell(t, "%s", tw_name(t, a.v[vi]));
-                tw_cell(t, "%s", tw_name(t, a.o[oi]));
-                char sz[32]; /* in binary units, as the plots label them (32 KiB, not 32768) */
-                tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
-                print_median(t, d, run, b, base, a.v[vi], a.o[oi]);
-                print_median(t, d, run, c, cand, a.v[vi], a.o[oi]);
-                for (int k = 0; k < a.ni; k++) {
-                    if (!strcmp(a.impl[k], base) || !strcmp(a.impl[k], cand)) continue;
-                    const row *x = pb_report_find(&sub, a.impl[k], a.v[vi], a.o[oi], a.sizes[si]);
-                    print_median(t, d, run, x, a.impl[k], a.v[vi], a.o[oi]);
-                }
-                /* every ratio in the table is one of time (cost): bench compare and bench gate's orientation */
-                ratio rt;
-                int have_t = pb_report_ratio(d, run, PB_DEFAULT_METRIC, base, cand, a.v[vi], a.o[oi], a.sizes[si], &rt);
-                print_ratio(t, have_t, &rt);
-                if (nl) {
-                    if (have_t && rt.layouts > 1 && isfinite(rt.layout_lo))
-                        tw_cell(t, "%.3f to %.3f", rt.layout_lo, rt.layout_hi);
-                    else tw_cell(t, "-");
-                }
-                /* the same sources built with each profile, and whether the answer moves with them */
-                int codegen = 0;
-                for (int p = 0; p < np; p++) {
-                    char pb[2 * PB_NAME_MAX], pc[2 * PB_NAME_MAX];
-                    snprintf(pb, sizeof pb, "%s@%s", base, prof[p]);
-                    snprintf(pc, sizeof pc, "%s@%s", cand, prof[p]);
-                    ratio rpt;
-                    int have_p = pb_report_ratio(d, run, PB_DEFAULT_METRIC, pb, pc, a.v[vi], a.o[oi], a.sizes[si], &rpt);
-                    print_ratio(t, have_p, &rpt);
-                    if (have_t && rt.est > 0 && have_p && fabs(rpt.est / rt.est - 1) > cfg->codegen_threshold)
-                        codegen = 1;
-                }
-                const row *db = pb_report_find(doc, s->baseline, a.v[vi], a.o[oi], a.sizes[si]);
-                const row *dc = pb_report_find(doc, s->candidate, a.v[vi], a.o[oi], a.sizes[si]);
-                double dr = db && dc && db->median > 0 ? dc->median / db->median : NAN;
-                /* the document's ratio in time terms, as every ratio of the table */
-                double dt = dr;
-                if (isfinite(dr) && pb_metric_higher_is_better(metric)) dt = 1 / dr;
-                if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
-                pb_cell cell;
-                memset(&cell, 0, sizeof cell);
-                snprintf(cell.variant, sizeof cell.variant, "%s", a.v[vi]);
-                snprintf(cell.op, sizeof cell.op, "%s", a.o[oi]);
-                cell.size_bytes = (uint64_t)a.sizes[si];
-                pb_claim cl = pb_suite_claim(s, &cell, dt);
-                print_size_column(t, cl, have_t, &rt, dt);
-                const char *v = have_t ? pb_verdict(cl, dt, cfg->tolerance, rt.lo, rt.hi) : pb_verdict_no_data;
-                tw_cell(t, "%s", pb_claim_name(cl));
-                tw_cell(t, "%s", v);
-                if (np) tw_cell(t, "%s", codegen ? pb_codegen_mark : "");
-                int layout = have_t && rt.layouts > 1 &&
-                             pb_verdict_straddles(cl, dt, cfg->tolerance, rt.layout_lo, rt.layout_hi);
-                if (nl) tw_cell(t, "%s", layout ? pb_layout_mark : "");
-                tw_end(t, ncols);
-                pb_verdict_count(n, v);
-                n->codegen += codegen;
-                n->layout += layout;
+                if (!pb_report_find(&sub, ts.base, a.v[vi], a.o[oi], a.sizes[si]) &&
+                    !pb_report_find(&sub, ts.cand, a.v[vi], a.o[oi], a.sizes[si]))
+                    continue;
+                table_cell c = {.variant = a.v[vi], .op = a.o[oi], .size = a.sizes[si]};
+                write_row(t, d, s, run, &sub, &ts, &a, &c, cfg, n);
             }
     free(sub.v);
 }
