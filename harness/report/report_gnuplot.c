@@ -240,12 +240,30 @@ static void write_variant_plot(FILE *gp, pb_stage *st, const pb_suite *s, const 
 typedef struct ratio_series {
     int64_t run;
     const char *base, *cand;
-    int guest, profile; /* a kernel-module run; an X@P / baseline@P pair */
+    int guest, profile, real; /* a kernel-module run; an X@P / baseline@P pair; the real code's pair */
 } ratio_series;
 
+enum { SERIES_NONE = -1, SERIES_PLAIN, SERIES_PROFILE, SERIES_REAL };
+
+/* Which line of the figure a stored ratio is: an impl against the run's baseline, an X@P against
+ * baseline@P, the real code's own pair (pb_report_real_pair), or none. */
+static int series_kind(const pb_suite *s, const ratio_row *x, int guest)
+{
+    const char *rb, *rc;
+    if (pb_report_real_pair(s, guest, &rb, &rc) && !strcmp(x->base, rb) && !strcmp(x->cand, rc)) return SERIES_REAL;
+    const char *base = guest ? s->kmod_baseline : s->baseline;
+    if (!base) return SERIES_NONE;
+    size_t nb = strlen(base);
+    int profile = !strncmp(x->base, base, nb) && x->base[nb] == '@';
+    if (!profile && strcmp(x->base, base)) return SERIES_NONE;
+    if (!profile && strchr(x->cand, '@')) return SERIES_NONE; /* X@P against the faithful baseline: not shown */
+    if (profile && strcmp(strchr(x->cand, '@') ? strchr(x->cand, '@') : "", x->base + nb)) return SERIES_NONE;
+    return profile ? SERIES_PROFILE : SERIES_PLAIN;
+}
+
 #define MAXSERIES 24
-/* The lines of the ratio figure: every impl against the run's baseline, and each X@P against
- * baseline@P, in the order the store holds them. */
+/* The lines of the ratio figure: every impl against the run's baseline, each X@P against
+ * baseline@P and the real code's pair, in the order the store holds them. */
 static int ratio_series_of(const pb_suite *s, const pb_report_data *d, ratio_series *out)
 {
     int n = 0;
@@ -253,17 +271,12 @@ static int ratio_series_of(const pb_suite *s, const pb_report_data *d, ratio_ser
         const ratio_row *x = &d->ratios[i];
         if (strcmp(x->metric, PB_DEFAULT_METRIC)) continue;
         int guest = x->run != d->run;
-        const char *base = guest ? s->kmod_baseline : s->baseline;
-        if (!base) continue;
-        size_t nb = strlen(base);
-        int profile = !strncmp(x->base, base, nb) && x->base[nb] == '@';
-        if (!profile && strcmp(x->base, base)) continue;
-        if (!profile && strchr(x->cand, '@')) continue; /* X@P against the faithful baseline: not shown */
-        if (profile && strcmp(strchr(x->cand, '@') ? strchr(x->cand, '@') : "", x->base + nb)) continue;
+        int kind = series_kind(s, x, guest);
+        if (kind == SERIES_NONE) continue;
         int seen = 0;
         for (int k = 0; k < n && !seen; k++)
             seen = out[k].run == x->run && !strcmp(out[k].base, x->base) && !strcmp(out[k].cand, x->cand);
-        if (!seen) out[n++] = (ratio_series){x->run, x->base, x->cand, guest, profile};
+        if (!seen) out[n++] = (ratio_series){x->run, x->base, x->cand, guest, kind == SERIES_PROFILE, kind == SERIES_REAL};
     }
     return n;
 }
@@ -278,13 +291,160 @@ static double doc_time_ratio(const pb_suite *s, const rows *doc, const char *var
     return pb_metric_higher_is_better(pb_suite_primary_metric(s)) ? 1 / r : r;
 }
 
+/* One panel of the ratio figure being written: where its script and data go, what it draws from,
+ * and the next data block. */
+typedef struct panel {
+    FILE *gp, *dat;
+    const char *datname;
+    const pb_suite *s;
+    const pb_report_data *d;
+    const axes *a;
+    int by_size, vi, oi, write_data;
+    pb_gpq *g;
+    int block;
+} panel;
+
+static int npoints_of(const panel *p) { return p->by_size ? p->a->ns : p->a->nv; }
+
+/* The cell of point xi of the panel for series sr: its variant and size (a variant plot's cell has
+ * one size: the one sr's baseline was measured at). */
+static void point_cell(const panel *p, const ratio_series *sr, int xi, const char **v, int64_t *size)
+{
+    *v = p->by_size ? p->a->v[p->vi] : p->a->v[xi];
+    const row *at = p->by_size ? NULL : pb_report_find(&p->d->m, sr->base, *v, p->a->o[p->oi], -1);
+    *size = p->by_size ? p->a->sizes[xi] : at ? at->size : 0;
+}
+
+/* sr's time ratio at point xi: 1 and *r, or 0 (none, or not positive) */
+static int series_point(const panel *p, const ratio_series *sr, int xi, ratio *r)
+{
+    const char *v;
+    int64_t size;
+    point_cell(p, sr, xi, &v, &size);
+    return pb_report_ratio(p->d, sr->run, PB_DEFAULT_METRIC, sr->base, sr->cand, v, p->a->o[p->oi], size, r) &&
+           r->est > 0;
+}
+
+/* where series k of nsr draws point xi: side by side so that the error bars do not hide each other */
+static double point_x(const panel *p, int xi, int k, int nsr)
+{
+    double shift = (k - (nsr - 1) / 2.0);
+    return p->by_size ? (double)p->a->sizes[xi] * pow(2, 0.05 * shift) : xi + 0.08 * shift;
+}
+
+/* The document's ratios and their band, one block (nothing where the document gives none). */
+static void write_doc_band(panel *p, double t)
+{
+    int have_doc = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !have_doc) break;
+        for (int xi = 0; xi < npoints_of(p); xi++) {
+            const char *v = p->by_size ? p->a->v[p->vi] : p->a->v[xi];
+            double dr = doc_time_ratio(p->s, &p->d->doc, v, p->a->o[p->oi], p->by_size ? p->a->sizes[xi] : -1);
+            if (!isfinite(dr)) continue;
+            have_doc = 1;
+            if (pass == 1 && p->write_data) {
+                double x = p->by_size ? (double)p->a->sizes[xi] : xi;
+                double xlo = p->by_size ? x / 1.25 : x - 0.35, xhi = p->by_size ? x * 1.25 : x + 0.35;
+                fprintf(p->dat, "%.6g %.6g %.6g %.6g %.6g %.6g\n", x, dr, dr / (1 + t), dr * (1 + t), xlo, xhi);
+            }
+        }
+    }
+    if (!have_doc) return;
+    if (p->write_data) fprintf(p->dat, "\n\n");
+    fprintf(p->gp, ", \\\n     '%s' index %d using 1:2:5:6:3:4 with boxxyerror lc rgb '#d09000' "
+                   "title 'document, band \xc2\xb1t', \\\n     '' index %d using 1:2 with points pt 13 ps 1.5 "
+                   "lc rgb '#a06000' title 'document %s/%s'",
+            pb_gpq_text(p->g, p->datname), p->block, p->block, pb_gpq_text(p->g, p->s->candidate),
+            pb_gpq_text(p->g, p->s->baseline));
+    p->block++;
+}
+
+/* Series k of nsr over the panel's points, one block: its CI as error bars, its range over code
+ * layouts thin (nothing where it has no point here). */
+static void write_series(panel *p, const ratio_series *sr, int k, int nsr)
+{
+    int any = 0;
+    for (int xi = 0; xi < npoints_of(p); xi++) {
+        ratio r;
+        if (!series_point(p, &sr[k], xi, &r)) continue;
+        any = 1;
+        double x = point_x(p, xi, k, nsr);
+        /* columns 5, 6: the per-layout range (docs/layout.md); the CI when there is one layout */
+        double llo = r.layouts > 1 && isfinite(r.layout_lo) ? r.layout_lo : r.lo;
+        double lhi = r.layouts > 1 && isfinite(r.layout_hi) ? r.layout_hi : r.hi;
+        if (p->write_data) fprintf(p->dat, "%.6g %.6g %.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi, llo, lhi);
+    }
+    if (!any) return;
+    if (p->write_data) fprintf(p->dat, "\n\n");
+    int ci = pb_report_index_of((char (*)[PB_NAME_MAX])p->a->impl, p->a->ni, sr[k].cand);
+    /* one colour per impl name; the real code's pair dark, whatever its candidate's colour */
+    char colour[32];
+    if (sr[k].real) snprintf(colour, sizeof colour, "rgb '#303030'");
+    else snprintf(colour, sizeof colour, "%d", ci >= 0 ? ci + 1 : 8 + k);
+    const char *style = sr[k].real ? "dt 4 lw 2" : sr[k].guest ? "dt 2" : sr[k].profile ? "dt 3 lw 1.2" : "lw 1.5";
+    fprintf(p->gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %s %s title '%s%s/%s%s'",
+            pb_gpq_text(p->g, p->datname), p->block, p->by_size ? "yerrorlines" : "yerrorbars", colour, style,
+            sr[k].real ? "real code: " : "", pb_gpq_text(p->g, sr[k].cand), pb_gpq_text(p->g, sr[k].base),
+            sr[k].guest ? " (QEMU TCG)" : "");
+    /* the range over code layouts, thin and pale: wider than the CI where layout matters */
+    fprintf(p->gp, ", \\\n     '%s' index %d using 1:2:5:6 with yerrorbars pt 0 lw 0.6 lc %s notitle",
+            pb_gpq_text(p->g, p->datname), p->block, colour);
+    p->block++;
+}
+
+/* The series a table's "differs from the real code" is about: the userspace table's
+ * candidate/baseline, the kernel-module table's (guest) kmod_candidate/kmod_real; -1 if none. */
+static int marked_series(const panel *p, const ratio_series *sr, int nsr, int64_t run, int guest)
+{
+    for (int k = 0; k < nsr; k++) {
+        if (sr[k].run != run) continue;
+        if (guest ? sr[k].real
+                  : !sr[k].real && !sr[k].profile && !strcmp(sr[k].base, p->s->baseline) &&
+                        !strcmp(sr[k].cand, p->s->candidate))
+            return k;
+    }
+    return -1;
+}
+
+/* The cells of run's table (guest: the kernel-module one) marked "differs from the real code", as
+ * the table marks them (pb_report_real_differs, threshold c): a ring around the marked series'
+ * point, one block (nothing where no cell of the panel is marked). */
+static void write_real_marks(panel *p, const ratio_series *sr, int nsr, int64_t run, int guest, double c)
+{
+    const char *rb, *rc;
+    int k = run ? marked_series(p, sr, nsr, run, guest) : -1;
+    if (k < 0 || !pb_report_real_of(p->d, p->s, run, guest, &rb, &rc)) return;
+    int any = 0;
+    for (int xi = 0; xi < npoints_of(p); xi++) {
+        ratio rt, rr;
+        const char *v;
+        int64_t size;
+        if (!series_point(p, &sr[k], xi, &rt)) continue;
+        point_cell(p, &sr[k], xi, &v, &size);
+        if (!pb_report_ratio(p->d, run, PB_DEFAULT_METRIC, rb, rc, v, p->a->o[p->oi], size, &rr) ||
+            !pb_report_real_differs(guest, 1, &rt, &rr, c))
+            continue;
+        any = 1;
+        if (p->write_data) fprintf(p->dat, "%.6g %.6g\n", point_x(p, xi, k, nsr), rt.est);
+    }
+    if (!any) return;
+    if (p->write_data) fprintf(p->dat, "\n\n");
+    fprintf(p->gp, ", \\\n     '%s' index %d using 1:2 with points pt 6 ps 2.5 lw 1.5 lc rgb '#c00000' "
+                   "title 'differs from the real code%s'",
+            pb_gpq_text(p->g, p->datname), p->block, guest ? " (QEMU TCG)" : "");
+    p->block++;
+}
+
 /* The ratio figure: per panel ((variant, op) against size, or op against variant), each series'
  * time ratio with its 95 % CI as error bars (and, thin, its range over code layouts), the
- * document's ratio as a point inside its tolerance
- * band [d/(1+t), d(1+t)] (a shaded box), and 1 (no change) dashed. */
+ * document's ratio as a point inside its tolerance band [d/(1+t), d(1+t)] (a shaded box), 1 (no
+ * change) dashed, and a ring around each point of a cell that differs from the real code. */
 static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const pb_report_data *d,
-                             const axes *a, double t, const char *term, const char *out, int write_data, pb_gpq *g)
+                             const axes *a, const pb_verdict_cfg *cfg, const char *term, const char *out,
+                             int write_data, pb_gpq *g)
 {
+    const double t = cfg->tolerance;
     int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
     ratio_series sr[MAXSERIES];
     int nsr = ratio_series_of(s, d, sr);
@@ -305,69 +465,18 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
     fprintf(gp, "set multiplot layout %d,%d title \"%s: time per operation, X/%s (below 1: X is faster)\\n"
                 "95 %% CI as error bars, the range over code layouts as thin bars; the document's %s/%s as a diamond in its tolerance band (t = %.2f)\"\n",
             nrows, cols, s->name, s->baseline, s->candidate, s->baseline, t);
-    int block = 0;
-    for (int vi = 0; vi < npanel_v; vi++)
-        for (int oi = 0; oi < a->no; oi++) {
-            if (by_size) fprintf(gp, "set title '%s %s'\n", pb_gpq_text(g, a->v[vi]), pb_gpq_text(g, a->o[oi]));
-            else fprintf(gp, "set title '%s'\n", pb_gpq_text(g, a->o[oi]));
+    panel p = {.gp = gp, .dat = dat, .datname = datname, .s = s, .d = d, .a = a, .by_size = by_size,
+               .write_data = write_data, .g = g, .block = 0};
+    for (p.vi = 0; p.vi < npanel_v; p.vi++)
+        for (p.oi = 0; p.oi < a->no; p.oi++) {
+            if (by_size) fprintf(gp, "set title '%s %s'\n", pb_gpq_text(g, a->v[p.vi]), pb_gpq_text(g, a->o[p.oi]));
+            else fprintf(gp, "set title '%s'\n", pb_gpq_text(g, a->o[p.oi]));
             fprintf(gp, "set ylabel 'time ratio X/%s'\nplot 1 with lines dt 2 lc rgb '#606060' title 'no change'",
                     pb_gpq_text(g, s->baseline));
-            /* the document's ratios and band */
-            int have_doc = 0;
-            for (int pass = 0; pass < 2; pass++) {
-                if (pass == 1 && !have_doc) break;
-                for (int xi = 0; xi < (by_size ? a->ns : a->nv); xi++) {
-                    const char *v = by_size ? a->v[vi] : a->v[xi];
-                    double dr = doc_time_ratio(s, &d->doc, v, a->o[oi], by_size ? a->sizes[xi] : -1);
-                    if (!isfinite(dr)) continue;
-                    have_doc = 1;
-                    if (pass == 1 && write_data) {
-                        double x = by_size ? (double)a->sizes[xi] : xi;
-                        double xlo = by_size ? x / 1.25 : x - 0.35, xhi = by_size ? x * 1.25 : x + 0.35;
-                        fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g\n", x, dr, dr / (1 + t), dr * (1 + t), xlo, xhi);
-                    }
-                }
-            }
-            if (have_doc) {
-                if (write_data) fprintf(dat, "\n\n");
-                fprintf(gp, ", \\\n     '%s' index %d using 1:2:5:6:3:4 with boxxyerror lc rgb '#d09000' "
-                            "title 'document, band \xc2\xb1t', \\\n     '' index %d using 1:2 with points pt 13 ps 1.5 "
-                            "lc rgb '#a06000' title 'document %s/%s'",
-                        pb_gpq_text(g, datname), block, block, pb_gpq_text(g, s->candidate), pb_gpq_text(g, s->baseline));
-                block++;
-            }
-            for (int k = 0; k < nsr; k++) {
-                int any = 0;
-                double shift = (k - (nsr - 1) / 2.0);
-                for (int xi = 0; xi < (by_size ? a->ns : a->nv); xi++) {
-                    ratio r;
-                    const char *v = by_size ? a->v[vi] : a->v[xi];
-                    /* a variant plot's cell has one size: the one the baseline was measured at */
-                    const row *at = by_size ? NULL : pb_report_find(&d->m, sr[k].base, v, a->o[oi], -1);
-                    int64_t size = by_size ? a->sizes[xi] : at ? at->size : 0;
-                    if (!pb_report_ratio(d, sr[k].run, PB_DEFAULT_METRIC, sr[k].base, sr[k].cand, v, a->o[oi], size,
-                                         &r) || !(r.est > 0))
-                        continue;
-                    any = 1;
-                    /* side by side so that the error bars do not hide each other */
-                    double x = by_size ? (double)a->sizes[xi] * pow(2, 0.05 * shift) : xi + 0.08 * shift;
-                    /* columns 5, 6: the per-layout range (docs/layout.md); the CI when there is one layout */
-                    double llo = r.layouts > 1 && isfinite(r.layout_lo) ? r.layout_lo : r.lo;
-                    double lhi = r.layouts > 1 && isfinite(r.layout_hi) ? r.layout_hi : r.hi;
-                    if (write_data) fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi, llo, lhi);
-                }
-                if (!any) continue;
-                if (write_data) fprintf(dat, "\n\n");
-                int ci = pb_report_index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, sr[k].cand);
-                fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %d %s title '%s/%s%s'", pb_gpq_text(g, datname),
-                        block, by_size ? "yerrorlines" : "yerrorbars", ci >= 0 ? ci + 1 : 8 + k,
-                        sr[k].guest ? "dt 2" : sr[k].profile ? "dt 3 lw 1.2" : "lw 1.5", pb_gpq_text(g, sr[k].cand),
-                        pb_gpq_text(g, sr[k].base), sr[k].guest ? " (QEMU TCG)" : "");
-                /* the range over code layouts, thin and pale: wider than the CI where layout matters */
-                fprintf(gp, ", \\\n     '%s' index %d using 1:2:5:6 with yerrorbars pt 0 lw 0.6 lc %d notitle",
-                        pb_gpq_text(g, datname), block, ci >= 0 ? ci + 1 : 8 + k);
-                block++;
-            }
+            write_doc_band(&p, t);
+            for (int k = 0; k < nsr; k++) write_series(&p, sr, k, nsr);
+            write_real_marks(&p, sr, nsr, d->run, 0, cfg->real_code_threshold);
+            write_real_marks(&p, sr, nsr, d->guest_run, 1, cfg->real_code_threshold);
             fprintf(gp, "\n");
         }
     fprintf(gp, "unset multiplot\nreset\n");
@@ -382,7 +491,6 @@ int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     const pb_report_data *d = in->d;
     const pb_report_figures *fig = in->figures;
     pb_stage *st = in->stage;
-    const double tolerance = in->cfg->tolerance;
     /* names come from imported files of other machines: every one must be safe as gnuplot text
      * and as a data-file field before anything is written */
     pb_gpq g = {.next = 0, .bad = 0};
@@ -417,8 +525,8 @@ int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,9' dynamic", w, h);
     rdat = pb_stage_fopen(st, rdatname, e);
     if (!rdat) { fclose(gp); return -1; }
-    write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tpng, fig->ratio_png, 1, &g);
-    write_ratio_plot(gp, rdat, rdatname, s, d, &a, tolerance, tsvg, fig->ratio_svg, 0, &g);
+    write_ratio_plot(gp, rdat, rdatname, s, d, &a, in->cfg, tpng, fig->ratio_png, 1, &g);
+    write_ratio_plot(gp, rdat, rdatname, s, d, &a, in->cfg, tsvg, fig->ratio_svg, 0, &g);
     if (pb_stage_fclose(st, rdat, rdatname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     if (by_size) {
         dat = pb_stage_fopen(st, datname, e);
