@@ -35,6 +35,9 @@ typedef struct mcol {
     char pin[64];                           /* "cpu N" when the run was pinned, else "" (pin_key) */
     char profile[PB_NAME_MAX];              /* "" faithful build, else P */
     char base[2 * PB_NAME_MAX], cand[2 * PB_NAME_MAX];
+    int real;                               /* the run holds the real code's pair (a faithful column only) */
+    const char *real_base, *real_cand;      /* that pair (pb_report_real_of), the suite's names */
+    int guest;                              /* a kernel-module column (target not userspace) */
     char label[600];
     int older;                              /* older complete runs of this configuration, not shown */
     char older_ids[128];
@@ -271,12 +274,7 @@ static double doc_ratio(const mreport *m, const char *variant, const char *op, i
 
 static pb_claim claim_of(const mreport *m, const mcell *x, double dt)
 {
-    pb_cell cell;
-    memset(&cell, 0, sizeof cell);
-    snprintf(cell.variant, sizeof cell.variant, "%s", x->variant);
-    snprintf(cell.op, sizeof cell.op, "%s", x->op);
-    cell.size_bytes = (uint64_t)x->size;
-    return pb_suite_claim(m->s, &cell, dt);
+    return pb_report_claim(m->s, x->variant, x->op, x->size, dt);
 }
 
 static void count(pb_verdict_counts *n, const char *v)
@@ -288,6 +286,65 @@ static void count(pb_verdict_counts *n, const char *v)
     else if (!strcmp(v, "inconclusive here")) n->inconclusive++;
     else if (!strcmp(v, "no claim")) n->no_claim++;
     else n->no_data++;
+}
+
+/* ---- the real code's pair beside a column's (docs/verdicts.md) ---- */
+
+/* Which columns hold the real code's pair: a faithful column (no profile) of a run that stored it. */
+static void find_real(mreport *m)
+{
+    for (int k = 0; k < m->nc; k++) {
+        mcol *c = &m->c[k];
+        c->guest = strcmp(c->target, "userspace") != 0;
+        c->real = !*c->profile && pb_report_real_of(&c->d, m->s, c->run, c->guest, &c->real_base, &c->real_cand);
+    }
+}
+
+static int any_real(const mreport *m)
+{
+    for (int k = 0; k < m->nc; k++)
+        if (m->c[k].real) return 1;
+    return 0;
+}
+
+/* column c's real-code ratio of cell x: 1 and *r, or 0 */
+static int real_ratio(const mcol *c, const mcell *x, ratio *r)
+{
+    return c->real &&
+           pb_report_ratio(&c->d, c->run, PB_DEFAULT_METRIC, c->real_base, c->real_cand, x->variant, x->op, x->size, r);
+}
+
+/* After a cell's text, the real code's: " {real code R [lo, hi] verdict: differs from the real code}"
+ * (the verdict on a userspace column only, the mark where pb_report_real_differs), " {real code -}"
+ * where the column has a ratio but the real code did not run, into out; nothing for a column
+ * without the real code's pair or a cell of neither. */
+static void real_text(char *out, size_t cap, const mreport *m, const mcol *c, const mcell *x, pb_claim cl, double dt)
+{
+    ratio rr, r;
+    if (!cap) return;
+    out[0] = 0;
+    int have = pb_report_ratio(&c->d, c->run, PB_DEFAULT_METRIC, c->base, c->cand, x->variant, x->op, x->size, &r);
+    if (!real_ratio(c, x, &rr)) {
+        if (c->real && have) snprintf(out, cap, " {real code -}");
+        return;
+    }
+    int differs = pb_report_real_differs(c->guest, have, &r, &rr, m->cfg.real_code_threshold);
+    snprintf(out, cap, " {real code %.3f [%.3f, %.3f]%s%s%s%s}", rr.est, rr.lo, rr.hi, c->guest ? "" : " ",
+             c->guest ? "" : pb_verdict(cl, dt, m->cfg.tolerance, rr.lo, rr.hi), differs ? ": " : "",
+             differs ? pb_real_mark : "");
+}
+
+/* A column's summary line: the verdicts and the real code's mark, without the code-generation and
+ * code-layout counts, which belong to the single-run report, not to one column. */
+static void column_summary(const mcol *c, char *line, size_t len)
+{
+    pb_verdict_counts n = c->n;
+    n.real = 0;
+    pb_verdict_summary(&n, line, len);
+    char *cg = strstr(line, "; depends on code generation");
+    if (cg) *cg = 0;
+    size_t k = strlen(line);
+    if (c->real && k < len) snprintf(line + k, len - k, "; %s %d", pb_real_mark, c->n.real_differs);
 }
 
 /* ---- one table, markdown or HTML ---- */
@@ -317,7 +374,11 @@ static void write_table(FILE *f, int html, mreport *m)
     cell_text(f, html, 1, b);
     cell_text(f, html, 1, "claim");
     for (int k = 0; k < m->nc; k++) {
-        snprintf(b, sizeof b, "%s: %s/%s [95%% CI], verdict", m->c[k].label, m->c[k].cand, m->c[k].base);
+        const mcol *c = &m->c[k];
+        int n = snprintf(b, sizeof b, "%s: %s/%s [95%% CI], verdict", c->label, c->cand, c->base);
+        if (c->real && n > 0 && (size_t)n < sizeof b)
+            snprintf(b + n, sizeof b - (size_t)n, "; {real code %s/%s [95%% CI]%s}", c->real_cand, c->real_base,
+                     c->guest ? "" : ", verdict");
         cell_text(f, html, 1, b);
     }
     fputs(html ? "</tr>\n" : "\n|", f);
@@ -357,6 +418,8 @@ static void write_table(FILE *f, int html, mreport *m)
             }
             else
                 snprintf(b, sizeof b, "-");
+            size_t n = strlen(b);
+            real_text(b + n, sizeof b - n, m, &m->c[k], x, cl, dt);
             cell_text(f, html, 0, b);
         }
         fputs(html ? "</tr>\n" : "\n", f);
@@ -367,18 +430,22 @@ static void write_table(FILE *f, int html, mreport *m)
 /* The verdicts of every column, counted once (the table may be written twice). */
 static void count_all(mreport *m)
 {
-    for (int k = 0; k < m->nc; k++) memset(&m->c[k].n, 0, sizeof m->c[k].n);
+    for (int k = 0; k < m->nc; k++) {
+        memset(&m->c[k].n, 0, sizeof m->c[k].n);
+        m->c[k].n.real = m->c[k].real;
+    }
     for (int i = 0; i < m->ncells; i++) {
         const mcell *x = &m->cells[i];
         double dt = doc_ratio(m, x->variant, x->op, x->size);
         pb_claim cl = claim_of(m, x, dt);
         for (int k = 0; k < m->nc; k++) {
             ratio r;
-            if (pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand, x->variant,
-                                x->op, x->size, &r))
-                count(&m->c[k].n, pb_verdict(cl, dt, m->cfg.tolerance, r.lo, r.hi));
-            else
-                count(&m->c[k].n, "no data");
+            int have = pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand,
+                                       x->variant, x->op, x->size, &r);
+            count(&m->c[k].n, have ? pb_verdict(cl, dt, m->cfg.tolerance, r.lo, r.hi) : "no data");
+            ratio rr;
+            m->c[k].n.real_differs += real_ratio(&m->c[k], x, &rr) &&
+                                      pb_report_real_differs(m->c[k].guest, have, &r, &rr, m->cfg.real_code_threshold);
         }
     }
 }
@@ -410,10 +477,7 @@ static void columns_md(FILE *f, const mreport *m)
             fprintf(f, " (newest of %d runs of this configuration; older: %s%s)", c->older + 1, c->older_ids,
                     c->older > 8 ? ", ..." : "");
         char line[512];
-        pb_verdict_summary(&c->n, line, sizeof line);
-        /* the code-generation count belongs to the single-run report, not to one column */
-        char *cg = strstr(line, "; depends on code generation");
-        if (cg) *cg = 0;
+        column_summary(c, line, sizeof line);
         fprintf(f, "; %s\n", line);
     }
     fputs("\n", f);
@@ -431,6 +495,12 @@ static void legend_md(FILE *f, const mreport *m)
         fprintf(f, "Kernel-module columns (target qemu-tcg, kmod-host, import) compare %s/%s; under QEMU TCG timings\n"
                    "are emulated and only ratios within one boot mean anything.\n",
                 m->s->kmod_candidate, m->s->kmod_baseline);
+    if (any_real(m))
+        fprintf(f, "Where a run also timed the real code, `{real code ...}` after a cell gives its ratio (userspace: the\n"
+                   "patch's own code, with the verdict on it, which answers whether the patch holds there; kernel module:\n"
+                   "the re-implemented template against the kernel's own, 1 = the same cost) and *%s* where\n"
+                   "the two differ by more than %.0f %% beyond both CIs (docs/verdicts.md).\n",
+                pb_real_mark, m->cfg.real_code_threshold * 100);
     fprintf(f, "\n");
 }
 
@@ -456,12 +526,13 @@ static void point_cell(const mreport *m, int p, int xi, const char **v, const ch
     }
 }
 
-/* column k's ratio of a cell; size < 0: the first the run holds for (variant, op) */
-static int col_ratio(const mcol *c, const char *v, const char *o, int64_t size, ratio *r)
+/* column c's time ratio cand/base of a cell; size < 0: the first the run holds for (variant, op) */
+static int pair_ratio(const mcol *c, const char *base, const char *cand, const char *v, const char *o, int64_t size,
+                      ratio *r)
 {
     for (size_t i = 0; i < c->d.nratios; i++) {
         const ratio_row *x = &c->d.ratios[i];
-        if (!strcmp(x->metric, PB_DEFAULT_METRIC) && !strcmp(x->base, c->base) && !strcmp(x->cand, c->cand) &&
+        if (!strcmp(x->metric, PB_DEFAULT_METRIC) && !strcmp(x->base, base) && !strcmp(x->cand, cand) &&
             !strcmp(x->variant, v) && !strcmp(x->op, o) && (size < 0 || x->size == size)) {
             *r = x->r;
             return 1;
@@ -483,8 +554,61 @@ static void write_xtics(FILE *gp, const mreport *m, pb_gpq *g)
     fprintf(gp, ")%s\n", npoints(m) > 4 ? " rotate by -30" : "");
 }
 
-/* blocks[panel][0]: the document's block (-1 none), [k + 1]: column k's (-1 none) */
-static int write_dat(FILE *dat, const mreport *m, int (*blocks)[MAXCOL + 1])
+/* The series of the figure per column k: its ratio, its real code's (where the run holds it), and
+ * the cells that differ from the real code (rings on its ratio's points). */
+enum { SER_RATIO, SER_REAL, SER_MARK, NSER };
+#define NBLOCKS (1 + NSER * MAXCOL)
+/* blocks[panel][0]: the document's block (-1 none); blocks[panel][blk(kind, k)]: column k's series of kind */
+static int blk(int kind, int k) { return 1 + kind * MAXCOL + k; }
+
+/* Column k's point of series kind at point xi of panel p: 1 and the values of its data line, or 0. */
+static int series_point(const mreport *m, int kind, int k, int p, int xi, ratio *r)
+{
+    const mcol *c = &m->c[k];
+    const char *v, *o;
+    int64_t size;
+    point_cell(m, p, xi, &v, &o, &size);
+    ratio own, rr;
+    int have_real = c->real && pair_ratio(c, c->real_base, c->real_cand, v, o, size, &rr) && rr.est > 0;
+    int have = pair_ratio(c, c->base, c->cand, v, o, size, &own) && own.est > 0;
+    /* a ring goes where the table's mark is about: the column's own ratio, or in a kernel-module
+     * column kmod_candidate/kmod_real */
+    if (kind == SER_REAL || (kind == SER_MARK && c->guest)) *r = rr;
+    else *r = own;
+    if (kind == SER_RATIO) return have;
+    if (kind == SER_REAL) return have_real;
+    return have_real && (have || c->guest) && pb_report_real_differs(c->guest, have, &own, &rr, m->cfg.real_code_threshold);
+}
+
+/* whether column k's series of kind is drawn at the real code's points (a little apart from its own) */
+static int on_real_points(const mreport *m, int kind, int k)
+{
+    return kind == SER_REAL || (kind == SER_MARK && m->c[k].guest);
+}
+
+/* Column k's series of kind over panel p, one block: its number, or -1 when it has no point there. */
+static int write_series(FILE *dat, const mreport *m, int kind, int k, int p, int block)
+{
+    int any = 0;
+    double shift = k - (m->nc - 1) / 2.0;
+    for (int xi = 0; xi < npoints(m); xi++) {
+        const char *v, *o;
+        int64_t size;
+        point_cell(m, p, xi, &v, &o, &size);
+        ratio r;
+        if (!series_point(m, kind, k, p, xi, &r)) continue;
+        /* side by side so that the error bars do not hide each other (the real code's a little apart) */
+        int apart = on_real_points(m, kind, k);
+        double x = by_size(m) ? (double)size * pow(2, 0.04 * shift + (apart ? 0.02 : 0)) : xi + 0.06 * shift + (apart ? 0.03 : 0);
+        fprintf(dat, "%.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi);
+        any = 1;
+    }
+    if (!any) return -1;
+    fprintf(dat, "\n\n");
+    return block;
+}
+
+static int write_dat(FILE *dat, const mreport *m, int (*blocks)[NBLOCKS])
 {
     int block = 0;
     for (int p = 0; p < npanels(m); p++) {
@@ -500,23 +624,11 @@ static int write_dat(FILE *dat, const mreport *m, int (*blocks)[MAXCOL + 1])
             any = 1;
         }
         if (any) { fprintf(dat, "\n\n"); blocks[p][0] = block++; }
-        for (int k = 0; k < m->nc; k++) {
-            blocks[p][k + 1] = -1;
-            any = 0;
-            double shift = k - (m->nc - 1) / 2.0;
-            for (int xi = 0; xi < npoints(m); xi++) {
-                const char *v, *o;
-                int64_t size;
-                point_cell(m, p, xi, &v, &o, &size);
-                ratio r;
-                if (!col_ratio(&m->c[k], v, o, size, &r) || !(r.est > 0)) continue;
-                /* side by side so that the error bars do not hide each other */
-                double x = by_size(m) ? (double)size * pow(2, 0.04 * shift) : xi + 0.06 * shift;
-                fprintf(dat, "%.6g %.6g %.6g %.6g\n", x, r.est, r.lo, r.hi);
-                any = 1;
+        for (int k = 0; k < m->nc; k++)
+            for (int kind = 0; kind < NSER; kind++) {
+                blocks[p][blk(kind, k)] = write_series(dat, m, kind, k, p, block);
+                if (blocks[p][blk(kind, k)] >= 0) block++;
             }
-            if (any) { fprintf(dat, "\n\n"); blocks[p][k + 1] = block++; }
-        }
     }
     return block;
 }
@@ -529,7 +641,7 @@ static void layout(const mreport *m, int *cols, int *nrows)
     *nrows = (np + *cols - 1) / *cols;
 }
 
-static void write_plot(FILE *gp, const mreport *m, int (*blocks)[MAXCOL + 1], const char *datname, const char *term,
+static void write_plot(FILE *gp, const mreport *m, int (*blocks)[NBLOCKS], const char *datname, const char *term,
                        const char *out, pb_gpq *g)
 {
     int cols, nrows;
@@ -553,10 +665,16 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[MAXCOL + 1], co
             fprintf(gp, ", \\\n     '%s' index %d using 1:2 with points pt 13 ps 1.5 lc rgb '#a06000' notitle",
                     pb_gpq_text(g, datname), blocks[p][0]);
         for (int k = 0; k < m->nc; k++) {
-            if (blocks[p][k + 1] < 0) continue;
-            fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %d dt %d lw 1.3 notitle",
-                    pb_gpq_text(g, datname), blocks[p][k + 1], by_size(m) ? "yerrorlines" : "yerrorbars", k + 1,
-                    m->c[k].group % 5 + 1);
+            if (blocks[p][blk(SER_RATIO, k)] >= 0)
+                fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with %s lc %d dt %d lw 1.3 notitle",
+                        pb_gpq_text(g, datname), blocks[p][blk(SER_RATIO, k)], by_size(m) ? "yerrorlines" : "yerrorbars",
+                        k + 1, m->c[k].group % 5 + 1);
+            if (blocks[p][blk(SER_REAL, k)] >= 0)
+                fprintf(gp, ", \\\n     '%s' index %d using 1:2:3:4 with yerrorbars pt 4 ps 1.2 lc %d lw 1 notitle",
+                        pb_gpq_text(g, datname), blocks[p][blk(SER_REAL, k)], k + 1);
+            if (blocks[p][blk(SER_MARK, k)] >= 0)
+                fprintf(gp, ", \\\n     '%s' index %d using 1:2 with points pt 6 ps 2.5 lw 1.5 lc rgb '#c00000' notitle",
+                        pb_gpq_text(g, datname), blocks[p][blk(SER_MARK, k)]);
         }
         fprintf(gp, "\n");
     }
@@ -570,7 +688,12 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[MAXCOL + 1], co
         snprintf(title, sizeof title, "%s (%s)", m->c[k].label, m->c[k].cpu);
         fprintf(gp, ", \\\n     2 with linespoints lc %d dt %d lw 1.3 title '%s'", k + 1, m->c[k].group % 5 + 1,
                 pb_gpq_text(g, title));
+        if (m->c[k].real)
+            fprintf(gp, ", \\\n     2 with points pt 4 ps 1.2 lc %d title 'real code %s/%s'", k + 1,
+                    pb_gpq_text(g, m->c[k].real_cand), pb_gpq_text(g, m->c[k].real_base));
     }
+    if (any_real(m))
+        fprintf(gp, ", \\\n     2 with points pt 6 ps 2.5 lw 1.5 lc rgb '#c00000' title '%s'", pb_real_mark);
     fprintf(gp, "\nunset multiplot\nreset\n");
 }
 
@@ -614,7 +737,7 @@ static int draw(const mreport *m, const mpaths *p, pb_stage *st, pb_err *e)
     if (g.bad) return pb_errf(e, "%s", g.err.msg);
     /* the figures' places checked before anything is drawn: gnuplot writes them by name */
     if (pb_stage_add(st, p->png, e) < 0 || pb_stage_add(st, p->svg, e) < 0) return -1;
-    int (*blocks)[MAXCOL + 1] = calloc((size_t)(npanels(m) + 1), sizeof *blocks);
+    int (*blocks)[NBLOCKS] = calloc((size_t)(npanels(m) + 1), sizeof *blocks);
     if (!blocks) return pb_errf(e, "out of memory");
     FILE *dat = pb_stage_fopen(st, p->dat, e), *gp = dat ? pb_stage_fopen(st, p->gp, e) : NULL;
     if (!dat || !gp) {
@@ -671,9 +794,7 @@ static int write_html(FILE *f, const mreport *m, const mpaths *p, const pb_stage
     for (int k = 0; k < m->nc; k++) {
         const mcol *c = &m->c[k];
         char line[512];
-        pb_verdict_summary(&c->n, line, sizeof line);
-        char *cg = strstr(line, "; depends on code generation");
-        if (cg) *cg = 0;
+        column_summary(c, line, sizeof line);
         fputs("<li><strong>", f);
         pb_html_fputs(f, c->label);
         fputs("</strong>: CPU ", f);
@@ -708,6 +829,7 @@ int pb_report_machines(pb_store *st, const pb_suite *s, const pb_machines_opts *
     pb_stage stage = {.dirfd = -1, .fd = -1};
     if (rc == 0) {
         cells_of(m);
+        find_real(m);
         count_all(m);
         rc = pb_stage_open(&stage, o->out_dir, "--out", PB_STAGE_MKDIR, e);
     }
