@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "md_table.h"
 #include "report.h"
 #include "store.h"
 
@@ -209,13 +210,8 @@ int main(void)
     CHECK(strstr(md, "| time new/old [95% CI] | time new@native/old@native [95% CI] | document time new/old |"
                      " measured/document | claim | verdict | code generation |") != NULL,
           "table header lacks the code-generation column");
-    /* a markdown table: the separator has as many columns as the header and every row */
-    const char *hdr = strstr(md, "\n| variant |");
-    int cols[3] = {0, 0, 0};
-    for (int l = 0; hdr && l < 3; l++) {
-        hdr++;
-        for (; *hdr && *hdr != '\n'; hdr++) cols[l] += *hdr == '|';
-    }
+    int cols[3];
+    md_table_columns(md, cols);
     CHECK(cols[0] > 10 && cols[0] == cols[1] && cols[1] == cols[2], "columns: header %d, separator %d, row %d",
           cols[0], cols[1], cols[2]);
     check_row(md, "faster", 512, "claim holds", 0);
