@@ -237,6 +237,39 @@ report-machines-hostile-names)
     grep -q "a'; system 'touch X'; b \\\\| c" text/synthetic_machines.md && ok || bad "'|' not escaped in the markdown"
     grep -q "a''; system ''touch X''; b | c" text/synthetic_machines.gp && ok || bad "the CPU model not quoted in the script"
     ;;
+report-machines-kmod-real-code)
+    # an imported kernel-module run with the kernel's own template beside kmod-new (xts kmod_real):
+    # bench import pairs kmod-new against kmod-kernel-xts, --machines sets it after each cell and marks
+    # the cell where the two are more than 10 % apart beyond the CI (docs/verdicts.md, "The real code")
+    {
+        echo "pbk1 meta kernel=6.1.0-99-amd64"
+        echo "pbk1 meta target=qemu-tcg"
+        for i in kmod-old kmod-new kmod-kernel-xts; do echo "pbk1 selftest impl=$i status=pass detail=4-vectors"; done
+        for r in 0 1 2 3 4 5 6 7; do
+            for cell in "4096 16000 10000 8000" "512 4000 3600 3570"; do
+                read -r size o n k <<< "$cell"
+                echo "pbk1 sample suite=xts impl=kmod-old variant=256 op=enc size=$size round=$r iters=8 ns=$((o + r * 10))"
+                echo "pbk1 sample suite=xts impl=kmod-new variant=256 op=enc size=$size round=$r iters=8 ns=$((n + r * 7))"
+                echo "pbk1 sample suite=xts impl=kmod-kernel-xts variant=256 op=enc size=$size round=$r iters=8 ns=$((k + r * 6))"
+            done
+        done
+        echo "pbk1 end"
+    } > k.txt
+    PB_MACHINE_ID=machine-k expect 0 "imported run" "$BENCH" import k.txt --db k.db
+    is "kmod-new/kmod-kernel-xts stored per cell" \
+       "$(q k.db "SELECT size_bytes, round(estimate, 2) FROM ratios WHERE baseline = 'kmod-kernel-xts' AND candidate = 'kmod-new' AND metric = 'ns_per_op' ORDER BY 1")" \
+       $'512|1.01\n4096|1.25'
+    expect 0 "1 machine configuration" "$BENCH" report --db k.db --machines all --out o
+    md=o/xts_machines.md
+    grep -q '^| variant .*machine-k qemu-tcg: kmod-new/kmod-old \\\[95% CI\\\], verdict; {real code kmod-new/kmod-kernel-xts' "$md" &&
+        ok || bad "header: $(grep '^| variant' "$md")"
+    row=$(grep '^| 256 | enc | 4 KiB |' "$md")
+    [[ $row == *"{real code 1.25"*": differs from the real code}"* ]] && ok || bad "4 KiB not marked: $row"
+    row=$(grep '^| 256 | enc | 512 B |' "$md")
+    [[ $row == *"{real code 1.0"* && $row != *"differs from the real code"* ]] && ok || bad "512 B marked: $row"
+    grep -q '^- \*\*machine-k qemu-tcg\*\*: .*; differs from the real code 1$' "$md" && ok || bad "the column's count"
+    grep -q "title 'differs from the real code'" o/xts_machines.gp && ok || bad "the figure's mark"
+    ;;
 history-on-merged-store)
     two_machines
     expect 0 "" "$BENCH" merge a.db b.db --into c.db
