@@ -992,6 +992,7 @@ static int run_grid(run_ctx *rx, const pb_grid *g, pb_err *e)
         rc = run_cell(rx, &g->cells[i], i, g->ncells, show, e);
     }
     int ret = end_run(rx, rc, e);
+    if (ret == 0 && o->grid_s) *o->grid_s = (double)(pb_now_ns() - rx->t0) * 1e-9;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (o->progress && ret == 0)

@@ -61,6 +61,10 @@ typedef struct pb_runner_opts {
     struct pb_iters_memo *iters_memo;
     /* Optional: the code layouts to sample (NULL: one, the suite's own). */
     const pb_layout_set *layouts;
+    /* Optional out: the seconds the grid took, its cells and their finalizing, without the plan
+     * and the layouts' set-up before it: the part of a run that grows with its rounds (what the
+     * gate's --budget forecast doubles; the rest is paid once per run). Untouched on failure. */
+    double *grid_s;
     /* Which impls are timed in a cage (cage.h): PB_CAGE_USER (0, the default) the suite's user
      * code, PB_CAGE_ALL every impl (to measure what the cage costs), PB_CAGE_NONE none. */
     int cage;
