@@ -40,3 +40,17 @@ finish() {
     echo "$pass passed, $fail failed"
     [[ $fail -eq 0 ]]
 }
+# skip_unless_valgrind WHAT: exit 77 (skipped, saying why, after finish) in a sanitizer build (ASan's
+# shadow memory cannot run under Valgrind) or where valgrind is not installed
+skip_unless_valgrind() {
+    local why=
+    if [[ -n ${PB_VG_SANITIZED:-} ]]; then
+        why="this is a sanitizer build ($PB_VG_SANITIZED): $1 run in the plain build"
+    elif ! command -v valgrind >/dev/null; then
+        why="valgrind is not installed (scripts/setup.sh installs it): $1 were not run"
+    fi
+    [[ -z $why ]] && return 0
+    echo "SKIP: $why"
+    finish
+    exit 77
+}

@@ -747,6 +747,18 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
     return R > 1 ? (exits[1] ? 1 : exits[3] ? 3 : 0) : status;
 }
 
+/* --measure valgrind or both on one run: can the valgrind child count the suite's cases? Refused
+ * here, before a store opens or valgrind starts, for a suite whose cases are other programs. */
+static int vg_countable(const gate_args *a, pb_err *e)
+{
+    pb_runner_opts o = {.suite = a->suite, .suite_opts = a->suite_opts, .quick = a->quick, .sizes = a->sizes};
+    pb_grid g;
+    if (pb_runner_grid(&o, &g, e) < 0) return -1;
+    int rc = pb_vg_check_countable(a->suite, a->suite_opts, &g, e);
+    free(g.cells);
+    return rc;
+}
+
 int cmd_gate(int argc, char **argv)
 {
     gate_args a = {.la = {.seed = 1}, .db = pb_default_db(), .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
@@ -770,6 +782,11 @@ int cmd_gate(int argc, char **argv)
         pb_suite_opts_free(a.suite, a.suite_opts);
         return PB_GATE_EXIT_ERROR;
     }
+    if (!a.runs_a && a.measure && strcmp(a.measure, "time") && vg_countable(&a, &e) < 0) {
+        fprintf(stderr, "bench gate: %s\n", e.msg);
+        pb_suite_opts_free(a.suite, a.suite_opts);
+        return PB_GATE_EXIT_ERROR;
+    }
     pb_thresholds th;
     if (load_thresholds(&a, &th, &e) < 0) {
         fprintf(stderr, "bench gate: %s\n", e.msg);
@@ -787,6 +804,7 @@ int cmd_gate(int argc, char **argv)
                          : pb_suite_primary_metric(a.suite);
     pb_det_gate dg = {.suite = a.suite, .baseline = a.baseline, .candidate = a.candidate, .sizes = a.sizes,
                       .suite_opts = a.suite_opts_text, .metric = a.metric, .command_line = a.cmdline, .quick = a.quick,
+                      .suite_args = {cli.nsuite_given, cli.suite_given_name, cli.suite_given_value},
                       .progress = a.progress};
     int vg = a.measure && !strcmp(a.measure, "valgrind");
     int rc = vg && a.runs_a ? pb_gate_valgrind_runs(a.runs_a, a.runs_b, a.impl, a.metric, a.cmdline, &st, &th, &e)

@@ -124,15 +124,19 @@ static void list_suites(FILE *f, const pb_cli *c)
 
 
 /* --measure valgrind: counts from a child under callgrind, stored as a run of target "valgrind" */
-static int cmd_run_valgrind(const pb_runner_opts *o, const char *cmdline)
+static int cmd_run_valgrind(const pb_runner_opts *o, const pb_cli *cli, const char *cmdline)
 {
     pb_vg_opts vo = {.suite = o->suite, .impls = o->impls, .sizes = o->sizes, .quick = o->quick, .reps = 1,
-                     .progress = o->progress, .suite_opts = o->options_text};
+                     .progress = o->progress, .suite_opts = o->options_text,
+                     .args = {cli->nsuite_given, cli->suite_given_name, cli->suite_given_value}};
     pb_err e = {{0}};
     pb_grid g;
     /* bad filters and sizes are refused here, before valgrind starts or the database opens */
     if (pb_runner_grid(o, &g, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
+    /* cases of another program (gbench, exec): nothing in this process to count */
+    int countable = pb_vg_check_countable(o->suite, o->suite_opts, &g, &e);
     free(g.cells);
+    if (countable < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
     pb_vg_result r;
     if (pb_vg_measure(&vo, &r, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 1; }
     pb_store st;
@@ -290,7 +294,7 @@ static int run_one(int argc, char **argv, const char *cmdline)
     a.o.suite_opts = cli.suite_opts;
     a.o.options_text = cli.suite_text;
     if (vg) {
-        rc = cmd_run_valgrind(&a.o, cmdline);
+        rc = cmd_run_valgrind(&a.o, &cli, cmdline);
         pb_suite_opts_free(cli.suite, cli.suite_opts);
         return rc;
     }

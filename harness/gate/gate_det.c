@@ -139,7 +139,7 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
     char impls[2 * PB_NAME_MAX + 2];
     snprintf(impls, sizeof impls, "%s,%s", A, B);
     pb_vg_opts vo = {.suite = s, .impls = impls, .sizes = g->sizes, .quick = g->quick, .reps = 2,
-                     .progress = g->progress, .suite_opts = g->suite_opts};
+                     .progress = g->progress, .suite_opts = g->suite_opts, .args = g->suite_args};
     pb_vg_result r;
     if (pb_vg_measure(&vo, &r, e) < 0) return -1;
     int64_t run = pb_vg_store(st, &vo, &r, g->command_line, e);

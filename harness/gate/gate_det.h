@@ -35,6 +35,7 @@ const char *pb_two_metric_note(double count_ratio, double count_threshold, doubl
 typedef struct pb_det_gate {
     const pb_suite *suite;
     const char *baseline, *candidate, *sizes, *suite_opts, *metric, *command_line;
+    pb_vg_suite_args suite_args;   /* the suite options word by word, for the valgrind child */
     int quick, progress;
 } pb_det_gate;
 

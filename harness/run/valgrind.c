@@ -103,6 +103,41 @@ void pb_vg_cpu_features(char *buf, size_t cap)
 #undef F
 }
 
+/* ---- what can be counted ---- */
+
+static int refuse_external(const pb_suite *s, pb_err *e)
+{
+    return pb_errf(e, "--measure valgrind counts the instructions bench runs in its own process; the %s suite's "
+                   "cases run another program and time it from outside (one process per sample), so there is "
+                   "nothing in bench to count: run that program under valgrind --tool=callgrind yourself, or "
+                   "measure wall time (--measure time)", s->name);
+}
+
+/* impl k of cell c set up, asked whether its case has a body, freed: 1 external, 0 in process,
+ * -1 not set up (unavailable, an error: the run says so in its own words) */
+static int case_is_external(const pb_suite *s, void *opts, const pb_cell *c, const char *impl)
+{
+    pb_case k = {0};
+    pb_err ignored = {{0}};
+    if (s->setup_case(opts, c, impl, &k, &ignored) != PB_SETUP_OK) return -1;
+    int external = k.external_sample != NULL || k.body == NULL;
+    if (k.free_ctx) k.free_ctx(k.ctx);
+    return external;
+}
+
+int pb_vg_check_countable(const pb_suite *s, void *opts, const pb_grid *g, pb_err *e)
+{
+    for (int i = 0; i < g->ncells; i++)
+        for (int k = 0; k < g->cells[i].nimpls; k++) {
+            char what[256];
+            /* the lab's own code only: a plug-in's set-up is run in a cage, never here */
+            if (pb_suite_user_code(s, opts, g->cells[i].impls[k], what, sizeof what)) continue;
+            int x = case_is_external(s, opts, &g->cells[i], g->cells[i].impls[k]);
+            if (x >= 0) return x ? refuse_external(s, e) : 0;
+        }
+    return 0;
+}
+
 /* ---- the child ---- */
 
 /* tabs and newlines out of a reason, so that cases.tsv stays one record a line */
@@ -190,6 +225,12 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
             if (st == PB_SETUP_UNAVAILABLE) {
                 if (!ce.msg[0]) snprintf(ce.msg, sizeof ce.msg, "unavailable");
             } else ce.msg[0] = 0;
+            if (!ce.msg[0] && !c.body) {
+                /* an external sample (gbench, exec): refused, never called (the parent refuses first) */
+                if (c.free_ctx) c.free_ctx(c.ctx);
+                rc = refuse_external(s, e);
+                break;
+            }
             if (ce.msg[0]) {
                 clean(ce.msg);
                 fprintf(f, "unavailable\t%s\t%s\t%s\t%llu\t%s\n", impl, cell->variant, cell->op,
@@ -238,6 +279,12 @@ static void remove_dir(const char *dir)
         closedir(d);
     }
     rmdir(dir);
+}
+
+static void free_words(char **w)
+{
+    for (int i = 0; w && w[i]; i++) free(w[i]);
+    free(w);
 }
 
 /* spawn argv (argv[0] looked up in PATH), stdout to out_path if given; exit status or -1 + e */
@@ -381,6 +428,29 @@ static void missing_items(const char *native, const char *under, const char *key
     }
 }
 
+/* The suite options as the child's words, "--name=value" or "--name": one word each, never split
+ * again (exec's --old 'CMD ARGS' was cut at its spaces). NULL-terminated, malloc'd; NULL + e. */
+static char **suite_words(const pb_vg_suite_args *a, pb_err *e)
+{
+    if (a->n < 0 || a->n > PB_VG_MAX_SUITE_ARGS) {
+        pb_errf(e, "more than %d suite options for the valgrind child", PB_VG_MAX_SUITE_ARGS);
+        return NULL;
+    }
+    char **w = calloc((size_t)a->n + 1, sizeof *w);
+    for (int i = 0; w && i < a->n; i++) {
+        const char *v = a->value[i];
+        size_t len = strlen(a->name[i]) + (v ? strlen(v) + 1 : 0) + 3;
+        if (!(w[i] = malloc(len))) {
+            free_words(w);
+            w = NULL;
+            break;
+        }
+        snprintf(w[i], len, "--%s%s%s", a->name[i], v ? "=" : "", v ? v : "");
+    }
+    if (!w) pb_errf(e, "out of memory");
+    return w;
+}
+
 int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
 {
     memset(r, 0, sizeof *r);
@@ -400,11 +470,12 @@ int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
     if (rc == 0) rc = read_line_file(vpath, version, sizeof version, NULL, 0, e);
     else if (rc > 0) rc = pb_errf(e, "valgrind --version exited %d", rc);
 
-    char out_opt[600], reps[16], sopts[512];
+    char out_opt[600], reps[16];
     snprintf(out_opt, sizeof out_opt, "--callgrind-out-file=%s/cg.out", dir);
     snprintf(reps, sizeof reps, "%d", o->reps > 0 ? o->reps : 1);
-    snprintf(sopts, sizeof sopts, "%s", o->suite_opts ? o->suite_opts : "");
-    char *argv[96];
+    char **words = rc == 0 ? suite_words(&o->args, e) : NULL;
+    if (!words && rc == 0) rc = -1;
+    char *argv[40 + PB_VG_MAX_SUITE_ARGS];
     int a = 0;
     const char *fixed[] = {"valgrind", "-q", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
                            "--branch-sim=yes", "--dump-instr=no", VG_CACHE[0], VG_CACHE[1], VG_CACHE[2], out_opt,
@@ -414,8 +485,7 @@ int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
     if (o->sizes) { argv[a++] = "--sizes"; argv[a++] = (char *)o->sizes; }
     if (o->quick) argv[a++] = "--quick";
     if (!o->progress) argv[a++] = "--quiet";
-    for (char *save = NULL, *t = strtok_r(sopts, " ", &save); t && a < 94; t = strtok_r(NULL, " ", &save))
-        argv[a++] = t;
+    for (int i = 0; words && words[i]; i++) argv[a++] = words[i];
     argv[a] = NULL;
     if (rc == 0) {
         uint64_t t0 = pb_now_ns();
@@ -428,6 +498,7 @@ int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
     snprintf(cpath, sizeof cpath, "%s/codepath.txt", dir);
     if (rc == 0) rc = read_line_file(cpath, r->codepath, sizeof r->codepath, r->suite_settings, sizeof r->suite_settings, e);
     if (rc == 0) rc = read_cases(dir, r, e);
+    free_words(words);
     remove_dir(dir);
     if (rc < 0) { pb_vg_result_free(r); return -1; }
 

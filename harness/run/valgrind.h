@@ -72,11 +72,21 @@ typedef struct pb_vg_result {
     char suite_settings[512];    /* the suite's start-up settings in the child (runs.suite_settings) */
 } pb_vg_result;
 
+/* The suite options given on the command line, in order (pb_cli's suite_given_name/_value; value
+ * NULL for a boolean): the child gets each as one word, "--name=value", so that a value with a
+ * space in it (exec's commands, a plug-in's path) reaches it whole. */
+#define PB_VG_MAX_SUITE_ARGS 32   /* as many as the CLI takes (PB_CLI_MAX_SUITE_GIVEN) */
+typedef struct pb_vg_suite_args {
+    int n;
+    const char *const *name, *const *value;
+} pb_vg_suite_args;
+
 typedef struct pb_vg_opts {
     const pb_suite *suite;
     const char *impls, *sizes;   /* as --impl / --sizes; NULL = all */
     int quick, reps, progress;
-    const char *suite_opts;      /* "--name=value ..." as given (no spaces inside a value) */
+    const char *suite_opts;      /* "--name=value ..." as given, for the run's stored options */
+    pb_vg_suite_args args;       /* the same, word by word, for the child's command line */
 } pb_vg_opts;
 
 /* The model: cycles ~= L1 hits + 5 x LL hits + 35 x LL misses (RAM) + 15 x branch mispredictions,
@@ -100,6 +110,13 @@ void pb_vg_result_free(pb_vg_result *r);
  * ratios of each impl against the suite's baseline in insns_per_op, method "count ratio").
  * Returns the run id, or -1 + e. */
 int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, const char *command_line, pb_err *e);
+
+/* Can callgrind count the cases of grid g (suite s, options opts)? It counts the instructions bench
+ * runs in its own process (pb_case.body); a suite whose cases run another program and time it from
+ * outside (pb_case.external_sample: gbench, exec) has nothing there to count. The first case of the
+ * lab's own code that sets up decides (a suite's cases are all of one kind); one that does not set
+ * up is left to the run to report. 0, or -1 + e naming the suite and why (bench run exits 2). */
+int pb_vg_check_countable(const pb_suite *s, void *opts, const pb_grid *g, pb_err *e);
 
 /* The child's side (bench run --vg-child DIR --vg-reps N): measure the grid as described above,
  * writing DIR/cases.tsv (one line per dump, in dump order) and DIR/codepath.txt. */

@@ -19,17 +19,7 @@ expect 2 "--measure valgrind prints text only" "$BENCH" gate --suite synthetic -
 expect 2 "bad size 'zz'" "$BENCH" run --suite synthetic --measure valgrind --sizes zz --db "$T/x.db"
 [[ ! -e $T/x.db ]] && ok || bad "a refused run created its database"
 
-if [[ -n ${PB_VG_SANITIZED:-} ]]; then
-    # ASan reserves its shadow memory in a way Valgrind cannot run (and would report on Valgrind's own)
-    echo "SKIP: this is a sanitizer build ($PB_VG_SANITIZED): the gates under valgrind run in the plain build"
-    finish
-    exit 77
-fi
-if ! command -v valgrind >/dev/null; then
-    echo "SKIP: valgrind is not installed (scripts/setup.sh installs it): the gates under valgrind were not run"
-    finish
-    exit 77
-fi
+skip_unless_valgrind "the gates under valgrind"
 
 timed() { # timed LABEL CODE PATTERN cmd...: expect, and say how long it took
     local label=$1 t0=$SECONDS
