@@ -22,6 +22,7 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
 #include <crypto/algapi.h>
@@ -110,6 +111,35 @@ static bool pb_suite_selected(const char *part)
 	return false;
 }
 
+#ifdef CONFIG_X86
+/*
+ * The CPU's identity beside its model name (bench import stores it, harness/store/identity.h):
+ * vendor, family, model, stepping, microcode, threads per core, and the hypervisor's CPUID
+ * 0x40000000 signature as hex (it may hold spaces and NULs), or none without the hypervisor bit.
+ */
+static void pb_emit_cpu_identity(void)
+{
+	char tok[80], hex[25];
+	unsigned int eax, sig[3];
+	int i;
+
+	pb_emit("meta cpu_vendor=%s", pb_token(tok, sizeof(tok), boot_cpu_data.x86_vendor_id));
+	pb_emit("meta cpu_family=%u", boot_cpu_data.x86);
+	pb_emit("meta cpu_model_number=%u", boot_cpu_data.x86_model);
+	pb_emit("meta cpu_stepping=%u", boot_cpu_data.x86_stepping);
+	pb_emit("meta microcode=0x%x", boot_cpu_data.microcode);
+	pb_emit("meta threads_per_core=%u", cpumask_weight(topology_sibling_cpumask(0)));
+	if (!boot_cpu_has(X86_FEATURE_HYPERVISOR)) {
+		pb_emit("meta hypervisor_cpuid=none");
+		return;
+	}
+	cpuid(0x40000000, &eax, &sig[0], &sig[1], &sig[2]);
+	for (i = 0; i < 12; i++)
+		snprintf(hex + 2 * i, 3, "%02x", ((unsigned char *)sig)[i]);
+	pb_emit("meta hypervisor_cpuid=%s", hex);
+}
+#endif
+
 static void pb_emit_meta(bool bench)
 {
 	char tok[80];
@@ -120,6 +150,7 @@ static void pb_emit_meta(bool bench)
 #ifdef CONFIG_X86
 	pb_emit("meta tsc_khz=%u", tsc_khz);
 	pb_emit("meta cpu=%s", pb_token(tok, sizeof(tok), boot_cpu_data.x86_model_id));
+	pb_emit_cpu_identity();
 #endif
 	pb_emit("meta cycles_source=get_cycles");
 	pb_emit("meta online_cpus=%u", num_online_cpus());

@@ -95,7 +95,9 @@ static json_t *run_object(pb_store *st, int64_t id)
     static const char *const cols[] = {"id", "suite", "status", "target", "started_at", "git_sha", "compiler", "cflags",
                                  "cpu_model", "kernel", "clock_source", "governor", "boost", "tick_source",
                                  "counter_source", "command_line", "options", "libs", "baseline", "candidate",
-                                 "primary_metric"};
+                                 "primary_metric", "cpu_vendor", "cpu_family", "cpu_model_number", "cpu_stepping",
+                                 "cpu_microcode", "cache_l1d_bytes", "cache_l1i_bytes", "cache_l2_bytes",
+                                 "cache_l3_bytes", "threads_per_core", "hypervisor"};
     json_t *o = json_object();
     pb_stmt *q;
     if (pb_db_prepare(st->db, "SELECT * FROM runs WHERE id = ?1", &q) != PB_DB_OK) return o;

@@ -231,7 +231,7 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
     ri->run = run;
     if (pb_db_step(q) == PB_DB_ROW) {
         ri->have = 1;
-        for (int i = 0; i < RUN_INFO_COLS; i++) ri->col[i] = dup_text(q, i);
+        for (int i = 0; i < RUN_INFO_IDENTITY; i++) ri->col[i] = dup_text(q, i);
         /* column 20, the load averages, formatted here (SQLite's printf() is not PostgreSQL's) */
         int has_start = pb_db_column_type(q, 22) != PB_DB_NULL, has_end = pb_db_column_type(q, 23) != PB_DB_NULL;
         if (has_start || has_end) {
@@ -244,6 +244,12 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
         }
     }
     pb_db_finalize(q);
+    if (!ri->have) return 0;
+    pb_cpu_identity id;
+    char words[600];
+    if (pb_store_run_identity(st, run, &id, e) < 0) return -1;
+    pb_cpu_identity_describe(&id, words, sizeof words);
+    if (!(ri->col[RUN_INFO_IDENTITY] = strdup(words))) return pb_errf(e, "out of memory loading run %lld", (long long)run);
     return 0;
 }
 

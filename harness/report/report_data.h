@@ -56,8 +56,9 @@ typedef struct note_row {
 } note_row;
 
 /* A run's header fields, in the order run_header prints them (malloc'd, NULL where absent). */
-#define RUN_INFO_COLS 22
-#define RUN_INFO_NOISE 21   /* runs.noise: the run's noise warnings, NULL if none */
+#define RUN_INFO_COLS 23
+#define RUN_INFO_NOISE 21    /* runs.noise: the run's noise warnings, NULL if none */
+#define RUN_INFO_IDENTITY 22 /* the CPU identity in words (pb_cpu_identity_describe) */
 typedef struct run_info {
     int64_t run;
     int have;

@@ -98,6 +98,18 @@ static int inline_svg(FILE *f, const pb_stage *st, const char *name, pb_err *e)
 
 int pb_report_html_svg(FILE *f, const pb_stage *st, const char *name, pb_err *e) { return inline_svg(f, st, name, e); }
 
+/* The machine in the section's header, visible: the model name and what tells CPU generations
+ * apart (identity.h); the rest of the provenance is folded below the table. */
+static void machine_line(FILE *f, const run_info *ri, const char *label)
+{
+    if (!ri->have) return;
+    fprintf(f, "<p class=\"machine\"><strong>%s: run %lld, CPU</strong> ", label, (long long)ri->run);
+    pb_html_fputs(f, ri->col[4] ? ri->col[4] : "unknown");
+    fputs(": ", f);
+    pb_html_fputs(f, ri->col[RUN_INFO_IDENTITY] ? ri->col[RUN_INFO_IDENTITY] : "not recorded");
+    fputs("</p>\n", f);
+}
+
 static void provenance(FILE *f, const run_info *ri, const char *label)
 {
     if (!ri->have) return;
@@ -105,7 +117,8 @@ static void provenance(FILE *f, const run_info *ri, const char *label)
                                   "clock source", "governor", "boost", "tick source", "counters", "command",
                                   "options", "target", "guest kernel", "libraries",
                                   "suite settings derived on this machine", "samples in the fast core state",
-                                  "benchmark thread", "load average (1 min)", "noise warning"};
+                                  "benchmark thread", "load average (1 min)", "noise warning", "CPU identity"};
+    _Static_assert(sizeof names / sizeof names[0] == RUN_INFO_COLS, "a name per header field");
     if (ri->col[RUN_INFO_NOISE]) {
         fprintf(f, "<p class=\"warn\"><strong>%s: run %lld, noise warning:</strong> ", label, (long long)ri->run);
         pb_html_fputs(f, ri->col[RUN_INFO_NOISE]);
@@ -140,6 +153,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     pb_verdict_summary(in->host, line, sizeof line);
     pb_html_fputs(f, line);
     fputs(".</p>\n", f);
+    machine_line(f, &d->info[0], "Measured");
     fprintf(f, "<p>Every ratio is one of <strong>time per operation (cost), X/");
     pb_html_fputs(f, s->baseline);
     fprintf(f, ": below 1, X is faster</strong> (as <code>bench compare</code> and <code>bench gate</code>); "
@@ -163,6 +177,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
         pb_verdict_summary(in->guest, line, sizeof line);
         pb_html_fputs(f, line);
         fputs(".</p>\n", f);
+        machine_line(f, &d->info[1], "Kernel module");
         pb_report_real_legend(f, d, s, d->guest_run, 1, cfg, pb_html_fputs, "<p><strong>Real code</strong>: ", "</p>\n");
         fputs("<div class=\"tbl\"><table>\n", f);
         memset(&scratch, 0, sizeof scratch);

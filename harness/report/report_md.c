@@ -43,6 +43,8 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
         fprintf(md, "- %s: ", names[i]);
         pb_md_code_fputs(md, c[i + 1] ? c[i + 1] : "");
         fputc('\n', md);
+        /* beside the model name, what tells CPU generations apart (identity.h) */
+        if (i == 3) text_line(md, "- CPU identity: ", c[RUN_INFO_IDENTITY], "\n");
     }
     fputs("- libraries: ", md);
     pb_md_code_fputs(md, c[16] ? c[16] : "");

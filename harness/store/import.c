@@ -253,7 +253,72 @@ static int check_row_in_suite(const pb_import_row *r, const pb_suite *s, parse_s
     return 0;
 }
 
-/* pbk1 meta KEY=VALUE...: kept for the run's options; target, guest_kernel/kernel and cpu read */
+/* A meta whole number from 0 to max into *out; -1 + e otherwise. */
+static int meta_number(const char *k, const char *v, int64_t max, const char *path, int ln, int64_t *out, pb_err *e)
+{
+    size_t n = strspn(v, "0123456789");
+    if (!n || n > 15 || v[n] || strtoll(v, NULL, 10) > max)
+        return pb_errf(e, "%s:%d: meta %s= wants a whole number from 0 to %lld, got '%.40s'", path, ln, k,
+                       (long long)max, v);
+    *out = strtoll(v, NULL, 10);
+    return 0;
+}
+
+/* meta hypervisor_cpuid=HEX (the 12 bytes of CPUID 0x40000000's signature, as the module writes
+ * them) or none: the hypervisor's name into id */
+static int meta_hypervisor(const char *v, const char *path, int ln, pb_cpu_identity *id, pb_err *e)
+{
+    if (!strcmp(v, "none")) {
+        snprintf(id->hypervisor, sizeof id->hypervisor, "none (no hypervisor flag in the kernel under test)");
+        return 0;
+    }
+    char sig[13] = "";
+    if (strlen(v) != 24 || strspn(v, "0123456789abcdef") != 24)
+        return pb_errf(e, "%s:%d: meta hypervisor_cpuid= wants 24 hex digits or none, got '%.40s'", path, ln, v);
+    for (int i = 0; i < 12; i++) {
+        char byte[3] = {v[2 * i], v[2 * i + 1], 0};
+        sig[i] = (char)strtol(byte, NULL, 16);
+    }
+    pb_hypervisor_name(sig, id->hypervisor, sizeof id->hypervisor);
+    return 0;
+}
+
+/* The CPU identity's meta keys (kmod/main.c writes them): 1 when k is one (and v was taken), 0
+ * when it is not, -1 + e for a value that is not one. */
+static int meta_identity(const char *k, const char *v, const char *path, int ln, pb_cpu_identity *id, pb_err *e)
+{
+    static const char *const int_keys[] = {"cpu_family", "cpu_model_number", "cpu_stepping", "threads_per_core"};
+    static const char *const cache_keys[PB_NCACHES] = {"cache_l1d_bytes", "cache_l1i_bytes", "cache_l2_bytes",
+                                                       "cache_l3_bytes"};
+    int *ints[] = {&id->family, &id->model, &id->stepping, &id->threads_per_core};
+    int64_t x = 0;
+    for (size_t i = 0; i < sizeof int_keys / sizeof int_keys[0]; i++)
+        if (!strcmp(k, int_keys[i])) {
+            if (meta_number(k, v, 1000000, path, ln, &x, e) < 0) return -1;
+            *ints[i] = (int)x;
+            return 1;
+        }
+    for (int i = 0; i < PB_NCACHES; i++)
+        if (!strcmp(k, cache_keys[i])) {
+            if (meta_number(k, v, 1ll << 40, path, ln, &x, e) < 0) return -1;
+            id->cache[i] = x;
+            return 1;
+        }
+    int vendor = !strcmp(k, "cpu_vendor"), microcode = !strcmp(k, "microcode");
+    if (vendor || microcode) {
+        char *dst = vendor ? id->vendor : id->microcode;
+        size_t cap = vendor ? sizeof id->vendor : sizeof id->microcode;
+        if (strlen(v) >= cap || strchr(v, ' '))
+            return pb_errf(e, "%s:%d: meta %s= is not a %s", path, ln, k, vendor ? "CPU vendor" : "microcode revision");
+        memcpy(dst, v, strlen(v) + 1);
+        return 1;
+    }
+    if (!strcmp(k, "hypervisor_cpuid")) return meta_hypervisor(v, path, ln, id, e) < 0 ? -1 : 1;
+    return 0;
+}
+
+/* pbk1 meta KEY=VALUE...: kept for the run's options; target, guest_kernel/kernel, cpu and the CPU
+ * identity read */
 static int parse_meta(const kv *fl, const char *path, int ln, pb_import *imp, parse_state *ps, pb_err *e)
 {
     if (!fl->n) return pb_errf(e, "%s:%d: meta without KEY=VALUE", path, ln);
@@ -278,6 +343,7 @@ static int parse_meta(const kv *fl, const char *path, int ln, pb_import *imp, pa
         if (!strcmp(k, "guest_kernel") || (!strcmp(k, "kernel") && !*imp->guest_kernel))
             memcpy(imp->guest_kernel, v, strlen(v) + 1);
         if (cpu) memcpy(imp->cpu, v, strlen(v) + 1);
+        if (meta_identity(k, v, path, ln, &imp->cpu_id, e) < 0) return -1;
         size_t len = imp->meta ? strlen(imp->meta) : 0;
         if (appendf(&imp->meta, &len, " %s=%s", k, v) < 0) return pb_errf(e, "%s:%d: out of memory", path, ln);
     }
@@ -527,6 +593,7 @@ static int check_rows_once(const pb_import *imp, const char *path, pb_err *e)
 int pb_import_parse(FILE *f, const char *path, const char *target_override, pb_import *imp, pb_err *e)
 {
     memset(imp, 0, sizeof *imp);
+    pb_cpu_identity_unknown(&imp->cpu_id);
     char *line = NULL;
     size_t cap = 0, n = 0;
     int ln = 0, rc = 0, got;
@@ -586,6 +653,7 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
     snprintf(prov.clock_source, sizeof prov.clock_source, "ktime_get_ns (kernel under test)");
     snprintf(prov.governor, sizeof prov.governor, "unknown (imported)");
     snprintf(prov.boost, sizeof prov.boost, "unknown (imported)");
+    prov.cpu = imp->cpu_id;   /* the module's machine, as far as the file says (unknown otherwise) */
     size_t olen = 0;
     char *opts = NULL;
     if (appendf(&opts, &olen, "imported from %s;%s", path, imp->meta) < 0)

@@ -47,6 +47,7 @@ typedef struct pb_import {
     int nrows, nsamples;
     char target[PB_NAME_MAX];        /* resolved: --target, else `meta target`, else "import" */
     char guest_kernel[160], cpu[128];
+    pb_cpu_identity cpu_id;          /* the machine's CPU identity, from meta cpu_vendor=... (identity.h) */
     char *meta;                      /* " k=v selftest:impl=status ..." for the run's options */
     char suites[PB_IMPORT_MAX_SUITES][PB_NAME_MAX];
     int nsuites;

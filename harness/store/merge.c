@@ -20,7 +20,8 @@ static const char RUN_COLS[] =
     " candidate, primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model,"
     " cpu_flags, online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz,"
     " counter_source, guest_kernel, machine_id, job_id, suite_settings, uuid, cpu_affinity, loadavg_start,"
-    " loadavg_end, noise, layouts";
+    " loadavg_end, noise, layouts, cpu_vendor, cpu_family, cpu_model_number, cpu_stepping, cpu_microcode,"
+    " cache_l1d_bytes, cache_l1i_bytes, cache_l2_bytes, cache_l3_bytes, threads_per_core, hypervisor";
 static const char CASE_COLS[] = "suite, impl, variant, op, size_bytes, iterations, status, reason, layouts";
 static const char SAMPLE_COLS[] = "round, position, repetition, iterations, ns, cpu_ns, tsc, cycles, instructions,"
                                   " probe_before, probe_after, speed, errors, layout";

@@ -73,6 +73,7 @@ void pb_provenance_collect(pb_provenance *p, const pb_suite *s)
     snprintf(p->libs, sizeof p->libs, "%s%ssqlite %s", suite_libs ? suite_libs : "", suite_libs ? "; " : "",
              sqlite3_libversion());
     cpuinfo(p);
+    pb_cpu_identity_read(&p->cpu, "");
     p->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     struct utsname u;
     if (uname(&u) == 0) {

@@ -3,6 +3,7 @@
 #ifndef PB_PROVENANCE_H
 #define PB_PROVENANCE_H
 
+#include "identity.h"
 #include "suite.h"
 
 typedef struct pb_provenance {
@@ -21,8 +22,9 @@ typedef struct pb_provenance {
     char clock_source[64]; /* /sys/.../clocksource0/current_clocksource */
     char governor[64];     /* cpufreq governor of cpu0, or "unreadable (...)" */
     char boost[64];        /* cpufreq boost / intel_pstate no_turbo, or "unreadable" */
-    char virt[64];
-    char machine_id[64];   /* /etc/machine-id: comparisons across machines are refused */         /* "hypervisor" flag / DMI product, to tell VMs apart */
+    char virt[64];         /* DMI product name (/sys/class/dmi/id/product_name), to tell VMs apart */
+    char machine_id[64];   /* /etc/machine-id: comparisons across machines are refused */
+    pb_cpu_identity cpu;   /* vendor, family, model, stepping, microcode, caches, SMT, hypervisor */
 } pb_provenance;
 
 /* s: the suite measured, whose library_versions go into libs (NULL: none, e.g. an import

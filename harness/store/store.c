@@ -168,6 +168,26 @@ static int has_column(pb_store *s, const char *table, const char *column, pb_err
     return (int)query_int(s, sql, e);
 }
 
+/* A column a migration adds, in SQLite's words (pb_store_ddl translates them). */
+typedef struct added_column {
+    const char *table, *name, *type;
+} added_column;
+
+/* Each column of cols that its table lacks, added (a file may already have some: a column that came
+ * without a version step). 0, or -1 + e. */
+static int add_columns(pb_store *s, const added_column *cols, size_t n, pb_err *e)
+{
+    for (size_t i = 0; i < n; i++) {
+        int have = has_column(s, cols[i].table, cols[i].name, e);
+        if (have < 0) return -1;
+        if (have) continue;
+        char sql[192];
+        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", cols[i].table, cols[i].name, cols[i].type);
+        if (pb_store_ddl(s, sql, e) < 0) return -1;
+    }
+    return 0;
+}
+
 /* ---- migrations: MIGRATIONS[i] takes a database from version i + 1 to i + 2 ----
  *
  * Version 1 is every database written before the store was versioned (user_version 0 with a
@@ -176,15 +196,9 @@ static int has_column(pb_store *s, const char *table, const char *column, pb_err
  * 'userspace'. The gate's tables may be absent (a bench.db) or present (a gate.db). */
 static int migrate_1_to_2(pb_store *s, pb_err *e)
 {
-    static const char *const added[] = {"guest_kernel", "machine_id", "job_id", "suite_settings"};
-    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
-        int have = has_column(s, "runs", added[i], e);
-        if (have < 0) return -1;
-        if (have) continue;
-        char sql[128];
-        snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s TEXT", added[i]);
-        if (pb_store_ddl(s, sql, e) < 0) return -1;
-    }
+    static const added_column added[] = {{"runs", "guest_kernel", "TEXT"}, {"runs", "machine_id", "TEXT"},
+                                         {"runs", "job_id", "TEXT"}, {"runs", "suite_settings", "TEXT"}};
+    if (add_columns(s, added, sizeof added / sizeof added[0], e) < 0) return -1;
     /* 'host' was the userspace target before kernel-module runs existed; left as it is, report
      * and import would take those runs for kernel-module ones. Every insert names its target, so
      * the old column default is never used again. */
@@ -201,19 +215,13 @@ static int migrate_1_to_2(pb_store *s, pb_err *e)
  * where an early version-2 file lacks it. */
 static int migrate_2_to_3(pb_store *s, pb_err *e)
 {
-    static const struct { const char *name, *type; } added[] = {
+    static const added_column added[] = {
         /* suite_settings came during version 2 without a version step: files made by the
          * first version-2 benches lack it (found by bench merge on such a file) */
-        {"suite_settings", "TEXT"},
-        {"uuid", "TEXT"}, {"cpu_affinity", "TEXT"}, {"loadavg_start", "REAL"}, {"loadavg_end", "REAL"}, {"noise", "TEXT"}};
-    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
-        int have = has_column(s, "runs", added[i].name, e);
-        if (have < 0) return -1;
-        if (have) continue;
-        char sql[128];
-        snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", added[i].name, added[i].type);
-        if (pb_store_ddl(s, sql, e) < 0) return -1;
-    }
+        {"runs", "suite_settings", "TEXT"},
+        {"runs", "uuid", "TEXT"}, {"runs", "cpu_affinity", "TEXT"}, {"runs", "loadavg_start", "REAL"},
+        {"runs", "loadavg_end", "REAL"}, {"runs", "noise", "TEXT"}};
+    if (add_columns(s, added, sizeof added / sizeof added[0], e) < 0) return -1;
     /* SQLite's words: PostgreSQL stores began at version 3 (see schema_version) */
     if (pb_store_exec(s,
                       "UPDATE runs SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' ||"
@@ -229,7 +237,7 @@ static int migrate_2_to_3(pb_store *s, pb_err *e)
  * own). Earlier runs ran in one layout: the defaults say so. */
 static int migrate_3_to_4(pb_store *s, pb_err *e)
 {
-    static const struct { const char *table, *name, *type; } added[] = {
+    static const added_column added[] = {
         {"runs", "layouts", "TEXT"},
         {"cases", "layouts", "INTEGER NOT NULL DEFAULT 1"},
         {"samples", "layout", "INTEGER NOT NULL DEFAULT 0"},
@@ -237,15 +245,21 @@ static int migrate_3_to_4(pb_store *s, pb_err *e)
         {"ratios", "layout_lo", "REAL"},
         {"ratios", "layout_hi", "REAL"},
         {"ratios", "per_layout", "TEXT"}};
-    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
-        int have = has_column(s, added[i].table, added[i].name, e);
-        if (have < 0) return -1;
-        if (have) continue;
-        char sql[160];
-        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added[i].table, added[i].name, added[i].type);
-        if (pb_store_ddl(s, sql, e) < 0) return -1;
-    }
-    return 0;
+    return add_columns(s, added, sizeof added / sizeof added[0], e);
+}
+
+/* Version 5: the identity of the CPU a run ran on (identity.h): vendor, family, model and stepping,
+ * which tell CPU generations apart where the model name ("AMD EPYC") does not, the microcode, the
+ * cache sizes, SMT and the hypervisor. Earlier runs recorded none of it: NULL, "not recorded". */
+static int migrate_4_to_5(pb_store *s, pb_err *e)
+{
+    static const added_column added[] = {
+        {"runs", "cpu_vendor", "TEXT"}, {"runs", "cpu_family", "INTEGER"}, {"runs", "cpu_model_number", "INTEGER"},
+        {"runs", "cpu_stepping", "INTEGER"}, {"runs", "cpu_microcode", "TEXT"},
+        {"runs", "cache_l1d_bytes", "INTEGER"}, {"runs", "cache_l1i_bytes", "INTEGER"},
+        {"runs", "cache_l2_bytes", "INTEGER"}, {"runs", "cache_l3_bytes", "INTEGER"},
+        {"runs", "threads_per_core", "INTEGER"}, {"runs", "hypervisor", "TEXT"}};
+    return add_columns(s, added, sizeof added / sizeof added[0], e);
 }
 
 static const struct {
@@ -256,6 +270,8 @@ static const struct {
      migrate_1_to_2},
     {"2 -> 3: runs gain uuid (filled for existing runs), cpu_affinity, loadavg_start/_end, noise", migrate_2_to_3},
     {"3 -> 4: runs/cases/samples/ratios gain their code layouts", migrate_3_to_4},
+    {"4 -> 5: runs gain the CPU identity (vendor/family/model/stepping, microcode, caches, SMT, hypervisor)",
+     migrate_4_to_5},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
@@ -677,16 +693,82 @@ int pb_uuid4(char out[37], pb_err *e)
     return 0;
 }
 
+/* The identity columns of runs, in the order bind_identity binds and pb_store_run_identity reads them. */
+#define PB_IDENTITY_COLS                                                                                     \
+    "cpu_vendor, cpu_family, cpu_model_number, cpu_stepping, cpu_microcode, cache_l1d_bytes, cache_l1i_bytes,"  \
+    " cache_l2_bytes, cache_l3_bytes, threads_per_core, hypervisor"
+
+static void bind_text_known(pb_stmt *st, int i, const char *v)
+{
+    if (*v) pb_db_bind_text(st, i, v);
+    else pb_db_bind_null(st, i);
+}
+
+static void bind_int_known(pb_stmt *st, int i, int64_t v)
+{
+    if (v >= 0) pb_db_bind_int64(st, i, v);
+    else pb_db_bind_null(st, i);
+}
+
+/* id into parameters first .. first + 10: what is unknown as NULL */
+static void bind_identity(pb_stmt *st, int first, const pb_cpu_identity *id)
+{
+    bind_text_known(st, first, id->vendor);
+    bind_int_known(st, first + 1, id->family);
+    bind_int_known(st, first + 2, id->model);
+    bind_int_known(st, first + 3, id->stepping);
+    bind_text_known(st, first + 4, id->microcode);
+    for (int i = 0; i < PB_NCACHES; i++) bind_int_known(st, first + 5 + i, id->cache[i]);
+    bind_int_known(st, first + 9, id->threads_per_core);
+    bind_text_known(st, first + 10, id->hypervisor);
+}
+
+static void column_text_known(pb_stmt *st, int i, char *out, size_t cap)
+{
+    out[0] = 0;
+    if (pb_db_column_type(st, i) != PB_DB_NULL) snprintf(out, cap, "%s", pb_db_column_str(st, i));
+}
+
+static int64_t column_int_known(pb_stmt *st, int i)
+{
+    return pb_db_column_type(st, i) == PB_DB_NULL ? -1 : pb_db_column_int64(st, i);
+}
+
+int pb_store_run_identity(pb_store *s, int64_t run, pb_cpu_identity *id, pb_err *e)
+{
+    pb_cpu_identity_unknown(id);
+    pb_stmt *st;
+    if (pb_db_prepare(s->db, "SELECT " PB_IDENTITY_COLS " FROM runs WHERE id = ?1", &st) != PB_DB_OK)
+        return pb_store_sqlerr(s, e, "read the run's CPU identity");
+    pb_db_bind_int64(st, 1, run);
+    int rc = pb_db_step(st);
+    if (rc == PB_DB_ROW) {
+        column_text_known(st, 0, id->vendor, sizeof id->vendor);
+        id->family = (int)column_int_known(st, 1);
+        id->model = (int)column_int_known(st, 2);
+        id->stepping = (int)column_int_known(st, 3);
+        column_text_known(st, 4, id->microcode, sizeof id->microcode);
+        for (int i = 0; i < PB_NCACHES; i++) id->cache[i] = column_int_known(st, 5 + i);
+        id->threads_per_core = (int)column_int_known(st, 9);
+        column_text_known(st, 10, id->hypervisor, sizeof id->hypervisor);
+    }
+    pb_db_finalize(st);
+    if (rc == PB_DB_ROW) return 0;
+    if (rc == PB_DB_DONE) return pb_errf(e, "%s: no run %lld", s->path, (long long)run);
+    return pb_store_sqlerr(s, e, "read the run's CPU identity");
+}
+
 int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e)
 {
     static const char *sql =
         "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"
-        " guest_kernel, machine_id, job_id, suite_settings, uuid, cpu_affinity, loadavg_start, layouts)"
+        " guest_kernel, machine_id, job_id, suite_settings, uuid, cpu_affinity, loadavg_start, layouts,"
+        " " PB_IDENTITY_COLS ")"
         " VALUES (?1, 'incomplete', ?35, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
         " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32,"
-        " ?33, ?34, ?36) RETURNING id";
+        " ?33, ?34, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47) RETURNING id";
     pb_stmt *st;
     if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return pb_store_sqlerr(s, e, "insert run");
     pb_db_bind_text(st, 1, ri->suite);
@@ -733,6 +815,7 @@ int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenan
     pb_db_now(now);
     pb_db_bind_text(st, 35, now);
     pb_db_bind_text(st, 36, ri->layouts);
+    bind_identity(st, 37, &p->cpu);
     int rc = pb_db_step(st);
     int64_t id = rc == PB_DB_ROW ? pb_db_column_int64(st, 0) : -1;
     pb_db_finalize(st);

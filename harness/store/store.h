@@ -45,7 +45,7 @@ const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
  * docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 4
+#define PB_SCHEMA_VERSION 5
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 
@@ -106,6 +106,9 @@ typedef struct pb_run_info {
 } pb_run_info;
 
 int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e);
+/* The CPU identity a run recorded (schema 5; runs from before read as unknown, identity.h). 0, or
+ * -1 + e (no such run, a failed read). */
+int pb_store_run_identity(pb_store *s, int64_t run, pb_cpu_identity *id, pb_err *e);
 /* The load average at the end (< 0 unknown) and the noise warnings (NULL or "": none) of a run. */
 int pb_store_run_noise(pb_store *s, int64_t run, double loadavg_end, const char *noise, pb_err *e);
 /* status: "incomplete" or "failed" (complete is set by pb_store_finalize_run). */

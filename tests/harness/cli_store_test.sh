@@ -151,6 +151,17 @@ is "import: ratio new/old" "$(q "$KDB" "SELECT round(estimate, 2) FROM ratios WH
 # the suite's kmod_ratio_pairs: the re-implemented new template against the kernel's own xts
 is "import: ratio new/kernel-xts" "$(q "$KDB" "SELECT round(estimate, 2) FROM ratios WHERE baseline = 'kmod-kernel-xts' AND candidate = 'kmod-new' AND metric = 'ns_per_op'")" "0.8"
 is "import: unavailable kept" "$(q "$KDB" "SELECT status || ':' || reason FROM cases WHERE suite = 'sigpool'")" "unavailable:crypto_clone_ahash-needs-6.4"
+# the module's machine is the file's to say, never this one's: without meta lines, not recorded
+is "import: no identity in the file, none stored" "$(q "$KDB" "SELECT count(*) FROM runs WHERE cpu_vendor IS NULL AND cpu_family IS NULL AND hypervisor IS NULL AND cache_l1d_bytes IS NULL")" "2"
+# with them (kmod/main.c writes these), stored as the module's machine's CPU identity
+sed 's/^pbk1 meta target=qemu-tcg$/&\npbk1 meta cpu_vendor=AuthenticAMD cpu_family=25 cpu_model_number=1 cpu_stepping=1 microcode=0x1000065\npbk1 meta threads_per_core=2 hypervisor_cpuid=4b564d4b564d4b564d000000/' "$K" > "$T/id.txt"
+expect 0 "imported run" "$BENCH" import "$T/id.txt" --db "$T/kid.db"
+is "import: the CPU identity" "$(q "$T/kid.db" "SELECT DISTINCT cpu_vendor || ' ' || cpu_family || ' ' || cpu_model_number || ' ' || cpu_stepping || ' ' || cpu_microcode || ' ' || threads_per_core || ' ' || hypervisor FROM runs")" \
+   "AuthenticAMD 25 1 1 0x1000065 2 KVM (CPUID 0x40000000: KVMKVMKVM)"
+sed 's/cpu_stepping=1 /cpu_stepping=one /' "$T/id.txt" > "$T/badid.txt"
+expect 2 "badid.txt:4: meta cpu_stepping= wants a whole number from 0 to 1000000, got 'one'" "$BENCH" import "$T/badid.txt" --db "$T/k2.db"
+sed 's/hypervisor_cpuid=4b56/hypervisor_cpuid=zz56/' "$T/id.txt" > "$T/badid.txt"
+expect 2 "badid.txt:5: meta hypervisor_cpuid= wants 24 hex digits or none" "$BENCH" import "$T/badid.txt" --db "$T/k2.db"
 grep -v "pbk1 end" "$K" > "$T/trunc.txt"
 expect 2 "truncated" "$BENCH" import "$T/trunc.txt" --db "$T/k2.db"
 sed 's/iters=8 ns=16000/iters=x ns=16000/' "$K" > "$T/bad.txt"
