@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* report_machines.c — `bench report --machines`: per cell, the claim's time ratio (candidate over
  * baseline, from the stored ratios) with its 95 % CI and the verdict, for every machine and
- * configuration side by side, grouped by CPU model; a markdown table, a gnuplot figure and a
+ * configuration side by side, grouped by CPU identity (vendor, family, model, stepping); a markdown table, a gnuplot figure and a
  * section of the HTML page (docs/fleet.md).
  *
  * A column is a configuration: (runs.machine_id, runs.target, runs.cpu_affinity when recorded, the
- * code-generation profile P of an `new@P`/`old@P` pair), filled from the newest complete run
+ * CPU identity (vendor, family, model, stepping: one machine id on two CPU generations is two
+ * columns), the code-generation profile P of an `new@P`/`old@P` pair), filled from the newest complete run
  * (started_at) that holds that pair. Machine ids, CPU models and names come from other machines'
  * stores: they reach gnuplot only through pb_gpq_text, the page only through pb_html_fputs, and
  * the markdown only through pb_md_text_fputs (text_out.h). */
@@ -32,6 +33,11 @@
 typedef struct mcol {
     int64_t run;
     char machine[128], target[64], affinity[128], cpu[256], started[40], host[256];
+    /* what tells CPU generations apart, "AuthenticAMD family 25 model 1 stepping 1" (identity.h), or
+     * "" where the run recorded none (before schema 5): part of the configuration and the group */
+    char ident[160];
+    pb_cpu_identity id;
+    char ident_words[600];                  /* the whole identity in words, for the list of columns */
     char pin[64];                           /* "cpu N" when the run was pinned, else "" (pin_key) */
     char profile[PB_NAME_MAX];              /* "" faithful build, else P */
     char base[2 * PB_NAME_MAX], cand[2 * PB_NAME_MAX];
@@ -96,10 +102,26 @@ static int target_rank(const char *t)
     return !strcmp(t, "userspace") ? 0 : !strcmp(t, "kmod-host") ? 1 : !strcmp(t, "qemu-tcg") ? 2 : 3;
 }
 
+/* Columns are grouped by CPU identity (vendor, family, model, stepping), never by the model name
+ * alone: two generations of "AMD EPYC" are two groups. A run without an identity (before schema 5)
+ * is grouped by its model name, after every identified group. */
+static int group_cmp(const mcol *x, const mcol *y)
+{
+    if (!*x->ident != !*y->ident) return *x->ident ? -1 : 1;
+    if (!*x->ident) return strcmp(x->cpu, y->cpu);
+    const pb_cpu_identity *a = &x->id, *b = &y->id;
+    int r = strcmp(a->vendor, b->vendor);
+    if (!r) r = (a->family > b->family) - (a->family < b->family);
+    if (!r) r = (a->model > b->model) - (a->model < b->model);
+    if (!r) r = (a->stepping > b->stepping) - (a->stepping < b->stepping);
+    return r;
+}
+
 static int col_cmp(const void *a, const void *b)
 {
     const mcol *x = a, *y = b;
-    int r = strcmp(x->cpu, y->cpu);
+    int r = group_cmp(x, y);
+    if (!r) r = strcmp(x->cpu, y->cpu);
     if (!r) r = strcmp(x->machine, y->machine);
     if (!r) r = target_rank(x->target) - target_rank(y->target);
     if (!r) r = strcmp(x->target, y->target);
@@ -133,6 +155,22 @@ static const char *pair_profile(const char *base, const char *cand, const char *
     return base + nb + 1;
 }
 
+/* The run's CPU identity into its column: the key it is grouped by and its words. */
+static int load_identity(pb_store *st, mcol *x, pb_err *e)
+{
+    if (pb_store_run_identity(st, x->run, &x->id, e) < 0) return -1;
+    pb_cpu_identity_key(&x->id, x->ident, sizeof x->ident);
+    pb_cpu_identity_describe(&x->id, x->ident_words, sizeof x->ident_words);
+    return 0;
+}
+
+/* Is x the configuration of column c (machine, target, pinned CPU, CPU identity, profile prof)? */
+static int same_config(const mcol *c, const mcol *x, const char *prof)
+{
+    return !strcmp(c->machine, x->machine) && !strcmp(c->target, x->target) && !strcmp(c->pin, x->pin) &&
+           !group_cmp(c, x) && !strcmp(c->profile, prof);
+}
+
 /* The columns: configurations of the selected machines, each from its newest complete run. */
 static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out, int *nout, pb_err *e)
 {
@@ -163,6 +201,7 @@ static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out
         pb_db_column_copy(q, 5, x.started, sizeof x.started);
         pb_db_column_copy(q, 6, x.host, sizeof x.host);
         if (!selected(spec, x.machine)) continue;
+        if (load_identity(st, &x, e) < 0) { rc = -1; break; }
         int user = !strcmp(x.target, "userspace");
         const char *bb = user ? s->baseline : s->kmod_baseline, *cc = user ? s->candidate : s->kmod_candidate;
         if (!bb || !cc) continue;
@@ -177,9 +216,7 @@ static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out
             if (!prof) continue;
             int taken = -1;
             for (int k = 0; k < n && taken < 0; k++)
-                if (!strcmp(c[k].machine, x.machine) && !strcmp(c[k].target, x.target) &&
-                    !strcmp(c[k].pin, x.pin) && !strcmp(c[k].profile, prof))
-                    taken = k;
+                if (same_config(&c[k], &x, prof)) taken = k;
             if (taken >= 0) { /* a newer run of this configuration holds the column: say so */
                 mcol *t = &c[taken];
                 size_t l = strlen(t->older_ids);
@@ -202,7 +239,7 @@ static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out
     /* labels: machine (its first 8 characters when longer than 12), target, pinned CPU, profile */
     int group = -1;
     for (int k = 0; k < n; k++) {
-        if (k == 0 || strcmp(c[k].cpu, c[k - 1].cpu)) group++;
+        if (k == 0 || group_cmp(&c[k], &c[k - 1])) group++;
         c[k].group = group;
         size_t ml = strlen(c[k].machine);
         snprintf(c[k].label, sizeof c[k].label, "%.*s %s%s%s%s%s", ml > 12 ? 8 : (int)ml,
@@ -211,9 +248,14 @@ static int collect(pb_store *st, const pb_suite *s, const char *spec, mcol **out
     }
     for (int k = 0; k < n; k++)
         for (int j = k + 1; j < n; j++)
-            if (!strcmp(c[k].label, c[j].label)) { /* two machines that share their first 8 characters */
+            if (!strcmp(c[k].label, c[j].label)) {
+                /* one machine id on two CPUs (a VM moved to other hardware), or two machines that share
+                 * their first 8 characters */
                 size_t l = strlen(c[j].label);
-                snprintf(c[j].label + l, sizeof c[j].label - l, " (run %lld)", (long long)c[j].run);
+                if (group_cmp(&c[k], &c[j]) && c[j].ident[0])
+                    snprintf(c[j].label + l, sizeof c[j].label - l, " (%s)", c[j].ident);
+                else
+                    snprintf(c[j].label + l, sizeof c[j].label - l, " (run %lld)", (long long)c[j].run);
             }
     *out = c;
     *nout = n;
@@ -390,6 +432,9 @@ static void write_table(FILE *f, int html, mreport *m)
     fputs(html ? "<tr>" : "|", f);
     for (int k = 0; k < 5; k++) cell_text(f, html, 0, k == 0 ? "CPU model" : "");
     for (int k = 0; k < m->nc; k++) cell_text(f, html, 0, m->c[k].cpu[0] ? m->c[k].cpu : "(unknown CPU)");
+    fputs(html ? "</tr>\n<tr>" : "\n|", f);
+    for (int k = 0; k < 5; k++) cell_text(f, html, 0, k == 0 ? "CPU identity" : "");
+    for (int k = 0; k < m->nc; k++) cell_text(f, html, 0, m->c[k].ident[0] ? m->c[k].ident : "not recorded");
     fputs(html ? "</tr>\n" : "\n", f);
     for (int i = 0; i < m->ncells; i++) {
         const mcell *x = &m->cells[i];
@@ -452,14 +497,17 @@ static void count_all(mreport *m)
 
 static void columns_md(FILE *f, const mreport *m)
 {
-    fprintf(f, "Columns (configurations), grouped by CPU model; each from its newest complete run:\n\n");
+    fprintf(f, "Columns (configurations), grouped by CPU identity (vendor, family, model, stepping; the model name "
+               "where a run recorded none); each from its newest complete run:\n\n");
     for (int k = 0; k < m->nc; k++) {
         const mcol *c = &m->c[k];
         fputs("- **", f);
         pb_md_text_fputs(f, c->label);
         fputs("**: CPU ", f);
         pb_md_text_fputs(f, c->cpu[0] ? c->cpu : "(unknown)");
-        fputs("; machine ", f);
+        fputs(" (", f);
+        pb_md_text_fputs(f, c->ident_words);
+        fputs("); machine ", f);
         pb_md_text_fputs(f, c->machine[0] ? c->machine : "(none recorded)");
         fputs(" (host ", f);
         pb_md_text_fputs(f, c->host);
@@ -505,6 +553,12 @@ static void legend_md(FILE *f, const mreport *m)
 }
 
 /* ---- the figure ---- */
+
+/* A column's line in the figure's key: its label, CPU model and identity. */
+static void key_title(const mcol *c, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s (%s; %s)", c->label, c->cpu, c->ident[0] ? c->ident : "identity not recorded");
+}
 
 /* The figure's layout follows the suite's plot_x: "size" (one panel per (variant, op), x = bytes per
  * operation, log 2) or "variant" (one panel per op, x = the variants, each at the size its cell has). */
@@ -653,7 +707,7 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[NBLOCKS], const
     write_xtics(gp, m, g);
     /* the suite's own names only (suite.h constants, not stored text) inside this double-quoted title */
     fprintf(gp, "set multiplot layout %d,%d title \"%s: time %s/%s per machine and configuration, 95 %% CI as "
-                "error bars\\n(line colour: configuration; dash type: CPU model; diamonds: the document)\"\n",
+                "error bars\\n(line colour: configuration; dash type: CPU identity; diamonds: the document)\"\n",
             nrows, cols, m->s->name, m->s->candidate, m->s->baseline);
     for (int p = 0; p < npanels(m); p++) {
         if (by_size(m))
@@ -684,8 +738,8 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[NBLOCKS], const
                 "plot 2 with lines dt 2 lc rgb '#606060' title 'no change', \\\n"
                 "     2 with points pt 13 ps 1.5 lc rgb '#a06000' title 'document'");
     for (int k = 0; k < m->nc; k++) {
-        char title[900];
-        snprintf(title, sizeof title, "%s (%s)", m->c[k].label, m->c[k].cpu);
+        char title[1100];
+        key_title(&m->c[k], title, sizeof title);
         fprintf(gp, ", \\\n     2 with linespoints lc %d dt %d lw 1.3 title '%s'", k + 1, m->c[k].group % 5 + 1,
                 pb_gpq_text(g, title));
         if (m->c[k].real)
@@ -728,8 +782,8 @@ static int draw(const mreport *m, const mpaths *p, pb_stage *st, pb_err *e)
     /* every text that goes into the script checked before anything is written */
     pb_gpq g = {.next = 0, .bad = 0};
     for (int k = 0; k < m->nc && !g.bad; k++) {
-        char title[900];
-        snprintf(title, sizeof title, "%s (%s)", m->c[k].label, m->c[k].cpu);
+        char title[1100];
+        key_title(&m->c[k], title, sizeof title);
         pb_gpq_text(&g, title);
     }
     for (int i = 0; i < m->nv && !g.bad; i++) pb_gpq_text(&g, m->v[i]);
@@ -787,7 +841,7 @@ static int write_html(FILE *f, const mreport *m, const mpaths *p, const pb_stage
     fputs("/", f);
     pb_html_fputs(f, m->s->baseline);
     fprintf(f, " per cell for every machine and configuration, each from its newest complete run, grouped by CPU "
-               "model; verdicts with tolerance t = %.2f (below 1: the candidate is faster).</p>\n<figure>\n",
+               "identity (vendor, family, model, stepping); verdicts with tolerance t = %.2f (below 1: the candidate is faster).</p>\n<figure>\n",
             m->cfg.tolerance);
     if (pb_report_html_svg(f, st, p->svg, e) < 0) return -1;
     fputs("</figure>\n<ul>\n", f);
@@ -799,7 +853,9 @@ static int write_html(FILE *f, const mreport *m, const mpaths *p, const pb_stage
         pb_html_fputs(f, c->label);
         fputs("</strong>: CPU ", f);
         pb_html_fputs(f, c->cpu);
-        fputs("; machine ", f);
+        fputs(" (", f);
+        pb_html_fputs(f, c->ident_words);
+        fputs("); machine ", f);
         pb_html_fputs(f, c->machine);
         fputs("; CPU affinity ", f);
         pb_html_fputs(f, c->affinity[0] ? c->affinity : "not recorded");

@@ -213,6 +213,35 @@ report-machines-configurations-distinct)
     grep -q "machine-a userspace\*\*: .* run $newest, started .* (newest of 2 runs of this configuration; older: 1)" \
         o/synthetic_machines.md && ok || bad "not the newest run ($newest), or the older one not named"
     ;;
+report-machines-by-cpu-identity)
+    # one machine id and one model name on two steppings (a VM moved to another host's CPU), and a
+    # run from before the identity: three columns, grouped by vendor/family/model/stepping
+    seeded machine-a 1 a.db
+    seeded machine-a 2 a.db
+    seeded machine-a 3 a.db
+    q a.db "UPDATE runs SET cpu_model = 'AMD EPYC', cpu_vendor = 'AuthenticAMD', cpu_family = 25, cpu_model_number = 1,
+            cpu_stepping = 1 + (id = 2); UPDATE runs SET cpu_vendor = NULL, cpu_family = NULL, cpu_model_number = NULL,
+            cpu_stepping = NULL, cpu_microcode = NULL, hypervisor = NULL WHERE id = 3"
+    expect 0 "3 machine configurations" "$BENCH" report --db a.db --machines all --out o
+    md=o/synthetic_machines.md
+    ident=$(grep '^| CPU identity |' "$md")
+    [[ $ident == *"AuthenticAMD family 25 model 1 stepping 1 | AuthenticAMD family 25 model 1 stepping 2 | not recorded |" ]] &&
+        ok || bad "identity row: $ident"
+    is "one model name over the three" "$(grep '^| CPU model |' "$md" | grep -o 'AMD EPYC' | wc -l)" "3"
+    hdr=$(grep '^| variant' "$md")
+    [[ $hdr == *"machine-a userspace: new/old"*"machine-a userspace (AuthenticAMD family 25 model 1 stepping 2): new/old"* ]] &&
+        ok || bad "header: $hdr"
+    grep -q "run 2, started" "$md" && grep -q "run 1, started" "$md" && grep -q "run 3, started" "$md" && ok ||
+        bad "not every run has its column"
+    grep -q "(newest of" "$md" && bad "a run of the other stepping was hidden as an older run" || ok
+    # the figure: three dash types, one per group
+    is "dash types in the key" "$(grep -o 'with linespoints lc [0-9]* dt [0-9]*' o/synthetic_machines.gp | awk '{print $NF}' | sort -u | wc -l)" "3"
+    # every header shows the identity: the single-run report (Markdown, HTML) of run 2
+    expect 0 "" "$BENCH" report --db a.db --run 2 --out r --html
+    grep -q "^- CPU identity: AuthenticAMD family 25 model 1 stepping 2," r/synthetic.md && ok || bad "no identity in synthetic.md"
+    grep -q 'class="machine"><strong>Measured: run 2, CPU</strong> AMD EPYC: AuthenticAMD family 25 model 1 stepping 2,' \
+        r/report.html && ok || bad "no identity in the page's header"
+    ;;
 report-machines-hostile-names)
     two_machines
     expect 0 "" "$BENCH" merge a.db b.db --into c.db
@@ -221,7 +250,7 @@ report-machines-hostile-names)
     n=0
     for name in 'm`touch X`' "m'\`touch X\`'" $'m\n!touch X' "''; system 'touch X'; '"; do
         n=$((n + 1))
-        for col in machine_id cpu_model; do
+        for col in machine_id cpu_model cpu_vendor; do
             cp c.db h$n$col.db
             q h$n$col.db "UPDATE runs SET $col = CAST(x'$(printf '%s' "$name" | od -An -tx1 | tr -d ' \n')' AS TEXT) WHERE machine_id = 'machine-a'"
             expect 1 "refusing" "$BENCH" report --db h$n$col.db --machines all --out o$n$col
