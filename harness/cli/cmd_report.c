@@ -31,7 +31,7 @@ static const pb_cli_opt OPTS[] = {
                    "<out>/report.html", O_HTML),
     PB_OPT_LIST("machines", "all|ID,...", "also <out>/<suite>_machines.md/.png/.svg (and a section of the page): per cell the\n"
                                "time ratio with its CI and verdict on every machine (runs.machine_id or a prefix)\n"
-                               "and configuration side by side, grouped by CPU model (docs/fleet.md)", O_MACHINES),
+                               "and configuration side by side, grouped by CPU identity (docs/fleet.md)", O_MACHINES),
     PB_OPT_DB_READ(report_args, db),
     PB_OPT_END,
 };

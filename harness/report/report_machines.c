@@ -428,7 +428,7 @@ static void write_table(FILE *f, int html, mreport *m)
         for (int k = 0; k < 5 + m->nc; k++) fputs("---|", f);
         fputs("\n", f);
     }
-    /* grouped by CPU model: a row naming each group's columns */
+    /* grouped by CPU identity: rows naming each column's CPU model and identity */
     fputs(html ? "<tr>" : "|", f);
     for (int k = 0; k < 5; k++) cell_text(f, html, 0, k == 0 ? "CPU model" : "");
     for (int k = 0; k < m->nc; k++) cell_text(f, html, 0, m->c[k].cpu[0] ? m->c[k].cpu : "(unknown CPU)");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* report_machines.h — `bench report --machines all|ID,...`: one suite's claim ratio per cell on
- * every machine and configuration side by side, grouped by CPU model (docs/fleet.md). */
+ * every machine and configuration side by side, grouped by CPU identity (vendor, family, model,
+ * stepping; docs/fleet.md). */
 #ifndef PB_REPORT_MACHINES_H
 #define PB_REPORT_MACHINES_H
 
