@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* text_out.c — Markdown text, Markdown code spans and CSV fields for store text (text_out.h). */
+/* text_out.c — Markdown text, Markdown code spans, CSV fields, XML and GitHub workflow commands
+ * for store text (text_out.h). */
 #include "text_out.h"
 
 #include <string.h>
@@ -107,4 +108,82 @@ const char *pb_term_text(char *out, size_t cap, const char *in)
     }
     if (cap) out[k] = 0;
     return out;
+}
+
+/* the length of the well-formed UTF-8 sequence at p (1 to 4), or 0 when it is not one, or when it
+ * encodes U+FFFE or U+FFFF (not characters in XML) */
+static size_t utf8_len(const unsigned char *p)
+{
+    if (p[0] < 0x80) return 1;
+    size_t n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;   /* also stops at the NUL */
+    /* the second byte's range rules out overlong forms, surrogates and code points past U+10FFFF */
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) || (p[0] == 0xf0 && p[1] < 0x90) ||
+        (p[0] == 0xf4 && p[1] > 0x8f))
+        return 0;
+    if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe) return 0;
+    return n;
+}
+
+/* XML: the replacement of one ASCII byte, or NULL for the byte itself */
+static const char *xml_piece(unsigned char c)
+{
+    switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&apos;";
+    case '\t': return "&#9;";
+    case '\n': return "&#10;";
+    case '\r': return "&#13;";
+    default: return c < 0x20 || c == 0x7f ? "?" : NULL;
+    }
+}
+
+void pb_xml_fputs(FILE *f, const char *in)
+{
+    for (const unsigned char *p = (const unsigned char *)in; *p;) {
+        size_t n = utf8_len(p);
+        if (!n) {
+            fputc('?', f);
+            p++;
+            continue;
+        }
+        const char *piece = n == 1 ? xml_piece(*p) : NULL;
+        if (piece) fputs(piece, f);
+        else fwrite(p, 1, n, f);
+        p += n;
+    }
+}
+
+/* a workflow command's message, and a property value, byte by byte */
+static const char *gh_piece(unsigned char c, int property)
+{
+    switch (c) {
+    case '%': return "%25";
+    case '\r': return "%0D";
+    case '\n': return "%0A";
+    case ':': return property ? "%3A" : NULL;
+    case ',': return property ? "%2C" : NULL;
+    default: return c < 0x20 || c == 0x7f ? "?" : NULL;
+    }
+}
+
+static const char *gh_message_piece(unsigned char c, char scratch[4])
+{
+    (void)scratch;
+    return gh_piece(c, 0);
+}
+
+static const char *gh_property_piece(unsigned char c, char scratch[4])
+{
+    (void)scratch;
+    return gh_piece(c, 1);
+}
+
+void pb_gh_command_fputs(FILE *f, const char *in, int property)
+{
+    pb_fputs_pieces(f, in, property ? gh_property_piece : gh_message_piece);
 }

@@ -44,6 +44,21 @@ void pb_csv_fputs(FILE *f, const char *in);
  * printed on. Returns out. */
 const char *pb_term_text(char *out, size_t cap, const char *in);
 
+/* in as XML 1.0 character data or as an attribute value between double quotes (JUnit XML): & < >
+ * " ' as entities; tab, line feed and carriage return as character references (an attribute
+ * keeps them so, where a reader would fold them into spaces); every other control character,
+ * which XML 1.0 cannot hold at all, even as a reference, as '?'; and each byte that is not part of
+ * well-formed UTF-8 (an overlong form, a surrogate, beyond U+10FFFF) or that encodes U+FFFE or
+ * U+FFFF as '?', so that the document stays well-formed whatever the store held. */
+void pb_xml_fputs(FILE *f, const char *in);
+
+/* in as the text of a GitHub Actions workflow command (`::error title=T::MESSAGE`): % CR LF as
+ * %25 %0D %0A, the escapes the runner undoes; as a property value (property = 1: title=, file=)
+ * also : and , as %3A and %2C, which would end the value. Every other control character becomes
+ * '?': nothing of in can end the command's line, start another command or drive the log's
+ * terminal. */
+void pb_gh_command_fputs(FILE *f, const char *in, int property);
+
 /* The loop under every escaping function here and in html.h: in, byte by byte, as the piece
  * piece_of gives for it (NULL: the byte itself; scratch is room for a piece of up to 3 bytes).
  * pb_escape_pieces writes at most cap bytes with the NUL, cut only between whole pieces, and

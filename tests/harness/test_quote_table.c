@@ -6,7 +6,8 @@
  * writing nothing). Languages: a gnuplot single-quoted string (pb_gp_quote; also run through
  * gnuplot itself, which must print each accepted name back and run nothing), HTML
  * (pb_html_escape), Markdown text (pb_md_text_escape), a Markdown code span (pb_md_code_fputs),
- * a CSV field (pb_csv_fputs) and a JSON string (pb_json_text). */
+ * a CSV field (pb_csv_fputs), a JSON string (pb_json_text), XML text and attribute values
+ * (pb_xml_fputs: the gate's JUnit) and GitHub workflow commands (pb_gh_command_fputs). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ static const char *const HOSTILE[] = {
     "http://evil.example/", "<http://x>",
     "hmac(sha1) \xc3\xbcn\xc3\xaf" "code \xe2\x82\xac \xf0\x9f\x98\x80", "\xff\xfe invalid", "\xc3\x28", "\xc0\xaf",
     "", "$(id)", ";rm -rf /", "%s%n%x", "x;ls", "a,b", "{{7*7}}", "   ", long_name, long_text,
+    "]]>", "<![CDATA[x]]>", "&#0;", "\xef\xbf\xbe", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe0\x80\xaf",
+    "::error::x", "x\n::add-mask::y", "%0A::warning::z", "%25%3A%2C", "t=1,file=/etc/passwd::m",
 };
 #define NHOSTILE (sizeof HOSTILE / sizeof HOSTILE[0])
 
@@ -242,6 +245,70 @@ static void json_text(const char *in)
     free(out);
 }
 
+/* ---- XML 1.0: an attribute value between double quotes, and character data (JUnit) ---- */
+static void xml_text(const char *in)
+{
+    size_t len;
+    char *out = written(pb_xml_fputs, in, &len);
+    static const char *const ents[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#9;", "&#10;", "&#13;", NULL};
+    char back[8192], want[8192];
+    /* no raw < & " ' (and so no ]]>, no end of the value), no control character at all */
+    int inert = read_back(out, ents, "&<>\"'\t\n\r", NULL, "<>\"'", "", back);
+    CHECK(inert, "xml '%.80s': '%.80s' is not one attribute value or text", in, out);
+    /* well-formed UTF-8 without U+FFFE/U+FFFF (jansson checks the rest), whatever in was */
+    json_t *u = json_string(back);
+    CHECK(u && !strstr(back, "\xef\xbf\xbe") && !strstr(back, "\xef\xbf\xbf"), "xml '%.80s': not XML's UTF-8", in);
+    json_decref(u);
+    /* UTF-8 that XML can hold (U+FFFE and U+FFFF are not characters there) reads back as it was */
+    json_t *valid = strstr(in, "\xef\xbf\xbe") || strstr(in, "\xef\xbf\xbf") ? NULL : json_string(in);
+    controls_as(want, in, "\t\n\r", '?');
+    CHECK(!inert || !valid || !strcmp(back, want), "xml '%.80s': reads back as '%.80s'", in, back);
+    json_decref(valid);
+    free(out);
+}
+
+/* ---- GitHub workflow commands: a message, and a property value (title=) ---- */
+static void gh_put_message(FILE *f, const char *in) { pb_gh_command_fputs(f, in, 0); }
+static void gh_put_property(FILE *f, const char *in) { pb_gh_command_fputs(f, in, 1); }
+
+/* every `code` in s replaced by c in one pass, as .NET's String.Replace does */
+static void replace_all(char *s, const char *code, char c)
+{
+    for (char *p = s; (p = strstr(p, code)); p++) {
+        *p = c;
+        memmove(p + 1, p + 3, strlen(p + 3) + 1);
+    }
+}
+
+/* what the runner makes of it: %0D %0A (%3A %2C in a property) then %25 replaced, in that order */
+static void gh_unescape(const char *out, int property, char *back)
+{
+    strcpy(back, out);
+    replace_all(back, "%0D", '\r');
+    replace_all(back, "%0A", '\n');
+    if (property) {
+        replace_all(back, "%3A", ':');
+        replace_all(back, "%2C", ',');
+    }
+    replace_all(back, "%25", '%');
+}
+
+static void gh_command(const char *in, int property)
+{
+    size_t len;
+    char *out = written(property ? gh_put_property : gh_put_message, in, &len);
+    char back[8192], want[8192];
+    int inert = 1;
+    for (const char *p = out; *p; p++)
+        if (is_control((unsigned char)*p) || (property && (*p == ':' || *p == ','))) inert = 0;
+    CHECK(inert, "github %s '%.80s': '%.80s' can end the command", property ? "property" : "message", in, out);
+    gh_unescape(out, property, back);
+    controls_as(want, in, "\r\n", '?');
+    CHECK(!strcmp(back, want), "github %s '%.80s': the runner reads '%.80s'", property ? "property" : "message", in,
+          back);
+    free(out);
+}
+
 /* Every name gnuplot accepted, printed by gnuplot itself from the script the reports' way of
  * quoting makes: each comes back as it went in, and nothing ran (no file X appears). */
 static void gnuplot_prints_back(char quoted[][8192], const int *accepted)
@@ -302,12 +369,15 @@ int main(void)
         md_code(HOSTILE[i]);
         csv_field(HOSTILE[i]);
         json_text(HOSTILE[i]);
+        xml_text(HOSTILE[i]);
+        gh_command(HOSTILE[i], 0);
+        gh_command(HOSTILE[i], 1);
     }
     /* the refusals are the ones pb_gp_quote documents, not more: plain hostile text is drawn */
     int n_accepted = 0;
     for (size_t i = 0; i < NHOSTILE; i++) n_accepted += accepted[i];
     CHECK(n_accepted >= 30, "gnuplot accepted only %d of %zu names", n_accepted, NHOSTILE);
     gnuplot_prints_back(quoted, accepted);
-    printf("%zu hostile names, 6 languages: %d checks, %d failed\n", NHOSTILE, checks, fails);
+    printf("%zu hostile names, 8 languages: %d checks, %d failed\n", NHOSTILE, checks, fails);
     return fails ? 1 : 0;
 }
