@@ -246,3 +246,43 @@ void pb_stage_close(pb_stage *s)
     s->files = NULL;
     s->n = s->cap = 0;
 }
+
+int pb_append_file(const char *path, const char *what, const void *buf, size_t n, int *refused, pb_err *e)
+{
+    *refused = 0;
+    if (!path || !*path) return *refused = 1, pb_errf(e, "%s: an empty path names no file", what);
+    /* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of waiting for one */
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        int err = errno;
+        *refused = err == ELOOP || err == EISDIR || err == ENXIO || err == ENOENT || err == ENOTDIR;
+        return pb_errf(e, "%s %s: %s%s", what, path, err == ELOOP ? "a symbolic link" : strerror(err),
+                       *refused ? ": refused (bench appends only to a regular file; docs/outputs.md)" : "");
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int err = errno;
+        close(fd);
+        return pb_errf(e, "%s %s: %s", what, path, strerror(err));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        *refused = 1;
+        return pb_errf(e, "%s %s: %s: refused (bench appends only to a regular file; docs/outputs.md)", what, path,
+                       pb_file_kind(sb.st_mode));
+    }
+    const char *p = buf;
+    for (size_t left = n; left > 0;) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            int err = w < 0 ? errno : EIO;
+            close(fd);
+            return pb_errf(e, "%s %s: %s", what, path, strerror(err));
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (close(fd) != 0) return pb_errf(e, "%s %s: %s", what, path, strerror(errno));
+    return 0;
+}

@@ -81,6 +81,15 @@ void pb_stage_discard(pb_stage *s);
  * failed command leaves no empty folder behind). */
 void pb_stage_close(pb_stage *s);
 
+/* Appends n bytes of buf to the file at path, which is created (0644 less the umask) when missing:
+ * what is there stays, and this follows it ($GITHUB_STEP_SUMMARY, which the CI runner made and
+ * other steps append to: docs/outputs.md). Never through a symbolic link (the last part of path is
+ * not followed), never to a device, FIFO, socket or folder (a FIFO is not even waited on). what
+ * names the place in messages ("$GITHUB_STEP_SUMMARY"). 0, or -1 + e, with *refused set when the
+ * place is refused (exit 2) rather than a write failed (exit 1). An append cannot be made whole
+ * or nothing: a write that fails part-way leaves what it wrote. */
+int pb_append_file(const char *path, const char *what, const void *buf, size_t n, int *refused, pb_err *e);
+
 /* What a file of mode m is, for a message that refuses it: "a symbolic link", "a FIFO", "a folder",
  * "a character device", ... */
 const char *pb_file_kind(mode_t m);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "paths.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "pb_config.h"
 
@@ -15,4 +18,52 @@ const char *pb_source_root(void)
 {
     const char *r = getenv("PB_SOURCE_ROOT");
     return r ? r : PB_SOURCE_ROOT;
+}
+
+const char *pb_path_shown(char *out, size_t cap, const char *path)
+{
+    char cwd[4096];
+    size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (path[0] != '/') snprintf(out, cap, "%s", path);
+    else if (n > 1 && !strncmp(path, cwd, n) && path[n] == '/' && path[n + 1]) snprintf(out, cap, "%s", path + n + 1);
+    else {
+        /* the last two parts: from the slash before the last slash */
+        const char *last = strrchr(path, '/'), *prev = NULL;
+        for (const char *p = last; !prev && p > path;)
+            if (*--p == '/') prev = p;
+        snprintf(out, cap, ".../%s", (prev ? prev : last) + 1);
+    }
+    return out;
+}
+
+/* where a path in a text may begin, and what ends it */
+static int path_starts_after(char c) { return strchr(" \t\n(='\"[", c) != NULL; }
+static int path_ends_at(char c) { return !c || strchr(" \t\n)'\",;]", c) != NULL; }
+
+const char *pb_text_paths_shown(char *out, size_t cap, const char *text)
+{
+    size_t w = 0;
+    if (!cap) return out;
+    out[0] = 0;
+    for (const char *p = text ? text : ""; *p && w + 1 < cap;) {
+        if (*p != '/' || (p > text && !path_starts_after(p[-1]))) {
+            out[w++] = *p++;
+            continue;
+        }
+        size_t len = 0;
+        while (!path_ends_at(p[len])) len++;
+        /* a ":LINE" at its end is the line of a file, not part of its name */
+        size_t name = len;
+        while (name > 0 && p[name - 1] >= '0' && p[name - 1] <= '9') name--;
+        if (name == len || name == 0 || p[name - 1] != ':') name = len;
+        else name--;
+        char path[4096], shown[4096];
+        snprintf(path, sizeof path, "%.*s", (int)(name < sizeof path ? name : sizeof path - 1), p);
+        pb_path_shown(shown, sizeof shown, path);
+        int k = snprintf(out + w, cap - w, "%s%.*s", shown, (int)(len - name), p + name);
+        w += k > 0 ? ((size_t)k < cap - w ? (size_t)k : cap - w - 1) : 0;
+        p += len;
+    }
+    out[w] = 0;
+    return out;
 }

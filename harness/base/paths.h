@@ -10,4 +10,15 @@ const char *pb_data_dir(void);
  * bench was built from. */
 const char *pb_source_root(void);
 
+#include <stddef.h>
+
+/* path as a page a person reads (a pull request's comment, a CI annotation) shows it, with no
+ * absolute path of the machine that ran bench: relative to the current folder when it lies inside
+ * it, else its last two parts behind ".../" (/tmp/x/build/harness/libpbsuites.so:
+ * .../harness/libpbsuites.so); a relative path as it is. Returns out. */
+const char *pb_path_shown(char *out, size_t cap, const char *path);
+/* text with each absolute path in it (a word that begins with '/', after a space, '(' , '=' or a
+ * quote) shown as pb_path_shown shows it; a ":LINE" after it is kept. Returns out. */
+const char *pb_text_paths_shown(char *out, size_t cap, const char *text);
+
 #endif

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "paths.h"
 #include "text_out.h"
 
 static int fails, checks;
@@ -23,8 +25,32 @@ static void want(void (*put)(FILE *, const char *), const char *what, const char
     free(buf);
 }
 
+/* pb_text_paths_shown: no absolute path of this machine in what a person reads */
+static void want_shown(const char *in, const char *exp)
+{
+    char out[512];
+    pb_text_paths_shown(out, sizeof out, in);
+    checks++;
+    if (strcmp(out, exp)) { fails++; printf("FAIL paths '%s': got '%s', want '%s'\n", in, out, exp); }
+}
+
+static void paths(void)
+{
+    want_shown("threshold 15% (/src/pb/ci/thresholds:17); alpha 0.05", "threshold 15% (.../ci/thresholds:17); alpha 0.05");
+    want_shown("baseline build x (/tmp/w/abc/build/harness/libpbsuites.so), candidate",
+               "baseline build x (.../harness/libpbsuites.so), candidate");
+    want_shown("cost B/A, 1/mb_per_s, a/b and /x", "cost B/A, 1/mb_per_s, a/b and .../x");
+    want_shown("file=/etc/passwd,'/root/k'", "file=.../etc/passwd,'.../root/k'");
+    char cwd[400], in[512];
+    if (getcwd(cwd, sizeof cwd)) {
+        snprintf(in, sizeof in, "(%s/ci/thresholds:3)", cwd);
+        want_shown(in, "(ci/thresholds:3)");
+    }
+}
+
 int main(void)
 {
+    paths();
     /* Markdown: the fence is longer than any backquote run inside, so the span ends only at its end */
     want(pb_md_code_fputs, "md", "bench run --suite xts", "`bench run --suite xts`");
     want(pb_md_code_fputs, "md", "a`b <img src=x onerror=alert(1)>", "``a`b <img src=x onerror=alert(1)>``");
