@@ -3,12 +3,14 @@
 #include "gate.h"
 
 #include "layout_stats.h"
+#include "pb_config.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Fewer pairs than this have no 95 % signed-rank CI at all (2/2^5 > 0.05). */
 #define MIN_PAIRS 6
@@ -242,6 +244,18 @@ const char *pb_gate_exit_name(int status)
     return "none";
 }
 
+int pb_cell_under_threshold(const pb_cmp_cell *c, const pb_gate_params *gp)
+{
+    return c->verdict == PB_CELL_PASS && isfinite(c->threshold) && c->p_holm < gp->alpha && c->ratio > 1;
+}
+
+const char *pb_under_threshold_text(char *b, size_t cap, const pb_cmp_cell *c)
+{
+    snprintf(b, cap, "slower by %.1f %% [%.1f %%, %.1f %%], under the %.3g %% threshold", 100 * (c->ratio - 1),
+             100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1), 100 * c->threshold);
+    return b;
+}
+
 const char *pb_cmp_change(const pb_cmp_cell *c, const pb_gate_params *gp)
 {
     if (c->verdict == PB_CELL_NODATA) return "no data";
@@ -430,4 +444,52 @@ void pb_thresholds_free(pb_thresholds *t)
     free(t->v);
     t->v = NULL;
     t->n = 0;
+}
+
+int pb_thresholds_single(pb_thresholds *t, const char *value, pb_err *e)
+{
+    memset(t, 0, sizeof *t);
+    pb_threshold r = {.gate = "*", .suite = "*", .metric = "*", .line = 0};
+    if (parse_percent(value, &r.slowdown) < 0 || !(r.slowdown > 0 && r.slowdown <= 1))
+        return pb_errf(e, "--threshold '%s': want a percentage with its sign, more than 0%% and at most 100%% "
+                          "(e.g. 3%% or 2.5%%)", value);
+    snprintf(t->path, sizeof t->path, "--threshold %s", value);
+    t->option = 1;
+    return add_rule(t, &r, e);
+}
+
+/* every suite a rule names is one this bench has (a typo would otherwise be a rule never used) */
+static int check_rule_suites(pb_thresholds *t, pb_err *e)
+{
+    for (int i = 0; i < t->n; i++)
+        if (strcmp(t->v[i].suite, "*") && !pb_suite_find(t->v[i].suite)) {
+            char all[256] = "";
+            for (int k = 0; pb_suites[k]; k++)
+                snprintf(all + strlen(all), sizeof all - strlen(all), " %s", pb_suites[k]->name);
+            pb_errf(e, "%s:%d: unknown suite '%s' (suites:%s, or *)", t->path, t->v[i].line, t->v[i].suite, all);
+            pb_thresholds_free(t);
+            return -1;
+        }
+    return 0;
+}
+
+int pb_thresholds_for(pb_thresholds *t, const char *threshold, const char *file, pb_err *e)
+{
+    if (threshold) return pb_thresholds_single(t, threshold, e);
+    const char *path = file ? file : "ci/thresholds";
+    if (!file && access(path, R_OK) != 0) path = PB_SOURCE_ROOT "/ci/thresholds";
+    if (pb_thresholds_load(t, path, e) < 0) {
+        char why[sizeof e->msg];
+        snprintf(why, sizeof why, "%s", e->msg);
+        return file ? pb_errf(e, "--thresholds: %.900s", why)
+                    : pb_errf(e, "%.900s (the default; give --thresholds FILE or --threshold P%%)", why);
+    }
+    return check_rule_suites(t, e);
+}
+
+const char *pb_thresholds_where(const pb_thresholds *t, int line, char *buf, size_t cap)
+{
+    if (t->option) snprintf(buf, cap, "%s", t->path);
+    else snprintf(buf, cap, "%s:%d", t->path, line);
+    return buf;
 }

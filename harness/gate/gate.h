@@ -177,7 +177,8 @@ typedef struct pb_threshold {
 } pb_threshold;
 
 typedef struct pb_thresholds {
-    char path[512];
+    char path[512];          /* the file, or "--threshold P%" for the one rule of the command line */
+    int option;              /* 1: from --threshold (pb_thresholds_single), no file */
     int n;
     pb_threshold *v;
 } pb_thresholds;
@@ -189,6 +190,22 @@ int pb_thresholds_parse(pb_thresholds *t, const char *path, const char *text, pb
 int pb_thresholds_lookup(const pb_thresholds *t, const char *gate, const char *suite, const char *metric,
                          double *slowdown, int *line, pb_err *e);
 void pb_thresholds_free(pb_thresholds *t);
+/* --threshold P%: one rule '* * * P%' in place of a file, for every gate, suite and metric of the
+ * run. P as in the file (a percentage with its sign, 0% < P <= 100%); -1 + e naming --threshold. */
+int pb_thresholds_single(pb_thresholds *t, const char *value, pb_err *e);
+/* The thresholds of one command, in the order docs/gate.md documents: --threshold P% (threshold,
+ * or NULL), else --thresholds FILE (file, or NULL), else ci/thresholds in the current folder,
+ * else the source tree's. Suite names are checked against the registry. -1 + e naming the option
+ * (or saying that the default was used). */
+int pb_thresholds_for(pb_thresholds *t, const char *threshold, const char *file, pb_err *e);
+/* Where rule `line` of t comes from, as notes show it: "FILE:LINE", or "--threshold 3%". */
+const char *pb_thresholds_where(const pb_thresholds *t, int line, char *buf, size_t cap);
+
+/* A cell that is significantly slower (p (Holm) < alpha, ratio > 1) and still passed, because
+ * it is under its threshold: reported as such in every output, and counted (docs/gate.md). */
+int pb_cell_under_threshold(const pb_cmp_cell *c, const pb_gate_params *gp);
+/* "slower by 8.9 % [2.7 %, 11.5 %], under the 15 % threshold" into b; returns b */
+const char *pb_under_threshold_text(char *b, size_t cap, const pb_cmp_cell *c);
 
 /* ---- the store (gate_store.c) ---- */
 
