@@ -9,6 +9,8 @@
 #include "cli_opts.h"
 #include "compare_unpaired.h"
 #include "gate.h"
+#include "gate_doc.h"
+#include "gate_outputs.h"
 
 
 static const char COMPARE_SYNOPSIS[] =
@@ -19,17 +21,21 @@ static const char COMPARE_SYNOPSIS[] =
     "(Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI and p-value), Holm's correction\n"
     "for the number of cells, and the minimum detectable change (MDC, 80 % power).\n"
     "\n"
+    "With --threshold P% or --thresholds FILE (rule 'claim' for impls of one run, 'commit' for runs\n"
+    "against runs) each cell is judged as a gate judges it, and the exit status is a gate's.\n"
+    "\n"
     "  A B                   impls to compare in one run (default: the run's baseline and candidate)\n";
 
-enum { O_RUN, O_SUITE, O_RUNS, O_IMPL, O_METRIC, O_ALPHA, O_FORMAT };
+enum { O_RUN, O_SUITE, O_RUNS, O_IMPL, O_METRIC, O_ALPHA, O_FORMAT, O_OUT, O_ANNOTATE, O_THRESHOLD, O_THRESHOLDS };
 
 typedef struct compare_args {
     pb_cli *cli;
-    const char *db, *run, *suite, *runs_a, *runs_b, *impl, *metric;
+    const char *db, *run, *suite, *runs_a, *runs_b, *impl, *metric, *threshold, *thresholds;
     const char *pos[2];
     int npos;
     int want_runs_b;   /* --runs IDS_A was given: the next word is IDS_B */
-    pb_format fmt;
+    pb_gate_outputs out;   /* --format, --out, --annotate */
+    pb_gate_doc *doc;
     pb_gate_params gp;
 } compare_args;
 
@@ -46,7 +52,9 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_ONCE("impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL),
     PB_OPT("metric", "M", "metric (default the run's primary metric); throughputs become costs", O_METRIC),
     PB_OPT("alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA),
-    PB_OPT("format", "F", "text (default), md or json", O_FORMAT),
+    PB_OPT("threshold", "P%", "judge every cell against P% as a gate does (exit 0, 1 or 3)", O_THRESHOLD),
+    PB_OPT("thresholds", "FILE", "the same with the rules of FILE (ci/thresholds' format)", O_THRESHOLDS),
+    PB_GATE_OUTPUT_OPTS(O_FORMAT, O_OUT, O_ANNOTATE),
     PB_OPT_DB(compare_args, db),
     PB_OPT_END,
 };
@@ -61,8 +69,20 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_RUNS: a->runs_a = v; a->want_runs_b = 1; return 0;
     case O_IMPL: a->impl = v; return 0;
     case O_METRIC: a->metric = v; return 0;
-    case O_ALPHA: return pb_gate_output_opt("bench compare", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
-    default: return pb_gate_output_opt("bench compare", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    case O_ALPHA: return pb_gate_output_opt("bench compare", "alpha", v, NULL, &a->gp) < 0 ? -1 : 0;
+    case O_THRESHOLDS: a->thresholds = v; return 0;
+    case O_THRESHOLD: {
+        pb_thresholds t;
+        pb_err te = {{0}};
+        int rc = pb_thresholds_single(&t, v, &te);   /* checked now: before the store is opened */
+        pb_thresholds_free(&t);
+        if (rc < 0) return pb_cli_error(a->cli, "%s", te.msg);
+        a->threshold = v;
+        return 0;
+    }
+    case O_FORMAT: return pb_gate_outputs_opt(&a->out, a->cli, "format", v) < 0 ? -1 : 0;
+    case O_OUT: return pb_gate_outputs_opt(&a->out, a->cli, "out", v) < 0 ? -1 : 0;
+    default: return pb_gate_outputs_opt(&a->out, a->cli, "annotate", v) < 0 ? -1 : 0;
     }
 }
 
@@ -85,7 +105,8 @@ static int parse(int argc, char **argv, compare_args *a)
     pb_cli cli = {.cmd = "compare", .synopsis = COMPARE_SYNOPSIS, .opts = OPTS, .on_opt = on_opt, .on_pos = on_pos,
                   .ctx = a,
                   .epilogue = "\nExit status 0, or 2 for bad input (also an impl, or a run, against itself: for an A/A\n"
-                              "compare two runs of one build). The comparison is stored (table comparisons).\n"};
+                              "compare two runs of one build); with a threshold a gate's (0 pass, 1 regression,\n"
+                              "3 inconclusive). The comparison is stored (table comparisons).\n"};
     a->cli = &cli;
     int r = pb_cli_parse(&cli, argc, argv);
     a->cli = NULL;
@@ -132,8 +153,35 @@ static void list_impls(const pb_gate_data *d, char *buf, size_t cap)
     }
 }
 
+/* The cells judged against th's rule (NULL: compared only), stored as c, printed (text) and added
+ * to the document under title: the exit status (a gate's with a threshold, else 0), or -1 + e. */
+static int finish_comparison(compare_args *a, pb_store *st, const pb_thresholds *th, const char *rule, pb_comparison *c,
+                             const char *title, const char *pairing, pb_cmp_cell *cells, size_t n, pb_err *e)
+{
+    double t = NAN;
+    int line = 0;
+    if (th && pb_thresholds_lookup(th, rule, c->suite, c->metric, &t, &line, e) < 0) return -1;
+    for (size_t i = 0; i < n; i++) cells[i].threshold = t;
+    pb_gate_decide(cells, n, &a->gp);
+    char note[700] = "", where[600];
+    if (th)
+        snprintf(note, sizeof note, "threshold %.3g%% (%s, rule '%s'), judged as a gate judges", 100 * t,
+                 pb_thresholds_where(th, line, where, sizeof where), rule);
+    c->exit_status = th ? pb_gate_exit_status(cells, n) : -1;
+    c->thresholds = th ? th->path : NULL;
+    c->note = th ? note : NULL;
+    int64_t id = pb_gate_store(st, c, cells, n, e);
+    if (id < 0) return -1;
+    pb_cmp_header h = {.title = title, .suite = c->suite, .metric = c->metric, .pairing = pairing, .comparison_id = id,
+                       .gp = &a->gp, .exit_status = c->exit_status, .note = c->note, .command = "compare", .th = th,
+                       .threshold_line = line};
+    if (pb_gate_outputs_text(&a->out)) pb_gate_print(stdout, 0, &h, cells, n);
+    if (pb_gate_doc_add(a->doc, st, &h, cells, n, e) < 0) return -1;
+    return th ? c->exit_status : 0;
+}
+
 /* impls A and B of one run, paired by round */
-static int compare_one_run(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
+static int compare_one_run(pb_store *st, compare_args *a, const pb_thresholds *th, char *cmdline, pb_err *e)
 {
     int64_t run;
     if (!a->run || !strcmp(a->run, "latest")) {
@@ -170,22 +218,17 @@ static int compare_one_run(pb_store *st, compare_args *a, char *cmdline, pb_err 
     if (pb_gate_cells_within(&d, A, B, &a->gp, &cells, &n, e) < 0) { pb_gate_data_free(&d); return -1; }
     pb_gate_data_free(&d);
     if (!n) return pb_errf(e, "run %lld has no cell where both %s and %s ran", (long long)run, A, B);
-    pb_gate_decide(cells, n, &a->gp);
     pb_comparison c = {.command = "compare", .suite = m.suite, .metric = metric, .pairing = "round",
-                       .command_line = cmdline, .gp = &a->gp, .exit_status = -1, .runs_a = &run, .nruns_a = 1};
-    int64_t id = pb_gate_store(st, &c, cells, n, e);
-    if (id < 0) { free(cells); return -1; }
+                       .command_line = cmdline, .gp = &a->gp, .runs_a = &run, .nruns_a = 1};
     char title[256];
     snprintf(title, sizeof title, "compare %s run %lld: %s (B) against %s (A)", m.suite, (long long)run, B, A);
-    pb_cmp_header h = {.title = title, .suite = m.suite, .metric = metric, .pairing = "round (interleaved in one run)",
-                       .comparison_id = id, .gp = &a->gp, .exit_status = -1};
-    pb_gate_print(stdout, a->fmt, &h, cells, n);
+    int status = finish_comparison(a, st, th, "claim", &c, title, "round (interleaved in one run)", cells, n, e);
     free(cells);
-    return 0;
+    return status;
 }
 
 /* runs against runs: alternations paired by medians, or one run each untested */
-static int compare_runs(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
+static int compare_runs(pb_store *st, compare_args *a, const pb_thresholds *th, char *cmdline, pb_err *e)
 {
     int64_t *ra = NULL, *rb = NULL;
     size_t na, nb;
@@ -196,7 +239,11 @@ static int compare_runs(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
     pb_run_meta ma, mb;
     if (na == 1 && nb == 1 && pb_gate_run_meta(st, ra[0], &ma, e) == 0 && pb_gate_run_meta(st, rb[0], &mb, e) == 0 &&
         (!ma.job_id[0] || strcmp(ma.job_id, mb.job_id))) {
-        rc = pb_compare_unpaired(st, ra[0], rb[0], a->impl, stdout, e);
+        /* not a paired comparison, not stored, no verdict: its own table, and nothing else */
+        if (th || a->out.format != PB_FMT_TEXT || a->out.nout || a->out.annotate)
+            rc = pb_errf(e, "--runs %lld %lld: runs of different (or no) jobs are compared UNPAIRED, as a text table "
+                            "only: no threshold, no --format, --out or --annotate", (long long)ra[0], (long long)rb[0]);
+        else rc = pb_compare_unpaired(st, ra[0], rb[0], a->impl, stdout, e);
         free(ra);
         free(rb);
         return rc;
@@ -212,23 +259,16 @@ static int compare_runs(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
     if (rc == 0) rc = pb_gate_cells_across(&d, ra, rb, na, a->impl, &a->gp, &cells, &n, e);
     pb_gate_data_free(&d);
     if (rc == 0) {
-        pb_gate_decide(cells, n, &a->gp);
         const char *pairing = na > 1 ? "alternation" : "medians";
         pb_comparison c = {.command = "compare", .suite = m0.suite, .metric = metric, .pairing = pairing,
-                           .command_line = cmdline, .gp = &a->gp, .exit_status = -1, .runs_a = ra, .nruns_a = na,
+                           .command_line = cmdline, .gp = &a->gp, .runs_a = ra, .nruns_a = na,
                            .runs_b = rb, .nruns_b = nb, .alternating = na > 1};
-        int64_t id = pb_gate_store(st, &c, cells, n, e);
-        if (id < 0) rc = -1;
-        else {
-            char title[512];
-            snprintf(title, sizeof title, "compare %s runs %s (B) against runs %s (A)", m0.suite, a->runs_b,
-                     a->runs_a);
-            pb_cmp_header h = {.title = title, .suite = m0.suite, .metric = metric,
-                               .pairing = na > 1 ? "alternation (medians of each run, one pair per alternation)"
-                                                 : "nothing: one run each, ratio of medians without a test",
-                               .comparison_id = id, .gp = &a->gp, .exit_status = -1};
-            pb_gate_print(stdout, a->fmt, &h, cells, n);
-        }
+        char title[512];
+        snprintf(title, sizeof title, "compare %s runs %s (B) against runs %s (A)", m0.suite, a->runs_b, a->runs_a);
+        rc = finish_comparison(a, st, th, "commit", &c, title,
+                               na > 1 ? "alternation (medians of each run, one pair per alternation)"
+                                      : "nothing: one run each, ratio of medians without a test",
+                               cells, n, e);
     }
     free(cells);
     free(ra);
@@ -236,18 +276,44 @@ static int compare_runs(pb_store *st, compare_args *a, char *cmdline, pb_err *e)
     return rc;
 }
 
+/* the comparison asked for, against the thresholds when one is given: its exit status, or -1 + e */
+static int compare_main(compare_args *a, char *cmdline, pb_err *e)
+{
+    pb_thresholds th;
+    int judged = a->threshold || a->thresholds;
+    if (judged && pb_thresholds_for(&th, a->threshold, a->thresholds, e) < 0) return -1;
+    pb_store st;
+    int rc = pb_gate_open(&st, a->db, 1, e);
+    if (rc == 0) {
+        rc = a->runs_a ? compare_runs(&st, a, judged ? &th : NULL, cmdline, e)
+                       : compare_one_run(&st, a, judged ? &th : NULL, cmdline, e);
+        pb_store_close(&st);
+    }
+    if (judged) pb_thresholds_free(&th);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-    compare_args a = {.db = pb_default_db(), .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
+    compare_args a = {.db = pb_default_db(), .out = {.format = PB_FMT_TEXT}, .gp = PB_GATE_DEFAULTS};
     int r = parse(argc, argv, &a);
+    if (r == 0 && pb_gate_outputs_check(&a.out, "compare") < 0) r = -1;
+    if (r == 0 && !(a.doc = pb_gate_doc_new())) {
+        fprintf(stderr, "bench compare: out of memory\n");
+        r = -1;
+    }
     if (r) return r > 0 ? 0 : 2;
     char cmdline[2048];
     pb_cli_join(argc, argv, cmdline, sizeof cmdline);
-    pb_store st;
     pb_err e = {{0}};
-    if (pb_gate_open(&st, a.db, 1, &e) < 0) { fprintf(stderr, "bench compare: %s\n", e.msg); return 2; }
-    int rc = a.runs_a ? compare_runs(&st, &a, cmdline, &e) : compare_one_run(&st, &a, cmdline, &e);
-    pb_store_close(&st);
-    if (rc < 0) { fprintf(stderr, "bench compare: %s\n", e.msg); return 2; }
-    return 0;
+    pb_gate_outputs_begin(&a.out);
+    int rc = compare_main(&a, cmdline, &e);
+    if (rc < 0) {
+        fprintf(stderr, "bench compare: %s\n", e.msg);
+        pb_gate_doc_error(a.doc, a.suite ? a.suite : "", e.msg);
+        rc = PB_GATE_EXIT_ERROR;
+    }
+    rc = pb_gate_outputs_status(rc, pb_gate_outputs_finish(&a.out, a.doc, "compare", 1));
+    pb_gate_doc_free(a.doc);
+    return rc;
 }

@@ -13,6 +13,8 @@
 #include "cli_opts.h"
 #include "gate.h"
 #include "gate_det.h"
+#include "gate_doc.h"
+#include "gate_outputs.h"
 #include "gbshim.h"
 #include "metrics.h"
 #include "pair_suite.h"
@@ -29,6 +31,7 @@ static const char GATE_SYNOPSIS[] =
     "       bench gate --baseline-runs IDS --candidate-runs IDS [--impl X] [options]\n"
     "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
     "       bench gate --suite S --baseline-module PATH [--candidate-module PATH] [--impl X] [options]\n"
+    "       bench gate --merge FILE... [--format F] [--out F=FILE] [--annotate github|gitlab]\n"
     "\n"
     "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
     "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
@@ -44,24 +47,30 @@ static const char GATE_SYNOPSIS[] =
     "Commit gate in one process (fourth form): loads two builds' suites (" PB_SUITE_MODULE_FILE ", the\n"
     "baseline's and the candidate's) and runs every impl X of both, X~base against X, interleaved\n"
     "round by round in one run, like the claim gate (rule 'commit'; reruns and --budget as there).\n"
-    "With --calibrate: the same with one build on both sides (A/A).\n";
+    "With --calibrate: the same with one build on both sides (A/A).\n"
+    "Merge (fifth form): the documents of several gates saved with --format json (or --out\n"
+    "json=FILE) as one document, in any format (the ci/ scripts: one document for all suites;\n"
+    "bench gate --merge --help).\n"
+    "Thresholds: --threshold P% for every cell of this run, else --thresholds FILE, else\n"
+    "ci/thresholds in the current folder, else the source tree's (docs/gate.md).\n";
 
 static const char GATE_EPILOGUE[] =
     "\nExit status: 0 pass, 1 regression, 2 error, 3 inconclusive. Calibration in one run: 0 or 2;\n"
     "calibration with run lists: what its A/A gate decided.\n";
 
 enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
-       O_REPEAT, O_METRIC, O_THRESHOLDS, O_ALPHA, O_FORMAT, O_CALIBRATE, O_MEASURE, O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED,
-       O_BASE_MODULE, O_CAND_MODULE };
+       O_REPEAT, O_METRIC, O_THRESHOLDS, O_THRESHOLD, O_ALPHA, O_FORMAT, O_OUT, O_ANNOTATE, O_CALIBRATE, O_MEASURE,
+       O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED, O_BASE_MODULE, O_CAND_MODULE };
 
 typedef struct gate_args {
     const pb_suite *suite;
-    const char *baseline, *candidate, *impl, *db, *thresholds, *metric, *sizes, *runs_a, *runs_b, *measure;
+    const char *baseline, *candidate, *impl, *db, *thresholds, *threshold, *metric, *sizes, *runs_a, *runs_b, *measure;
     const char *cpu;       /* --cpu (runenv.h); NULL: the default */
     const char *base_module, *cand_module;   /* the fourth form */
     int quick, rounds, reruns, repeat, calibrate, progress;
     double budget;         /* --budget SECONDS; 0: none */
-    pb_format fmt;
+    pb_gate_outputs out;   /* --format, --out, --annotate */
+    pb_gate_doc *doc;      /* every comparison made, for the document's formats */
     pb_gate_params gp;     /* as given: alpha is the whole gate's family-wise error rate */
     pb_gate_params look;   /* what each look at the data is tested at (pb_gate_look_params) */
     void *suite_opts;      /* the suite's options object */
@@ -98,8 +107,9 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT("repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT),
     PB_OPT("metric", "M", "metric (default the suite's primary metric)", O_METRIC),
     PB_OPT("thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS),
+    PB_OPT("threshold", "P%", "one threshold for every cell of this run, in place of the file's", O_THRESHOLD),
     PB_OPT("alpha", "A", "family-wise error rate over the cells (default 0.05)", O_ALPHA),
-    PB_OPT("format", "F", "text (default), md or json", O_FORMAT),
+    PB_GATE_OUTPUT_OPTS(O_FORMAT, O_OUT, O_ANNOTATE),
     PB_OPT_DB(gate_args, db),
     PB_OPT("measure", "M", "time (default): wall time as above; valgrind: claim gate on\n"
                      "deterministic callgrind counts (metric insns_per_op by default; no\n"
@@ -128,6 +138,15 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_SIZES: a->sizes = v; return 0;
     case O_METRIC: a->metric = v; return 0;
     case O_THRESHOLDS: a->thresholds = v; return 0;
+    case O_THRESHOLD: {
+        pb_thresholds t;
+        pb_err te = {{0}};
+        int rc = pb_thresholds_single(&t, v, &te);   /* checked now: before anything runs */
+        pb_thresholds_free(&t);
+        if (rc < 0) return pb_cli_error(a->cli, "%s", te.msg);
+        a->threshold = v;
+        return 0;
+    }
     case O_QUICK: a->quick = 1; return 0;
     case O_CALIBRATE: a->calibrate = 1; return 0;
     case O_MEASURE: a->measure = v; return 0;
@@ -144,8 +163,10 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_LAYOUTS: return pb_cli_layout_opt(a->cli, &a->la, "layouts", v);
     case O_LAYOUT_SEED: return pb_cli_layout_opt(a->cli, &a->la, "layout-seed", v);
     case O_REPEAT: return pb_cli_int(a->cli, "repeat", v, 1, 1000, &a->repeat);
-    case O_ALPHA: return pb_gate_output_opt("bench gate", "alpha", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
-    case O_FORMAT: return pb_gate_output_opt("bench gate", "format", v, &a->fmt, &a->gp) < 0 ? -1 : 0;
+    case O_ALPHA: return pb_gate_output_opt("bench gate", "alpha", v, NULL, &a->gp) < 0 ? -1 : 0;
+    case O_FORMAT: return pb_gate_outputs_opt(&a->out, a->cli, "format", v) < 0 ? -1 : 0;
+    case O_OUT: return pb_gate_outputs_opt(&a->out, a->cli, "out", v) < 0 ? -1 : 0;
+    case O_ANNOTATE: return pb_gate_outputs_opt(&a->out, a->cli, "annotate", v) < 0 ? -1 : 0;
     }
     return pb_cli_error(a->cli, "option id %d not handled", id);
 }
@@ -195,10 +216,6 @@ static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
         fprintf(stderr, "bench gate: --measure both is the claim gate (no --calibrate, no run lists)\n");
         return -1;
     }
-    if (a->measure && strcmp(a->measure, "time") && a->fmt != PB_FMT_TEXT) {
-        fprintf(stderr, "bench gate: --measure %s prints text only (the comparison is stored in full)\n", a->measure);
-        return -1;
-    }
     if (a->budget > 0 && (a->runs_a || vg)) {
         /* the commit gate's alternations are made by ci/perf-gate, which takes --budget itself */
         fprintf(stderr, "bench gate: --budget is for the wall-time gate in one run (claim or --calibrate); "
@@ -219,22 +236,15 @@ static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
     return 0;
 }
 
-/* ci/thresholds here, else the source tree's; suite names checked against the registry */
-static int load_thresholds(gate_args *a, pb_thresholds *t, pb_err *e)
+/* where the text of what runs goes: standard output, unless it carries a document */
+static FILE *human(const gate_args *a) { return pb_gate_outputs_text(&a->out) ? stdout : stderr; }
+
+/* A comparison decided: its table on standard output now (text), and into the document. */
+static int emit(const gate_args *a, pb_store *st, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n,
+                pb_err *e)
 {
-    const char *path = a->thresholds ? a->thresholds : "ci/thresholds";
-    if (!a->thresholds && access(path, R_OK) != 0) path = PB_SOURCE_ROOT "/ci/thresholds";
-    if (pb_thresholds_load(t, path, e) < 0) return -1;
-    for (int i = 0; i < t->n; i++)
-        if (strcmp(t->v[i].suite, "*") && !pb_suite_find(t->v[i].suite)) {
-            char all[256] = "";
-            for (int k = 0; pb_suites[k]; k++)
-                snprintf(all + strlen(all), sizeof all - strlen(all), " %s", pb_suites[k]->name);
-            pb_errf(e, "%s:%d: unknown suite '%s' (suites:%s, or *)", t->path, t->v[i].line, t->v[i].suite, all);
-            pb_thresholds_free(t);
-            return -1;
-        }
-    return 0;
+    if (pb_gate_outputs_text(&a->out)) pb_gate_print(stdout, 0, h, cells, n);
+    return a->doc ? pb_gate_doc_add(a->doc, st, h, cells, n, e) : 0;
 }
 
 /* --budget: a cell still worth more rounds — decided or not, its MDC is not yet under half its
@@ -383,7 +393,9 @@ static void rounds_note(char *buf, size_t cap, const gate_args *a, const session
                         const pb_thresholds *th)
 {
     int r0 = a->rounds ? a->rounds : (a->quick ? 16 : 64);
-    snprintf(buf, cap, "threshold %.3g%% (%s:%d); alpha %g over up to %d looks; %d rounds%s", 100 * t, th->path, line,
+    char where[600];
+    snprintf(buf, cap, "threshold %.3g%% (%s); alpha %g over up to %d looks; %d rounds%s", 100 * t,
+             pb_thresholds_where(th, line, where, sizeof where),
              a->gp.alpha, 1 + a->reruns, r0, s->nruns == 1 ? ""
              : a->budget > 0 ? ", cells inconclusive or with MDC >= threshold/2 rerun" : ", inconclusive cells rerun");
     for (size_t i = 1; i < s->nruns; i++)
@@ -436,10 +448,11 @@ static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const
     char title[256];
     snprintf(title, sizeof title, "gate claim %s: %s (candidate) must not be slower than %s (baseline)", s->name, B, A);
     pb_cmp_header h = {.title = title, .suite = s->name, .metric = metric, .pairing = "round (interleaved in one run)",
-                       .gate = "claim", .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
-    pb_gate_print(stdout, a->fmt, &h, ss.final, ss.nfinal);
+                       .gate = "claim", .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note,
+                       .th = th, .threshold_line = line};
+    int rc = emit(a, st, &h, ss.final, ss.nfinal, e);
     session_free(&ss);
-    return status;
+    return rc < 0 ? -1 : status;
 }
 
 /* --measure both: the wall-time claim gate, then the count gate, then both per cell side by side.
@@ -451,22 +464,24 @@ static int gate_both(gate_args *a, pb_det_gate *dg, pb_store *st, const pb_thres
     if (rt < 0) return -1;
     int64_t time_id = pb_gate_last_comparison(st);
     dg->metric = NULL;   /* --metric names the wall-time metric; the counts are insns_per_op */
-    printf("\n");
+    FILE *out = human(a);
+    fprintf(out, "\n");
     int rc = pb_gate_valgrind(dg, st, th, e);
-    if (rc < 0 || pb_two_metric_print(stdout, st, time_id, pb_gate_last_comparison(st), e) < 0) return -1;
+    if (rc < 0 || pb_two_metric_print(out, st, time_id, pb_gate_last_comparison(st), e) < 0) return -1;
     int status = rt == 1 || rc == 1 ? 1 : rt == 3 || rc == 3 ? 3 : 0;
-    printf("exit %d (%s): wall time %s, counts %s\n", status, pb_gate_exit_name(status), pb_gate_exit_name(rt),
-           pb_gate_exit_name(rc));
+    fprintf(out, "exit %d (%s): wall time %s, counts %s\n", status, pb_gate_exit_name(status), pb_gate_exit_name(rt),
+            pb_gate_exit_name(rc));
     return status;
 }
 
 /* ---- calibration ---- */
 
-static void print_calibration(const pb_calibration *cal, int exits[4], double t, const char *pairing, double alpha)
+static void print_calibration(FILE *f, const pb_calibration *cal, int exits[4], double t, const char *pairing,
+                              double alpha)
 {
-    printf("\nA/A calibration of %s, impl %s, metric %s, paired by %s: %zu gate%s\n", cal->suite, cal->impl,
+    fprintf(f, "\nA/A calibration of %s, impl %s, metric %s, paired by %s: %zu gate%s\n", cal->suite, cal->impl,
            cal->metric, pairing, cal->repeats, cal->repeats == 1 ? "" : "s");
-    printf("%-10s  %-9s  %8s  %5s  %7s  %7s  %9s  %6s  %12s\n", "variant", "op", "bytes", "pairs", "noise", "MDC",
+    fprintf(f, "%-10s  %-9s  %8s  %5s  %7s  %7s  %9s  %6s  %12s\n", "variant", "op", "bytes", "pairs", "noise", "MDC",
            "worst A/A", "alarms", "inconclusive");
     double sig_worst = 0, mdc_all[4096];
     size_t nmdc = 0;
@@ -488,15 +503,15 @@ static void print_calibration(const pb_calibration *cal, int exits[4], double t,
         const pb_cmp_cell *c = &cal->first[0][i];
         double md = pb_median(mdc, k);
         if (nmdc < 4096 && k) mdc_all[nmdc++] = md;
-        printf("%-10s  %-9s  %8llu  %5zu  %6.2f%%  %6.2f%%  %9.4f  %6zu  %12zu\n", c->variant, c->op,
+        fprintf(f, "%-10s  %-9s  %8llu  %5zu  %6.2f%%  %6.2f%%  %9.4f  %6zu  %12zu\n", c->variant, c->op,
                (unsigned long long)c->size, k ? pairs / k : 0, 100 * pb_median(noise, k), 100 * md, worst, alarms,
                inc);
     }
-    printf("A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d; threshold %.3g%%\n",
+    fprintf(f, "A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d; threshold %.3g%%\n",
            cal->repeats, exits[0], exits[1], exits[3], 100 * t);
-    printf("largest significant A/A slowdown (first passes): %.1f%%: a threshold above it would not have alarmed here\n",
+    fprintf(f, "largest significant A/A slowdown (first passes): %.1f%%: a threshold above it would not have alarmed here\n",
            100 * sig_worst);
-    printf("MDC over the cells: median %.1f%%, largest %.1f%%: smaller regressions are found less than %.0f%% of the "
+    fprintf(f, "MDC over the cells: median %.1f%%, largest %.1f%%: smaller regressions are found less than %.0f%% of the "
            "time at these settings\n",
            100 * pb_median(mdc_all, nmdc), 100 * pb_quantile(mdc_all, nmdc, 1.0), 100 * PB_GATE_DEFAULTS.power);
 }
@@ -537,9 +552,17 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
         last_id = pb_gate_store(st, &c, ss[r].final, ss[r].nfinal, e);
         if (last_id < 0) { rc = -1; break; }
         if (!first_id) first_id = last_id;
+        /* the document holds every A/A gate; the text shows the calibration's table instead */
+        char title[300];
+        snprintf(title, sizeof title, "gate A/A calibration %s: %s against %s" AA_SUFFIX " (gate %zu of %zu)", s->name, X,
+                 X, r + 1, R);
+        pb_cmp_header h = {.title = title, .suite = s->name, .metric = metric, .pairing = "round (interleaved in one run)",
+                           .gate = "aa", .comparison_id = last_id, .gp = &a->look, .exit_status = status, .note = note,
+                           .th = th, .threshold_line = line};
+        if (a->doc && pb_gate_doc_add(a->doc, st, &h, ss[r].final, ss[r].nfinal, e) < 0) { rc = -1; break; }
         size_t k[6] = {0};
         for (size_t i = 0; i < ss[r].nfinal; i++) k[ss[r].final[i].verdict]++;
-        fprintf(a->progress ? stderr : stdout, "A/A gate %zu/%zu (comparison %lld): exit %d: %zu pass, %zu regression, %zu inconclusive\n",
+        fprintf(a->progress ? stderr : human(a), "A/A gate %zu/%zu (comparison %lld): exit %d: %zu pass, %zu regression, %zu inconclusive\n",
                 r + 1, R, (long long)last_id, status, k[PB_CELL_PASS], k[PB_CELL_REGRESSION], k[PB_CELL_INCONCLUSIVE]);
     }
     if (rc == 0) {
@@ -547,7 +570,7 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
                               .repeats = R, .ncells = ss[0].nfinal, .first = first, .final = final,
                               .first_comparison = first_id, .last_comparison = last_id};
         rc = pb_gate_store_calibration(st, &cal, e);
-        if (rc == 0) print_calibration(&cal, exits, t, "round (in one run)", a->look.alpha);
+        if (rc == 0) print_calibration(human(a), &cal, exits, t, "round (in one run)", a->look.alpha);
     }
     for (size_t r = 0; ss && r < R; r++) session_free(&ss[r]);
     free(ss);
@@ -610,11 +633,12 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
         /* with k pairs the smallest exact two-sided p is 2/2^k: Holm needs it below alpha/m */
         size_t need = 6;
         while (ldexp(2.0, -(int)need) * (double)n >= a->look.alpha && need < 60) need++;
-        char note[700];
+        char note[1200], where[600];
         snprintf(note, sizeof note,
-                 "baseline %.12s, candidate %.12s; job %s; %zu alternations; threshold %.3g%% (%s:%d); alpha %g over "
+                 "baseline %.12s, candidate %.12s; job %s; %zu alternations; threshold %.3g%% (%s); alpha %g over "
                  "up to %d looks%s",
-                 m0.git_sha, mb.git_sha, m0.job_id, na, 100 * t, th->path, line, a->gp.alpha, 1 + a->reruns,
+                 m0.git_sha, mb.git_sha, m0.job_id, na, 100 * t, pb_thresholds_where(th, line, where, sizeof where),
+                 a->gp.alpha, 1 + a->reruns,
                  na < need ? "; too few alternations for any cell to reach significance after Holm" : "");
         if (na < need)
             snprintf(note + strlen(note), sizeof note - strlen(note), " (need %zu for %zu cells)", need, n);
@@ -637,8 +661,9 @@ static int gate_runs(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err
                      a->runs_a);
             pb_cmp_header h = {.title = title, .suite = m0.suite, .metric = metric,
                                .pairing = "alternation (medians of each run, one pair per alternation)",
-                               .gate = gate, .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
-            pb_gate_print(stdout, a->fmt, &h, cells, n);
+                               .gate = gate, .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note,
+                               .th = th, .threshold_line = line};
+            if (emit(a, st, &h, cells, n, e) < 0) rc = -1;
         }
     }
     pb_gate_data_free(&d);
@@ -731,13 +756,14 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
                      mb.info->vcs, ma.info->vcs);
             pb_cmp_header h = {.title = title, .suite = name, .metric = metric,
                                .pairing = "round (two builds interleaved in one run)", .gate = kind,
-                               .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note};
-            pb_gate_print(stdout, a->fmt, &h, ss.final, ss.nfinal);
+                               .comparison_id = id, .gp = &a->look, .exit_status = status, .note = note,
+                               .th = th, .threshold_line = line};
+            if (emit(a, st, &h, ss.final, ss.nfinal, e) < 0) rc = -1;
         }
         session_free(&ss);
     }
     if (rc == 0 && R > 1)
-        printf("A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d\n", R, exits[0],
+        fprintf(human(a), "A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d\n", R, exits[0],
                exits[1], exits[3]);
     if (sa) pb_suite_opts_free(sa, oa);
     if (sb) pb_suite_opts_free(sb, ob);
@@ -759,9 +785,47 @@ static int vg_countable(const gate_args *a, pb_err *e)
     return rc;
 }
 
+/* everything after the command line: thresholds, the store, the gate of the form asked for. The exit
+ * status, or -1 + e (skipped set when the suite cannot run benchmarks yet). */
+static int gate_main(gate_args *a, int *skipped, pb_err *e)
+{
+    if (!a->runs_a && (!a->suite->plan || !a->suite->setup_case)) {
+        *skipped = 1;
+        return pb_errf(e, "suite %s cannot run benchmarks yet", a->suite->name);
+    }
+    if (!a->runs_a && a->measure && strcmp(a->measure, "time") && vg_countable(a, e) < 0) return -1;
+    pb_thresholds th;
+    if (pb_thresholds_for(&th, a->threshold, a->thresholds, e) < 0) return -1;
+    pb_store st;
+    if (pb_gate_open(&st, a->db, a->runs_a != NULL, e) < 0) {
+        pb_thresholds_free(&th);
+        return -1;
+    }
+    const char *metric = a->metric ? a->metric : pb_suite_primary_metric(a->suite);
+    pb_det_gate dg = {.suite = a->suite, .baseline = a->baseline, .candidate = a->candidate, .sizes = a->sizes,
+                      .suite_opts = a->suite_opts_text, .metric = a->metric, .command_line = a->cmdline,
+                      .quick = a->quick, .progress = a->progress, .impl = a->impl,
+                      .suite_args = {a->cli->nsuite_given, a->cli->suite_given_name, a->cli->suite_given_value},
+                      .out = pb_gate_outputs_text(&a->out) ? stdout : NULL, .doc = a->doc};
+    int vg = a->measure && !strcmp(a->measure, "valgrind");
+    int rc = vg && a->runs_a ? pb_gate_valgrind_runs(&dg, a->runs_a, a->runs_b, &st, &th, e)
+             : vg          ? pb_gate_valgrind(&dg, &st, &th, e)
+             : a->measure && !strcmp(a->measure, "both") ? gate_both(a, &dg, &st, &th, metric, e)
+             : a->runs_a    ? gate_runs(a, &st, &th, e)
+             : a->base_module ? gate_builds(a, &st, &th, metric, e)
+             : a->calibrate ? gate_calibrate(a, &st, &th, metric, e)
+                            : gate_claim(a, &st, &th, metric, e);
+    pb_store_close(&st);
+    pb_thresholds_free(&th);
+    return rc;
+}
+
 int cmd_gate(int argc, char **argv)
 {
-    gate_args a = {.la = {.seed = 1}, .db = pb_default_db(), .progress = 1, .reruns = -1, .fmt = PB_FMT_TEXT, .gp = PB_GATE_DEFAULTS};
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--merge")) return cmd_gate_merge(argc, argv);
+    gate_args a = {.la = {.seed = 1}, .db = pb_default_db(), .progress = 1, .reruns = -1, .gp = PB_GATE_DEFAULTS,
+                   .out = {.format = PB_FMT_TEXT}};
     pb_cli_join(argc, argv, a.cmdline, sizeof a.cmdline);
     if (pb_gb_init(&argc, argv) < 0) {
         fprintf(stderr, "bench gate: bad --benchmark_ flag (see above)\n");
@@ -769,6 +833,11 @@ int cmd_gate(int argc, char **argv)
     }
     pb_cli cli;
     int r = parse(argc, argv, &a, &cli);
+    if (r == 0 && pb_gate_outputs_check(&a.out, "gate") < 0) r = -1;
+    if (r == 0 && !(a.doc = pb_gate_doc_new())) {
+        fprintf(stderr, "bench gate: out of memory\n");
+        r = -1;
+    }
     if (r) {
         if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
         return r > 0 ? 0 : PB_GATE_EXIT_ERROR;
@@ -777,49 +846,18 @@ int cmd_gate(int argc, char **argv)
     if (a.reruns < 0) a.reruns = a.runs_a ? 0 : a.budget > 0 ? MAX_RERUNS : 2;
     a.look = pb_gate_look_params(a.gp, a.reruns);
     pb_err e = {{0}};
-    if (!a.runs_a && (!a.suite->plan || !a.suite->setup_case)) {
-        fprintf(stderr, "bench gate: suite %s cannot run benchmarks yet\n", a.suite->name);
-        pb_suite_opts_free(a.suite, a.suite_opts);
-        return PB_GATE_EXIT_ERROR;
-    }
-    if (!a.runs_a && a.measure && strcmp(a.measure, "time") && vg_countable(&a, &e) < 0) {
-        fprintf(stderr, "bench gate: %s\n", e.msg);
-        pb_suite_opts_free(a.suite, a.suite_opts);
-        return PB_GATE_EXIT_ERROR;
-    }
-    pb_thresholds th;
-    if (load_thresholds(&a, &th, &e) < 0) {
-        fprintf(stderr, "bench gate: %s\n", e.msg);
-        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
-        return PB_GATE_EXIT_ERROR;
-    }
-    pb_store st;
-    if (pb_gate_open(&st, a.db, a.runs_a != NULL, &e) < 0) {
-        fprintf(stderr, "bench gate: %s\n", e.msg);
-        pb_thresholds_free(&th);
-        if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
-        return PB_GATE_EXIT_ERROR;
-    }
-    const char *metric = a.metric ? a.metric
-                         : pb_suite_primary_metric(a.suite);
-    pb_det_gate dg = {.suite = a.suite, .baseline = a.baseline, .candidate = a.candidate, .sizes = a.sizes,
-                      .suite_opts = a.suite_opts_text, .metric = a.metric, .command_line = a.cmdline, .quick = a.quick,
-                      .suite_args = {cli.nsuite_given, cli.suite_given_name, cli.suite_given_value},
-                      .progress = a.progress};
-    int vg = a.measure && !strcmp(a.measure, "valgrind");
-    int rc = vg && a.runs_a ? pb_gate_valgrind_runs(a.runs_a, a.runs_b, a.impl, a.metric, a.cmdline, &st, &th, &e)
-             : vg          ? pb_gate_valgrind(&dg, &st, &th, &e)
-             : a.measure && !strcmp(a.measure, "both") ? gate_both(&a, &dg, &st, &th, metric, &e)
-             : a.runs_a    ? gate_runs(&a, &st, &th, &e)
-             : a.base_module ? gate_builds(&a, &st, &th, metric, &e)
-             : a.calibrate ? gate_calibrate(&a, &st, &th, metric, &e)
-                           : gate_claim(&a, &st, &th, metric, &e);
-    pb_store_close(&st);
-    pb_thresholds_free(&th);
-    if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
+    int skipped = 0;
+    pb_gate_outputs_begin(&a.out);
+    int rc = gate_main(&a, &skipped, &e);
     if (rc < 0) {
         fprintf(stderr, "bench gate: %s\n", e.msg);
-        return PB_GATE_EXIT_ERROR;
+        const char *suite = a.suite ? a.suite->name : "";
+        if (skipped) pb_gate_doc_skipped(a.doc, suite, e.msg);
+        else pb_gate_doc_error(a.doc, suite, e.msg);
+        rc = PB_GATE_EXIT_ERROR;
     }
+    rc = pb_gate_outputs_status(rc, pb_gate_outputs_finish(&a.out, a.doc, "gate", 1));
+    pb_gate_doc_free(a.doc);
+    if (a.suite) pb_suite_opts_free(a.suite, a.suite_opts);
     return rc;
 }

@@ -302,6 +302,15 @@ typedef struct pb_comparison {
 
 int64_t pb_gate_store(pb_store *s, const pb_comparison *c, const pb_cmp_cell *cells, size_t n, pb_err *e);
 
+/* The runs a stored comparison used (comparison_runs), in alternation order, then by side and id. */
+typedef struct pb_cmp_run {
+    int64_t run;
+    char side[16];           /* baseline | candidate | both */
+    int alternation;         /* 0: none */
+} pb_cmp_run;
+/* Into *runs (malloc'd, *n of them); 0, or -1 + e. */
+int pb_gate_comparison_runs(pb_store *s, int64_t comparison, pb_cmp_run **runs, size_t *n, pb_err *e);
+
 /* An A/A calibration: `repeats` whole A/A gates of one impl against itself.
  * first[r] are the cells of repeat r's first pass (what a quick gate sees:
  * noise, MDC), final[r] after its reruns (what the gate decided: alarms). */
@@ -321,12 +330,14 @@ double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *p
                               const char *impl, const char *variant, const char *op, uint64_t size,
                               const char *metric);
 
-/* ---- output (gate_out.c) ---- */
-/* A comparison's formats: each names its entry of pb_gate_renderers (below); PB_FMT_COUNT is how
- * many there are, not a format. */
-typedef enum { PB_FMT_TEXT, PB_FMT_MD, PB_FMT_JSON, PB_FMT_COUNT } pb_format;
-/* The pb_format named s (an entry's name: "text", "md", "json"); 0, or -1 for none. */
+/* ---- output (gate_out.c: the tables people read; gate_doc.h: the document every format is made from) ---- */
+/* The formats of a comparison's document (gate_doc.h: pb_gate_renderers, one entry each, in this
+ * order); PB_FMT_COUNT is how many there are, not a format. */
+typedef enum { PB_FMT_TEXT, PB_FMT_MD, PB_FMT_JSON, PB_FMT_JUNIT, PB_FMT_CODEQUALITY, PB_FMT_COUNT } pb_format;
+/* The pb_format named s ("text", "md", "json", "junit", "codequality"); 0, or -1 for none. */
 int pb_format_parse(const char *s, pb_format *f);
+/* "text, md, json, junit or codequality" into buf */
+const char *pb_format_names(char *buf, size_t cap);
 /* The options compare and gate share: --format F, --alpha A (name without the dashes).
  * 1 if taken, 0 if not one of them, -1 after printing "CMD: what is wrong" to stderr. */
 int pb_gate_output_opt(const char *cmd, const char *name, const char *val, pb_format *fmt, pb_gate_params *gp);
@@ -338,18 +349,16 @@ typedef struct pb_cmp_header {
     const pb_gate_params *gp;
     int exit_status;          /* -1: no verdict (compare) */
     const char *note;
+    const char *command;      /* "gate" (NULL) or "compare" */
+    const char *measure;      /* "time" (NULL) or "valgrind": counts, no statistics */
+    const pb_thresholds *th;  /* where the cells' threshold came from; NULL: none (compare) */
+    int threshold_line;       /* its rule's line in th (pb_thresholds_where) */
 } pb_cmp_header;
 
-/* The gate floor's render table, the analogue of the report floor's (render.h) for a comparison's
- * cells: one entry per pb_format, in its order. */
-typedef struct pb_gate_renderer {
-    const char *name;      /* what --format calls it */
-    const char *suffix;    /* of a file that holds it (a CI job's artefact) */
-    void (*render)(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
-} pb_gate_renderer;
-extern const pb_gate_renderer pb_gate_renderers[PB_FMT_COUNT];
-
-/* The comparison in format fmt to f, through its entry of pb_gate_renderers. */
-void pb_gate_print(FILE *f, pb_format fmt, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
+/* One comparison as people read it: its header, the table of its cells, the verdict line. md = 0:
+ * text for a terminal (names through pb_term_text); 1: Markdown (names as Markdown text), a gate's
+ * section of the md document (gate_doc.h). A cell significantly slower but under its threshold
+ * says so, and the verdict line counts them. */
+void pb_gate_print(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
 
 #endif

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_out.h"
+
 pb_cell_verdict pb_det_verdict(double lo, double hi, double threshold)
 {
     if (!isfinite(lo) || !isfinite(hi) || lo <= 0 || hi < lo) return PB_CELL_NODATA;
@@ -79,34 +81,23 @@ static void fill_cell(pb_cmp_cell *c, const char *impl_a, const char *impl_b, co
     snprintf(c->note, sizeof c->note, "%s %.9g -> %.9g", metric, a[1], b[1]);
 }
 
-/* store the comparison, print the table; the exit status, or -1 + e */
-static int finish(pb_store *st, const char *gate, const char *suite, const char *metric, const char *title,
-                  const char *command_line, const pb_thresholds *th, double t, int line, const char *about,
-                  const int64_t *runs_a, const int64_t *runs_b, pb_cmp_cell *cells, size_t n, pb_err *e)
+/* the count gate's own table: each side's count, the change, the verdict */
+static void print_counts(FILE *f, const char *title, int64_t id, const pb_cmp_cell *cells, size_t n, const char *where,
+                         double t, const char *metric, const char *about, int status)
 {
-    int status = pb_gate_exit_status(cells, n);
-    char note[3200];
-    snprintf(note, sizeof note,
-             "counts, no statistics: regression when the ratio exceeds 1 + %.3g%% (%s:%d) over the whole range "
-             "of the repetitions, inconclusive when that range straddles it; %s",
-             100 * t, th->path, line, about);
-    pb_gate_params gp = PB_GATE_DEFAULTS;
-    /* "medians": the schema's name for no pairing and no test (one deterministic count a side) */
-    pb_comparison cmp = {.command = "gate", .gate = gate, .suite = suite, .metric = metric, .pairing = "medians",
-                         .thresholds = th->path, .command_line = command_line, .note = note, .gp = &gp,
-                         .exit_status = status, .runs_a = runs_a, .nruns_a = 1, .runs_b = runs_b,
-                         .nruns_b = runs_b ? 1 : 0};
-    int64_t id = pb_gate_store(st, &cmp, cells, n, e);
-    if (id < 0) return -1;
-    printf("%s, comparison %lld\n", title, (long long)id);
-    printf("%-12s %-10s %-6s %8s %14s %14s %9s %8s  %s\n", "impl", "variant", "op", "bytes", "baseline", "candidate",
-           "ratio", "change", "verdict");
+    fprintf(f, "%s, comparison %lld\n", title, (long long)id);
+    fprintf(f, "%-12s %-10s %-6s %8s %14s %14s %9s %8s  %s\n", "impl", "variant", "op", "bytes", "baseline",
+            "candidate", "ratio", "change", "verdict");
     for (size_t i = 0; i < n; i++) {
         const pb_cmp_cell *c = &cells[i];
-        const char *impl = strcmp(c->impl_a, c->impl_b) ? c->impl_b : c->impl_a;
+        /* names from the store, as terminal text (text_out.h) */
+        char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX], note[sizeof c->note];
+        pb_term_text(impl, sizeof impl, strcmp(c->impl_a, c->impl_b) ? c->impl_b : c->impl_a);
+        pb_term_text(variant, sizeof variant, c->variant);
+        pb_term_text(op, sizeof op, c->op);
         if (c->verdict == PB_CELL_NODATA) {
-            printf("%-12s %-10s %-6s %8llu  no data: %s\n", impl, c->variant, c->op, (unsigned long long)c->size,
-                   c->note);
+            fprintf(f, "%-12s %-10s %-6s %8llu  no data: %s\n", impl, variant, op, (unsigned long long)c->size,
+                    pb_term_text(note, sizeof note, c->note));
             continue;
         }
         double va = NAN, vb = NAN;
@@ -115,12 +106,40 @@ static int finish(pb_store *st, const char *gate, const char *suite, const char 
         char range[64] = "";
         if (c->ci_hi / c->ci_lo - 1 > PB_VG_TOLERANCE)
             snprintf(range, sizeof range, "  (repetitions differ: %.5f..%.5f)", c->ci_lo, c->ci_hi);
-        printf("%-12s %-10s %-6s %8llu %14.2f %14.2f %9.5f %+7.2f%%  %s%s\n", impl, c->variant, c->op,
-               (unsigned long long)c->size, va, vb, c->ratio, 100 * (c->ratio - 1), pb_cell_verdict_name(c->verdict),
-               range);
+        fprintf(f, "%-12s %-10s %-6s %8llu %14.2f %14.2f %9.5f %+7.2f%%  %s%s\n", impl, variant, op,
+                (unsigned long long)c->size, va, vb, c->ratio, 100 * (c->ratio - 1), pb_cell_verdict_name(c->verdict),
+                range);
     }
-    printf("threshold %.3g%% (%s:%d), metric %s; %s\nexit %d (%s)\n", 100 * t, th->path, line, metric, about, status,
-           pb_gate_exit_name(status));
+    fprintf(f, "threshold %.3g%% (%s), metric %s; %s\nexit %d (%s)\n", 100 * t, where, metric, about, status,
+            pb_gate_exit_name(status));
+}
+
+/* store the comparison, print the table, add it to the document; the exit status, or -1 + e */
+static int finish(const pb_det_gate *g, pb_store *st, const char *gate, const char *suite, const char *metric,
+                  const char *title, const pb_thresholds *th, double t, int line, const char *about,
+                  const int64_t *runs_a, const int64_t *runs_b, pb_cmp_cell *cells, size_t n, pb_err *e)
+{
+    int status = pb_gate_exit_status(cells, n);
+    char note[3200], where[600];
+    pb_thresholds_where(th, line, where, sizeof where);
+    snprintf(note, sizeof note,
+             "counts, no statistics: regression when the ratio exceeds 1 + %.3g%% (%s) over the whole range "
+             "of the repetitions, inconclusive when that range straddles it; %s",
+             100 * t, where, about);
+    pb_gate_params gp = PB_GATE_DEFAULTS;
+    /* "medians": the schema's name for no pairing and no test (one deterministic count a side) */
+    pb_comparison cmp = {.command = "gate", .gate = gate, .suite = suite, .metric = metric, .pairing = "medians",
+                         .thresholds = th->path, .command_line = g->command_line, .note = note, .gp = &gp,
+                         .exit_status = status, .runs_a = runs_a, .nruns_a = 1, .runs_b = runs_b,
+                         .nruns_b = runs_b ? 1 : 0};
+    int64_t id = pb_gate_store(st, &cmp, cells, n, e);
+    if (id < 0) return -1;
+    if (g->out) print_counts(g->out, title, id, cells, n, where, t, metric, about, status);
+    pb_cmp_header h = {.title = title, .suite = suite, .metric = metric,
+                       .pairing = "none (one deterministic count a side, no test)", .gate = gate, .comparison_id = id,
+                       .gp = &gp, .exit_status = status, .note = note, .measure = "valgrind", .th = th,
+                       .threshold_line = line};
+    if (g->doc && pb_gate_doc_add(g->doc, st, &h, cells, n, e) < 0) return -1;
     return status;
 }
 
@@ -160,7 +179,7 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
         snprintf(title, sizeof title, "gate claim %s (valgrind counts): %s (candidate) against %s (baseline), run %lld",
                  s->name, B, A, (long long)run);
         snprintf(about, sizeof about, "%s\n%s\n%s", r.settings, r.codepath, r.not_comparable);
-        rc = finish(st, "claim", s->name, metric, title, g->command_line, th, t, line, about, &run, NULL, cells, n, e);
+        rc = finish(g, st, "claim", s->name, metric, title, th, t, line, about, &run, NULL, cells, n, e);
     }
     free(cells);
     pb_vg_result_free(&r);
@@ -224,10 +243,10 @@ static int run_id(const char *list, const char *opt, int64_t *id, pb_err *e)
     return rc;
 }
 
-int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *impl, const char *metric_opt,
-                          const char *command_line, pb_store *st, const pb_thresholds *th, pb_err *e)
+int pb_gate_valgrind_runs(const pb_det_gate *g, const char *runs_a, const char *runs_b, pb_store *st,
+                          const pb_thresholds *th, pb_err *e)
 {
-    const char *metric = metric_opt ? metric_opt : "insns_per_op";
+    const char *metric = g->metric ? g->metric : "insns_per_op", *impl = g->impl;
     if (!pb_vg_metric_known(metric)) return pb_errf(e, "--measure valgrind: '%s' is not a count metric", metric);
     int64_t a, b;
     if (run_id(runs_a, "--baseline-runs", &a, e) < 0 || run_id(runs_b, "--candidate-runs", &b, e) < 0) return -1;
@@ -264,7 +283,7 @@ int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *im
         snprintf(title, sizeof title, "gate commit %s (valgrind counts): build %.12s (run %lld) against build %.12s (run %lld)",
                  ma.suite, mb.git_sha, (long long)b, ma.git_sha, (long long)a);
         snprintf(about, sizeof about, "one valgrind run a side (counts do not vary from run to run)");
-        rc = finish(st, "commit", ma.suite, metric, title, command_line, th, t, line, about, &a, &b, cells, n, e);
+        rc = finish(g, st, "commit", ma.suite, metric, title, th, t, line, about, &a, &b, cells, n, e);
     }
     free(cells);
     free(ra);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "gate.h"
+#include "gate_doc.h"
 #include "valgrind.h"
 
 /* [lo, hi]: the range of candidate / baseline of a cost (higher = worse), see above */
@@ -30,21 +31,26 @@ const char *pb_two_metric_note(double count_ratio, double count_threshold, doubl
                                double time_hi);
 
 /* The claim gate on counts: baseline against candidate of one suite, both in one valgrind child
- * with two repetitions per case. Prints the table, stores the run and the comparison, returns
- * the exit status (gate.h), or -1 + e. */
+ * with two repetitions per case. Stores the run and the comparison, prints the table to out
+ * (NULL: not) and adds the comparison to doc (NULL: none), returns the exit status (gate.h), or
+ * -1 + e. */
 typedef struct pb_det_gate {
     const pb_suite *suite;
     const char *baseline, *candidate, *sizes, *suite_opts, *metric, *command_line;
     pb_vg_suite_args suite_args;   /* the suite options word by word, for the valgrind child */
+    const char *impl;        /* the commit gate: only this impl (NULL: every one) */
     int quick, progress;
+    FILE *out;               /* the text table */
+    pb_gate_doc *doc;        /* the document */
 } pb_det_gate;
 
 int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th, pb_err *e);
 
 /* The commit gate on counts: one stored valgrind run of each build (bench run --measure valgrind),
- * every impl (or only `impl`) cell by cell, rule 'commit' of the thresholds. Exit status or -1 + e. */
-int pb_gate_valgrind_runs(const char *runs_a, const char *runs_b, const char *impl, const char *metric,
-                          const char *command_line, pb_store *st, const pb_thresholds *th, pb_err *e);
+ * every impl (or only g->impl) cell by cell, rule 'commit' of the thresholds (g->metric, or
+ * insns_per_op). Exit status or -1 + e. */
+int pb_gate_valgrind_runs(const pb_det_gate *g, const char *runs_a, const char *runs_b, pb_store *st,
+                          const pb_thresholds *th, pb_err *e);
 
 /* `bench gate --measure both`: the id of the newest comparison (0 if none), and the cells of a
  * wall-time comparison and a count comparison of the same gate side by side, with

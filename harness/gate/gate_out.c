@@ -1,36 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* gate_out.c — a comparison as a table on stdout, as markdown (CI comments) or as JSON, through
- * the gate's render table (pb_gate_renderers; gate.h). The JSON is written with jansson. */
+/* gate_out.c — a comparison as people read it: the table on a terminal, or the same as Markdown
+ * (a gate's section of the md document, gate_doc.h); and the options compare and gate share. */
 #include "gate.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "render.h"
 #include "text_out.h"
-
-int pb_format_parse(const char *s, pb_format *f)
-{
-    for (int i = 0; i < PB_FMT_COUNT; i++)
-        if (!strcmp(s, pb_gate_renderers[i].name)) {
-            *f = (pb_format)i;
-            return 0;
-        }
-    return -1;
-}
 
 int pb_gate_output_opt(const char *cmd, const char *name, const char *val, pb_format *fmt, pb_gate_params *gp)
 {
     if (!strcmp(name, "format")) {
         if (pb_format_parse(val, fmt) == 0) return 1;
-        const char *names[PB_FMT_COUNT];
-        for (int i = 0; i < PB_FMT_COUNT; i++) names[i] = pb_gate_renderers[i].name;
-        char list[64];
-        pb_render_join_names(names, PB_FMT_COUNT, list, sizeof list);
-        fprintf(stderr, "%s: --format wants %s, got '%s'\n", cmd, list, val);
+        char list[96];
+        fprintf(stderr, "%s: --format wants %s, got '%s'\n", cmd, pb_format_names(list, sizeof list), val);
         return -1;
     }
     if (!strcmp(name, "alpha")) {
@@ -82,16 +66,22 @@ static int any_calibrated(const pb_cmp_cell *cells, size_t n)
     return 0;
 }
 
-static const char *cell_result(const pb_cmp_cell *c, const pb_gate_params *gp)
+/* the verdict (or what compare found), and for a pass that is significantly slower, by how much */
+static const char *cell_result(char *b, size_t cap, const pb_cmp_cell *c, const pb_gate_params *gp)
 {
-    return c->verdict == PB_CELL_COMPARED ? pb_cmp_change(c, gp) : pb_cell_verdict_name(c->verdict);
+    if (!pb_cell_under_threshold(c, gp))
+        return c->verdict == PB_CELL_COMPARED ? pb_cmp_change(c, gp) : pb_cell_verdict_name(c->verdict);
+    char why[160];
+    snprintf(b, cap, "pass (%s)", pb_under_threshold_text(why, sizeof why, c));
+    return b;
 }
 
 static void summary_counts(const pb_cmp_cell *cells, size_t n, char *b, size_t cap, const pb_gate_params *gp)
 {
-    size_t k[PB_CELL_COMPARED + 1] = {0}, slower = 0, faster = 0;
+    size_t k[PB_CELL_COMPARED + 1] = {0}, slower = 0, faster = 0, under = 0;
     for (size_t i = 0; i < n; i++) {
         k[cells[i].verdict]++;
+        under += (size_t)pb_cell_under_threshold(&cells[i], gp);
         const char *ch = pb_cmp_change(&cells[i], gp);
         slower += cells[i].verdict == PB_CELL_COMPARED && !strcmp(ch, "slower");
         faster += cells[i].verdict == PB_CELL_COMPARED && !strcmp(ch, "faster");
@@ -101,10 +91,13 @@ static void summary_counts(const pb_cmp_cell *cells, size_t n, char *b, size_t c
         {k[PB_CELL_PASS], "pass"}, {k[PB_CELL_REGRESSION], "regression"}, {k[PB_CELL_INCONCLUSIVE], "inconclusive"},
         {slower, "slower"}, {faster, "faster"}, {k[PB_CELL_COMPARED] - slower - faster, "without a detected difference"},
         {k[PB_CELL_UNTESTED], "untested"}, {k[PB_CELL_NODATA], "without data"},
+        {under, "slower but under the threshold"},
     };
     int first = 1, gate = k[PB_CELL_PASS] + k[PB_CELL_REGRESSION] + k[PB_CELL_INCONCLUSIVE] > 0;
+    const size_t last = sizeof parts / sizeof parts[0] - 1;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && off < cap; i++) {
-        if (!parts[i].n && !(gate && i < 3)) continue;   /* a gate always says all three */
+        /* a gate always says all three, and how many passed only by their threshold */
+        if (!parts[i].n && !(gate && (i < 3 || i == last))) continue;
         off += (size_t)snprintf(b + off, cap - off, "%s %zu %s", first ? "" : ",", parts[i].n, parts[i].what);
         first = 0;
     }
@@ -153,7 +146,9 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
             fmt_pct(val[C_MDC], sizeof val[0], c->mdc);
             fmt_pct(val[C_CAL], sizeof val[0], c->calibrated_mdc);
             fmt_pct(val[C_THR], sizeof val[0], c->threshold);
-            const char *res = cell_result(c, h->gp), *em = md && c->verdict == PB_CELL_REGRESSION ? "**" : "";
+            char resbuf[200];
+            const char *res = cell_result(resbuf, sizeof resbuf, c, h->gp);
+            const char *em = md && c->verdict == PB_CELL_REGRESSION ? "**" : "";
             char note[61];
             snprintf(note, sizeof note, "%s", c->note);
             snprintf(val[C_RESULT], sizeof val[0], "%s%s%s%s%s", em, res, em, c->note[0] ? (md ? ": " : "  -- ") : "",
@@ -187,69 +182,8 @@ static void print_table(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
     }
 }
 
-/* A number as the gate's JSON has always shown it, %.10g: an integer where that shows neither a
- * fraction nor an exponent (a count, an id, a size), null where it is not finite. */
-static json_t *json_num(double v)
-{
-    if (!isfinite(v)) return json_null();
-    char b[40];
-    snprintf(b, sizeof b, "%.10g", v);
-    if (!strpbrk(b, ".e")) return json_integer(strtoll(b, NULL, 10));
-    return json_real(v);
-}
-
-static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "baseline", pb_json_text(c->impl_a));
-    json_object_set_new(o, "candidate", pb_json_text(c->impl_b));
-    json_object_set_new(o, "variant", pb_json_text(c->variant));
-    json_object_set_new(o, "op", pb_json_text(c->op));
-    json_object_set_new(o, "size_bytes", json_num((double)c->size));
-    json_object_set_new(o, "pairs", json_num((double)c->n));
-    json_object_set_new(o, "rounds", json_num(c->rounds));
-    json_object_set_new(o, "layouts", json_num(c->layouts));
-    const struct { const char *k; double v; } nums[] = {
-        {"ratio", c->ratio}, {"ci_lo", c->ci_lo}, {"ci_hi", c->ci_hi}, {"conf", c->conf}, {"p", c->p},
-        {"p_holm", c->p_holm}, {"se_log", c->se_log}, {"noise", c->noise}, {"order_effect", c->order_effect},
-        {"mdc", c->mdc}, {"calibrated_mdc", c->calibrated_mdc}, {"threshold", c->threshold},
-        {"layout_lo", c->layout_lo}, {"layout_hi", c->layout_hi}, {"layout_df", c->layout_df},
-    };
-    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) json_object_set_new(o, nums[k].k, json_num(nums[k].v));
-    json_object_set_new(o, "change", pb_json_text(pb_cmp_change(c, gp)));
-    json_object_set_new(o, "verdict", pb_json_text(pb_cell_verdict_name(c->verdict)));
-    json_object_set_new(o, "note", pb_json_text(c->note));
-    return o;
-}
-
-static void print_json(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
-{
-    json_t *root = json_object();
-    json_object_set_new(root, "title", pb_json_text(h->title ? h->title : ""));
-    json_object_set_new(root, "suite", pb_json_text(h->suite));
-    json_object_set_new(root, "metric", pb_json_text(h->metric));
-    json_object_set_new(root, "ratio", pb_json_text("cost(candidate)/cost(baseline); > 1 is slower"));
-    json_object_set_new(root, "pairing", pb_json_text(h->pairing));
-    json_object_set_new(root, "gate", pb_json_text(h->gate));
-    json_object_set_new(root, "alpha", json_num(h->gp->alpha));
-    json_object_set_new(root, "conf", json_num(h->gp->conf));
-    json_object_set_new(root, "power", json_num(h->gp->power));
-    json_object_set_new(root, "correction", pb_json_text("holm"));
-    json_object_set_new(root, "comparison_id", json_num((double)h->comparison_id));
-    json_object_set_new(root, "verdict", pb_json_text(pb_gate_exit_name(h->exit_status)));
-    json_object_set_new(root, "exit_status", json_num(h->exit_status >= 0 ? h->exit_status : NAN));
-    json_object_set_new(root, "note", pb_json_text(h->note));
-    json_t *list = json_array();
-    for (size_t i = 0; i < n; i++) json_array_append_new(list, cell_json(&cells[i], h->gp));
-    json_object_set_new(root, "cells", list);
-    /* 10 significant digits, as ever: more would only show the noise */
-    json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    fputc('\n', f);
-    json_decref(root);
-}
-
 /* the text and the markdown: one header, one table (print_table), one verdict line */
-static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
+void pb_gate_print(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
 {
     char counts[256];
     summary_counts(cells, n, counts, sizeof counts, h->gp);
@@ -278,25 +212,4 @@ static void print_human(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_ce
         fprintf(f, md ? "\n%s" : "%s", counts);
     if (h->comparison_id > 0) fprintf(f, "; stored as comparison %lld", (long long)h->comparison_id);
     fprintf(f, "\n");
-}
-
-static void print_text(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
-{
-    print_human(f, 0, h, cells, n);
-}
-
-static void print_md(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
-{
-    print_human(f, 1, h, cells, n);
-}
-
-const pb_gate_renderer pb_gate_renderers[PB_FMT_COUNT] = {
-    [PB_FMT_TEXT] = {"text", ".txt", print_text},
-    [PB_FMT_MD] = {"md", ".md", print_md},
-    [PB_FMT_JSON] = {"json", ".json", print_json},
-};
-
-void pb_gate_print(FILE *f, pb_format fmt, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n)
-{
-    pb_gate_renderers[fmt].render(f, h, cells, n);
 }

@@ -469,6 +469,43 @@ static int add_run_link(pb_store *s, int64_t cmp, int64_t run, const char *side,
     return rc == PB_DB_DONE ? 0 : pb_store_sqlerr(s, e, "link run");
 }
 
+/* every row of q (run_id, side, alternation) into *runs */
+static int run_rows(pb_stmt *q, pb_cmp_run **runs, size_t *n, pb_err *e)
+{
+    size_t cap = 0;
+    while (pb_db_step(q) == PB_DB_ROW) {
+        if (*n == cap) {
+            pb_cmp_run *nr = realloc(*runs, (cap = cap ? 2 * cap : 8) * sizeof *nr);
+            if (!nr) return pb_errf(e, "out of memory");
+            *runs = nr;
+        }
+        pb_cmp_run *r = &(*runs)[(*n)++];
+        r->run = pb_db_column_int64(q, 0);
+        snprintf(r->side, sizeof r->side, "%s", pb_db_column_str(q, 1));
+        r->alternation = pb_db_column_int(q, 2);
+    }
+    return 0;
+}
+
+int pb_gate_comparison_runs(pb_store *s, int64_t comparison, pb_cmp_run **runs, size_t *n, pb_err *e)
+{
+    static const char sql[] = "SELECT run_id, side, coalesce(alternation, 0) FROM comparison_runs"
+                              " WHERE comparison_id = ?1 ORDER BY coalesce(alternation, 0), side, run_id";
+    pb_stmt *q;
+    *runs = NULL;
+    *n = 0;
+    if (pb_db_prepare(s->db, sql, &q) != PB_DB_OK) return pb_store_sqlerr(s, e, "read the runs of a comparison");
+    pb_db_bind_int64(q, 1, comparison);
+    int rc = run_rows(q, runs, n, e);
+    pb_db_finalize(q);
+    if (rc < 0) {
+        free(*runs);
+        *runs = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
 static int store_body(pb_store *s, const pb_comparison *c, const pb_cmp_cell *cells, size_t n, int64_t *id,
                       pb_err *e)
 {

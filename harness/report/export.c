@@ -89,6 +89,25 @@ int pb_render_csv(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     return 0;
 }
 
+json_t *pb_json_run_columns(pb_store *st, int64_t id, const char *const *cols, size_t ncols)
+{
+    json_t *o = json_object();
+    pb_stmt *q;
+    if (pb_db_prepare(st->db, "SELECT * FROM runs WHERE id = ?1", &q) != PB_DB_OK) return o;
+    pb_db_bind_int64(q, 1, id);
+    if (pb_db_step(q) == PB_DB_ROW)
+        for (int i = 0; i < pb_db_column_count(q); i++)
+            for (size_t k = 0; k < ncols; k++) {
+                if (strcmp(pb_db_column_name(q, i), cols[k])) continue;
+                int type = pb_db_column_type(q, i);
+                if (type == PB_DB_INTEGER) json_object_set_new(o, cols[k], json_integer(pb_db_column_int64(q, i)));
+                else if (type == PB_DB_FLOAT) json_object_set_new(o, cols[k], json_real(pb_db_column_double(q, i)));
+                else if (type != PB_DB_NULL) json_object_set_new(o, cols[k], pb_json_text(pb_db_column_str(q, i)));
+            }
+    pb_db_finalize(q);
+    return o;
+}
+
 /* a run's provenance as a JSON object */
 static json_t *run_object(pb_store *st, int64_t id)
 {
@@ -98,21 +117,7 @@ static json_t *run_object(pb_store *st, int64_t id)
                                  "primary_metric", "cpu_vendor", "cpu_family", "cpu_model_number", "cpu_stepping",
                                  "cpu_microcode", "cache_l1d_bytes", "cache_l1i_bytes", "cache_l2_bytes",
                                  "cache_l3_bytes", "threads_per_core", "hypervisor"};
-    json_t *o = json_object();
-    pb_stmt *q;
-    if (pb_db_prepare(st->db, "SELECT * FROM runs WHERE id = ?1", &q) != PB_DB_OK) return o;
-    pb_db_bind_int64(q, 1, id);
-    if (pb_db_step(q) == PB_DB_ROW)
-        for (int i = 0; i < pb_db_column_count(q); i++)
-            for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
-                if (!strcmp(pb_db_column_name(q, i), cols[k])) {
-                    if (pb_db_column_type(q, i) == PB_DB_INTEGER)
-                        json_object_set_new(o, cols[k], json_integer(pb_db_column_int64(q, i)));
-                    else if (pb_db_column_type(q, i) != PB_DB_NULL)
-                        json_object_set_new(o, cols[k], pb_json_text(pb_db_column_str(q, i)));
-                }
-    pb_db_finalize(q);
-    return o;
+    return pb_json_run_columns(st, id, cols, sizeof cols / sizeof cols[0]);
 }
 
 static json_t *runs_array(pb_store *st, const int64_t *ids, int n)

@@ -23,5 +23,8 @@ int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *id
  * NULL gives JSON null. */
 struct json_t;
 struct json_t *pb_json_text(const char *s);
+/* The columns cols[0..ncols) of run id (those that are not NULL), as a JSON object in the table's order:
+ * integers and reals as numbers, text as pb_json_text. An empty object for no such run. */
+struct json_t *pb_json_run_columns(pb_store *st, int64_t id, const char *const *cols, size_t ncols);
 
 #endif

@@ -28,7 +28,7 @@ expect 2 "both 'old': for A/A use --calibrate" "$BENCH" gate --suite synthetic -
 expect 2 "--baseline-runs and --candidate-runs go together" "$BENCH" gate --baseline-runs 1
 expect 2 "unknown option '--frob' for suite synthetic" "$BENCH" gate --suite synthetic --frob
 expect 2 "--shift wants a factor" "$BENCH" gate --suite synthetic --shift 99
-expect 2 "--format wants text, md or json" "$BENCH" gate --suite synthetic --format xml
+expect 2 "--format wants text, md, json, junit or codequality, got 'xml'" "$BENCH" gate --suite synthetic --format xml
 expect 2 "--reruns wants a whole number from 0 to 6" "$BENCH" gate --suite synthetic --reruns 9
 expect 2 "unknown metric 'ns'" "$BENCH" gate --suite synthetic --metric ns
 expect 0 "usage: bench gate" "$BENCH" gate --help

@@ -15,7 +15,6 @@ expect 2 "--vg-child is bench's own" "$BENCH" run --suite synthetic --vg-child "
 expect 2 "no --calibrate" "$BENCH" gate --suite synthetic --measure valgrind --calibrate --db "$T/x.db"
 expect 2 "not with --target qemu" "$BENCH" run --suite xts --measure valgrind --target qemu --db "$T/x.db"
 expect 2 "--rounds has no meaning with --measure valgrind" "$BENCH" run --suite synthetic --measure valgrind --rounds 5 --db "$T/x.db"
-expect 2 "--measure valgrind prints text only" "$BENCH" gate --suite synthetic --measure valgrind --format json --db "$T/x.db"
 expect 2 "bad size 'zz'" "$BENCH" run --suite synthetic --measure valgrind --sizes zz --db "$T/x.db"
 [[ ! -e $T/x.db ]] && ok || bad "a refused run created its database"
 
@@ -48,6 +47,23 @@ printf 'claim synthetic * 15%%\nclaim synthetic insns_per_op 1%%\n' >"$TH"
 B=(gate --suite synthetic --measure both --seed 1 --quick --quiet --thresholds "$TH" --db "$T/b.db")
 timed "both, --shift 1.3" 1 "both slower: more work" "$BENCH" "${B[@]}" --shift 1.3
 timed "both, --shift 1.0" 0 "exit 0 (pass): wall time pass, counts pass" "$BENCH" "${B[@]}" --shift 1.0
+# both gates in one document (docs/gate-outputs.md), read by real parsers: the JSON on stdout (the
+# two-metric table went to stderr), the JUnit file
+"$BENCH" "${B[@]}" --shift 1.3 --format json --out "junit=$T/both.xml" >"$T/both.json" 2>"$T/both.err"
+is "both, json: exit" "$?" 1
+if command -v python3 >/dev/null; then
+    python3 - "$T/both.json" "$T/both.xml" <<'PY' && ok || bad "both: the document: $(cat "$T/both.err")"
+import json, sys, xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "regression" and d["exit_status"] == 1, d["verdict"]
+assert [g["measure"] for g in d["gates"]] == ["time", "valgrind"], [g["measure"] for g in d["gates"]]
+assert all(c["verdict"] == "regression" for g in d["gates"] for c in g["cells"])
+assert d["gates"][1]["correction"] == "none" and d["gates"][1]["thresholds"]["value"] == 0.01
+suites = ET.parse(sys.argv[2]).getroot().findall("testsuite")
+assert [s.get("name") for s in suites] == ["claim synthetic", "claim synthetic (counts)"], [s.get("name") for s in suites]
+assert all(len(tc.findall("failure")) == 1 for s in suites for tc in s.findall("testcase"))
+PY
+fi
 
 # xts: the same build twice, then with one op in 50 of 'new' done twice (the commit gate's form)
 X=(--suite xts --measure valgrind --impl new --sizes 64,4096 --keys 256 --quiet --db "$T/x.db")
