@@ -21,6 +21,17 @@ export TINY_GB_DIR=$(dirname "$oldbin")
 common=(--repo "$repo" --workdir "$T/wt" --db "$T/g.db" --bench "$bench" --quick --min-time 0.005)
 decided "$gate" "${common[@]}" HEAD~1 HEAD out/my_bench -- sh build.sh
 decided "$gate" "${common[@]}" HEAD~1 HEAD~1 out/my_bench -- sh build.sh
+# one document in the format asked for on stdout (the builds' output on stderr), and in a file: read
+# by real parsers, its verdict whatever the clock gave (docs/gate-outputs.md)
+"$gate" "${common[@]}" --format junit --out "json=$T/g.json" HEAD~1 HEAD out/my_bench -- sh build.sh >"$T/g.xml" 2>"$T/g.err"
+rc=$?
+[[ $rc -eq 0 || $rc -eq 1 || $rc -eq 3 ]] && ok || bad "gbench-gate --format junit exited $rc: $(cat "$T/g.err")"
+if command -v python3 >/dev/null; then
+    python3 -c 'import json, sys, xml.etree.ElementTree as ET
+r, d = ET.parse(sys.argv[1]).getroot(), json.load(open(sys.argv[2]))
+assert d["gates"][0]["suite"] == "gbench" and len(r.findall("testsuite/testcase")) == d["summary"]["cells"] > 0
+assert int(r.get("failures")) == d["summary"]["regression"]' "$T/g.xml" "$T/g.json" && ok || bad "gbench-gate's JUnit and JSON"
+fi
 expect 2 "nope: not a revision" "$gate" "${common[@]}" nope HEAD out/my_bench -- sh build.sh
 expect 2 "the build made no executable out/other" "$gate" "${common[@]}" HEAD~1 HEAD out/other -- sh build.sh
 expect 2 "building HEAD~1" "$gate" "${common[@]}" HEAD~1 HEAD out/my_bench -- false

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+# ci/lib.sh — what ci/claim-gate, ci/perf-gate and ci/gbench-gate share (source it): the options
+# that say where their one document goes (docs/gate-outputs.md), checked before anything is built
+# or timed, and the joining of their suites' documents into one (bench gate --merge).
+#
+# The scripts gate one suite a bench command, each command's document saved as JSON in a folder of
+# their own; at the end `bench gate --merge` makes them one document, written as --format says
+# (standard output), into every --out file, and as --annotate says. Progress (and, unless the
+# format is text, each suite's own table) goes to stderr, so that standard output holds the one
+# document and nothing else.
+
+PB_FORMAT=text PB_ANNOTATE='' PB_THRESHOLD=''
+PB_OUTS=()          # --out F=FILE, as given
+PB_MERGE_ARGS=()    # --skipped / --error for suites that left no document
+PB_DOCS=()          # the suites' documents, in order
+PB_TOKEN=           # --annotate github with text: the ::stop-commands:: token
+
+# pb_output_opt NAME VALUE: 0 if NAME is one of --format, --out, --annotate, --threshold (taken)
+pb_output_opt() {
+    case $1 in
+    --format) PB_FORMAT=$2 ;;
+    --out) PB_OUTS+=(--out "$2") ;;
+    --annotate) PB_ANNOTATE=$2 ;;
+    --threshold) PB_THRESHOLD=$2 ;;
+    *) return 1 ;;
+    esac
+}
+
+# pb_check_threshold SCRIPT: --threshold a percentage (0% < P <= 100%, as bench reads it), else exit 2
+pb_check_threshold() {
+    [[ -z $PB_THRESHOLD ]] && return 0
+    if ! [[ $PB_THRESHOLD =~ ^[0-9]+([.][0-9]+)?%$ ]] ||
+        ! awk -v p="${PB_THRESHOLD%\%}" 'BEGIN { exit !(p > 0 && p <= 100) }'; then
+        echo "$1: --threshold '$PB_THRESHOLD': want a percentage with its sign, more than 0% and at most 100% (e.g. 3% or 2.5%)" >&2
+        exit 2
+    fi
+}
+
+# pb_check_outputs SCRIPT BENCH: bench's own check of --format, --out and --annotate (nothing is
+# written), else exit 2
+pb_check_outputs() {
+    "$2" gate --merge --check --format "$PB_FORMAT" "${PB_OUTS[@]}" ${PB_ANNOTATE:+--annotate "$PB_ANNOTATE"} ||
+        { echo "$1: bad output options (above)" >&2; exit 2; }
+}
+
+# pb_outputs_check SCRIPT BENCH: both
+pb_outputs_check() {
+    pb_check_threshold "$1"
+    pb_check_outputs "$1" "$2"
+}
+
+# pb_say LINE...: a progress line, and pb_show TEXT a suite's own table: on fd 4, which
+# pb_doc_begin points at stdout for text, else at stderr
+pb_say() { printf '%s\n' "$*" >&4; }
+pb_show() { printf '%s\n' "$1" >&4; }
+
+# pb_threshold_args: --threshold P% for bench gate, one word a line, when one was given
+pb_threshold_args() {
+    [[ -n $PB_THRESHOLD ]] && printf '%s\n' --threshold "$PB_THRESHOLD"
+    return 0
+}
+
+# pb_doc_begin: fd 4 for what people read as the gates run, the folder for the suites' documents
+# (removed on exit), and with --annotate github and text, commands paused while names from the
+# store are printed
+pb_doc_begin() {
+    if [[ $PB_FORMAT == text ]]; then exec 4>&1; else exec 4>&2; fi
+    PB_DOC_DIR=$(mktemp -d) || { echo "mktemp failed" >&2; exit 2; }
+    trap 'rm -rf "$PB_DOC_DIR"' EXIT
+    if [[ $PB_ANNOTATE == github && $PB_FORMAT == text ]]; then
+        PB_TOKEN=patchbench-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+        echo "::stop-commands::$PB_TOKEN"
+    fi
+}
+
+# pb_doc SUITE: the path of the next suite's document
+pb_doc() { printf '%s/%03d-%s.json\n' "$PB_DOC_DIR" "${#PB_DOCS[@]}" "$1"; }
+
+# pb_doc_done SUITE PATH RC WHAT: the suite's document kept, or, when its bench left none, the
+# suite named as skipped (RC skip) or as an error with WHAT
+pb_doc_done() {
+    local suite=$1 path=$2 rc=$3 what=$4
+    if [[ -s $path ]]; then PB_DOCS+=("$path")
+    elif [[ $rc == skip ]]; then PB_MERGE_ARGS+=(--skipped "$suite=$what")
+    else PB_MERGE_ARGS+=(--error "$suite=$what"); fi
+}
+
+# pb_doc_finish BENCH STATUS: the one document on stdout (and annotations, --out files); sets
+# PB_STATUS: STATUS, unless writing the outputs failed (then bench's)
+pb_doc_finish() {
+    local bench=$1 rc=0
+    PB_STATUS=$2
+    if [[ -n $PB_TOKEN ]]; then echo "::$PB_TOKEN::"; fi
+    "$bench" gate --merge "${PB_DOCS[@]}" "${PB_MERGE_ARGS[@]}" --format "$PB_FORMAT" --brief "${PB_OUTS[@]}" \
+        ${PB_ANNOTATE:+--annotate "$PB_ANNOTATE"} || rc=$?
+    # the same verdict (the scripts' order: regression, error, inconclusive); another status is an
+    # output that could not be written (1) or a refused document (2)
+    if [[ $PB_STATUS -ne 1 && $rc -ne 0 && $rc -ne 3 && $rc -ne $PB_STATUS ]]; then PB_STATUS=$rc; fi
+}
