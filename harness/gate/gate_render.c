@@ -326,7 +326,9 @@ static void md_provenance(FILE *f, const json_t *g)
         fputc(')', f);
     }
     static const struct { const char *key, *label; } shown[] = {
-        {"cpu_model", "CPU"}, {"online_cpus", "online CPUs"}, {"virt", "virtualisation"}, {"kernel", "kernel"},
+        {"cpu_model", "CPU"}, {"cpu_family", "family"}, {"cpu_model_number", "model"}, {"cpu_stepping", "stepping"},
+        {"cpu_microcode", "microcode"}, {"hypervisor", "hypervisor"}, {"online_cpus", "online CPUs"},
+        {"virt", "virtualisation"}, {"kernel", "kernel"},
         {"compiler", "compiler"}, {"buildtype", "build type"}, {"git_sha", "bench at"}, {"machine_id", "machine"},
     };
     fputs(". On:", f);
