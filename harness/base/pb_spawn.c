@@ -8,11 +8,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -179,4 +181,20 @@ int pb_parse_timeout(const char *value, double *out, pb_err *e)
         return pb_errf(e, "--timeout wants seconds from 0.001 to 86400, got '%s'", value);
     *out = x;
     return 0;
+}
+
+int pb_find_program(const char *name, char *path, size_t cap)
+{
+    const char *env = getenv("PATH");
+    if (!env || !*env) return 0;
+    for (const char *p = env;;) {
+        const char *c = strchr(p, ':');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        int n = len ? snprintf(path, cap, "%.*s/%s", (int)len, p, name) : snprintf(path, cap, "./%s", name);
+        struct stat sb;
+        if (n > 0 && (size_t)n < cap && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0)
+            return 1;
+        if (!c) return 0;
+        p = c + 1;
+    }
 }

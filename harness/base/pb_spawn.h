@@ -33,6 +33,10 @@ int pb_spawn(char *const argv[], char **out, double limit_s, pb_proc *p, pb_err 
  * (name): first stderr line" or "WHAT exited with status N: ...". */
 int pb_proc_check(const char *what, const pb_proc *p, pb_err *e);
 
+/* Program NAME's path on $PATH, as execvp would find it (an empty entry is the current folder), in
+ * path[cap]: 1, or 0 when no entry holds a regular executable file of that name. */
+int pb_find_program(const char *name, char *path, size_t cap);
+
 /* --timeout's value: seconds from 0.001 to 86400. 0 + *out, or -1 + e naming --timeout. */
 int pb_parse_timeout(const char *value, double *out, pb_err *e);
 

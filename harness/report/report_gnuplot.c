@@ -16,6 +16,7 @@
 
 #include "fmt.h"
 #include "metrics.h"
+#include "pb_spawn.h"
 
 int pb_gp_quote(char *out, size_t cap, const char *in, pb_err *e)
 {
@@ -52,19 +53,7 @@ const char *pb_gpq_text(pb_gpq *g, const char *in)
 /* gnuplot's path, found on PATH without a shell; 0 if it is not there */
 int pb_report_find_gnuplot(char *path, size_t cap)
 {
-    const char *env = getenv("PATH");
-    if (!env || !*env) return 0;
-    for (const char *p = env;;) {
-        const char *c = strchr(p, ':');
-        size_t len = c ? (size_t)(c - p) : strlen(p);
-        /* an empty entry means the current folder, as for execvp */
-        int n = len ? snprintf(path, cap, "%.*s/gnuplot", (int)len, p) : snprintf(path, cap, "./gnuplot");
-        struct stat sb;
-        if (n > 0 && (size_t)n < cap && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0)
-            return 1;
-        if (!c) return 0;
-        p = c + 1;
-    }
+    return pb_find_program("gnuplot", path, cap);
 }
 
 int pb_report_run_gnuplot(const char *gnuplot, pb_stage *st, const char *script, const char *log, pb_err *e)
