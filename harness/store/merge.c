@@ -21,7 +21,10 @@ static const char RUN_COLS[] =
     " cpu_flags, online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz,"
     " counter_source, guest_kernel, machine_id, job_id, suite_settings, uuid, cpu_affinity, loadavg_start,"
     " loadavg_end, noise, layouts, cpu_vendor, cpu_family, cpu_model_number, cpu_stepping, cpu_microcode,"
-    " cache_l1d_bytes, cache_l1i_bytes, cache_l2_bytes, cache_l3_bytes, threads_per_core, hypervisor";
+    " cache_l1d_bytes, cache_l1i_bytes, cache_l2_bytes, cache_l3_bytes, threads_per_core, hypervisor,"
+    " user_revision, user_label, user_repo, build_parity";
+static const char OBJECT_COLS[] = "impl, path, real_path, size_bytes, sha256, elf, build_id, compiler, flags,"
+                                  " flags_source, producers, comment, needed, build_type, revision, repo";
 static const char CASE_COLS[] = "suite, impl, variant, op, size_bytes, iterations, status, reason, layouts";
 static const char SAMPLE_COLS[] = "round, position, repetition, iterations, ns, cpu_ns, tsc, cycles, instructions,"
                                   " probe_before, probe_after, speed, errors, layout";
@@ -31,7 +34,8 @@ static const char RATIO_COLS[] = "suite, variant, op, size_bytes, metric, baseli
                                  " ci_lo, ci_hi, conf, p_value, median_ratio, method, layouts, layout_lo,"
                                  " layout_hi, per_layout";
 static const char CMP_COLS[] = "created_at, command, gate, suite, metric, pairing, alpha, conf, power, correction,"
-                               " ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note";
+                               " ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note,"
+                               " baseline";
 static const char CELL_COLS[] = "baseline, candidate, variant, op, size_bytes, n_pairs, rounds, ratio, ci_lo, ci_hi,"
                                 " conf, p_value, p_holm, se_log, noise, order_effect, mdc, calibrated_mdc, threshold,"
                                 " change, verdict, note";
@@ -52,7 +56,7 @@ typedef struct merge_ctx {
     pb_store *dest, *src;
     pb_merge_counts *n;
     pb_err *e;
-    copier runs, cases, samples, metrics, stats, ratios, cells;
+    copier runs, cases, samples, metrics, stats, ratios, objects, cells;
 } merge_ctx;
 
 static int count_cols(const char *cols)
@@ -157,6 +161,7 @@ static int case_children(merge_ctx *m, int64_t src_id, int64_t dst_id)
 static int run_children(merge_ctx *m, int64_t src_id, int64_t dst_id)
 {
     if (copy_rows(m, &m->cases, src_id, dst_id, case_children, NULL) < 0) return -1;
+    if (copy_rows(m, &m->objects, src_id, dst_id, NULL, NULL) < 0) return -1;
     return copy_rows(m, &m->ratios, src_id, dst_id, NULL, NULL);
 }
 
@@ -461,6 +466,7 @@ int pb_merge(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err *e)
     if (rc == 0) rc = copier_prepare(&m, &m.metrics, "sample_metrics", "sample_id", METRIC_COLS, 0);
     if (rc == 0) rc = copier_prepare(&m, &m.stats, "stats", "case_id", STAT_COLS, 0);
     if (rc == 0) rc = copier_prepare(&m, &m.ratios, "ratios", "run_id", RATIO_COLS, 0);
+    if (rc == 0) rc = copier_prepare(&m, &m.objects, "objects", "run_id", OBJECT_COLS, 0);
     if (rc == 0) rc = copier_prepare(&m, &m.cells, "comparison_cells", "comparison_id", CELL_COLS, 0);
     /* the runs first (ids and uuids), then each copied: the list is read whole before DEST is written */
     int64_t *ids = NULL;
@@ -496,7 +502,7 @@ int pb_merge(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err *e)
     if (rc == 0) rc = merge_calibrations(&m, &cmap);
     free(cmap.from);
     free(cmap.to);
-    copier *all[] = {&m.runs, &m.cases, &m.samples, &m.metrics, &m.stats, &m.ratios, &m.cells};
+    copier *all[] = {&m.runs, &m.cases, &m.samples, &m.metrics, &m.stats, &m.ratios, &m.objects, &m.cells};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) copier_free(all[i]);
     return rc;
 }

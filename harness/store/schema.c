@@ -2,6 +2,27 @@
 /* schema.c — every table of a store at version PB_SCHEMA_VERSION (docs/schema.md). */
 #include "store.h"
 
+/* Tables that came with version 6, defined once: in the schema of a new store and in the migration
+ * 5 -> 6 (pb_schema_v6_tables_sql). objects: the identity of every file of user code a run timed
+ * (run/objects.h); baselines: named stored runs (bench baseline save, bench gate --against). */
+#define OBJECTS_DDL \
+    "CREATE TABLE IF NOT EXISTS objects (\n" \
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n" \
+    "  impl TEXT NOT NULL, path TEXT NOT NULL, real_path TEXT, size_bytes INTEGER,\n" \
+    "  sha256 TEXT, elf TEXT, build_id TEXT,\n" \
+    "  compiler TEXT, flags TEXT, flags_source TEXT, producers TEXT, comment TEXT, needed TEXT, build_type TEXT,\n" \
+    "  revision TEXT, repo TEXT,\n" \
+    "  PRIMARY KEY (run_id, impl)\n" \
+    ");\n"
+
+#define BASELINES_DDL \
+    "CREATE TABLE IF NOT EXISTS baselines (\n" \
+    "  name TEXT PRIMARY KEY,\n" \
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n" \
+    "  saved_at TEXT NOT NULL,\n" \
+    "  command_line TEXT\n" \
+    ");\n"
+
 /* The current layout of every core table (version PB_SCHEMA_VERSION); see docs/schema.md for the
  * meaning of every column. A new database gets this and the gate's tables; an older one is brought
  * here by store.c's MIGRATIONS, never by editing this text alone. */
@@ -29,7 +50,8 @@ const char *const pb_store_schema_sql =
     "  layouts TEXT,\n"
     "  cpu_vendor TEXT, cpu_family INTEGER, cpu_model_number INTEGER, cpu_stepping INTEGER, cpu_microcode TEXT,\n"
     "  cache_l1d_bytes INTEGER, cache_l1i_bytes INTEGER, cache_l2_bytes INTEGER, cache_l3_bytes INTEGER,\n"
-    "  threads_per_core INTEGER, hypervisor TEXT\n"
+    "  threads_per_core INTEGER, hypervisor TEXT,\n"
+    "  user_revision TEXT, user_label TEXT, user_repo TEXT, build_parity TEXT\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS cases (\n"
     "  id INTEGER PRIMARY KEY,\n"
@@ -75,6 +97,7 @@ const char *const pb_store_schema_sql =
     "  layouts INTEGER NOT NULL DEFAULT 1, layout_lo REAL, layout_hi REAL, per_layout TEXT\n"
     ");\n"
     "CREATE INDEX IF NOT EXISTS ratios_run ON ratios(run_id);\n"
+    OBJECTS_DDL
     "CREATE VIEW IF NOT EXISTS summary AS\n"
     "  SELECT r.id AS run_id, c.suite, c.impl, c.variant, c.op, c.size_bytes,\n"
     "         s.metric, s.unit, s.n, s.median, s.p10, s.p90\n"
@@ -101,7 +124,8 @@ const char *const pb_gate_tables_sql =
     "  verdict TEXT NOT NULL CHECK (verdict IN ('pass','regression','inconclusive','error','none')),\n"
     "  exit_status INTEGER,\n"
     "  machine_id TEXT, job_id TEXT,\n"
-    "  command_line TEXT, note TEXT\n"
+    "  command_line TEXT, note TEXT,\n"
+    "  baseline TEXT\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS comparison_runs (\n"
     "  comparison_id INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,\n"
@@ -137,4 +161,7 @@ const char *const pb_gate_tables_sql =
     "  first_comparison INTEGER REFERENCES comparisons(id) ON DELETE SET NULL,\n"
     "  last_comparison INTEGER REFERENCES comparisons(id) ON DELETE SET NULL\n"
     ");\n"
-    "CREATE INDEX IF NOT EXISTS calibrations_cell ON calibrations(machine_id, suite, variant, op, size_bytes);\n";
+    "CREATE INDEX IF NOT EXISTS calibrations_cell ON calibrations(machine_id, suite, variant, op, size_bytes);\n"
+    BASELINES_DDL;
+
+const char *const pb_schema_v6_tables_sql = OBJECTS_DDL BASELINES_DDL;

@@ -262,6 +262,20 @@ static int migrate_4_to_5(pb_store *s, pb_err *e)
     return add_columns(s, added, sizeof added / sizeof added[0], e);
 }
 
+/* Version 6: whose code a run timed (docs/your-code.md). A run of the user's code says the user's
+ * revision and label, the repository, and the build-parity warnings it drew; table objects holds
+ * the identity of each file of user code it timed; table baselines names stored runs (bench
+ * baseline save), and a comparison says which baseline it was made against (bench gate --against).
+ * Earlier runs timed no recorded objects: NULL says so. */
+static int migrate_5_to_6(pb_store *s, pb_err *e)
+{
+    static const added_column added[] = {
+        {"runs", "user_revision", "TEXT"}, {"runs", "user_label", "TEXT"}, {"runs", "user_repo", "TEXT"},
+        {"runs", "build_parity", "TEXT"}, {"comparisons", "baseline", "TEXT"}};
+    if (add_columns(s, added, sizeof added / sizeof added[0], e) < 0) return -1;
+    return pb_store_ddl(s, pb_schema_v6_tables_sql, e);
+}
+
 static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
@@ -272,6 +286,8 @@ static const struct {
     {"3 -> 4: runs/cases/samples/ratios gain their code layouts", migrate_3_to_4},
     {"4 -> 5: runs gain the CPU identity (vendor/family/model/stepping, microcode, caches, SMT, hypervisor)",
      migrate_4_to_5},
+    {"5 -> 6: runs gain the user's revision, label, repository and build parity; tables objects and baselines; "
+     "comparisons gain their baseline", migrate_5_to_6},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
@@ -361,8 +377,19 @@ static int each_relation(int with_gate, int with_columns,
 typedef struct relation_check {
     pb_store *s;
     int found, migrated;   /* the store's version; the one a migration in this transaction made, or 0 */
+    int version;           /* the version whose relations are asked for */
     pb_err *e;
 } relation_check;
+
+/* The relations that came after version 2 (the schema's text has only the current ones): an older
+ * store is not asked for them before its migration creates them. */
+static int relation_since(const char *name)
+{
+    static const struct { const char *name; int version; } LATER[] = {{"objects", 6}, {"baselines", 6}};
+    for (size_t i = 0; i < sizeof LATER / sizeof LATER[0]; i++)
+        if (!strcmp(LATER[i].name, name)) return LATER[i].version;
+    return 1;
+}
 
 /* "PATH: store does not match schema version N[ (migrated to M, not kept)]: WHY" */
 static int mismatch(const relation_check *c, const char *why)
@@ -400,6 +427,7 @@ static int check_kind(const relation_check *c, const char *kind, const char *nam
 static int check_relation(void *ctx, const char *kind, const char *name, const char *select)
 {
     relation_check *c = ctx;
+    if (relation_since(name) > c->version) return 0;
     char what[128];
     snprintf(what, sizeof what, "%s %s", kind, name);
     pb_stmt *st;
@@ -430,7 +458,7 @@ static int check_relation(void *ctx, const char *kind, const char *name, const c
  * differs where a migration in the open transaction made `version`). 0, or PB_STORE_REFUSED + e. */
 static int check_relations(pb_store *s, int found, int version, pb_err *e)
 {
-    relation_check c = {.s = s, .found = found, .migrated = found != version ? version : 0, .e = e};
+    relation_check c = {.s = s, .found = found, .migrated = found != version ? version : 0, .version = version, .e = e};
     return each_relation(version >= 2, version == PB_SCHEMA_VERSION, check_relation, &c, e);
 }
 

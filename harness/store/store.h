@@ -45,7 +45,7 @@ const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
  * docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 5
+#define PB_SCHEMA_VERSION 6
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 
@@ -55,6 +55,8 @@ int pb_store_sqlerr(pb_store *s, pb_err *e, const char *what);
 /* The core tables and the gate's tables (schema.c), the whole schema of a new database. */
 extern const char *const pb_store_schema_sql;
 extern const char *const pb_gate_tables_sql;
+/* The tables that came with version 6 (objects, baselines), for its migration. */
+extern const char *const pb_schema_v6_tables_sql;
 
 /* -1 + e (naming --db, or PB_DB) for '' and ':memory:', which would throw stored results away, for
  * a PostgreSQL URI with a password in it (or one this bench, built without libpq, cannot open),
@@ -121,6 +123,32 @@ int64_t pb_store_add_case(pb_store *s, int64_t run, const char *suite, const cha
 int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *smp, pb_err *e);
 /* In how many code layouts a case ran (1: one copy of its code, whatever the run's layouts). */
 int pb_store_case_layouts(pb_store *s, int64_t case_id, int layouts, pb_err *e);
+
+/* The identity of one file of user code a run timed (docs/schema.md, table objects; filled by
+ * run/objects.c). Text fields are "" when unknown, size -1. */
+#define PB_PARITY_MAX 4096
+typedef struct pb_object_row {
+    char impl[PB_NAME_MAX];
+    char path[1024], real_path[1024];   /* as the suite names it; with every link resolved */
+    int64_t size;
+    char sha256[65];
+    char elf[256];            /* "ELF64 PIE executable", "not an ELF file", "unreadable: WHY", "cannot read: WHY" */
+    char build_id[129];       /* NT_GNU_BUILD_ID, hex */
+    char compiler[256];       /* "gcc 12.2.0" */
+    char flags[2048];         /* the switches its main compilation units record */
+    char flags_source[64];    /* "DW_AT_producer", ".GCC.command.line" */
+    char producers[4096];     /* every distinct DW_AT_producer with its unit count, or "unreadable: WHY" */
+    char comment[1024];       /* .comment */
+    char needed[1024];        /* DT_NEEDED sonames */
+    char build_type[128];     /* "ELF64 PIE executable, no debug info" */
+    char revision[128], repo[1024];   /* git describe --always --dirty of the repository it is in */
+} pb_object_row;
+
+int pb_store_add_object(pb_store *s, int64_t run, const pb_object_row *o, pb_err *e);
+/* Whose code the run timed: the user's revision and label (NULL: none), the repository the
+ * revision is of, and the build-parity warnings (NULL or "": none). */
+int pb_store_run_user(pb_store *s, int64_t run, const char *revision, const char *label, const char *repo,
+                      const char *parity, pb_err *e);
 
 /* Derive per-sample metrics, per-case statistics and paired ratios of every
  * impl against the run's baseline (and of every `X@P` against `baseline@P`, a

@@ -14,7 +14,7 @@ seeded() {
     PB_MACHINE_ID=$m "$BENCH" run --suite synthetic --seed "$seed" --quick --rounds 6 --quiet --cpu none --db "$db" "$@" >/dev/null ||
         bad "seeded run of $m into $db"
 }
-TABLES="runs cases samples sample_metrics stats ratios"
+TABLES="runs cases samples sample_metrics stats ratios objects"
 counts() { # counts DB: the row count of every copied table, space-separated
     local t out=""
     for t in $TABLES; do out+="$(q "$1" "SELECT count(*) FROM $t") "; done
@@ -53,7 +53,19 @@ merge-two-machines-sum-then-nothing)
     ;;
 merge-copies-every-column)
     two_machines
+    # a run's user side and its objects (version 5) go with it
+    q a.db "UPDATE runs SET user_revision = 'v1.2-3-gabc1234', user_label = 'PR 7', user_repo = '/src/x',
+            build_parity = 'old (a) and new (b) were built with different flags: -O2 / -O3';
+            INSERT INTO objects (run_id, impl, path, real_path, size_bytes, sha256, elf, build_id, compiler, flags,
+            flags_source, producers, comment, needed, build_type, revision, repo)
+            VALUES (1, 'new', 'b/x', '/src/b/x', 100, 'ab12', 'ELF64 PIE executable', 'cd34', 'gcc 12.2.0', '-O3',
+            'DW_AT_producer', '1 unit: GNU C11 12.2.0 -O3', 'GCC: 12.2.0', 'libc.so.6', 'ELF64 PIE executable, debug info',
+            'v1.2-3-gabc1234', '/src/x')"
     expect 0 "" "$BENCH" merge a.db b.db --into c.db
+    oc=$(q c.db "SELECT group_concat('o.' || name, ', ') FROM pragma_table_info('objects') WHERE name <> 'run_id'")
+    is "objects: every column copied" "$(q c.db "SELECT $oc FROM objects o")" "$(q a.db "SELECT $oc FROM objects o")"
+    is "objects: under the run of the same uuid" "$(q c.db "SELECT r.uuid FROM objects o JOIN runs r ON r.id = o.run_id")" \
+       "$(q a.db "SELECT uuid FROM runs")"
     # whole rows without their ids (ids are remapped; every other value is the source's)
     cols=$(q c.db "SELECT group_concat(name, ', ') FROM pragma_table_info('runs') WHERE name <> 'id'")
     both="ATTACH 'a.db' AS a; ATTACH 'b.db' AS b;"
