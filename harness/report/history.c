@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* history.c — behind `bench history`: one impl's median per cell over every complete run of a
- * suite, per machine, in run order, with the change points that E-divisive means finds in each
+ * suite, per machine, in git order (of the user's revisions, for runs of the user's code:
+ * history_order.h) or run order, with the change points that E-divisive means finds in each
  * cell's series (changepoint.h): where (the runs and git revisions on either side), how large
  * (median after / median before) and how significant (permutation p at a fixed seed, so the same
  * store always gives the same answer); and a plot per cell. */
@@ -8,19 +9,14 @@
 #include "text_out.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "changepoint.h"
 #include "fmt.h"
+#include "history_order.h"
 #include "metrics.h"
 #include "paths.h"
 #include "report.h"
@@ -30,65 +26,10 @@
 typedef struct point {
     int64_t run;
     char git[16], started[32];
-    char sha[64];   /* as stored (may end in -dirty) */
+    char user[64];  /* the user's label or revision (runs of the user's code), "" none */
     long order;     /* position of its commit in git's history, -1 unknown */
     double median;
 } point;
-
-/* The commits of the repository at root, oldest first (git rev-list --topo-order --reverse HEAD,
- * started without a shell); NULL when git or the repository is not at hand. */
-static char **git_commits(const char *root, size_t *n)
-{
-    *n = 0;
-    int fd[2];
-    if (pipe(fd)) return NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    char *argv[] = {"git", "-C", (char *)root, "rev-list", "--topo-order", "--reverse", "HEAD", NULL};
-    extern char **environ;
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
-    if (rc) { close(fd[0]); return NULL; }
-    FILE *f = fdopen(fd[0], "r");
-    char **v = NULL, line[128];
-    size_t cap = 0;
-    while (f && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 256;
-            char **nv = realloc(v, cap * sizeof *nv);
-            if (!nv) break;
-            v = nv;
-        }
-        if (!(v[*n] = strdup(line))) break;
-        (*n)++;
-    }
-    if (f) fclose(f); else close(fd[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-        for (size_t i = 0; i < *n; i++) free(v[i]);
-        free(v);
-        *n = 0;
-        return NULL;
-    }
-    return v;
-}
-
-/* where sha (a stored revision, possibly abbreviated or ending in -dirty) is in commits; -1 if not */
-static long commit_order(char **commits, size_t n, const char *sha)
-{
-    size_t len = strcspn(sha, "-");
-    if (len < 7) return -1;
-    for (size_t i = 0; i < n; i++)
-        if (!strncmp(commits[i], sha, len)) return (long)i;
-    return -1;
-}
 
 static int by_commit(const void *x, const void *y)
 {
@@ -129,7 +70,7 @@ static void slug(char *out, size_t cap, const char *in)
 /* the series' figure, png and svg: the medians in order, the change points as dashed vertical
  * lines labelled with the shift and p, and each segment's median as a step */
 static void hp_series(history_plots *h, const char *machine, const char *cell, const point *pts, size_t n,
-                      const pb_change *ch, int k, int by_commit)
+                      const pb_change *ch, int k, int by_commit, int user)
 {
     if (h->q.bad || !n) return;
     char name[128];
@@ -172,8 +113,10 @@ static void hp_series(history_plots *h, const char *machine, const char *cell, c
         fprintf(h->gp, "set title '%s: %s [%s]'\nset grid\nset key below font ',8'\n", pb_gpq_text(&h->q, h->suite),
                 pb_gpq_text(&h->q, cell), pb_gpq_text(&h->q, machine));
         fprintf(h->gp, "set ylabel '%s'\nset xlabel '%s'\nset xrange [0.5:%zu.5]\nset xtics rotate by -45 (", pb_gpq_text(&h->q, h->ylabel),
-                by_commit ? "git revision (git order)" : "git revision (runs by start time)", n);
-        for (size_t i = 0; i < n; i++) fprintf(h->gp, "%s'%s' %zu", i ? ", " : "", pb_gpq_text(&h->q, pts[i].git), i + 1);
+                user ? (by_commit ? "your revision (git order)" : "your revision (runs by start time)")
+                : by_commit ? "git revision (git order)" : "git revision (runs by start time)", n);
+        for (size_t i = 0; i < n; i++)
+            fprintf(h->gp, "%s'%s' %zu", i ? ", " : "", pb_gpq_text(&h->q, user ? pts[i].user : pts[i].git), i + 1);
         fprintf(h->gp, ")\n");
         for (int c = 0; c < k; c++)
             fprintf(h->gp, "set arrow from %zu.5, graph 0 to %zu.5, graph 1 nohead dt 2 lw 1.5 lc rgb '#c00000'\n"
@@ -187,26 +130,52 @@ static void hp_series(history_plots *h, const char *machine, const char *cell, c
     h->block += 2;
 }
 
-/* one cell's series on one machine: print it and its change points. In git order when every
- * run's commit is in the repository at hand, else in the order the runs started. */
-static void report_series(const char *machine, const char *cell, point *pts, size_t n, const pb_cp_opts *o,
-                          const pb_metric *m, char **commits, size_t ncommits, history_plots *plots)
+/* Each point's place in git's order: the user's revision when every run of the series names one
+ * (runs of the user's code), else the lab's. 1 when every place is known, and *user says which. */
+static int place_points(point *pts, size_t n, const pb_run_orders *ro, int *user)
 {
-    char b[48];
-    int all_known = commits != NULL;
+    *user = n > 0;
     for (size_t i = 0; i < n; i++) {
-        pts[i].order = commits ? commit_order(commits, ncommits, pts[i].sha) : -1;
+        const pb_run_pos *p = pb_history_pos(ro, pts[i].run);
+        *user &= p && p->has_user;
+    }
+    int all_known = 1;
+    for (size_t i = 0; i < n; i++) {
+        const pb_run_pos *p = pb_history_pos(ro, pts[i].run);
+        pts[i].order = !p ? -1 : *user ? p->user : p->lab;
         all_known &= pts[i].order >= 0;
     }
+    return all_known;
+}
+
+/* the series' table: one row per run, in the order placed */
+static void print_points(const point *pts, size_t n, const pb_metric *m, int user)
+{
+    char b[48], tg[128], ts[128];
+    printf("\n  %-6s %-*s %-24s %s (%s)\n", "run", user ? 24 : 13, user ? "your revision" : "git", "started", "median",
+           m->unit);
+    for (size_t i = 0; i < n; i++)
+        printf("  %-6lld %-*s %-24s %s\n", (long long)pts[i].run, user ? 24 : 13,
+               pb_term_text(tg, sizeof tg, user ? pts[i].user : pts[i].git), pb_term_text(ts, sizeof ts, pts[i].started),
+               pb_fmt_sig(b, sizeof b, pts[i].median, 4));
+}
+
+/* one cell's series on one machine: print it and its change points. In git order when every
+ * run's commit is in the repository at hand (the user's, for runs of the user's code), else in the
+ * order the runs started. */
+static void report_series(const char *machine, const char *cell, point *pts, size_t n, const pb_cp_opts *o,
+                          const pb_metric *m, const pb_run_orders *ro, history_plots *plots)
+{
+    int user, all_known = place_points(pts, n, ro, &user);
     if (all_known) qsort(pts, n, sizeof *pts, by_commit);
     /* names and provenance from the store, for a terminal: no control byte reaches it */
-    char tc[1024], tm[512], tg[128], ts[128];
-    printf("\n%s  [%s] (ordered by %s)", pb_term_text(tc, sizeof tc, cell), pb_term_text(tm, sizeof tm, machine),
-           all_known ? "commit, git order; runs of one commit by start time" : "run start time");
-    printf("\n  %-6s %-13s %-24s %s (%s)\n", "run", "git", "started", "median", m->unit);
-    for (size_t i = 0; i < n; i++)
-        printf("  %-6lld %-13s %-24s %s\n", (long long)pts[i].run, pb_term_text(tg, sizeof tg, pts[i].git),
-               pb_term_text(ts, sizeof ts, pts[i].started), pb_fmt_sig(b, sizeof b, pts[i].median, 4));
+    char tc[1024], tm[512], tr[1100];
+    printf("\n%s  [%s] (ordered by %s", pb_term_text(tc, sizeof tc, cell), pb_term_text(tm, sizeof tm, machine),
+           !all_known ? "run start time" : user ? "your revision, git order in " : "commit, git order");
+    if (all_known && user) printf("%s", pb_term_text(tr, sizeof tr, ro->user_repo));
+    printf("%s)", all_known ? "; runs of one commit by start time" : user ? "; your revisions are not all in "
+                                                                            "one git history at hand" : "");
+    print_points(pts, n, m, user);
     double *x = malloc((n ? n : 1) * sizeof *x);
     pb_change ch[32];
     int k = -1;
@@ -216,7 +185,7 @@ static void report_series(const char *machine, const char *cell, point *pts, siz
     }
     free(x);
     if (k < 0) { printf("  change points: out of memory\n"); return; }
-    if (plots) hp_series(plots, machine, cell, pts, n, ch, k, all_known);
+    if (plots) hp_series(plots, machine, cell, pts, n, ch, k, all_known, user);
     if (k == 0) {
         printf("  change points: none (E-divisive means, alpha %.3g, %zu runs%s)\n", o->alpha, n,
                n < 2 * (size_t)o->min_size ? ", too few to test" : "");
@@ -224,10 +193,12 @@ static void report_series(const char *machine, const char *cell, point *pts, siz
     }
     for (int i = 0; i < k; i++) {
         const point *a = &pts[ch[i].index - 1], *z = &pts[ch[i].index];
-        char bb[48], ba[48];
-        printf("  CHANGE between run %lld (git %s) and run %lld (git %s): median %s -> %s %s (x%.3f, %+.1f %%), "
+        char bb[48], ba[48], ta[128], tz[128];
+        printf("  CHANGE between run %lld (%s %s) and run %lld (%s %s): median %s -> %s %s (x%.3f, %+.1f %%), "
                "p = %.4f (%d permutations)\n",
-               (long long)a->run, a->git, (long long)z->run, z->git, pb_fmt_sig(bb, sizeof bb, ch[i].before, 4),
+               (long long)a->run, user ? "revision" : "git", pb_term_text(ta, sizeof ta, user ? a->user : a->git),
+               (long long)z->run, user ? "revision" : "git", pb_term_text(tz, sizeof tz, user ? z->user : z->git),
+               pb_fmt_sig(bb, sizeof bb, ch[i].before, 4),
                pb_fmt_sig(ba, sizeof ba, ch[i].after, 4), m->unit, ch[i].after / ch[i].before,
                (ch[i].after / ch[i].before - 1) * 100, ch[i].p, o->permutations);
     }
@@ -288,7 +259,8 @@ static int history_query(pb_store *st, const pb_history_opts *o, const char *imp
 {
     if (pb_db_prepare(st->db,
                       "SELECT COALESCE(r.machine_id, r.cpu_model, '?'), s.variant, s.op, s.size_bytes, r.id,"
-                      " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median, COALESCE(r.git_sha, '')"
+                      " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median,"
+                      " COALESCE(r.user_label, r.user_revision, '')"
                       " FROM summary s JOIN runs r ON r.id = s.run_id"
                       " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = 'userspace'"
                       " ORDER BY 1, 2, 3, 4, r.started_at, r.id", q) != PB_DB_OK) {
@@ -303,8 +275,8 @@ static int history_query(pb_store *st, const pb_history_opts *o, const char *imp
 
 /* Reads q's rows into one series per (machine, cell) and reports each as it ends. The number of
  * series in *series; 0, 1 (out of memory) or 2 (the store failed). */
-static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const pb_metric *m, char **commits,
-                          size_t ncommits, history_plots *plots, int *series)
+static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const pb_metric *m,
+                          const pb_run_orders *ro, history_plots *plots, int *series)
 {
     point *pts = NULL;
     size_t n = 0, cap = 0;
@@ -317,7 +289,7 @@ static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const 
             snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", pb_db_column_text(q, 0), pb_db_column_text(q, 1),
                      pb_db_column_text(q, 2), (long long)pb_db_column_int64(q, 3));
         if (n && (step != PB_DB_ROW || strcmp(k2, key))) {
-            report_series(machine, cell, pts, n, cp, m, commits, ncommits, plots);
+            report_series(machine, cell, pts, n, cp, m, ro, plots);
             (*series)++;
             n = 0;
         }
@@ -340,7 +312,7 @@ static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const 
         point *p = &pts[n++];
         p->run = pb_db_column_int64(q, 4);
         snprintf(p->git, sizeof p->git, "%s", pb_db_column_text(q, 5));
-        snprintf(p->sha, sizeof p->sha, "%s", pb_db_column_text(q, 8));
+        snprintf(p->user, sizeof p->user, "%s", pb_db_column_text(q, 8));
         snprintf(p->started, sizeof p->started, "%s", pb_db_column_text(q, 6));
         p->median = pb_db_column_double(q, 7);
     }
@@ -371,16 +343,21 @@ int pb_history(pb_store *st, const pb_history_opts *o)
     char ti[256], td[1100];
     printf("%s: %s, %s, every complete userspace run in %s\n", s->name, pb_term_text(ti, sizeof ti, impl),
            m ? m->words : metric, pb_term_text(td, sizeof td, o->db));
-    /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT) */
-    const char *root = pb_source_root();
-    size_t ncommits = 0;
-    char **commits = git_commits(root, &ncommits);
+    /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT), or the
+     * user's, for runs of the user's code */
+    pb_run_orders ro;
+    pb_err oe = {{0}};
+    if (pb_history_orders(st, s->name, &ro, &oe) < 0) {
+        fprintf(stderr, "bench history: %s\n", oe.msg);
+        pb_db_finalize(q);
+        if (plots) hp_finish(&hp, gnuplot, 0, 2);
+        return 2;
+    }
     pb_cp_opts cp = {.alpha = o->alpha, .permutations = 999, .min_size = 3, .seed = 20161229};
     int series = 0;
-    int rc = history_series(st, q, &cp, m, commits, ncommits, plots, &series);
+    int rc = history_series(st, q, &cp, m, &ro, plots, &series);
     pb_db_finalize(q);
-    for (size_t i = 0; i < ncommits; i++) free(commits[i]);
-    free(commits);
+    pb_history_orders_free(&ro);
     if (plots) {
         int prc = hp_finish(&hp, gnuplot, series, rc);
         if (prc && !rc) return prc;

@@ -56,6 +56,34 @@ PB_SOURCE_ROOT=$T/nothing "$BENCH" history --suite synthetic --db order.db >time
 is "time order without the repository" "$(grep -c "ordered by run start time" time.txt)" "$cells"
 is "change in time order" "$(grep -c "CHANGE between run 7 (git $c7) and run 6 (git $c6)" time.txt)" "$cells"
 
+# runs of the user's code (issue 23): ordered by the user's revision in the user's repository, labelled
+# by it (or its --label), whatever the lab's revision says. Three seeded runs made in the order
+# c3, c1, c2 of a throw-away repository's commits: the series reads c1, c2, c3 (runs 2, 3, 1).
+git init -q urepo && for i in 1 2 3; do git -C urepo -c user.name=t -c user.email=t@t commit -q --allow-empty -m "c$i"; done
+for i in 1 2 3; do
+    "$BENCH" run --suite synthetic --quiet --rounds 6 --seed $((200 + i)) --db user.db >/dev/null || bad "seeded user run $i"
+done
+u() { git -C urepo rev-parse --short=9 "HEAD~$((3 - $1))"; }
+q user.db "UPDATE runs SET user_repo = '$T/urepo', started_at = printf('2000-02-%02dT00:00:00Z', id),
+           user_revision = CASE id WHEN 1 THEN '$(u 3)' WHEN 2 THEN '$(u 1)-dirty' ELSE '$(u 2)' END,
+           git_sha = 'c0' || id"
+q user.db "UPDATE runs SET user_label = 'label-c2' WHERE id = 3"
+"$BENCH" history --suite synthetic --db user.db --no-plots >user.txt 2>&1 || bad "history of user revisions: $(cat user.txt)"
+is "ordered by the user's revision" "$(grep -c "ordered by your revision, git order in $T/urepo" user.txt)" "$cells"
+runs_in_order() { awk '/^  run /{getline; a=$1; getline; b=$1; getline; print a, b, $1; exit}' "$1"; }
+is "runs in the user's git order" "$(runs_in_order user.txt)" "2 3 1"
+grep -q "^  3 *label-c2 " user.txt && ok || bad "the label is not shown: $(head -8 user.txt)"
+grep -q "^  2 *$(u 1)-dirty " user.txt && ok || bad "the revision is not shown: $(head -8 user.txt)"
+"$BENCH" history --suite synthetic --db user.db --out uplots >/dev/null 2>&1 || bad "history --out of user revisions"
+grep -q "your revision (git order)" uplots/history_synthetic.gp && ok || bad "the plot is not labelled by your revision"
+grep -q "'label-c2' 2" uplots/history_synthetic.gp && ok || bad "the plot's ticks are not your revisions"
+# without the user's repository: by start time, saying why
+q user.db "UPDATE runs SET user_repo = '$T/gone'"
+"$BENCH" history --suite synthetic --db user.db --no-plots >user2.txt 2>&1 || bad "history without the user's repository"
+is "run time without the user's repository" \
+   "$(grep -c "ordered by run start time; your revisions are not all in one git history at hand" user2.txt)" "$cells"
+is "runs by start time" "$(runs_in_order user2.txt)" "1 2 3"
+
 # compare --runs across sessions (no PB_JOB_ID): UNPAIRED, labelled, the 0.8 step seen in new, none in old
 "$BENCH" compare --runs 1 7 --db step.db >cmp.txt 2>&1 || bad "compare --runs 1 7: $(cat cmp.txt)"
 grep -q 'UNPAIRED' cmp.txt && ok || bad "not labelled unpaired: $(cat cmp.txt)"

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* history_order.c — see history_order.h. */
+#include "history_order.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "paths.h"
+#include "pb_git.h"
+
+typedef struct run_revs {
+    int64_t *id;
+    char (*lab)[128], (*user)[128];
+    size_t n;
+} run_revs;
+
+static void revs_free(run_revs *r)
+{
+    free(r->id);
+    free(r->lab);
+    free(r->user);
+}
+
+static int revs_grow(run_revs *r, size_t cap)
+{
+    int64_t *id = realloc(r->id, cap * sizeof *id);
+    if (id) r->id = id;
+    char (*lab)[128] = id ? realloc(r->lab, cap * sizeof *lab) : NULL;
+    if (lab) r->lab = lab;
+    char (*user)[128] = lab ? realloc(r->user, cap * sizeof *user) : NULL;
+    if (user) r->user = user;
+    return user ? 0 : -1;
+}
+
+/* the runs' revisions, by id; the newest user repository in repo */
+static int read_revs(pb_store *st, const char *suite, run_revs *r, char *repo, size_t cap, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_db_prepare(st->db,
+                      "SELECT id, COALESCE(git_sha, ''), COALESCE(user_revision, ''), COALESCE(user_repo, '')"
+                      " FROM runs WHERE suite = ?1 AND status = 'complete' AND target = 'userspace' ORDER BY id",
+                      &q) != PB_DB_OK)
+        return pb_store_sqlerr(st, e, "history: read runs");
+    pb_db_bind_text(q, 1, suite);
+    size_t have = 0;
+    int rc = 0, step;
+    while ((step = pb_db_step(q)) == PB_DB_ROW) {
+        if (r->n == have && revs_grow(r, have = have ? 2 * have : 64) < 0) { rc = pb_errf(e, "out of memory"); break; }
+        r->id[r->n] = pb_db_column_int64(q, 0);
+        pb_db_column_copy(q, 1, r->lab[r->n], sizeof r->lab[0]);
+        pb_db_column_copy(q, 2, r->user[r->n], sizeof r->user[0]);
+        if (r->user[r->n][0] && *pb_db_column_str(q, 3)) pb_db_column_copy(q, 3, repo, cap);
+        r->n++;
+    }
+    if (rc == 0 && step != PB_DB_DONE) rc = pb_store_sqlerr(st, e, "history: read runs");
+    pb_db_finalize(q);
+    return rc;
+}
+
+/* The git order of each revision revs[i] (""; -1) in the repository at top, in out[i]; every one
+ * -1 when git cannot order them. Each distinct revision is resolved once. */
+static void order_revs(const char *top, char (*revs)[128], size_t n, long *out)
+{
+    char (*commit)[41] = calloc(n ? n : 1, sizeof *commit), (*uniq)[41] = calloc(n ? n : 1, sizeof *uniq);
+    long *uo = calloc(n ? n : 1, sizeof *uo);
+    size_t nu = 0;
+    for (size_t i = 0; i < n; i++) out[i] = -1;
+    for (size_t i = 0; commit && uniq && uo && *top && i < n; i++) {
+        size_t j = 0;
+        while (j < i && strcmp(revs[j], revs[i])) j++;
+        if (j < i) memcpy(commit[i], commit[j], 41);
+        else if (!revs[i][0] || !pb_git_commit(top, revs[i], commit[i])) commit[i][0] = 0;
+        size_t k = 0;
+        while (k < nu && strcmp(uniq[k], commit[i])) k++;
+        if (commit[i][0] && k == nu) memcpy(uniq[nu++], commit[i], 41);
+    }
+    if (commit && uniq && uo && nu && pb_git_order(top, uniq, nu, uo) == 0)
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; commit[i][0] && k < nu; k++)
+                if (!strcmp(uniq[k], commit[i])) out[i] = uo[k];
+    free(commit);
+    free(uniq);
+    free(uo);
+}
+
+int pb_history_orders(pb_store *st, const char *suite, pb_run_orders *ro, pb_err *e)
+{
+    memset(ro, 0, sizeof *ro);
+    run_revs r = {0};
+    if (read_revs(st, suite, &r, ro->user_repo, sizeof ro->user_repo, e) < 0) {
+        revs_free(&r);
+        return -1;
+    }
+    long *lab = calloc(r.n ? r.n : 1, sizeof *lab), *user = calloc(r.n ? r.n : 1, sizeof *user);
+    ro->v = calloc(r.n ? r.n : 1, sizeof *ro->v);
+    int rc = lab && user && ro->v ? 0 : pb_errf(e, "out of memory");
+    if (rc == 0) {
+        order_revs(pb_source_root(), r.lab, r.n, lab);
+        order_revs(ro->user_repo, r.user, r.n, user);
+        for (size_t i = 0; i < r.n; i++)
+            ro->v[i] = (pb_run_pos){.run = r.id[i], .lab = lab[i], .user = user[i], .has_user = r.user[i][0] != 0};
+        ro->n = r.n;
+    }
+    free(lab);
+    free(user);
+    revs_free(&r);
+    return rc;
+}
+
+const pb_run_pos *pb_history_pos(const pb_run_orders *ro, int64_t run)
+{
+    size_t lo = 0, hi = ro->n;   /* by id, ascending */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ro->v[mid].run == run) return &ro->v[mid];
+        if (ro->v[mid].run < run) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+void pb_history_orders_free(pb_run_orders *ro)
+{
+    free(ro->v);
+    memset(ro, 0, sizeof *ro);
+}
