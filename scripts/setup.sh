@@ -10,6 +10,8 @@ PKGS=(
   # the sanitizer build's runtimes (ci/run-tests); gcc-12 pulls them in, named for clarity
   libasan8 libubsan1
   libbenchmark-dev libjansson-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
+  # the compiler and flags a timed binary records (DW_AT_producer): elfutils' libdw (docs/your-code.md)
+  libdw-dev
   # --measure valgrind: callgrind and its client-request headers (docs/gate.md)
   valgrind
   # the code layouts' per-copy function order (lld --shuffle-sections, docs/layout.md)
