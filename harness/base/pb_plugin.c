@@ -103,13 +103,28 @@ int pb_impl_dir_add(pb_impl_dir *d, const char *name, const void *entry)
     return 0;
 }
 
+/* the row of impl in the lists, or -1 */
+static int plugin_row(const char *impl, int n, const char *names, size_t name_max)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names + (size_t)i * name_max, impl)) return i;
+    return -1;
+}
+
 int pb_plugin_user_code(const char *suite, const char *impl, int n, const char *names, size_t name_max,
                         const char *paths, size_t path_max, char *what, size_t cap)
 {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(names + (size_t)i * name_max, impl)) {
-            snprintf(what, cap, "%s plug-in %s (%s)", suite, impl, paths + (size_t)i * path_max);
-            return 1;
-        }
-    return 0;
+    int i = plugin_row(impl, n, names, name_max);
+    if (i < 0) return 0;
+    snprintf(what, cap, "%s plug-in %s (%s)", suite, impl, paths + (size_t)i * path_max);
+    return 1;
+}
+
+int pb_plugin_user_object(const char *impl, int n, const char *names, size_t name_max, const char *paths,
+                          size_t path_max, char *path, size_t cap)
+{
+    int i = plugin_row(impl, n, names, name_max);
+    if (i < 0) return 0;
+    snprintf(path, cap, "%s", paths + (size_t)i * path_max);
+    return 1;
 }

@@ -24,6 +24,11 @@ int pb_plugin_opt_add(const char *opt, const char *arg, const char *value, int *
 int pb_plugin_user_code(const char *suite, const char *impl, int n, const char *names, size_t name_max,
                         const char *paths, size_t path_max, char *what, size_t cap);
 
+/* Is impl one of the n plug-ins of those lists? 1 and its shared object's path in path[cap] (a
+ * suite's user_object hook, suite.h); else 0. */
+int pb_plugin_user_object(const char *impl, int n, const char *names, size_t name_max, const char *paths,
+                          size_t path_max, char *path, size_t cap);
+
 /* Is NAME 1 .. name_max-1 characters of A-Z a-z 0-9 _ - . @? 0, or -1 + e (for --OPT). */
 int pb_plugin_name_ok(const char *opt, const char *name, size_t name_max, pb_err *e);
 

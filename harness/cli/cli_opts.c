@@ -43,6 +43,22 @@ int pb_cli_run_id(const pb_cli *c, const char *name, const char *value, int allo
     return 0;
 }
 
+/* --revision, --label: stored and shown on terminals and in reports, so printable ASCII only, 1 to
+ * PB_CLI_USER_TEXT_MAX characters, and not starting with '-' (git would read a revision so as an
+ * option; a label so is a forgotten value). */
+static int check_user_text(const pb_cli *c, const char *name, const char *v)
+{
+    size_t n = strlen(v);
+    if (!n || n > PB_CLI_USER_TEXT_MAX)
+        return pb_cli_error(c, "--%s wants 1 to %d characters, got %zu", name, PB_CLI_USER_TEXT_MAX, n);
+    if (v[0] == '-') return pb_cli_error(c, "--%s '%s': a value cannot start with '-'", name, v);
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f)
+            return pb_cli_error(c, "--%s: character %zu is not printable ASCII (byte 0x%02x)", name,
+                                (size_t)(p - (const unsigned char *)v) + 1, *p);
+    return 0;
+}
+
 void pb_cli_version(FILE *f)
 {
     fprintf(f, "bench (patchbench) %s, git %s\n", PB_VERSION, PB_VCS_SHA);
@@ -173,6 +189,10 @@ static int command_option(pb_cli *c, const pb_cli_opt *o, const char *value)
         memcpy(dst, &value, sizeof value);
         return 0;
     }
+    case PB_CLI_USER_TEXT:
+        if (check_user_text(c, o->name, value) < 0) return -1;
+        memcpy(dst, &value, sizeof value);
+        return 0;
     default: return c->on_opt ? c->on_opt(c->ctx, o->id, value) : 0;
     }
 }

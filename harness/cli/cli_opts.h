@@ -23,6 +23,7 @@ typedef enum pb_cli_type {
     PB_CLI_STRING,        /* const char * at offset = the value (it points into argv) */
     PB_CLI_CLEAR,         /* int at offset = 0 (a boolean that turns something off) */
     PB_CLI_CPU,           /* const char * at offset = the value, once pb_cpu_parse accepts it */
+    PB_CLI_USER_TEXT,     /* const char * at offset = the value: printable, PB_CLI_USER_TEXT_MAX at most */
 } pb_cli_type;
 
 /* What a second use of an option does. An option that names impls, sizes or runs must not let
@@ -60,6 +61,19 @@ typedef struct pb_cli_opt {
      "CPU, when more than one is online); none: do not pin. Stored with\n"                                     \
      "each run (runs.cpu_affinity), with why when not pinned",                                                \
      0, PB_CLI_CPU, offsetof(type, field), PB_CLI_LAST}
+
+/* The user's side of a run of the user's code (docs/your-code.md): stored, shown, ordered by. */
+#define PB_CLI_USER_TEXT_MAX 200
+#define PB_OPT_REVISION(type, field)                                                                            \
+    {"revision", "REV",                                                                                         \
+     "the revision of your code this run times (default: git describe --always\n"                             \
+     "--dirty of the repository the candidate's binary or plug-in is in); bench\n"                            \
+     "history orders such runs by it. Only for runs of your code (gbench, exec,\n"                            \
+     "--plugin, --gcrypt-lib)",                                                                                 \
+     0, PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE}
+#define PB_OPT_LABEL(type, field)                                                                               \
+    {"label", "TEXT", "a name for your side of the run (\"PR 42\", \"-O3 build\"), stored and shown", 0,       \
+     PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE}
 
 typedef struct pb_cli {
     const char *cmd;              /* "run": messages read "bench run: ..." */

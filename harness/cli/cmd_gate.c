@@ -66,6 +66,7 @@ typedef struct gate_args {
     const pb_suite *suite;
     const char *baseline, *candidate, *impl, *db, *thresholds, *threshold, *metric, *sizes, *runs_a, *runs_b, *measure;
     const char *cpu;       /* --cpu (runenv.h); NULL: the default */
+    const char *user_revision, *user_label;   /* --revision, --label (runner.h) */
     const char *base_module, *cand_module;   /* the fourth form */
     int quick, rounds, reruns, repeat, calibrate, progress;
     double budget;         /* --budget SECONDS; 0: none */
@@ -119,6 +120,8 @@ static const pb_cli_opt OPTS[] = {
                      "both: the claim gate on wall time and on counts, per cell side by\n"
                      "side (time moved, instructions not: memory, stalls, layout)", O_MEASURE),
     PB_OPT_CPU(gate_args, cpu),
+    PB_OPT_REVISION(gate_args, user_revision),
+    PB_OPT_LABEL(gate_args, user_label),
     PB_OPT_QUIET(gate_args, progress),
     PB_OPT_END,
 };
@@ -322,7 +325,8 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, gate_layo
                             .sizes = pass ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
                             .progress = a->progress, .cpu = a->cpu, .iters_memo = &memo,
-                            .layouts = pb_gate_layouts_set(G), .grid_s = &grid_s};
+                            .layouts = pb_gate_layouts_set(G), .grid_s = &grid_s, .user_revision = a->user_revision,
+                            .user_label = a->user_label};
         int64_t run = 0;
         int r = pb_run(&o, &run, e);
         if (r != 0) { rc = -1; break; }

@@ -61,6 +61,8 @@ static const pb_cli_opt OPTS[] = {
                      "gbench), in seconds; past it, it is killed and fails its cases (default:\n"
                      "10 x the sample length, at least 1 s; see docs/cage.md)", O_TIMEOUT),
     PB_OPT_CPU(run_args, o.cpu),
+    PB_OPT_REVISION(run_args, o.user_revision),
+    PB_OPT_LABEL(run_args, o.user_label),
     PB_OPT_QUIET(run_args, o.progress),
     PB_OPT("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD),
     PB_OPT("vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS),

@@ -245,13 +245,21 @@ static pb_setup_status w_setup(void *opts, const pb_cell *cell, const char *impl
     return PB_SETUP_OK;
 }
 
-/* the side's hooks (suite.h user_code, check_output), on the side's options and real name */
+/* the side's hooks (suite.h user_code, user_object, check_output), on the side's options and real name */
 static int w_user_code(const void *opts, const char *impl, char *what, size_t cap)
 {
     const gate_wrap *w = opts;
     const char *real = NULL;
     const gate_side *side = pb_pair_side_of(w, impl, &real);
     return side ? pb_suite_user_code(side->suite, side->opts, real, what, cap) : 0;
+}
+
+static int w_user_object(const void *opts, const char *impl, char *path, size_t cap)
+{
+    const gate_wrap *w = opts;
+    const char *real = NULL;
+    const gate_side *side = pb_pair_side_of(w, impl, &real);
+    return side ? pb_suite_user_object(side->suite, side->opts, real, path, cap) : 0;
 }
 
 static int w_check_output(void *ctx, pb_err *e)
@@ -324,6 +332,7 @@ void pb_pair_suite(gate_wrap *W, pb_suite *wrapped)
     wrapped->selftest = w_selftest;
     wrapped->effective_options = w_effective;
     wrapped->user_code = w_user_code;
+    wrapped->user_object = w_user_object;
     wrapped->check_output = w_check_output;
     if (W->auto_pairs) {
         /* the run's own baseline/candidate (what `bench report` of this run divides): the suite's

@@ -16,6 +16,7 @@
 #include "layout_stats.h"
 #include "layouts.h"
 #include "metrics.h"
+#include "objects.h"
 #include "provenance.h"
 #include "runenv.h"
 #include "stats.h"
@@ -87,6 +88,7 @@ typedef struct run_ctx {
     pb_run_layouts lay;
     selftest_cache sc;
     int failed_cases;       /* cases of caged code that failed (stored unavailable, with why) */
+    pb_objects objects;     /* the user's files the run times, identified before the first sample */
 } run_ctx;
 
 typedef struct raw_sample {
@@ -900,6 +902,27 @@ static int record_noise(run_ctx *rx, pb_err *e)
     return pb_store_run_noise(&rx->st, rx->run, la_end, noise, e);
 }
 
+/* The user's files the run times and the build-parity warnings (objects.h), with the run: said on
+ * stderr whatever --quiet says, since they qualify every ratio of the run. */
+static int record_objects(run_ctx *rx, pb_err *e)
+{
+    const pb_objects *ob = &rx->objects;
+    if (!ob->n) return 0;
+    char rev[256], repo[1024];
+    pb_objects_user_revision(ob, rx->o->suite->candidate, rx->o->user_revision, rev, sizeof rev, repo, sizeof repo);
+    for (const char *p = ob->parity; *p;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(stderr, "bench: warning: build parity: %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    if (pb_store_begin(&rx->st, e) < 0) return -1;
+    int rc = pb_store_run_user(&rx->st, rx->run, rev, rx->o->user_label, repo, ob->parity, e);
+    for (int i = 0; rc == 0 && i < ob->n; i++) rc = pb_store_add_object(&rx->st, rx->run, &ob->v[i], e);
+    if (rc == 0) return pb_store_commit(&rx->st, e);
+    pb_store_rollback(&rx->st);
+    return -1;
+}
+
 /* Counters, store, pinning and the run's row, all before the first sample: 0, -2 (bad --counters, or a
  * store refused as it is, PB_STORE_REFUSED: nothing recorded) or -1 + e. What it opened is marked in rx whatever it returns, for close_run. */
 static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
@@ -947,7 +970,7 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     ri.cpu_affinity = rx->pin.desc;
     ri.loadavg_start = rx->la_start = pb_loadavg();
     rx->run = pb_store_begin_run(&rx->st, &ri, &prov, e);
-    if (rx->run < 0) return -1;
+    if (rx->run < 0 || record_objects(rx, e) < 0) return -1;
     if (o->progress)
         fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds in %d code layout%s, %.2g ms samples; %s\n",
                 (long long)rx->run, s->name, ncells, rx->rounds, rx->lay.n, rx->lay.n == 1 ? "" : "s",
@@ -1010,6 +1033,18 @@ static void close_run(run_ctx *rx)
     if (rx->counters_open) pb_counters_close(&rx->counters);
 }
 
+/* Before anything is recorded: the user's files of the grid, identified; --revision and --label
+ * refused for a run that times none. 0, or -1 + e. */
+static int collect_objects(run_ctx *rx, const pb_grid *g, pb_err *e)
+{
+    const pb_runner_opts *o = rx->o;
+    if (pb_objects_collect(o->suite, o->suite_opts, g, &rx->objects, e) < 0) return -1;
+    if (rx->objects.n || (!o->user_revision && !o->user_label)) return 0;
+    return pb_errf(e, "--%s: this run times no code of yours (no --old/--new program, --plugin or --gcrypt-lib "
+                      "among its impls): there is no user's side to name",
+                   o->user_revision ? "revision" : "label");
+}
+
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
 {
     const pb_suite *s = o->suite;
@@ -1025,8 +1060,9 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     pb_grid g = {0, NULL};
     if (pb_runner_grid(o, &g, e) < 0) return -2;
 
-    if (pb_layouts_begin(&rx.lay, o, rx.rounds, e) < 0) {
+    if (pb_layouts_begin(&rx.lay, o, rx.rounds, e) < 0 || collect_objects(&rx, &g, e) < 0) {
         pb_layouts_end(&rx.lay);
+        pb_objects_free(&rx.objects);
         free(g.cells);
         return -2;
     }
@@ -1038,6 +1074,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     if (o->failed_cases) *o->failed_cases = rx.failed_cases;
     close_run(&rx);
     pb_layouts_end(&rx.lay);
+    pb_objects_free(&rx.objects);
     free(g.cells);
     return ret;
 }

@@ -74,6 +74,10 @@ typedef struct pb_runner_opts {
     /* Optional, out: how many cases of caged code failed (crashed, exited, hung, answered wrong)
      * and were stored unavailable with the reason; the run itself is still complete. */
     int *failed_cases;
+    /* --revision, --label: the user's side of a run that times the user's code (objects.h); NULL:
+     * the revision is git describe of the repository the candidate's file is in, no label. A run
+     * that times no such code refuses them (-2). */
+    const char *user_revision, *user_label;
 } pb_runner_opts;
 
 enum { PB_CAGE_USER = 0, PB_CAGE_ALL = 1, PB_CAGE_NONE = 2 };

@@ -255,6 +255,16 @@ typedef struct pb_suite {
      * namespace per build for the whole run. Only between copies of one build. */
     void *(*loaded_code)(void);
     void (*use_loaded_code)(void *registry);
+    /* Optional: the file of user code impl runs (a gbench or exec side's program, a plug-in's shared
+     * object, a library build by path), its path in path[cap]: 1, or 0 when impl is the lab's own
+     * code. Each such file's identity (sha256, build-id, compiler and flags where it records them,
+     * the repository revision it is in) is stored with the run, and the build-parity check compares
+     * the sides (docs/your-code.md, harness/run/objects.h). NULL: none. */
+    int (*user_object)(const void *opts, const char *impl, char *path, size_t cap);
+    /* Optional: how the suite's own impls were compiled, for the build-parity check of a plug-in or a
+     * library build beside them: the build profile's name ("kernel profile") and its switches in
+     * command-line order (meson.build's PB_*_PROFILE_CFLAGS). NULL: not checked. */
+    const char *own_profile, *own_cflags;
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):
@@ -278,6 +288,7 @@ int pb_suite_user_code(const pb_suite *s, const void *opts, const char *impl, ch
 int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e);                   /* 0 */
 const char *const *pb_suite_ratio_pairs(const pb_suite *s, const void *opts);              /* NULL */
 int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
+int pb_suite_user_object(const pb_suite *s, const void *opts, const char *impl, char *path, size_t cap); /* 0 */
 
 /* The suite's whole grid as its default options plan it (what `bench list` counts and `bench
  * import` checks a file's cells against): g->cells malloc'd, the caller frees them. 0, or -1 + e. */

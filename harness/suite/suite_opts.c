@@ -167,6 +167,12 @@ int pb_suite_user_code(const pb_suite *s, const void *opts, const char *impl, ch
     return s->user_code ? s->user_code(opts, impl, what, cap) : 0;
 }
 
+int pb_suite_user_object(const pb_suite *s, const void *opts, const char *impl, char *path, size_t cap)
+{
+    if (cap) path[0] = 0;
+    return s->user_object ? s->user_object(opts, impl, path, cap) : 0;
+}
+
 int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e)
 {
     return s->check_output ? s->check_output(case_ctx, e) : 0;

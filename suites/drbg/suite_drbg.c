@@ -24,6 +24,7 @@
 #include "drbg_selftest.h"
 #include "drbg_upstream.h"
 #include "pb.h"
+#include "pb_config.h"
 #include "pb_plugin.h"
 #include "peers/drbg_peers.h"
 #include "suite.h"
@@ -491,23 +492,44 @@ static int check_output(void *ctx, pb_err *e)
     return 0;
 }
 
+/* The --gcrypt-lib build impl runs: gcrypt:NAME, and old+gcrypt:NAME / new+gcrypt:NAME, which run
+ * its cipher and digest code; -1 for none. *sep: where "+gcrypt:" starts in impl, or NULL. */
+static int lib_of(const drbg_opts *o, const char *impl, const char **sep)
+{
+    *sep = strstr(impl, DRBG_IMPLS_PRIMS_SEP);
+    const char *lib = *sep ? *sep + 1 : impl;
+    for (int i = 0; i < o->nlibs; i++)
+        if (!strncmp(lib, DRBG_GCRYPT_LIB_PREFIX, 7) && !strcmp(o->lib_name[i], lib + 7)) return i;
+    return -1;
+}
+
 static int user_code(const void *opts, const char *impl, char *what, size_t cap)
 {
     const drbg_opts *o = opts;
     if (pb_plugin_user_code("drbg", impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],
                             o->plugin_path[0], sizeof o->plugin_path[0], what, cap))
         return 1;
-    /* gcrypt:NAME, and old+gcrypt:NAME / new+gcrypt:NAME, which run its cipher and digest code */
-    const char *sep = strstr(impl, DRBG_IMPLS_PRIMS_SEP);
-    const char *lib = sep ? sep + 1 : impl;
-    for (int i = 0; i < o->nlibs; i++)
-        if (!strncmp(lib, DRBG_GCRYPT_LIB_PREFIX, 7) && !strcmp(o->lib_name[i], lib + 7)) {
-            if (sep) snprintf(what, cap, "drbg %.*s on the primitives of libgcrypt build %s (%s)", (int)(sep - impl), impl,
-                              lib, o->lib_path[i]);
-            else snprintf(what, cap, "drbg libgcrypt build %s (%s)", impl, o->lib_path[i]);
-            return 1;
-        }
-    return 0;
+    const char *sep;
+    int i = lib_of(o, impl, &sep);
+    if (i < 0) return 0;
+    if (sep) snprintf(what, cap, "drbg %.*s on the primitives of libgcrypt build %s (%s)", (int)(sep - impl), impl,
+                      sep + 1, o->lib_path[i]);
+    else snprintf(what, cap, "drbg libgcrypt build %s (%s)", impl, o->lib_path[i]);
+    return 1;
+}
+
+/* the shared object impl runs: a plug-in's, or a libgcrypt build's (lib_of) */
+static int user_object(const void *opts, const char *impl, char *path, size_t cap)
+{
+    const drbg_opts *o = opts;
+    if (pb_plugin_user_object(impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0], o->plugin_path[0],
+                              sizeof o->plugin_path[0], path, cap))
+        return 1;
+    const char *sep;
+    int i = lib_of(o, impl, &sep);
+    if (i < 0) return 0;
+    snprintf(path, cap, "%s", o->lib_path[i]);
+    return 1;
 }
 
 static int selftest(const void *opts, const char *impl, pb_err *e)
@@ -556,6 +578,9 @@ const pb_suite pb_suite_drbg = {
     .kat_file = drbg_kat_file,
     .plugin_load = drbg_plugin_load,
     .user_code = user_code,
+    .user_object = user_object,
+    .own_profile = "libgcrypt profile",
+    .own_cflags = PB_LIBGCRYPT_PROFILE_CFLAGS,
     .check_output = check_output,
     .library_versions = library_versions,
     .claim = claim,

@@ -240,6 +240,17 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     return PB_SETUP_OK;
 }
 
+/* the program each side runs (its first word, as found on $PATH): its identity and build are
+ * stored with the run (suite.h) */
+static int user_object(const void *opts, const char *impl, char *path, size_t cap)
+{
+    const exec_opts *o = opts;
+    int side = !strcmp(impl, "new");
+    if (!side && strcmp(impl, "old")) return 0;
+    snprintf(path, cap, "%s", o->cmd[side].path);
+    return 1;
+}
+
 /* --old and --new are the two impls' commands: a second of either would replace the first */
 static const char *const once_options[] = { "old", "new", NULL };
 
@@ -256,6 +267,7 @@ const pb_suite pb_suite_exec = {
     .plan = plan,
     .setup_case = setup_case,
     .once_options = once_options,
+    .user_object = user_object,
     .plot_x = "variant",
     .notes_md = "Each sample is one process: wall time from posix_spawn to reaped (CLOCK_MONOTONIC_RAW), "
                 "which includes exec and the dynamic loader, and the child's user + system CPU time. No "

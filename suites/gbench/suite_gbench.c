@@ -269,6 +269,16 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     return PB_SETUP_OK;
 }
 
+/* the binary each side runs: its identity and build are stored with the run (suite.h) */
+static int user_object(const void *opts, const char *impl, char *path, size_t cap)
+{
+    const gb_opts *o = opts;
+    int is_old = !strcmp(impl, "old");
+    if (!is_old && strcmp(impl, "new")) return 0;
+    snprintf(path, cap, "%s", is_old ? o->old_path : o->new_path);
+    return 1;
+}
+
 /* --old and --new are the two impls' binaries: a second of either would replace the first */
 static const char *const once_options[] = { "old", "new", NULL };
 
@@ -285,6 +295,7 @@ const pb_suite pb_suite_gbench = {
     .plan = plan,
     .setup_case = setup_case,
     .once_options = once_options,
+    .user_object = user_object,
     .plot_x = "variant",
     .notes_md = "Each sample is one process of the binary, timed by Google Benchmark itself (its real_time "
                 "over the iterations it chose for --min-time); old and new alternate round by round with a "

@@ -21,6 +21,7 @@
 
 #include "common/lib_versions.h"
 #include "common/gcrypt_init.h"
+#include "pb_config.h"
 #include "pb_plugin.h"
 #include "sigpool_impls.h"
 #include "sigpool_plugin.h"
@@ -284,6 +285,13 @@ static int user_code(const void *opts, const char *impl, char *what, size_t cap)
                                o->plugin_path[0], sizeof o->plugin_path[0], what, cap);
 }
 
+static int user_object(const void *opts, const char *impl, char *path, size_t cap)
+{
+    const sp_opts *o = opts;
+    return pb_plugin_user_object(impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0], o->plugin_path[0],
+                                 sizeof o->plugin_path[0], path, cap);
+}
+
 /* every case's context begins with its check (sigpool_suite.h) */
 static int check_output(void *ctx, pb_err *e)
 {
@@ -324,6 +332,9 @@ const pb_suite pb_suite_sigpool = {
     .kat_file = sp_kat_file,
     .plugin_load = sp_plugin_load,
     .user_code = user_code,
+    .user_object = user_object,
+    .own_profile = "kernel profile",
+    .own_cflags = PB_KERNEL_PROFILE_CFLAGS,
     .check_output = check_output,
     .claim = claim,
     .library_versions = pb_lib_versions_gcrypt,

@@ -595,6 +595,13 @@ static int user_code(const void *opts, const char *impl, char *what, size_t cap)
                                o->plugin_path[0], sizeof o->plugin_path[0], what, cap);
 }
 
+static int user_object(const void *opts, const char *impl, char *path, size_t cap)
+{
+    const xts_opts *o = opts;
+    return pb_plugin_user_object(impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0], o->plugin_path[0],
+                                 sizeof o->plugin_path[0], path, cap);
+}
+
 static int selftest(const void *opts, const char *impl, pb_err *e)
 {
     (void)opts;   /* the known answers do not depend on the options */
@@ -648,6 +655,9 @@ const pb_suite pb_suite_xts = {
     .library_versions = pb_lib_versions_gcrypt_openssl,
     .kmod_impls = kmod_impls,
     .user_code = user_code,
+    .user_object = user_object,
+    .own_profile = "kernel profile",
+    .own_cflags = PB_KERNEL_PROFILE_CFLAGS,
     .check_output = check_output,
     .kmod_baseline = "kmod-old",
     .kmod_candidate = "kmod-new",

@@ -13,6 +13,21 @@ expect 0 "complete" "$bench" run --suite gbench --old "$old" --new "$new" --roun
 is "cells per impl" "$(q "$db" "select group_concat(impl || ':' || n, ' ') from (select impl, count(*) n from summary where metric = 'ns_per_op' group by impl order by impl)")" "new:2 old:2"
 is "samples per case" "$(q "$db" "select min(n) || '-' || max(n) from summary where metric = 'ns_per_op'")" "5-5"
 is "cell names" "$(q "$db" "select group_concat(distinct variant) from summary")" "BM_mix/1/real_time,BM_mix/4/real_time"
+# whose binaries were timed (issue 23): each side's sha256 and build-id as sha256sum and readelf -n
+# say, and the revision of the repository it is in (git describe), the run's user revision the new's
+for side in old new; do
+    bin=$old
+    [[ $side == new ]] && bin=$new
+    is "$side: sha256" "$(q "$db" "select sha256 from objects where impl = '$side'")" "$(sha256sum "$bin" | cut -d' ' -f1)"
+    is "$side: build-id" "$(q "$db" "select build_id from objects where impl = '$side'")" \
+       "$(readelf -n "$bin" | sed -n 's/^ *Build ID: *//p')"
+    is "$side: what it is" "$(q "$db" "select elf || ' | ' || (needed like '%libbenchmark%') from objects where impl = '$side'")" \
+       "ELF64 PIE executable | 1"
+    is "$side: its repository's revision" "$(q "$db" "select coalesce(revision, '') from objects where impl = '$side'")" \
+       "$(git -C "$(dirname "$(realpath "$bin")")" describe --always --dirty 2>/dev/null)"
+done
+is "the run's user revision is the new binary's" "$(q "$db" "select coalesce(user_revision, '') from runs")" \
+   "$(q "$db" "select coalesce(revision, '') from objects where impl = 'new'")"
 
 decided "$bench" gate --suite gbench --old "$old" --new "$new" --quick --min-time 0.005 --db "$db"
 decided "$bench" gate --suite gbench --old "$old" --new "$old" --quick --min-time 0.005 --db "$db"
