@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_opts.h"
 #include "gate.h"
+#include "gate_baseline.h"
 #include "gate_det.h"
 #include "gate_doc.h"
 #include "gate_outputs.h"
@@ -32,6 +33,7 @@ static const char GATE_SYNOPSIS[] =
     "       bench gate --calibrate --suite S [--impl X] [--repeat N] [--quick] [options]\n"
     "       bench gate --suite S --baseline-module PATH [--candidate-module PATH] [--impl X] [options]\n"
     "       bench gate --merge FILE... [--format F] [--out F=FILE] [--annotate github|gitlab]\n"
+    "       bench gate --against NAME [--run ID] [--impl X] [options]\n"
     "\n"
     "Claim gate (first form): runs the suite's grid for the two impls, interleaved, and fails\n"
     "a cell only when the candidate is significantly slower (Holm over the cells) AND slower by\n"
@@ -51,6 +53,10 @@ static const char GATE_SYNOPSIS[] =
     "Merge (fifth form): the documents of several gates saved with --format json (or --out\n"
     "json=FILE) as one document, in any format (the ci/ scripts: one document for all suites;\n"
     "bench gate --merge --help).\n"
+    "Against a stored baseline (sixth form): a stored run (--run, default the newest complete one)\n"
+    "against the run named NAME (bench baseline save), of the same machine and configuration,\n"
+    "UNPAIRED: weaker than a paired gate, with a wider CI and its own threshold (rule 'baseline');\n"
+    "for code whose old build cannot be run again (docs/gate.md, \"Stored baselines\").\n"
     "Thresholds: --threshold P% for every cell of this run, else --thresholds FILE, else\n"
     "ci/thresholds in the current folder, else the source tree's (docs/gate.md).\n";
 
@@ -60,13 +66,16 @@ static const char GATE_EPILOGUE[] =
 
 enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
        O_REPEAT, O_METRIC, O_THRESHOLDS, O_THRESHOLD, O_ALPHA, O_FORMAT, O_OUT, O_ANNOTATE, O_CALIBRATE, O_MEASURE,
-       O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED, O_BASE_MODULE, O_CAND_MODULE };
+       O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED, O_BASE_MODULE, O_CAND_MODULE, O_AGAINST, O_RUN };
 
 typedef struct gate_args {
     const pb_suite *suite;
     const char *baseline, *candidate, *impl, *db, *thresholds, *threshold, *metric, *sizes, *runs_a, *runs_b, *measure;
     const char *cpu;       /* --cpu (runenv.h); NULL: the default */
     const char *user_revision, *user_label;   /* --revision, --label (runner.h) */
+    const char *against;   /* the sixth form: the stored baseline's name */
+    int64_t against_run;   /* --run: the run gated against it; 0: the newest */
+    int run_given;
     const char *base_module, *cand_module;   /* the fourth form */
     int quick, rounds, reruns, repeat, calibrate, progress;
     double budget;         /* --budget SECONDS; 0: none */
@@ -91,6 +100,10 @@ static const pb_cli_opt OPTS[] = {
                                 "its build/harness/" PB_SUITE_MODULE_FILE, O_BASE_MODULE),
     PB_OPT_ONCE("candidate-module", "PATH", "the candidate build's (default: the one beside this bench)", O_CAND_MODULE),
     PB_OPT("calibrate", NULL, "A/A calibration (third form)", O_CALIBRATE),
+    PB_OPT_ONCE("against", "NAME", "the sixth form: gate a stored run against the stored baseline NAME,\n"
+                          "unpaired (bench baseline save NAME [--run ID])", O_AGAINST),
+    PB_OPT_ONCE("run", "ID|latest", "with --against: the run to gate (default latest: the newest complete\n"
+                          "run of the baseline's suite)", O_RUN),
     PB_OPT_ONCE("impl", "X", "commit gate: only impl X; calibration: the impl (default baseline)", O_IMPL),
     PB_OPT("quick", NULL, "fewer, shorter samples (15 rounds of 0.5 ms)", O_QUICK),
     PB_OPT("rounds", "N", "rounds of the first pass (default 61, quick 15)", O_ROUNDS),
@@ -152,6 +165,8 @@ static int on_opt(void *ctx, int id, const char *v)
     }
     case O_QUICK: a->quick = 1; return 0;
     case O_CALIBRATE: a->calibrate = 1; return 0;
+    case O_AGAINST: a->against = v; return 0;
+    case O_RUN: a->run_given = 1; return pb_cli_run_id(a->cli, "run", v, 1, &a->against_run);
     case O_MEASURE: a->measure = v; return 0;
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 6, 100000, &a->rounds);
     case O_BUDGET: {
@@ -172,6 +187,22 @@ static int on_opt(void *ctx, int id, const char *v)
     case O_ANNOTATE: return pb_gate_outputs_opt(&a->out, a->cli, "annotate", v) < 0 ? -1 : 0;
     }
     return pb_cli_error(a->cli, "option id %d not handled", id);
+}
+
+/* The sixth form takes stored runs and what judges them only: 0, or -1 after saying what does not go. */
+static int check_against(const gate_args *a, const pb_cli *cli)
+{
+    pb_err e = {{0}};
+    if (!a->against) return pb_cli_error(cli, "--run goes with --against NAME (the run to gate against a stored baseline)");
+    if (pb_baseline_name_ok(a->against, &e) < 0) return pb_cli_error(cli, "--against: %s", e.msg);
+    const char *other = a->runs_a ? "--baseline-runs" : a->base_module ? "--baseline-module" : a->calibrate ? "--calibrate"
+                        : a->baseline ? "--baseline" : a->candidate ? "--candidate" : a->budget > 0 ? "--budget"
+                        : a->measure ? "--measure" : a->user_revision ? "--revision" : a->user_label ? "--label"
+                        : a->suite ? "--suite" : NULL;
+    if (other)
+        return pb_cli_error(cli, "--against compares stored runs: not with %s (bench run makes the run, with its "
+                                 "suite's options; --impl names the impl gated)", other);
+    return 0;
 }
 
 /* 0 ok, 1 help shown, -1 bad input (message printed) */
@@ -195,6 +226,7 @@ static int parse(int argc, char **argv, gate_args *a, pb_cli *cli)
         fprintf(stderr, "bench gate: --baseline-runs and --candidate-runs go together\n");
         return -1;
     }
+    if (a->against || a->run_given) return check_against(a, cli);
     if (!a->runs_a && !a->suite) { fprintf(stderr, "bench gate: --suite is required (see bench gate --help)\n"); return -1; }
     pb_err re = {{0}};
     if (a->runs_a && pb_check_run_sides(a->runs_a, a->runs_b, "--baseline-runs", "--candidate-runs", &re) < 0) {
@@ -789,10 +821,39 @@ static int vg_countable(const gate_args *a, pb_err *e)
     return rc;
 }
 
+/* The sixth form: a stored run against a stored baseline (gate_baseline.h), as every gate is shown. */
+static int gate_against(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err *e)
+{
+    a->look = a->gp;   /* one look */
+    pb_against o = {.name = a->against, .run = a->against_run, .impl = a->impl, .metric = a->metric, .th = th,
+                    .gp = &a->look, .command_line = a->cmdline};
+    pb_against_result r;
+    int rc = pb_gate_against(st, &o, &r, e);
+    if (rc < 0) return -1;
+    pb_cmp_header h;
+    pb_against_header(&o, &r, &h);
+    rc = emit(a, st, &h, r.cells, r.n, e) < 0 ? -1 : r.status;
+    pb_against_result_free(&r);
+    return rc;
+}
+
 /* everything after the command line: thresholds, the store, the gate of the form asked for. The exit
  * status, or -1 + e (skipped set when the suite cannot run benchmarks yet). */
 static int gate_main(gate_args *a, int *skipped, pb_err *e)
 {
+    if (a->against) {
+        pb_thresholds th;
+        pb_store st;
+        if (pb_thresholds_for(&th, a->threshold, a->thresholds, e) < 0) return -1;
+        if (pb_gate_open(&st, a->db, 1, e) < 0) {
+            pb_thresholds_free(&th);
+            return -1;
+        }
+        int rc = gate_against(a, &st, &th, e);
+        pb_store_close(&st);
+        pb_thresholds_free(&th);
+        return rc;
+    }
     if (!a->runs_a && (!a->suite->plan || !a->suite->setup_case)) {
         *skipped = 1;
         return pb_errf(e, "suite %s cannot run benchmarks yet", a->suite->name);

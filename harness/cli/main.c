@@ -22,6 +22,7 @@ static const struct {
     {"import", cmd_import, "import results saved from the kernel module (debugfs lines)"},
     {"compare", cmd_compare, "compare two implementations, runs or revisions (ratio, CI, test)"},
     {"gate", cmd_gate, "performance-regression gate for CI"},
+    {"baseline", cmd_baseline, "name a stored run (save, list, delete), for bench gate --against NAME"},
     {"migrate", cmd_migrate, "bring a database to this bench's schema version"},
     {"merge", cmd_merge, "copy the complete runs of other stores into one (cross-machine reports)"},
 };

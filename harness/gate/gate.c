@@ -354,8 +354,8 @@ static int parse_line(pb_thresholds *t, char *line, int lineno, pb_err *e)
     pb_threshold r;
     memset(&r, 0, sizeof r);
     r.line = lineno;
-    if (strcmp(f[0], "claim") && strcmp(f[0], "commit") && strcmp(f[0], "*"))
-        return pb_errf(e, "%s:%d: unknown gate '%s' (claim, commit or *)", t->path, lineno, f[0]);
+    if (strcmp(f[0], "claim") && strcmp(f[0], "commit") && strcmp(f[0], "baseline") && strcmp(f[0], "*"))
+        return pb_errf(e, "%s:%d: unknown gate '%s' (claim, commit, baseline or *)", t->path, lineno, f[0]);
     if (strlen(f[1]) >= sizeof r.suite) return pb_errf(e, "%s:%d: suite name too long", t->path, lineno);
     if (strcmp(f[2], "*") && !pb_metric_known(f[2])) {
         char names[512] = "";

@@ -163,7 +163,8 @@ const char *pb_cmp_change(const pb_cmp_cell *c, const pb_gate_params *gp);
 
 /* ---- thresholds file (gate.c) ----
  * One rule a line:  GATE SUITE METRIC SLOWDOWN
- *   GATE     claim | commit | *      (which gate the rule is for)
+ *   GATE     claim | commit | baseline | *   (which gate the rule is for; baseline: bench gate
+ *            --against, unpaired, gate_baseline.h)
  *   SUITE    a suite name | *
  *   METRIC   ns_per_op, mb_per_s, ... | *
  *   SLOWDOWN a percentage with its sign, 0% < t <= 100%, e.g. 3% or 2.5%
@@ -298,6 +299,7 @@ typedef struct pb_comparison {
     const int64_t *runs_a, *runs_b;   /* runs_b may be NULL when both sides are in runs_a */
     size_t nruns_a, nruns_b;
     int alternating;          /* runs_a[k], runs_b[k] form alternation k */
+    const char *baseline;     /* the stored baseline runs_a[0] is (bench gate --against), or NULL */
 } pb_comparison;
 
 int64_t pb_gate_store(pb_store *s, const pb_comparison *c, const pb_cmp_cell *cells, size_t n, pb_err *e);
@@ -329,6 +331,11 @@ int pb_gate_store_calibration(pb_store *s, const pb_calibration *cal, pb_err *e)
 double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *pairing, const char *suite,
                               const char *impl, const char *variant, const char *op, uint64_t size,
                               const char *metric);
+/* The same calibration's noise: what one pair scatters on the log scale (with pairing "alternation":
+ * one pair of runs of one build, what the machine does between sessions); NaN if none. */
+double pb_gate_calibrated_noise(pb_store *s, const char *machine_id, const char *pairing, const char *suite,
+                                const char *impl, const char *variant, const char *op, uint64_t size,
+                                const char *metric);
 
 /* ---- output (gate_out.c: the tables people read; gate_doc.h: the document every format is made from) ---- */
 /* The formats of a comparison's document (gate_doc.h: pb_gate_renderers, one entry each, in this
@@ -353,6 +360,7 @@ typedef struct pb_cmp_header {
     const char *measure;      /* "time" (NULL) or "valgrind": counts, no statistics */
     const pb_thresholds *th;  /* where the cells' threshold came from; NULL: none (compare) */
     int threshold_line;       /* its rule's line in th (pb_thresholds_where) */
+    const char *method;       /* how ratio, CI and p were found, when not the pairing's usual way (NULL) */
 } pb_cmp_header;
 
 /* One comparison as people read it: its header, the table of its cells, the verdict line. md = 0:

@@ -32,7 +32,7 @@ static const char *const PROVENANCE_COLS[] = {"machine_id", "job_id", "cpu_model
                                               "boost", "counter_source", "cpu_affinity"};
 /* ... and per run */
 static const char *const RUN_COLS[] = {"started_at", "ended_at", "git_sha", "git_dirty", "loadavg_start", "loadavg_end",
-                                       "noise"};
+                                       "noise", "user_revision", "user_label", "build_parity"};
 
 pb_gate_doc *pb_gate_doc_new(void)
 {
@@ -198,6 +198,7 @@ int pb_gate_doc_add(pb_gate_doc *d, pb_store *st, const pb_cmp_header *h, const 
     json_object_set_new(g, "metric", pb_json_text(h->metric));
     json_object_set_new(g, "ratio", json_string("cost(candidate)/cost(baseline); > 1 is slower"));
     json_object_set_new(g, "pairing", pb_json_text(h->pairing));
+    if (h->method) json_object_set_new(g, "method", pb_json_text(h->method));   /* when not the pairing's usual way */
     json_object_set_new(g, "alpha", json_num(h->gp->alpha));
     json_object_set_new(g, "conf", json_num(h->gp->conf));
     json_object_set_new(g, "power", json_num(h->gp->power));

@@ -197,6 +197,7 @@ void pb_gate_print(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *c
         snprintf(how, sizeof how, "across %d code layouts: Hodges-Lehmann ratio per layout, their mean, Student t CI "
                  "and p, variances moderated over the cells (docs/layout.md)", lay);
     else snprintf(how, sizeof how, "Hodges-Lehmann ratio, Wilcoxon signed-rank CI and p");
+    if (h->method) snprintf(how, sizeof how, "%s", h->method);
     fprintf(f,
             "%s%s, cost = %s%s; paired by %s; %s; Holm over %zu cells, alpha %g; MDC = change found with %.0f%% "
             "power\n%s",

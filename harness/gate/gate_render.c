@@ -102,7 +102,8 @@ static int view_gate(gate_view *v, const json_t *g, int people, pb_err *e)
                            .pairing = jstr(g, "pairing"), .gate = jstr(g, "gate"),
                            .comparison_id = jint(g, "comparison_id", 0), .gp = &v->gp,
                            .exit_status = (int)jint(g, "exit_status", -1), .note = v->note,
-                           .command = jstr(g, "command"), .measure = jstr(g, "measure")};
+                           .command = jstr(g, "command"), .measure = jstr(g, "measure"),
+                           .method = *jstr(g, "method") ? jstr(g, "method") : NULL};
     return 0;
 }
 

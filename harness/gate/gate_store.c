@@ -512,9 +512,10 @@ static int store_body(pb_store *s, const pb_comparison *c, const pb_cmp_cell *ce
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                            "INSERT INTO comparisons (created_at, command, gate, suite, metric, pairing, alpha, conf,"
-                           " power, ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note)"
+                           " power, ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note,"
+                           " baseline)"
                            " SELECT ?16, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                           " ?11, ?12, r.machine_id, r.job_id, ?13, ?14 FROM runs r WHERE r.id = ?15 RETURNING id", &st) != PB_DB_OK)
+                           " ?11, ?12, r.machine_id, r.job_id, ?13, ?14, ?17 FROM runs r WHERE r.id = ?15 RETURNING id", &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "insert comparison");
     pb_db_bind_text(st, 1, c->command);
     pb_db_bind_text(st, 2, c->gate);
@@ -534,6 +535,7 @@ static int store_body(pb_store *s, const pb_comparison *c, const pb_cmp_cell *ce
     char now[32];
     pb_db_now(now);
     pb_db_bind_text(st, 16, now);
+    pb_db_bind_text(st, 17, c->baseline);
     int rc = pb_db_step(st);
     if (rc == PB_DB_ROW) *id = pb_db_column_int64(st, 0);
     pb_db_finalize(st);
@@ -677,16 +679,12 @@ int pb_gate_store_calibration(pb_store *s, const pb_calibration *cal, pb_err *e)
     return pb_store_commit(s, e);
 }
 
-double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *pairing, const char *suite,
-                              const char *impl, const char *variant, const char *op, uint64_t size,
-                              const char *metric)
+/* The newest calibration's value of the cell, by sql (its column: the file's own words); NaN if none */
+static double calibrated(pb_store *s, const char *sql, const char *machine_id, const char *pairing, const char *suite,
+                         const char *impl, const char *variant, const char *op, uint64_t size, const char *metric)
 {
     pb_stmt *st;
-    if (pb_db_prepare(s->db,
-                           "SELECT mdc FROM calibrations WHERE machine_id = ?1 AND pairing = ?2 AND suite = ?3"
-                           " AND variant = ?5 AND op = ?6 AND size_bytes = ?7 AND metric = ?8 AND mdc IS NOT NULL"
-                           " ORDER BY (impl = ?4) DESC, id DESC LIMIT 1", &st) != PB_DB_OK)
-        return NAN;
+    if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return NAN;
     pb_db_bind_text(st, 1, machine_id);
     pb_db_bind_text(st, 2, pairing);
     pb_db_bind_text(st, 3, suite);
@@ -699,4 +697,23 @@ double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *p
     if (pb_db_step(st) == PB_DB_ROW) v = pb_db_column_double(st, 0);
     pb_db_finalize(st);
     return v;
+}
+
+#define CALIBRATED_SQL(col)                                                                                     \
+    "SELECT " col " FROM calibrations WHERE machine_id = ?1 AND pairing = ?2 AND suite = ?3"                     \
+    " AND variant = ?5 AND op = ?6 AND size_bytes = ?7 AND metric = ?8 AND " col " IS NOT NULL"                 \
+    " ORDER BY (impl = ?4) DESC, id DESC LIMIT 1"
+
+double pb_gate_calibrated_mdc(pb_store *s, const char *machine_id, const char *pairing, const char *suite,
+                              const char *impl, const char *variant, const char *op, uint64_t size,
+                              const char *metric)
+{
+    return calibrated(s, CALIBRATED_SQL("mdc"), machine_id, pairing, suite, impl, variant, op, size, metric);
+}
+
+double pb_gate_calibrated_noise(pb_store *s, const char *machine_id, const char *pairing, const char *suite,
+                                const char *impl, const char *variant, const char *op, uint64_t size,
+                                const char *metric)
+{
+    return calibrated(s, CALIBRATED_SQL("noise"), machine_id, pairing, suite, impl, variant, op, size, metric);
 }

@@ -265,6 +265,10 @@ typedef struct pb_suite {
      * library build beside them: the build profile's name ("kernel profile") and its switches in
      * command-line order (meson.build's PB_*_PROFILE_CFLAGS). NULL: not checked. */
     const char *own_profile, *own_cflags;
+    /* Optional: the names of the options that name the code under test (gbench --old/--new, a
+     * --plugin), NULL-terminated: a stored baseline's configuration is the run's options without
+     * their values, so that a new build of the same benchmark compares (docs/gate.md). NULL: none. */
+    const char *const *code_options;
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):

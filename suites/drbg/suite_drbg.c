@@ -557,6 +557,9 @@ static pb_claim claim(const pb_cell *cell, double doc_ratio)
 /* --mech is one comma list: a second --mech would replace the first (suite.h once_options) */
 static const char *const once_options[] = { "mech", NULL };
 
+/* the options that name the code under test: a baseline's configuration is the rest (suite.h) */
+static const char *const code_options[] = {"plugin", "gcrypt-lib", "upstream", NULL};
+
 const pb_suite pb_suite_drbg = {
     .name = "drbg",
     .title = "SP 800-90A DRBG generate: per-call libgcrypt handles (old) vs persistent handles + CTR mode (new)",
@@ -579,6 +582,7 @@ const pb_suite pb_suite_drbg = {
     .plugin_load = drbg_plugin_load,
     .user_code = user_code,
     .user_object = user_object,
+    .code_options = code_options,
     .own_profile = "libgcrypt profile",
     .own_cflags = PB_LIBGCRYPT_PROFILE_CFLAGS,
     .check_output = check_output,

@@ -254,6 +254,9 @@ static int user_object(const void *opts, const char *impl, char *path, size_t ca
 /* --old and --new are the two impls' commands: a second of either would replace the first */
 static const char *const once_options[] = { "old", "new", NULL };
 
+/* the options that name the code under test: a baseline's configuration is the rest (suite.h) */
+static const char *const code_options[] = {"old", "new", NULL};
+
 const pb_suite pb_suite_exec = {
     .name = "exec",
     .title = "two commands (--old CMD --new CMD), whole processes, interleaved and paired",
@@ -268,6 +271,7 @@ const pb_suite pb_suite_exec = {
     .setup_case = setup_case,
     .once_options = once_options,
     .user_object = user_object,
+    .code_options = code_options,
     .plot_x = "variant",
     .notes_md = "Each sample is one process: wall time from posix_spawn to reaped (CLOCK_MONOTONIC_RAW), "
                 "which includes exec and the dynamic loader, and the child's user + system CPU time. No "

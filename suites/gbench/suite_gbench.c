@@ -282,6 +282,9 @@ static int user_object(const void *opts, const char *impl, char *path, size_t ca
 /* --old and --new are the two impls' binaries: a second of either would replace the first */
 static const char *const once_options[] = { "old", "new", NULL };
 
+/* the options that name the code under test: a baseline's configuration is the rest (suite.h) */
+static const char *const code_options[] = {"old", "new", NULL};
+
 const pb_suite pb_suite_gbench = {
     .name = "gbench",
     .title = "two builds of a Google Benchmark binary (--old PATH --new PATH), one process per sample",
@@ -296,6 +299,7 @@ const pb_suite pb_suite_gbench = {
     .setup_case = setup_case,
     .once_options = once_options,
     .user_object = user_object,
+    .code_options = code_options,
     .plot_x = "variant",
     .notes_md = "Each sample is one process of the binary, timed by Google Benchmark itself (its real_time "
                 "over the iterations it chose for --min-time); old and new alternate round by round with a "

@@ -312,6 +312,9 @@ static const char *const kmod_impls[] = { "kmod-old", "kmod-new", NULL };
 /* --algs is one comma list and --mode one choice: a second would replace the first */
 static const char *const once_options[] = { "mode", "algs", NULL };
 
+/* the options that name the code under test: a baseline's configuration is the rest (suite.h) */
+static const char *const code_options[] = {"plugin", NULL};
+
 const pb_suite pb_suite_sigpool = {
     .name = "sigpool",
     .title = "TCP-MD5/TCP-AO signature pool: per-CPU requests (old) vs clone-tfm (new), Gbit/s",
@@ -333,6 +336,7 @@ const pb_suite pb_suite_sigpool = {
     .plugin_load = sp_plugin_load,
     .user_code = user_code,
     .user_object = user_object,
+    .code_options = code_options,
     .own_profile = "kernel profile",
     .own_cflags = PB_KERNEL_PROFILE_CFLAGS,
     .check_output = check_output,

@@ -627,6 +627,9 @@ static const char *const kmod_ratio_pairs[] = { "kmod-new", "kmod-kernel-xts", N
 /* --keys is one comma list: a second --keys would replace the first (suite.h once_options) */
 static const char *const once_options[] = { "keys", NULL };
 
+/* the options that name the code under test: a baseline's configuration is the rest (suite.h) */
+static const char *const code_options[] = {"plugin", NULL};
+
 const pb_suite pb_suite_xts = {
     .name = "xts",
     .title = "Linux crypto/xts.c: drop the tweak buffer (78105c7e769b), old vs new template",
@@ -656,6 +659,7 @@ const pb_suite pb_suite_xts = {
     .kmod_impls = kmod_impls,
     .user_code = user_code,
     .user_object = user_object,
+    .code_options = code_options,
     .own_profile = "kernel profile",
     .own_cflags = PB_KERNEL_PROFILE_CFLAGS,
     .check_output = check_output,

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* gate_baseline.c — the baselines table and what makes two runs comparable unpaired
+ * (gate_baseline.h). The gate itself is gate_against.c. */
+#include "gate_baseline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "suite.h"
+#include "text_out.h"
+
+int pb_baseline_name_ok(const char *name, pb_err *e)
+{
+    size_t n = strlen(name);
+    if (!n || n > PB_BASELINE_NAME_MAX)
+        return pb_errf(e, "baseline name '%.80s': 1 to %d characters", name, PB_BASELINE_NAME_MAX);
+    if (name[0] == '-' || name[0] == '.')
+        return pb_errf(e, "baseline name '%s' starts with '%c'", name, name[0]);
+    if (strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-/@+") != n)
+        return pb_errf(e, "baseline name '%.80s': letters, digits and . _ - / @ + only", name);
+    return 0;
+}
+
+static int run_status(pb_store *st, int64_t run, char *status, size_t cap, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_db_prepare(st->db, "SELECT status FROM runs WHERE id = ?1", &q) != PB_DB_OK)
+        return pb_store_sqlerr(st, e, "read run");
+    pb_db_bind_int64(q, 1, run);
+    int r = pb_db_step(q);
+    if (r == PB_DB_ROW) pb_db_column_copy(q, 0, status, cap);
+    pb_db_finalize(q);
+    if (r != PB_DB_ROW && r != PB_DB_DONE) return pb_store_sqlerr(st, e, "read run");
+    return r == PB_DB_ROW;
+}
+
+int pb_baseline_find(pb_store *st, const char *name, int64_t *run, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_db_prepare(st->db, "SELECT run_id FROM baselines WHERE name = ?1", &q) != PB_DB_OK)
+        return pb_store_sqlerr(st, e, "read baselines");
+    pb_db_bind_text(q, 1, name);
+    int r = pb_db_step(q);
+    if (r == PB_DB_ROW) *run = pb_db_column_int64(q, 0);
+    pb_db_finalize(q);
+    if (r != PB_DB_ROW && r != PB_DB_DONE) return pb_store_sqlerr(st, e, "read baselines");
+    return r == PB_DB_ROW;
+}
+
+static int write_baseline(pb_store *st, const char *name, int64_t run, const char *command_line, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_db_prepare(st->db,
+                      "INSERT INTO baselines (name, run_id, saved_at, command_line) VALUES (?1, ?2, ?3, ?4)"
+                      " ON CONFLICT (name) DO UPDATE SET run_id = excluded.run_id, saved_at = excluded.saved_at,"
+                      " command_line = excluded.command_line", &q) != PB_DB_OK)
+        return pb_store_sqlerr(st, e, "save baseline");
+    char now[32];
+    pb_db_now(now);
+    pb_db_bind_text(q, 1, name);
+    pb_db_bind_int64(q, 2, run);
+    pb_db_bind_text(q, 3, now);
+    pb_db_bind_text(q, 4, command_line);
+    int r = pb_db_step(q);
+    pb_db_finalize(q);
+    return r == PB_DB_DONE ? 0 : pb_store_sqlerr(st, e, "save baseline");
+}
+
+int pb_baseline_save(pb_store *st, const char *name, int64_t run, const char *command_line, int64_t *was, pb_err *e)
+{
+    char status[32] = "";
+    *was = 0;
+    int have = run_status(st, run, status, sizeof status, e);
+    if (have < 0) return -1;
+    if (!have) return pb_errf(e, "%s has no run %lld", st->path, (long long)run), PB_STORE_REFUSED;
+    if (strcmp(status, "complete"))
+        return pb_errf(e, "run %lld is %s: only a complete run can be a baseline", (long long)run, status),
+               PB_STORE_REFUSED;
+    if (pb_store_begin(st, e) < 0) return -1;
+    if (pb_baseline_find(st, name, was, e) < 0 || write_baseline(st, name, run, command_line, e) < 0) {
+        pb_store_rollback(st);
+        return -1;
+    }
+    return pb_store_commit(st, e);
+}
+
+int pb_baseline_list(pb_store *st, FILE *f, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_db_prepare(st->db,
+                      "SELECT b.name, b.run_id, r.suite, b.saved_at, COALESCE(r.user_label, r.user_revision, '')"
+                      " FROM baselines b JOIN runs r ON r.id = b.run_id ORDER BY b.name", &q) != PB_DB_OK)
+        return pb_store_sqlerr(st, e, "read baselines");
+    fprintf(f, "%-24s %6s %-10s %-26s %s\n", "baseline", "run", "suite", "saved", "your revision");
+    int r, rows = 0;
+    while ((r = pb_db_step(q)) == PB_DB_ROW) {
+        char name[PB_BASELINE_NAME_MAX * 4 + 1], suite[PB_NAME_MAX * 4], at[128], rev[1024];
+        fprintf(f, "%-24s %6lld %-10s %-26s %s\n", pb_term_text(name, sizeof name, pb_db_column_str(q, 0)),
+                (long long)pb_db_column_int64(q, 1), pb_term_text(suite, sizeof suite, pb_db_column_str(q, 2)),
+                pb_term_text(at, sizeof at, pb_db_column_str(q, 3)), pb_term_text(rev, sizeof rev, pb_db_column_str(q, 4)));
+        rows++;
+    }
+    pb_db_finalize(q);
+    if (r != PB_DB_DONE) return pb_store_sqlerr(st, e, "read baselines");
+    if (!rows) fprintf(f, "(none: bench baseline save NAME [--run ID])\n");
+    return 0;
+}
+
+int pb_baseline_delete(pb_store *st, const char *name, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_db_prepare(st->db, "DELETE FROM baselines WHERE name = ?1 RETURNING run_id", &q) != PB_DB_OK)
+        return pb_store_sqlerr(st, e, "delete baseline");
+    pb_db_bind_text(q, 1, name);
+    int r = pb_db_step(q);
+    int found = r == PB_DB_ROW;
+    if (found) r = pb_db_step(q);
+    pb_db_finalize(q);
+    if (r != PB_DB_DONE) return pb_store_sqlerr(st, e, "delete baseline");
+    return found;
+}
+
+/* ---- comparable runs ---- */
+
+typedef struct run_conf {
+    int64_t id;
+    char suite[PB_NAME_MAX], status[32], target[32], machine[64], host[128], cpu[128];
+    char options[4096], layouts[64];
+} run_conf;
+
+static int read_conf(pb_store *st, int64_t run, run_conf *c, pb_err *e)
+{
+    pb_stmt *q;
+    memset(c, 0, sizeof *c);
+    if (pb_db_prepare(st->db,
+                      "SELECT suite, status, target, COALESCE(machine_id, ''), COALESCE(hostname, ''),"
+                      " COALESCE(cpu_model, ''), COALESCE(options, ''), COALESCE(layouts, '1') FROM runs WHERE id = ?1",
+                      &q) != PB_DB_OK)
+        return pb_store_sqlerr(st, e, "read run");
+    pb_db_bind_int64(q, 1, run);
+    int r = pb_db_step(q);
+    if (r == PB_DB_ROW) {
+        c->id = run;
+        char *f[] = {c->suite, c->status, c->target, c->machine, c->host, c->cpu, c->options, c->layouts};
+        size_t cap[] = {sizeof c->suite, sizeof c->status, sizeof c->target, sizeof c->machine, sizeof c->host,
+                        sizeof c->cpu, sizeof c->options, sizeof c->layouts};
+        for (int i = 0; i < 8; i++) pb_db_column_copy(q, i, f[i], cap[i]);
+        c->layouts[strcspn(c->layouts, ":")] = 0;   /* "16 (seed 1)": how many, and their seed */
+    }
+    pb_db_finalize(q);
+    if (r == PB_DB_DONE) return pb_errf(e, "%s has no run %lld", st->path, (long long)run), PB_STORE_REFUSED;
+    return r == PB_DB_ROW ? 0 : pb_store_sqlerr(st, e, "read run");
+}
+
+/* The items of a run's options (runner.c: "rounds=N sample_s=S ... --opt=VALUE --flag ..."): the
+ * runner's words split at spaces, the suite's options at each "--NAME" of the suite's own table (a
+ * value may hold spaces: an exec command). Each item "key=value" into items[], at most max. */
+static int is_option_start(const pb_suite *s, const char *t, const char *p)
+{
+    if (strncmp(p, "--", 2) || (p > t && p[-1] != ' ')) return 0;
+    for (const pb_suite_opt *o = s ? s->options : NULL; o && o->name; o++) {
+        size_t n = strlen(o->name);
+        if (!strncmp(p + 2, o->name, n) && (p[2 + n] == '=' || p[2 + n] == ' ' || !p[2 + n])) return 1;
+    }
+    return 0;
+}
+
+static int split_options(const pb_suite *s, const char *t, char (*items)[512], int max)
+{
+    int n = 0;
+    for (const char *p = t; *p && n < max;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        const char *q = p + 1;
+        if (is_option_start(s, t, p))
+            while (*q && !is_option_start(s, t, q)) q++;
+        else
+            q = p + strcspn(p, " ");
+        size_t len = (size_t)(q - p);
+        while (len && p[len - 1] == ' ') len--;
+        snprintf(items[n++], sizeof items[0], "%.*s", (int)len, p);
+        p = q;
+    }
+    return n;
+}
+
+/* Is item an option that names the code under test (suite.h code_options)? */
+static int names_code(const pb_suite *s, const char *item)
+{
+    for (const char *const *c = s ? s->code_options : NULL; c && *c; c++) {
+        size_t n = strlen(*c);
+        if (!strncmp(item, "--", 2) && !strncmp(item + 2, *c, n) && (item[2 + n] == '=' || !item[2 + n])) return 1;
+    }
+    return 0;
+}
+
+/* The item of key k (its text up to '=') in the list, or NULL */
+static const char *item_of(char (*items)[512], int n, const char *item)
+{
+    size_t k = strcspn(item, "=");
+    for (int i = 0; i < n; i++)
+        if (strcspn(items[i], "=") == k && !strncmp(items[i], item, k)) return items[i];
+    return NULL;
+}
+
+/* "rounds=64 / rounds=16, --filter=BM_a / (not given)" for every item that differs, into why */
+static int diff_options(const pb_suite *s, const run_conf *a, const run_conf *b, char *why, size_t cap)
+{
+    enum { MAX = 64 };
+    char (*ia)[512] = calloc(2 * MAX, sizeof *ia), (*ib)[512] = ia ? ia + MAX : NULL;
+    if (!ia) return snprintf(why, cap, "(out of memory comparing them)"), 1;
+    int na = split_options(s, a->options, ia, MAX), nb = split_options(s, b->options, ib, MAX), d = 0;
+    why[0] = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < (pass ? nb : na); i++) {
+            const char *x = pass ? ib[i] : ia[i], *y = item_of(pass ? ia : ib, pass ? na : nb, x);
+            if ((pass && y) || names_code(s, x) || (y && !strcmp(x, y))) continue;
+            size_t k = strlen(why);
+            snprintf(why + k, cap - k, "%s%s / %s", k ? ", " : "", pass ? "(not given)" : x, pass ? x : y ? y : "(not given)");
+            d++;
+        }
+    free(ia);
+    return d;
+}
+
+/* What keeps runs a and b apart (ca, cb their records), in e; 0 when nothing does. */
+static int what_differs(const run_conf *ca, const run_conf *cb, pb_err *e)
+{
+    long long a = (long long)ca->id, b = (long long)cb->id;
+    char why[2048];
+    if (strcmp(ca->status, "complete") || strcmp(cb->status, "complete"))
+        return pb_errf(e, "run %lld is %s and run %lld is %s: only complete runs compare", a, ca->status, b, cb->status);
+    if (strcmp(ca->suite, cb->suite)) return pb_errf(e, "run %lld is of suite %s, run %lld of suite %s", a, ca->suite, b, cb->suite);
+    if (strcmp(ca->machine, cb->machine))
+        return pb_errf(e, "run %lld was made on another machine than run %lld: machine %.40s (%.60s, %.80s) / %.40s "
+                       "(%.60s, %.80s)", a, b, ca->machine, ca->host, ca->cpu, cb->machine, cb->host, cb->cpu);
+    if (strcmp(ca->target, cb->target)) return pb_errf(e, "runs %lld and %lld differ in target: %s / %s", a, b, ca->target, cb->target);
+    if (strcmp(ca->layouts, cb->layouts))
+        return pb_errf(e, "runs %lld and %lld differ in code layouts: %s / %s", a, b, ca->layouts, cb->layouts);
+    if (diff_options(pb_suite_find(ca->suite), ca, cb, why, sizeof why))
+        return pb_errf(e, "runs %lld and %lld differ in configuration (what the code under test is aside): %.400s", a,
+                       b, why);
+    return 0;
+}
+
+int pb_baseline_comparable(pb_store *st, int64_t a, int64_t b, pb_err *e)
+{
+    run_conf *ca = malloc(2 * sizeof *ca);
+    if (!ca) return pb_errf(e, "out of memory");
+    int rc = read_conf(st, a, ca, e);
+    if (rc == 0) rc = read_conf(st, b, ca + 1, e);
+    if (rc == 0 && what_differs(ca, ca + 1, e) < 0) rc = PB_STORE_REFUSED;
+    free(ca);
+    return rc;
+}
