@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* objects_store.c — whose code a run timed (store.h pb_object_row, pb_store_run_user): the objects
- * table and the runs' user columns (docs/schema.md, version 5). */
+ * table and the runs' user columns (docs/schema.md, version 6). */
 #include <string.h>
 
 #include "store.h"

@@ -53,7 +53,7 @@ merge-two-machines-sum-then-nothing)
     ;;
 merge-copies-every-column)
     two_machines
-    # a run's user side and its objects (version 5) go with it
+    # a run's user side and its objects (version 6) go with it
     q a.db "UPDATE runs SET user_revision = 'v1.2-3-gabc1234', user_label = 'PR 7', user_repo = '/src/x',
             build_parity = 'old (a) and new (b) were built with different flags: -O2 / -O3';
             INSERT INTO objects (run_id, impl, path, real_path, size_bytes, sha256, elf, build_id, compiler, flags,
