@@ -452,13 +452,32 @@ static int check_impl_opt(const gate_args *a, const char *impl, const char *opt,
     return opt ? pb_errf(e, "%s: %.400s", opt, why) : -1;
 }
 
+/* A --plugin NAME=PATH whose NAME is neither gated impl would be loaded and self-tested but never
+ * gated, so a user who meant to gate it would read a verdict on something else: refused, naming
+ * how to gate it (bench run adds such a plug-in to --impl instead, since it times every impl). */
+static int plugins_gated(const gate_args *a, const char *A, const char *B, pb_err *e)
+{
+    const pb_cli *cli = a->cli;
+    for (int i = 0; i < cli->nsuite_given; i++) {
+        const char *v = cli->suite_given_value[i], *eq = v ? strchr(v, '=') : NULL;
+        if (strcmp(cli->suite_given_name[i], "plugin") || !eq) continue;
+        size_t len = (size_t)(eq - v);
+        if ((strlen(A) == len && !strncmp(A, v, len)) || (strlen(B) == len && !strncmp(B, v, len))) continue;
+        return pb_errf(e,
+                       "--plugin %.*s: this gate times only %s and %s, so the plug-in would not be gated; "
+                       "name it with --candidate %.*s (or --baseline, --impl)",
+                       (int)len > 100 ? 100 : (int)len, v, A, B, (int)len > 100 ? 100 : (int)len, v);
+    }
+    return 0;
+}
+
 static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
 {
     const pb_suite *s = a->suite;
     const char *A = a->baseline ? a->baseline : s->baseline, *B = a->candidate ? a->candidate : s->candidate;
     if (!strcmp(A, B)) return pb_errf(e, "baseline and candidate are both '%s': for A/A use --calibrate", A);
     if (check_impl_opt(a, A, a->baseline ? "--baseline" : NULL, e) < 0 ||
-        check_impl_opt(a, B, a->candidate ? "--candidate" : NULL, e) < 0)
+        check_impl_opt(a, B, a->candidate ? "--candidate" : NULL, e) < 0 || plugins_gated(a, A, B, e) < 0)
         return -1;
     double t;
     int line;
@@ -556,7 +575,7 @@ static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, c
 {
     const pb_suite *s = a->suite;
     const char *X = a->impl ? a->impl : s->baseline;
-    if (check_impl_opt(a, X, a->impl ? "--impl" : NULL, e) < 0) return -1;
+    if (check_impl_opt(a, X, a->impl ? "--impl" : NULL, e) < 0 || plugins_gated(a, X, X, e) < 0) return -1;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;

@@ -225,13 +225,18 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
                 " (SELECT CASE WHEN count(s.speed) > 0 THEN sum(CASE WHEN s.speed = 'fast' THEN 1 ELSE 0 END)"
                 "   || ' of ' || count(*) END"
                 "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id),"
-                " cpu_affinity, NULL, noise, loadavg_start, loadavg_end"
+                " cpu_affinity, NULL, noise, loadavg_start, loadavg_end, build_parity"
                 " FROM runs WHERE id = ?1", &q, run, e) < 0)
         return -1;
     ri->run = run;
     if (pb_db_step(q) == PB_DB_ROW) {
         ri->have = 1;
         for (int i = 0; i < RUN_INFO_IDENTITY; i++) ri->col[i] = dup_text(q, i);
+        ri->col[RUN_INFO_PARITY] = dup_text(q, 24);
+        if (ri->col[RUN_INFO_PARITY] && !*ri->col[RUN_INFO_PARITY]) {
+            free(ri->col[RUN_INFO_PARITY]);
+            ri->col[RUN_INFO_PARITY] = NULL;
+        }
         /* column 20, the load averages, formatted here (SQLite's printf() is not PostgreSQL's) */
         int has_start = pb_db_column_type(q, 22) != PB_DB_NULL, has_end = pb_db_column_type(q, 23) != PB_DB_NULL;
         if (has_start || has_end) {

@@ -56,9 +56,10 @@ typedef struct note_row {
 } note_row;
 
 /* A run's header fields, in the order run_header prints them (malloc'd, NULL where absent). */
-#define RUN_INFO_COLS 23
+#define RUN_INFO_COLS 24
 #define RUN_INFO_NOISE 21    /* runs.noise: the run's noise warnings, NULL if none */
 #define RUN_INFO_IDENTITY 22 /* the CPU identity in words (pb_cpu_identity_describe) */
+#define RUN_INFO_PARITY 23   /* runs.build_parity: how the timed builds differ, NULL if alike */
 typedef struct run_info {
     int64_t run;
     int have;

@@ -117,12 +117,18 @@ static void provenance(FILE *f, const run_info *ri, const char *label)
                                   "clock source", "governor", "boost", "tick source", "counters", "command",
                                   "options", "target", "guest kernel", "libraries",
                                   "suite settings derived on this machine", "samples in the fast core state",
-                                  "benchmark thread", "load average (1 min)", "noise warning", "CPU identity"};
+                                  "benchmark thread", "load average (1 min)", "noise warning", "CPU identity",
+                                  "build-parity warning"};
     _Static_assert(sizeof names / sizeof names[0] == RUN_INFO_COLS, "a name per header field");
     if (ri->col[RUN_INFO_NOISE]) {
         fprintf(f, "<p class=\"warn\"><strong>%s: run %lld, noise warning:</strong> ", label, (long long)ri->run);
         pb_html_fputs(f, ri->col[RUN_INFO_NOISE]);
         fputs(". Read its numbers with that in mind.</p>\n", f);
+    }
+    if (ri->col[RUN_INFO_PARITY]) {
+        fprintf(f, "<p class=\"warn\"><strong>%s: run %lld, build-parity warning:</strong> ", label, (long long)ri->run);
+        pb_html_fputs(f, ri->col[RUN_INFO_PARITY]);
+        fputs(". The ratio includes how the builds differ, not only the code.</p>\n", f);
     }
     fprintf(f, "<details><summary>%s: run %lld, provenance</summary><dl>\n", label, (long long)ri->run);
     for (int i = 0; i < RUN_INFO_COLS; i++) {

@@ -58,6 +58,9 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
     text_line(md, "- benchmark thread: ", c[19], "\n");
     text_line(md, "- load average (1 min): ", c[20], "\n");
     text_line(md, "\n**Noise warning: ", c[RUN_INFO_NOISE], ".** Read its numbers with that in mind.\n");
+    /* the timed builds differ beyond the code under test (parity.h): the ratio measures that too */
+    text_line(md, "\n**Build-parity warning: ", c[RUN_INFO_PARITY],
+              ".** The ratio includes how the builds differ, not only the code.\n");
     fprintf(md, "\n");
 }
 

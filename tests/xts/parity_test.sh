@@ -31,6 +31,13 @@ identity() {
     is "$1: only the plug-in is user code" "$(q "$T/$1.db" "SELECT group_concat(impl) FROM objects")" "w"
 }
 
+# a gate given a plug-in it does not gate refuses, naming how to gate it (bench run adds it instead)
+out=$("$bench" gate --suite xts --plugin "w=$window" --keys 256 --sizes 512 --quick --db "$T/gate.db" 2>&1); rc=$?
+is "gate: a plug-in it does not gate: exit" "$rc" 2
+[[ $out == *"--plugin w: this gate times only old and new, so the plug-in would not be gated; name it with --candidate w"* ]] &&
+    ok || bad "gate: no message naming the plug-in: $out"
+[[ -e $T/gate.db ]] && [[ $(q "$T/gate.db" "SELECT count(*) FROM runs") != 0 ]] && bad "gate: a refused gate stored a run" || ok
+
 run intree "$window"
 identity intree "$window"
 grep -q "build parity" "$T/intree.err" && bad "the in-tree plug-in drew a warning: $(cat "$T/intree.err")" || ok
@@ -46,6 +53,16 @@ for f in -mno-sse -mno-red-zone -mindirect-branch=thunk-extern -fno-strict-alias
     grep -q -- " $f" "$T/plain.err" && ok || bad "plain: the profile's $f is not named: $(cat "$T/plain.err")"
 done
 is "plain: stored with the run" "$(q "$T/plain.db" "SELECT build_parity LIKE '%records no compiler flags%-mno-sse%' FROM runs")" "1"
+# the warning is in the report's header too (Markdown and HTML), where whoever reads the ratio sees it
+for v in plain intree; do
+    "$bench" report --db "$T/$v.db" --suite xts --out "$T/$v-report" --html >/dev/null 2>"$T/$v-report.err" ||
+        bad "$v: bench report failed: $(cat "$T/$v-report.err")"
+done
+grep -q '^\*\*Build-parity warning: w (.*records no compiler flags' "$T/plain-report/xts.md" && ok ||
+    bad "plain: no build-parity warning in xts.md"
+grep -q 'build-parity warning:</strong> w (' "$T/plain-report/report.html" && ok || bad "plain: no build-parity warning in report.html"
+grep -qi 'build-parity warning' "$T/intree-report/xts.md" "$T/intree-report/report.html" &&
+    bad "in-tree: the report warns of build parity" || ok
 
 for v in recorded debug; do
     run $v "$T/$v.so"
