@@ -37,3 +37,22 @@ char *pb_fmt_bytes(char *buf, size_t len, int64_t n)
     else snprintf(buf, len, "%.1f %s", (double)n / (double)div, units[u]);
     return buf;
 }
+
+char *pb_fmt_ns(char *buf, size_t len, double ns)
+{
+    static const char *const units[] = {"ns", "\u00b5s", "ms", "s"};
+    if (!isfinite(ns)) { snprintf(buf, len, "-"); return buf; }
+    double a = fabs(ns);
+    int u = 0;
+    /* 999.5 and up prints as 1000 with three digits: the next unit reads 1.00 */
+    while (u < 3 && a >= 999.5) {
+        a /= 1000;
+        ns /= 1000;
+        u++;
+    }
+    char num[32];
+    if (a == 0) snprintf(num, sizeof num, "0");
+    else pb_fmt_sig(num, sizeof num, ns, 3);
+    snprintf(buf, len, "%s %s", num, units[u]);
+    return buf;
+}

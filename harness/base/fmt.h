@@ -16,4 +16,10 @@ char *pb_fmt_sig(char *buf, size_t len, double x, int sig);
  * (1000 -> "1000 B"). Negative -> "-". Returns buf. */
 char *pb_fmt_bytes(char *buf, size_t len, int64_t n);
 
+/* A duration in ns in the unit that reads best, with three significant digits as hyperfine shows
+ * them: 48 -> "48.0 ns", 7812 -> "7.81 µs", 32612345 -> "32.6 ms", 1.5e9 -> "1.50 s"; a value
+ * that rounds up to 1000 of a unit moves to the next (999.7 ns -> "1.00 µs"). Negative values
+ * keep their sign; NaN/inf -> "-". Returns buf. */
+char *pb_fmt_ns(char *buf, size_t len, double ns);
+
 #endif

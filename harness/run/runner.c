@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cage.h"
+#include "fmt.h"
 #include "calibrate.h"
 #include "counters.h"
 #include "gbshim.h"
@@ -578,7 +579,8 @@ static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell
             slot *sl = &slots[r * ncs + i];
             if (sl->nraw && sl->raw[0].have) v[k++] = sl->raw[0].s.ns / (double)sl->raw[0].s.iterations;
         }
-        fprintf(stderr, " %s %.0f ns", cs[i].impl, pb_median(v, (size_t)k));
+        char t[32];
+        fprintf(stderr, " %s %s", cs[i].impl, pb_fmt_ns(t, sizeof t, pb_median(v, (size_t)k)));
     }
     if (bi >= 0 && ci >= 0 && cs[bi].ready && cs[ci].ready) {
         /* each round's first sample, keyed by its round: paired as the store pairs them */

@@ -34,6 +34,16 @@ int main(void)
     want(pb_fmt_bytes(b, sizeof b, 32768), "32 KiB", "32768, not 33kB");
     want(pb_fmt_bytes(b, sizeof b, 1048576), "1 MiB", "1 MiB");
     want(pb_fmt_bytes(b, sizeof b, -1), "-", "negative");
+    want(pb_fmt_ns(b, sizeof b, 48), "48.0 ns", "48 ns");
+    want(pb_fmt_ns(b, sizeof b, 7812), "7.81 \u00b5s", "7.8 us");
+    want(pb_fmt_ns(b, sizeof b, 32612345), "32.6 ms", "hyperfine's 32.6 ms");
+    want(pb_fmt_ns(b, sizeof b, 30288489), "30.3 ms", "the issue's raw 30288489 ns");
+    want(pb_fmt_ns(b, sizeof b, 1.5e9), "1.50 s", "seconds");
+    want(pb_fmt_ns(b, sizeof b, 999.7), "1.00 \u00b5s", "rounding moves to the next unit");
+    want(pb_fmt_ns(b, sizeof b, 2.5e12), "2500 s", "no unit past seconds");
+    want(pb_fmt_ns(b, sizeof b, -2e6), "-2.00 ms", "negative");
+    want(pb_fmt_ns(b, sizeof b, 0), "0 ns", "zero");
+    want(pb_fmt_ns(b, sizeof b, NAN), "-", "NaN ns");
     printf("%d checks, %d failed\n", checks, fails);
     return fails ? 1 : 0;
 }
