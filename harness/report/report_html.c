@@ -25,7 +25,10 @@ void pb_report_html_begin(FILE *f, const char *title)
           "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#111}\n"
           "table{border-collapse:collapse;font-size:0.85em;margin:1em 0}\n"
           "th,td{border:1px solid #bbb;padding:0.2em 0.45em;text-align:right;white-space:nowrap}\n"
-          "th{background:#eee}td:nth-child(-n+2){text-align:left}\n"
+          "th{background:#eee}td:nth-child(-n+3){text-align:left}\n"
+          /* verdict colours, each beside a text marker (table.c): never colour alone */
+          "td.verdict{font-weight:bold}.v-holds{background:#9fe0a0}.v-size{background:#ffd866}"
+          ".v-not{background:#f59a9a}.v-inconclusive{background:#c9c9f2}.v-none{background:#e4e4e4}\n"
           ".summary{font-size:1.1em;background:#f4f4f4;padding:0.5em;border-left:4px solid #d09000}\n"
           ".tbl{overflow-x:auto}nav a{margin-right:1em}figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
           ".warn{background:#fff0e0;padding:0.5em;border-left:4px solid #c03000}\n"
@@ -166,17 +169,18 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
                "medians in %s. Verdicts judge the 95 %% CI against the document's ratio with tolerance t = %.2f.</p>\n",
             pb_metric_words(pb_suite_primary_metric(s)), cfg->tolerance);
     pb_report_real_legend(f, d, s, d->run, 0, cfg, pb_html_fputs, "<p><strong>Real code</strong>: ", "</p>\n");
-    fputs("<figure>\n", f);
-    if (inline_svg(f, in->stage, in->figures->ratio_svg, e) < 0) return -1;
-    fputs("<figcaption>Time ratios against the baseline, with the document's ratio in its tolerance band."
-          "</figcaption></figure>\n",
-          f);
     pb_table_writer tw = {.f = f, .html = 1};
     pb_verdict_counts scratch;
     memset(&scratch, 0, sizeof scratch);
     fputs("<div class=\"tbl\"><table>\n", f);
     pb_report_table(&tw, d, s, d->run, 0, cfg, &scratch);
     fputs("</table></div>\n", f);
+    /* the figure after the verdicts: the first screen shows what the run concluded */
+    fputs("<figure>\n", f);
+    if (inline_svg(f, in->stage, in->figures->ratio_svg, e) < 0) return -1;
+    fputs("<figcaption>Time ratios against the baseline, with the document's ratio in its tolerance band."
+          "</figcaption></figure>\n",
+          f);
     provenance(f, &d->info[0], "Measured");
     if (d->guest_run) {
         fputs("<h3>Kernel-module variant (QEMU TCG: only ratios within one boot mean anything)</h3>\n<p>", f);

@@ -189,3 +189,12 @@ const char *pb_claim_name(pb_claim c)
     default: return "-";
     }
 }
+
+pb_verdict_look pb_verdict_look_of(const char *v)
+{
+    if (v == V_HOLDS) return (pb_verdict_look){"v-holds", "\u2714"};         /* heavy check mark */
+    if (v == V_SIZE) return (pb_verdict_look){"v-size", "\u2248"};           /* almost equal to */
+    if (v == V_NOT) return (pb_verdict_look){"v-not", "\u2718"};             /* heavy ballot x */
+    if (v == V_INCONCLUSIVE) return (pb_verdict_look){"v-inconclusive", "?"};
+    return (pb_verdict_look){"v-none", "\u2013"};                            /* en dash: no claim, no data */
+}

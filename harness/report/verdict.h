@@ -81,6 +81,13 @@ int pb_verdict_apart(double alo, double ahi, double blo, double bhi, double c);
 void pb_verdict_count(pb_verdict_counts *n, const char *v);
 /* The verdict of a cell without data, and the marks of a cell that depends on code generation, on
  * code layout, and whose ratio differs from the real code's. */
+/* How the HTML report shows verdict v (a string pb_verdict returned, or pb_verdict_no_data): its
+ * CSS class (the colour) and a text marker before its words, so that it never rests on colour alone. */
+typedef struct pb_verdict_look {
+    const char *css_class, *marker;
+} pb_verdict_look;
+pb_verdict_look pb_verdict_look_of(const char *v);
+
 extern const char *const pb_verdict_no_data, *const pb_codegen_mark, *const pb_layout_mark, *const pb_real_mark;
 
 #endif

@@ -233,8 +233,10 @@ static const char *md_row(const char *md, const char *variant, const char *op, i
 static const char *html_row(const char *html, const char *variant, const char *op, int size, char *out, size_t len)
 {
     char key[160], sz[32];
-    snprintf(key, sizeof key, "<tr><td>%s</td><td>%s</td><td>%s</td>", variant, op, pb_fmt_bytes(sz, sizeof sz, size));
+    /* the row leads with its verdict cell (report_html.c), then variant, op and size */
+    snprintf(key, sizeof key, "</td><td>%s</td><td>%s</td><td>%s</td>", variant, op, pb_fmt_bytes(sz, sizeof sz, size));
     const char *p = html ? strstr(html, key) : NULL;
+    while (p && p > html && strncmp(p, "<tr>", 4)) p--;
     const char *end = p ? strstr(p, "</tr>") : NULL;
     if (!end) snprintf(out, len, "(no row)");
     else snprintf(out, len, "%.*s", (int)((size_t)(end - p) < len - 1 ? (size_t)(end - p) : len - 1), p);
