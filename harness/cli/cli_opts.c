@@ -156,6 +156,53 @@ static struct option *long_options(const pb_cli *c, size_t *nown, size_t *n)
     return lo;
 }
 
+/* Optimal string alignment distance between a and b (each at most 63 bytes; longer: "far"). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return (size_t)-1;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+const char *pb_cli_nearest(const char *typed, const char *const *names, size_t n)
+{
+    size_t len = strlen(typed), limit = len > 6 ? len / 3 : 1, best = (size_t)-1;
+    const char *hit = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i]) continue;
+        size_t dist = edit_distance(typed, names[i]);
+        /* a tie goes to a name that starts as typed: first letters are mistyped least */
+        if (dist < best || (dist == best && hit && hit[0] != typed[0] && names[i][0] == typed[0])) {
+            best = dist;
+            hit = names[i];
+        }
+    }
+    return best <= limit ? hit : NULL;
+}
+
+/* ", did you mean --X?" for a mistyped long option name, nearest among the n getopt entries */
+static void suggestion(const char *name, const struct option *lo, size_t n, char *out, size_t cap)
+{
+    const char *names[256];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < sizeof names / sizeof names[0]; i++) names[k++] = lo[i].name;
+    const char *hit = pb_cli_nearest(name, names, k);
+    if (hit) snprintf(out, cap, "did you mean --%s? ", hit);
+    else out[0] = 0;
+}
+
 /* getopt's '?': a value given to a boolean, an option the suite or the command does not have */
 static void unknown_option(const pb_cli *c, const struct option *lo, size_t n, const char *arg)
 {
@@ -164,14 +211,16 @@ static void unknown_option(const pb_cli *c, const struct option *lo, size_t n, c
     const char *eq = strchr(arg, '=');
     int boolean = 0;
     for (size_t i = 0; i < n && !boolean; i++) boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
+    char hint[96];
+    suggestion(name, lo, n, hint, sizeof hint);
     if (eq && boolean && !strncmp(arg, "--", 2))
         pb_cli_error(c, "--%s takes no value (got '%s')", name, eq + 1);   /* "--quick=no" */
     else if (c->suite && !strncmp(arg, "--", 2))
-        pb_cli_error(c, "unknown option '--%s' for suite %s (see bench %s --suite %s --help)", name, c->suite->name,
-                     c->cmd, c->suite->name);
+        pb_cli_error(c, "unknown option '--%s' for suite %s (%ssee bench %s --suite %s --help)", name, c->suite->name,
+                     hint, c->cmd, c->suite->name);
     else
-        pb_cli_error(c, "unknown option '%s%s' (see bench %s --help)", strncmp(arg, "--", 2) ? "" : "--", name,
-                     c->cmd);
+        pb_cli_error(c, "unknown option '%s%s' (%ssee bench %s --help)", strncmp(arg, "--", 2) ? "" : "--", name,
+                     hint, c->cmd);
 }
 
 /* One of the command's own options: a typed entry writes its destination in c->ctx, any other

@@ -117,6 +117,12 @@ int pb_cli_find_suite(const char *cmd, int argc, char **argv, const pb_suite **s
 /* Print "bench CMD: <message>" on stderr; returns -1 (for on_opt). */
 int pb_cli_error(const pb_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The one of the n names nearest to typed (edit distance, a swap of two neighbours counting one),
+ * if it is near enough to be what was meant: at most 1 edit for a short name, a third of its length
+ * for a longer one; a tie goes to a name with typed's first letter; else NULL. names[i] may be
+ * NULL (skipped). */
+const char *pb_cli_nearest(const char *typed, const char *const *names, size_t n);
+
 /* Value checks with the option named in the message; 0, or -1 after printing. */
 int pb_cli_int(const pb_cli *c, const char *name, const char *value, long lo, long hi, int *out);
 int pb_cli_run_id(const pb_cli *c, const char *name, const char *value, int allow_latest, int64_t *out);

@@ -56,11 +56,30 @@ static int dispatch(int argc, char **argv)
         return 2;
     }
     if (argc < 2) { usage(stderr); return 2; }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
+    /* bench help CMD: that command's own --help, as git help does */
+    int help = !strcmp(argv[1], "help") && argc > 2;
+    if (!help && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))) {
+        usage(stdout);
+        return 0;
+    }
     if (!strcmp(argv[1], "--version")) { pb_cli_version(stdout); return 0; }
-    for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
-        if (!strcmp(argv[1], CMDS[i].name)) return CMDS[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "bench: unknown command '%s'\n", argv[1]);
+    const char *want = argv[help ? 2 : 1];
+    if (help && argc > 3) {
+        fprintf(stderr, "bench help: one command at a time (got '%s' after '%s')\n", argv[3], want);
+        return 2;
+    }
+    const char *names[sizeof CMDS / sizeof CMDS[0]];
+    for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++) {
+        names[i] = CMDS[i].name;
+        if (strcmp(want, CMDS[i].name)) continue;
+        if (!help) return CMDS[i].fn(argc - 1, argv + 1);
+        char *args[] = {argv[2], "--help", NULL};
+        return CMDS[i].fn(2, args);
+    }
+    const char *near = pb_cli_nearest(want, names, sizeof names / sizeof names[0]);
+    fprintf(stderr, "bench: unknown command '%s'", want);
+    if (near) fprintf(stderr, " (did you mean '%s'?)", near);
+    fputc('\n', stderr);
     usage(stderr);
     return 2;
 }

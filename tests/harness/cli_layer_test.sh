@@ -68,6 +68,17 @@ boolean-with-value-refused)
     expect 2 "bench compare: --metric needs a value" "$BENCH" compare --metric
     expect 2 "bench kat: unknown option '--db'" "$BENCH" kat --db=x some.rsp
     expect 2 "bench import: one file at a time" "$BENCH" import a b
+    # a near miss names what was probably meant; a far one does not guess
+    expect 2 "bench run: unknown option '--quik' for suite synthetic (did you mean --quick? see" "$BENCH" run --suite synthetic --quik
+    expect 2 "bench gate: unknown option '--tresholds' (did you mean --thresholds? see bench gate --help)" "$BENCH" gate --tresholds x
+    expect 2 "bench report: unknown option '--frob' (see bench report --help)" "$BENCH" report --frob
+    expect 2 "bench: unknown command 'rnu' (did you mean 'run'?)" "$BENCH" rnu
+    out=$("$BENCH" frob 2>&1); [[ $out != *"did you mean"* ]] && ok || bad "a far command drew a guess: $out"
+    # bench help CMD is that command's --help
+    is "bench help gate" "$("$BENCH" help gate 2>&1)" "$("$BENCH" gate --help 2>&1)"
+    expect 2 "bench: unknown command 'gat' (did you mean 'gate'?)" "$BENCH" help gat
+    expect 2 "bench help: one command at a time" "$BENCH" help gate run
+    [[ ! -e b.db && ! -e x ]] && ok || bad "a refused command created a file"
     ;;
 help-lists-every-option)
     # --help is generated from the tables the parser uses: every option it accepts is listed
