@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -66,7 +67,7 @@ static const char GATE_EPILOGUE[] =
 
 enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
        O_REPEAT, O_METRIC, O_THRESHOLDS, O_THRESHOLD, O_ALPHA, O_FORMAT, O_OUT, O_ANNOTATE, O_CALIBRATE, O_MEASURE,
-       O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED, O_BASE_MODULE, O_CAND_MODULE, O_AGAINST, O_RUN };
+       O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED, O_BASE_MODULE, O_CAND_MODULE, O_AGAINST, O_RUN, O_NO_CONFIRM };
 
 typedef struct gate_args {
     const pb_suite *suite;
@@ -78,6 +79,9 @@ typedef struct gate_args {
     int run_given;
     const char *base_module, *cand_module;   /* the fourth form */
     int quick, rounds, reruns, repeat, calibrate, progress;
+    int no_confirm;        /* --no-confirm: a regression of the first run stands unconfirmed */
+    const pb_cmp_cell *only0;   /* the first pass's cells (a confirmation's); NULL: the whole grid */
+    size_t nonly0;
     double budget;         /* --budget SECONDS; 0: none */
     pb_gate_outputs out;   /* --format, --out, --annotate */
     pb_gate_doc *doc;      /* every comparison made, for the document's formats */
@@ -118,6 +122,9 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_LIST("sizes", "LIST", "only these sizes (as bench run)", O_SIZES),
     PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS ";\nthe commit gate: layout L of each build against layout L of the other", O_LAYOUTS),
     PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
+    PB_OPT("no-confirm", NULL, "let a regression stand without the second run that confirms it\n"
+                          "(default: a cell is a regression only when a second run, its modules\n"
+                          "loaded anew and the next layout seed, finds it too; docs/gate.md)", O_NO_CONFIRM),
     PB_OPT("repeat", "N", "calibration: A/A gates to run (default 1)", O_REPEAT),
     PB_OPT("metric", "M", "metric (default the suite's primary metric)", O_METRIC),
     PB_OPT("thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS),
@@ -164,6 +171,7 @@ static int on_opt(void *ctx, int id, const char *v)
         return 0;
     }
     case O_QUICK: a->quick = 1; return 0;
+    case O_NO_CONFIRM: a->no_confirm = 1; return 0;
     case O_CALIBRATE: a->calibrate = 1; return 0;
     case O_AGAINST: a->against = v; return 0;
     case O_RUN: a->run_given = 1; return pb_cli_run_id(a->cli, "run", v, 1, &a->against_run);
@@ -295,12 +303,15 @@ static int needs_power(const pb_cmp_cell *c)
 typedef struct session {
     pb_cmp_cell *first, *final;
     size_t nfirst, nfinal;
-    int64_t runs[MAX_RERUNS + 1];
+    int64_t runs[MAX_RERUNS + 2];   /* the passes, then the confirmation's run */
     size_t nruns;
     int last_rounds;
     /* --budget: the time spent and why it stopped */
     double spent_s;
     const char *stop;
+    /* the confirmation of its regressions (confirm_regressions): its run, at runs[nruns]; 0: none */
+    int64_t confirm_run;
+    char confirm_note[300];
 } session;
 
 static void session_free(session *s)
@@ -350,11 +361,13 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, gate_layo
     const uint64_t t0 = pb_now_ns();
     for (int pass = 0; rc == 0; pass++) {
         double pass_start = (double)(pb_now_ns() - t0) * 1e-9, grid_s = -1;
-        W->only = only;
-        W->nonly = nonly;
-        pb_gate_layouts_only(G, only, nonly);
+        const pb_cmp_cell *run_only = pass ? only : a->only0;
+        size_t run_nonly = pass ? nonly : a->nonly0;
+        W->only = run_only;
+        W->nonly = run_nonly;
+        pb_gate_layouts_only(G, run_only, run_nonly);
         pb_runner_opts o = {.suite = &wrapped, .suite_opts = W, .quick = a->quick, .rounds = rounds,
-                            .sizes = pass ? NULL : a->sizes,
+                            .sizes = pass || a->only0 ? NULL : a->sizes,
                             .db_path = a->db, .command_line = a->cmdline, .options_text = opts,
                             .progress = a->progress, .cpu = a->cpu, .iters_memo = &memo,
                             .layouts = pb_gate_layouts_set(G), .grid_s = &grid_s, .user_revision = a->user_revision,
@@ -425,6 +438,77 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, gate_layo
     return rc;
 }
 
+/* The layouts of a gate, opened again for its confirmation with other layout arguments. */
+typedef gate_layouts *(*layouts_opener)(const void *ctx, const pb_layout_args *la, char *why, size_t cap, pb_err *e);
+
+/* A regression fails a gate only once a second run of the same code finds it too.
+ *
+ * One run is one sample of everything the process fixed as it started: where the loader put each
+ * layout's module (the address bits that index branch predictors and caches), where the heap
+ * began, the seed's stack and heap offsets and round order, and what the VM's neighbours did in
+ * those seconds. The layouts vary placement within the run; nothing varied it between runs, and
+ * on a 2-vCPU VM a commit that changed no timed code once failed CI on one xts cell of 320 (issue
+ * 20). So the cells a run calls regressions run again: every layout's module loaded anew behind a
+ * gap of address space, the next layout seed (other offsets, another round order), one pass with
+ * the rounds of the pass that flagged them, Holm over those cells only, at the whole alpha. A cell
+ * stays a regression when both runs call it one: an intersection-union test, each run at level
+ * alpha, so the pair is too; a real slowdown is found again, with the fewer cells' Holm even more
+ * easily. One not reproduced is inconclusive, and its note gives the second run's ratio. Both runs
+ * are stored with the comparison. */
+static int confirm_regressions(const gate_args *a, pb_store *st, gate_wrap *W, layouts_opener open_layouts,
+                               const void *octx, const char *kind, const char *extra, double t, const char *metric,
+                               int builds, session *ss, pb_err *e)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ss->nfinal; i++) k += ss->final[i].verdict == PB_CELL_REGRESSION;
+    if (!k || a->no_confirm) return 0;
+    pb_cmp_cell *flagged = malloc(k * sizeof *flagged);
+    if (!flagged) return pb_errf(e, "out of memory");
+    k = 0;
+    for (size_t i = 0; i < ss->nfinal; i++)
+        if (ss->final[i].verdict == PB_CELL_REGRESSION) flagged[k++] = ss->final[i];
+    gate_args ca = *a;
+    ca.reruns = 0;
+    ca.budget = 0;
+    ca.rounds = ss->last_rounds;
+    ca.look = a->gp;
+    ca.la.seed = a->la.seed + 1;
+    ca.only0 = flagged;
+    ca.nonly0 = k;
+    if (a->progress)
+        fprintf(stderr, "bench gate: %zu regression%s: confirming in a second run (modules loaded anew, layout seed "
+                "%llu, %d rounds)\n", k, k == 1 ? "" : "s", (unsigned long long)ca.la.seed, ca.rounds);
+    /* A gap of address space ahead of the new copies, so that they do not fall back into the holes the
+     * first copies left: the loader maps top-down, first fit. PROT_NONE: no memory behind it. */
+    pb_rng r;
+    pb_rng_seed(&r, ca.la.seed ^ 0xc0f1c0f1ull);
+    size_t gap_len = (size_t)(1 + pb_rng_next(&r) % 4096) * 4096u;   /* 4 KiB to 16 MiB */
+    void *gap = mmap(NULL, gap_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    char why[300], ex[300];
+    snprintf(ex, sizeof ex, "%s%sconfirmation=1", extra ? extra : "", extra ? " " : "");
+    gate_layouts *G = open_layouts(octx, &ca.la, why, sizeof why, e);
+    session cs;
+    int rc = !G && e->msg[0] ? -1 : run_session(&ca, st, W, G, kind, ex, t, metric, builds, &cs, e);
+    pb_gate_layouts_free(G);
+    if (gap != MAP_FAILED) munmap(gap, gap_len);
+    free(flagged);
+    if (rc < 0) return -1;
+    size_t confirmed = pb_gate_confirm(ss->final, ss->nfinal, cs.final, cs.nfinal);
+    ss->confirm_run = cs.nruns ? cs.runs[0] : 0;
+    if (ss->confirm_run) ss->runs[ss->nruns] = ss->confirm_run;
+    snprintf(ss->confirm_note, sizeof ss->confirm_note, "; %zu regression%s in the first run, %zu confirmed by a "
+             "second (run %lld: modules loaded anew, layout seed %llu, %d rounds, Holm over those cells)", k,
+             k == 1 ? "" : "s", confirmed, (long long)ss->confirm_run, (unsigned long long)ca.la.seed, ca.rounds);
+    session_free(&cs);
+    return 0;
+}
+
+/* the runs a comparison stores: the passes and the confirmation's */
+static size_t session_nruns(const session *s)
+{
+    return s->nruns + (s->confirm_run != 0);
+}
+
 static void rounds_note(char *buf, size_t cap, const gate_args *a, const session *s, double t, int line,
                         const pb_thresholds *th)
 {
@@ -441,6 +525,7 @@ static void rounds_note(char *buf, size_t cap, const gate_args *a, const session
                  s->stop ? s->stop : "done");
         note_mdc_reached(buf, cap, s->final, s->nfinal);
     }
+    snprintf(buf + strlen(buf), cap - strlen(buf), "%s", s->confirm_note);
 }
 
 /* impl, from option opt (NULL: the suite's default), is one the suite plans: else e names the option */
@@ -471,6 +556,17 @@ static int plugins_gated(const gate_args *a, const char *A, const char *B, pb_er
     return 0;
 }
 
+typedef struct claim_layouts_ctx {
+    const gate_args *a;
+    const char *A, *B;
+} claim_layouts_ctx;
+
+static gate_layouts *claim_layouts(const void *ctx, const pb_layout_args *la, char *why, size_t cap, pb_err *e)
+{
+    const claim_layouts_ctx *c = ctx;
+    return pb_gate_layouts_claim(c->a->cli, la, c->a->suite->name, c->A, c->B, 0, why, cap, e);
+}
+
 static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
 {
     const pb_suite *s = a->suite;
@@ -486,18 +582,23 @@ static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const
     gate_wrap W;
     pb_pair_claim(&W, a->suite, a->suite_opts, A, B, 0);
     char why[300];
-    gate_layouts *G = pb_gate_layouts_claim(a->cli, &a->la, s->name, A, B, 0, why, sizeof why, e);
+    claim_layouts_ctx lc = {a, A, B};
+    gate_layouts *G = claim_layouts(&lc, &a->la, why, sizeof why, e);
     if (!G && e->msg[0]) return -1;
     int sr = run_session(a, st, &W, G, "claim", NULL, t, metric, 0, &ss, e);
     pb_gate_layouts_free(G);
     if (sr < 0) return -1;
+    if (confirm_regressions(a, st, &W, claim_layouts, &lc, "claim", NULL, t, metric, 0, &ss, e) < 0) {
+        session_free(&ss);
+        return -1;
+    }
     int status = pb_gate_exit_status(ss.final, ss.nfinal);
     char note[1100];
     snprintf(note, sizeof note, "%s%s", why, why[0] ? "; " : "");
     rounds_note(note + strlen(note), sizeof note - strlen(note), a, &ss, t, line, th);
     pb_comparison c = {.command = "gate", .gate = "claim", .suite = s->name, .metric = metric, .pairing = "round",
                        .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
-                       .exit_status = status, .runs_a = ss.runs, .nruns_a = ss.nruns};
+                       .exit_status = status, .runs_a = ss.runs, .nruns_a = session_nruns(&ss)};
     int64_t id = pb_gate_store(st, &c, ss.final, ss.nfinal, e);
     if (id < 0) { session_free(&ss); return -1; }
     char title[256];
@@ -740,6 +841,18 @@ static int set_suite_opts(const pb_cli *cli, const pb_suite *s, void *opts, cons
     return pb_errf(e, "the %s build: %.400s", which, why);
 }
 
+typedef struct build_layouts_ctx {
+    const gate_args *a;
+    const char *cand;
+    const gate_wrap *home;
+} build_layouts_ctx;
+
+static gate_layouts *build_layouts(const void *ctx, const pb_layout_args *la, char *why, size_t cap, pb_err *e)
+{
+    const build_layouts_ctx *c = ctx;
+    return pb_gate_layouts_builds(c->a->cli, la, c->a->base_module, c->cand, c->a->suite->name, c->home, why, cap, e);
+}
+
 static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
 {
     char own[1024];
@@ -777,11 +890,17 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
         W.only_impl = a->impl;
         session ss;
         char why[300];
-        gate_layouts *G = pb_gate_layouts_builds(a->cli, &a->la, a->base_module, cand, name, &W, why, sizeof why, e);
+        build_layouts_ctx lc = {a, cand, &W};
+        gate_layouts *G = build_layouts(&lc, &a->la, why, sizeof why, e);
         if (!G && e->msg[0]) { rc = -1; break; }
         int sr = run_session(a, st, &W, G, kind, extra, t, metric, 1, &ss, e);
         pb_gate_layouts_free(G);
         if (sr < 0) { rc = -1; break; }
+        if (confirm_regressions(a, st, &W, build_layouts, &lc, kind, extra, t, metric, 1, &ss, e) < 0) {
+            session_free(&ss);
+            rc = -1;
+            break;
+        }
         status = pb_gate_exit_status(ss.final, ss.nfinal);
         exits[status]++;
         char note[1400];
@@ -796,7 +915,7 @@ static int gate_builds(gate_args *a, pb_store *st, const pb_thresholds *th, cons
         if (!(a->budget > 0)) note_mdc_reached(note, sizeof note, ss.final, ss.nfinal);
         pb_comparison c = {.command = "gate", .gate = kind, .suite = name, .metric = metric, .pairing = "round",
                            .thresholds = th->path, .command_line = a->cmdline, .note = note, .gp = &a->look,
-                           .exit_status = status, .runs_a = ss.runs, .nruns_a = ss.nruns};
+                           .exit_status = status, .runs_a = ss.runs, .nruns_a = session_nruns(&ss)};
         int64_t id = pb_gate_store(st, &c, ss.final, ss.nfinal, e);
         if (id < 0) rc = -1;
         /* A/A: one calibration per impl, on the candidate's name (what a commit gate looks up). Pairing

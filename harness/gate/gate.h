@@ -141,6 +141,12 @@ void pb_cmp_cell_untested(pb_cmp_cell *c, const double *cost_b, size_t nb, const
  * PB_CELL_COMPARED; pb_cmp_change() says what the test found. */
 void pb_gate_decide(pb_cmp_cell *cells, size_t m, const pb_gate_params *gp);
 
+/* A second run's verdicts on the regressions of a first (bench gate's confirmation, docs/gate.md):
+ * a regression of cells[] stays one where second[] holds the same cell (impls, variant, op, size)
+ * as a regression too; any other becomes inconclusive. Either way its note says what the second run
+ * found. Returns the regressions confirmed. */
+size_t pb_gate_confirm(pb_cmp_cell *cells, size_t n, const pb_cmp_cell *second, size_t n2);
+
 /* 1 if any regression, else 3 if any inconclusive, else 0 (NODATA/UNTESTED cells don't count). */
 int pb_gate_exit_status(const pb_cmp_cell *cells, size_t m);
 

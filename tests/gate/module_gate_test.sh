@@ -67,6 +67,17 @@ is "shift applied to both sides" "$(q "$DB" "SELECT printf('%.2f', max(ratio)) F
 # --impl: one pair only
 expect 1 "verdict: regression" "$BENCH" gate "${G[@]}" --impl new --baseline-module "$MOD" --candidate-module "$SLOW" --db "$DB"
 is "--impl new: only new" "$(q "$DB" "SELECT group_concat(DISTINCT candidate) FROM comparison_cells WHERE comparison_id = 5")" "new"
+# ---- a regression stands only when a second run, its modules loaded anew (next layout seed), finds it
+# too (docs/gate.md, "Confirmation"); both runs are stored with the comparison; --no-confirm skips it ----
+is "each regression confirmed" "$(q "$DB" "SELECT group_concat(DISTINCT note) FROM comparison_cells WHERE comparison_id = 2")" \
+   "confirmed by a second run: 1.250 [1.250, 1.250]"
+is "the note counts them" "$(q "$DB" "SELECT note LIKE '%4 regressions in the first run, 4 confirmed by a second (run % layout seed 2, %' FROM comparisons WHERE id = 2")" "1"
+is "two runs stored" "$(q "$DB" "SELECT count(*) FROM comparison_runs WHERE comparison_id = 2")" "2"
+is "the second run says what it was" "$(q "$DB" "SELECT count(*) FROM runs WHERE options LIKE '%gate=commit baseline-build=% confirmation=1%'")" "2"
+is "a gate that passes runs no second run" "$(q "$DB" "SELECT count(*) FROM comparison_runs WHERE comparison_id IN (3, 4)")" "2"
+expect 1 "verdict: regression" "$BENCH" gate "${G[@]}" --no-confirm --impl new --baseline-module "$MOD" --candidate-module "$SLOW" --db "$DB"
+is "--no-confirm: one run, no confirmation" \
+   "$(q "$DB" "SELECT count(*) || ' ' || (SELECT count(*) FROM comparison_cells WHERE comparison_id = 6 AND note <> '') FROM comparison_runs WHERE comparison_id = 6")" "1 0"
 
 # ---- A/A calibration in one process: stored per impl with pairing 'builds', shown beside later gates ----
 expect 0 "A/A gates: 2" "$BENCH" gate "${G[@]}" --calibrate --repeat 2 --baseline-module "$MOD" --candidate-module "$MOD" --db "$DB"

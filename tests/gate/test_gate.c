@@ -76,6 +76,50 @@ static void test_verdicts(void)
     CHECK(pb_gate_exit_status(c, 2) == PB_GATE_EXIT_PASS, "no data does not count");
 }
 
+static pb_cmp_cell named(pb_cmp_cell c, const char *op, uint64_t size)
+{
+    snprintf(c.impl_a, sizeof c.impl_a, "old");
+    snprintf(c.impl_b, sizeof c.impl_b, "new");
+    snprintf(c.variant, sizeof c.variant, "256");
+    snprintf(c.op, sizeof c.op, "%s", op);
+    c.size = size;
+    return c;
+}
+
+/* A second run's verdicts on the first's regressions (pb_gate_confirm): confirmed only where the
+ * same cell is a regression again; anything else, a missing cell included, becomes inconclusive. */
+static void test_confirm(void)
+{
+    pb_cmp_cell first[4] = {named(judged(1.10, 1.06, 1.14, 0.001, 0.05), "enc", 4096),
+                            named(judged(1.08, 1.06, 1.10, 0.001, 0.05), "dec", 4096),
+                            named(judged(1.01, 0.99, 1.03, 0.3, 0.05), "enc", 512),
+                            named(judged(1.09, 1.07, 1.11, 0.001, 0.05), "dec", 512)};
+    /* the second run: cell 0 a regression again, cell 1 within its threshold, cell 3 absent, and
+     * cell 2, which the first did not flag, a regression that must not leak into the first's */
+    pb_cmp_cell second[3] = {named(judged(1.02, 1.00, 1.04, 0.04, 0.05), "dec", 4096),
+                             named(judged(1.12, 1.10, 1.14, 0.001, 0.05), "enc", 4096),
+                             named(judged(1.10, 1.06, 1.14, 0.001, 0.05), "enc", 512)};
+    CHECK(first[0].verdict == PB_CELL_REGRESSION && first[1].verdict == PB_CELL_REGRESSION &&
+              first[3].verdict == PB_CELL_REGRESSION && first[2].verdict == PB_CELL_PASS &&
+              second[0].verdict == PB_CELL_PASS && second[1].verdict == PB_CELL_REGRESSION,
+          "the runs' own verdicts");
+    size_t k = pb_gate_confirm(first, 4, second, 3);
+    CHECK(k == 1, "confirmed %zu, want 1", k);
+    CHECK(first[0].verdict == PB_CELL_REGRESSION && strstr(first[0].note, "confirmed by a second run: 1.120 [1.100, 1.140]"),
+          "confirmed: %s / %s", pb_cell_verdict_name(first[0].verdict), first[0].note);
+    CHECK(first[0].ratio == 1.10, "the first run's ratio stays: %g", first[0].ratio);
+    CHECK(first[1].verdict == PB_CELL_INCONCLUSIVE &&
+              strstr(first[1].note, "not in a second (pass): 1.020 [1.000, 1.040]"),
+          "not reproduced: %s / %s", pb_cell_verdict_name(first[1].verdict), first[1].note);
+    CHECK(first[2].verdict == PB_CELL_PASS && !first[2].note[0], "an unflagged cell is left alone: %s / %s",
+          pb_cell_verdict_name(first[2].verdict), first[2].note);
+    CHECK(first[3].verdict == PB_CELL_INCONCLUSIVE && strstr(first[3].note, "the second had no data for it"),
+          "absent from the second run: %s / %s", pb_cell_verdict_name(first[3].verdict), first[3].note);
+    CHECK(pb_gate_exit_status(first, 4) == PB_GATE_EXIT_REGRESSION, "one confirmed regression fails the gate");
+    CHECK(pb_gate_confirm(first + 1, 3, NULL, 0) == 0 && pb_gate_exit_status(first + 1, 3) == PB_GATE_EXIT_INCONCLUSIVE,
+          "none confirmed: inconclusive, not a regression");
+}
+
 static void test_cell_stats(void)
 {
     pb_gate_params gp = PB_GATE_DEFAULTS;
@@ -332,6 +376,7 @@ int main(void)
 {
     test_holm();
     test_verdicts();
+    test_confirm();
     test_cell_stats();
     test_thresholds();
     test_runs();
