@@ -8,16 +8,22 @@
 
 #include "pb_config.h"
 
+/* The build's own paths are writable arrays, in .data and not .rodata: the suite module links this
+ * file, and the code layouts place .rodata ahead of the code, so a constant as long as the checkout's
+ * path would set two builds' functions apart by the difference of their paths (docs/layout.md). */
+static char built_data_dir[] = PB_SOURCE_ROOT "/data";
+static char built_source_root[] = PB_SOURCE_ROOT;
+
 const char *pb_data_dir(void)
 {
     const char *d = getenv("PB_DATADIR");
-    return d ? d : PB_SOURCE_ROOT "/data";
+    return d ? d : built_data_dir;
 }
 
 const char *pb_source_root(void)
 {
     const char *r = getenv("PB_SOURCE_ROOT");
-    return r ? r : PB_SOURCE_ROOT;
+    return r ? r : built_source_root;
 }
 
 const char *pb_path_shown(char *out, size_t cap, const char *path)

@@ -4,10 +4,14 @@
 #include "pb_vcs.h"
 #include "suite_module.h"
 
+/* Writable, so in .data behind the code, not in .rodata ahead of it (docs/layout.md): a revision
+ * of another length ("-dirty") must not move the functions of one build against another's. */
+static char module_vcs[] = PB_VCS_SHA;
+
 __attribute__((visibility("default"))) const pb_suite_module_info pb_suite_module_v2 = {
     .abi_version = PB_SUITE_ABI_VERSION,
     .suite_size = sizeof(pb_suite),
-    .vcs = PB_VCS_SHA,
+    .vcs = module_vcs,
     .cflags = PB_CFLAGS,
     .suites = pb_suites,
 };

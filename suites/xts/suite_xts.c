@@ -23,6 +23,7 @@
 #include "common/lib_versions.h"
 #include "common/xts.h"
 #include "common/xts_aes.h"
+#include "paths.h"
 #include "pb_config.h"
 #include "pb_plugin.h"
 #include "pb_valgrind.h"
@@ -196,7 +197,7 @@ static int impl_has_keybits(const char *impl, unsigned bits)
  * Fills *bytes and source (a line of text without tabs). */
 static int read_child_cost_file(double *bytes, char *source, size_t source_size, pb_err *e)
 {
-    const char *dir = getenv("PB_DATADIR") ? getenv("PB_DATADIR") : PB_SOURCE_ROOT "/data";
+    const char *dir = pb_data_dir();
     char path[1024], line[1024];
     snprintf(path, sizeof path, "%s/%s", dir, CHILD_COST_FILE);
     FILE *f = fopen(path, "r");
