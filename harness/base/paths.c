@@ -8,11 +8,14 @@
 
 #include "pb_config.h"
 
-/* The build's own paths are writable arrays, in .data and not .rodata: the suite module links this
- * file, and the code layouts place .rodata ahead of the code, so a constant as long as the checkout's
- * path would set two builds' functions apart by the difference of their paths (docs/layout.md). */
-static char built_data_dir[] = PB_SOURCE_ROOT "/data";
-static char built_source_root[] = PB_SOURCE_ROOT;
+/* The build's own paths are writable arrays of a fixed size, in .data and not .rodata: the suite
+ * module links this file, and the code layouts place .rodata ahead of the code and .bss behind
+ * .data, so a constant as long as the checkout's path would set two builds' functions (or their
+ * static data) apart by the difference of their paths (docs/layout.md). */
+#define BUILT_PATH_MAX 4096
+_Static_assert(sizeof PB_SOURCE_ROOT + sizeof "/data" <= BUILT_PATH_MAX, "the source tree's path is too long");
+static char built_data_dir[BUILT_PATH_MAX] = PB_SOURCE_ROOT "/data";
+static char built_source_root[BUILT_PATH_MAX] = PB_SOURCE_ROOT;
 
 const char *pb_data_dir(void)
 {

@@ -4,9 +4,11 @@
 #include "pb_vcs.h"
 #include "suite_module.h"
 
-/* Writable, so in .data behind the code, not in .rodata ahead of it (docs/layout.md): a revision
- * of another length ("-dirty") must not move the functions of one build against another's. */
-static char module_vcs[] = PB_VCS_SHA;
+/* Writable and of a fixed size, so in .data behind the code, not in .rodata ahead of it
+ * (docs/layout.md): a revision of another length ("-dirty") must not move one build's functions or
+ * static data against another's. */
+_Static_assert(sizeof PB_VCS_SHA <= 256, "git describe gave more than 255 characters");
+static char module_vcs[256] = PB_VCS_SHA;
 
 __attribute__((visibility("default"))) const pb_suite_module_info pb_suite_module_v2 = {
     .abi_version = PB_SUITE_ABI_VERSION,
