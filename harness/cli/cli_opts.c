@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* cli_opts.c — the table-driven command-line parser of every bench subcommand (cli_opts.h). */
 #include "cli_opts.h"
+#include "cli_help.h"
 #include "runenv.h"
 
 #include <getopt.h>
@@ -83,6 +84,7 @@ static void print_opt(FILE *f, const char *name, const char *arg, const char *he
 
 void pb_cli_help(FILE *f, const pb_cli *c)
 {
+    if (pb_cli_help_other(f, c)) return;
     fputs(c->synopsis, f);
     fputs("\nOptions:\n", f);
     for (const pb_cli_opt *o = c->opts; o && o->name; o++) print_opt(f, o->name, o->arg, o->help);
