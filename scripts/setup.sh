@@ -27,6 +27,9 @@ PKGS=(
   # the PostgreSQL store (docs/fleet.md): libpq to build with; the server and psql for its tests,
   # which start a throwaway server of their own (tests/pg_server.sh)
   libpq-dev postgresql
+  # meson install's test (tests/install): the installed bench traced for what it opens, its man
+  # pages rendered
+  strace man-db
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "pb_config.h"
@@ -17,10 +18,54 @@ _Static_assert(sizeof PB_SOURCE_ROOT + sizeof "/data" <= BUILT_PATH_MAX, "the so
 static char built_data_dir[BUILT_PATH_MAX] = PB_SOURCE_ROOT "/data";
 static char built_source_root[BUILT_PATH_MAX] = PB_SOURCE_ROOT;
 
+/* An installed bench finds what meson installed beside it, relative to its own path (so an
+ * installed tree can move, and never reads the build or source tree): PB_INSTALLED_DATADIR and
+ * PB_INSTALLED_MODULEDIR are relative to the folder bench is installed in (pb_config.h, set from
+ * the install dirs), or absolute when meson was given dirs outside the prefix. *out is that folder
+ * if `probe` is readable in it, else "". */
+static const char *installed(char *out, size_t cap, const char *rel, const char *probe)
+{
+    out[0] = 0;
+    char exe[PATH_MAX], p[PATH_MAX + 256];
+    if (rel[0] == '/') snprintf(exe, sizeof exe, "%s", rel);
+    else {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0) return out;
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (!slash) return out;
+        snprintf(slash + 1, sizeof exe - (size_t)(slash + 1 - exe), "%s", rel);
+    }
+    char real[PATH_MAX];
+    if ((size_t)snprintf(p, sizeof p, "%s/%s", exe, probe) < sizeof p && access(p, R_OK) == 0)
+        snprintf(out, cap, "%s", realpath(exe, real) ? real : exe);   /* no "bin/../" in what is shown */
+    return out;
+}
+
 const char *pb_data_dir(void)
 {
+    static char dir[PATH_MAX];
     const char *d = getenv("PB_DATADIR");
-    return d ? d : built_data_dir;
+    if (d) return d;
+    if (!dir[0] && !installed(dir, sizeof dir, PB_INSTALLED_DATADIR, "xts_doc.tsv")[0])
+        snprintf(dir, sizeof dir, "%s", built_data_dir);
+    return dir;
+}
+
+const char *pb_thresholds_default(void)
+{
+    static char path[PATH_MAX + 16];
+    if (!path[0]) {
+        char dir[PATH_MAX];
+        if (installed(dir, sizeof dir, PB_INSTALLED_DATADIR, "thresholds")[0]) snprintf(path, sizeof path, "%s/thresholds", dir);
+        else snprintf(path, sizeof path, "%s/ci/thresholds", built_source_root);
+    }
+    return path;
+}
+
+const char *pb_installed_module_dir(char *out, size_t cap, const char *probe)
+{
+    return installed(out, cap, PB_INSTALLED_MODULEDIR, probe);
 }
 
 const char *pb_source_root(void)

@@ -3,14 +3,21 @@
 #ifndef PB_PATHS_H
 #define PB_PATHS_H
 
-/* The folder of the documents' tables and the verdict settings: $PB_DATADIR, else the source
- * tree's data/. */
+#include <stddef.h>
+
+/* The folder of the documents' tables and the verdict settings: $PB_DATADIR, else the one meson
+ * installed beside this bench (share/patchbench, found from bench's own path), else the source
+ * tree's data/ (a bench in its build tree). */
 const char *pb_data_dir(void);
+/* The thresholds file gates read when neither --thresholds nor ./ci/thresholds is there: the one
+ * installed beside this bench, else the source tree's ci/thresholds. */
+const char *pb_thresholds_default(void);
+/* The folder of the suite modules installed beside this bench (lib/.../patchbench) into out, if
+ * it holds the file `probe`, else "" (a bench in its build tree has them beside itself). */
+const char *pb_installed_module_dir(char *out, size_t cap, const char *probe);
 /* The source tree (scripts/kmod/, the git history of runs): $PB_SOURCE_ROOT, else the tree this
  * bench was built from. */
 const char *pb_source_root(void);
-
-#include <stddef.h>
 
 /* path as a page a person reads (a pull request's comment, a CI annotation) shows it, with no
  * absolute path of the machine that ran bench: relative to the current folder when it lies inside

@@ -3,6 +3,7 @@
 #include "gate.h"
 
 #include "layout_stats.h"
+#include "paths.h"
 #include "pb_config.h"
 
 #include <errno.h>
@@ -509,7 +510,7 @@ int pb_thresholds_for(pb_thresholds *t, const char *threshold, const char *file,
 {
     if (threshold) return pb_thresholds_single(t, threshold, e);
     const char *path = file ? file : "ci/thresholds";
-    if (!file && access(path, R_OK) != 0) path = PB_SOURCE_ROOT "/ci/thresholds";
+    if (!file && access(path, R_OK) != 0) path = pb_thresholds_default();
     if (pb_thresholds_load(t, path, e) < 0) {
         char why[sizeof e->msg];
         snprintf(why, sizeof why, "%s", e->msg);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "paths.h"
 #include "suite_module.h"
 
 /* Copy path to a fresh private file: dlopen keys loaded objects by file, so opening the same module
@@ -122,6 +123,11 @@ int pb_suite_module_own_path(char *buf, size_t cap, pb_err *e)
     char *slash = strrchr(exe, '/');
     if (slash) *slash = 0;
     if ((size_t)snprintf(buf, cap, "%s/%s", slash ? exe : ".", PB_SUITE_MODULE_FILE) >= cap)
+        return pb_errf(e, "path too long");
+    char inst[1024];
+    /* installed: the modules are not beside bench but in lib/.../patchbench (meson.build) */
+    if (access(buf, R_OK) != 0 && pb_installed_module_dir(inst, sizeof inst, PB_SUITE_MODULE_FILE)[0] &&
+        (size_t)snprintf(buf, cap, "%s/%s", inst, PB_SUITE_MODULE_FILE) >= cap)
         return pb_errf(e, "path too long");
     if (access(buf, R_OK) != 0)
         return pb_errf(e, "this bench has no suite module beside it (%s: %s); give --candidate-module PATH", buf,
