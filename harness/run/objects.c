@@ -177,7 +177,9 @@ static void elf_fields(pb_object_row *o, const file_bytes *fb)
     free(ei);
 }
 
-void pb_object_identify(const char *impl, const char *path, pb_object_row *o)
+/* with_git 0: the file alone, no repository asked about it (bench itself: its revision is
+ * compiled in, and an installed bench may sit in a git checkout that is not the lab's) */
+static void identify(const char *impl, const char *path, pb_object_row *o, int with_git)
 {
     memset(o, 0, sizeof *o);
     snprintf(o->impl, sizeof o->impl, "%s", impl);
@@ -188,11 +190,13 @@ void pb_object_identify(const char *impl, const char *path, pb_object_row *o)
     read_file(o->real_path[0] ? o->real_path : path, o, &fb);
     if (fb.buf) elf_fields(o, &fb);
     free(fb.buf);
-    if (!o->real_path[0]) return;
+    if (!o->real_path[0] || !with_git) return;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", o->real_path);
     pb_git_describe(dirname(dir), o->repo, sizeof o->repo, o->revision, sizeof o->revision);
 }
+
+void pb_object_identify(const char *impl, const char *path, pb_object_row *o) { identify(impl, path, o, 1); }
 
 /* ---- every object of a run ---- */
 
@@ -252,7 +256,7 @@ static void process_needed(char *out, size_t cap)
     pb_object_row *self = malloc(sizeof *self);
     out[0] = 0;
     if (!self) return;
-    pb_object_identify("bench", "/proc/self/exe", self);
+    identify("bench", "/proc/self/exe", self, 0);
     snprintf(out, cap, "%s", self->needed);
     free(self);
 }

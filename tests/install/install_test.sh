@@ -20,8 +20,11 @@ if ! meson install -C "$BUILD" --destdir "$DEST" --no-rebuild --quiet >"$T/insta
     exit
 fi
 ok
-# the installed tree, moved: nothing in it may name where it was installed
-MOVED=$T/moved
+# the installed tree, moved into a git repository that is not the lab's (as ~/.local in a home
+# folder kept in git): nothing in it may name where it was installed, and bench must not take
+# that repository for its own (nor run git in it)
+git init -q "$T/home"
+MOVED=$T/home/moved
 mv "$DEST$PREFIX" "$MOVED"
 B=$MOVED/bin/bench
 is "bench installed" "$([[ -x $B ]] && echo yes)" "yes"
@@ -43,6 +46,7 @@ unset PB_DATADIR PB_SOURCE_ROOT LD_LIBRARY_PATH
 cd "$T" || exit 1
 expect 0 "run 1 complete" traced "$T/run.trace" "$B" run --suite xts --quick --sizes 4096 --db "$T/i.db"
 is "the run opened nothing of the source or build tree" "$(opened_outside "$T/run.trace")" ""
+is "the run asked no git about the repository bench sits in" "$(grep -c "\"$T/home/.git" "$T/run.trace")" "0"
 is "its data: the installed child-call cost" \
    "$(grep -c "\"$MOVED/share/patchbench/xts_child_call.tsv\"" "$T/run.trace" | sed 's/^[1-9][0-9]*$/read/')" "read"
 is "$LAYOUTS layouts from the installed modules" "$(q "$T/i.db" "SELECT layouts LIKE '$LAYOUTS (seed 1)%' OR ($LAYOUTS = 1 AND layouts LIKE '1 layout%') FROM runs")" "1"
