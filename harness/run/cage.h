@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include "pb.h"
+#include "runenv.h"
 
 typedef enum pb_cage_op {
     PB_CAGE_TIME = 1,     /* run the body `iters` times, `reps` times over: the shortest, in ns */
@@ -38,6 +39,7 @@ typedef struct pb_cage_reply {
     int unavailable;          /* set-up: 1, the impl cannot run here (msg says why) */
     int nl;                   /* set-up: how many cases (code layouts) the child holds */
     double ns, cpu_ns, tsc, probe_before, probe_after;
+    pb_waits w0, w1;        /* the child's waits before and after the sample (runenv.h) */
     uint64_t errors;
     char msg[PB_ERR_MAX];
 } pb_cage_reply;

@@ -2,6 +2,8 @@
 #include "runenv.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,28 +126,54 @@ double pb_loadavg(void)
     return getloadavg(la, 1) == 1 ? la[0] : -1;
 }
 
-/* At the start: a run started right after another bench run (every alternation of a gate) finds
- * up to ~1 of its predecessor's own load still in the 1-minute average, so the limit leaves half a
- * CPU above online CPUs - 1; another busy process adds about 1 more and crosses it. (At online
- * CPUs - 1 exactly, all 128 runs of a quiet CI commit gate drew the warning at load 1.02.) At the
- * end the run's own thread counts too. */
-double pb_noise_load_limit(int ncpu, int at_end)
+void pb_noise_text(long n_fast, long n_probed, char *buf, size_t len)
 {
-    if (ncpu <= 1) return at_end ? 1.0 : 0.5;
-    return at_end ? ncpu : ncpu - 0.5;
+    buf[0] = 0;
+    if (n_probed > 0 && (double)n_fast < PB_NOISE_FAST_MIN * (double)n_probed)
+        snprintf(buf, len, "only %ld of %ld samples (%.0f %%) in the fast core state (limit %.0f %%)", n_fast, n_probed,
+                 100.0 * (double)n_fast / (double)n_probed, 100 * PB_NOISE_FAST_MIN);
 }
 
-void pb_noise_text(double la_start, double la_end, int ncpu, long n_fast, long n_probed, char *buf, size_t len)
+/* one pread of a /proc file kept open in *fd (opened on first use, by the thread that reads it) */
+static int proc_read(int *fd, const char *path, char *buf, size_t cap)
 {
-    size_t k = 0;
+    if (*fd == -2) return -1;                 /* known unreadable */
+    if (*fd < 0 && (*fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) { *fd = -2; return -1; }
+    ssize_t n = pread(*fd, buf, cap - 1, 0);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    return 0;
+}
+
+void pb_waits_read(pb_waits *w)
+{
+    static _Thread_local int sched_fd = -1, stat_fd = -1;
+    char buf[512];
+    w->run_delay_ns = w->steal_ns = -1;
+    unsigned long long run_ns, wait_ns;
+    if (proc_read(&sched_fd, "/proc/thread-self/schedstat", buf, sizeof buf) == 0 &&
+        sscanf(buf, "%llu %llu", &run_ns, &wait_ns) == 2)
+        w->run_delay_ns = (double)wait_ns;
+    /* "cpu  user nice system idle iowait irq softirq steal ...", in clock ticks */
+    unsigned long long v[8];
+    long hz = sysconf(_SC_CLK_TCK);
+    if (hz > 0 && proc_read(&stat_fd, "/proc/stat", buf, sizeof buf) == 0 &&
+        sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+               &v[7]) == 8)
+        w->steal_ns = (double)v[7] * 1e9 / (double)hz;
+}
+
+void pb_waits_text(long waited, long rounds, double move, const char *where, double r_all, double r_without, char *buf,
+                   size_t len)
+{
     buf[0] = 0;
-    double ls = pb_noise_load_limit(ncpu, 0), le = pb_noise_load_limit(ncpu, 1);
-    if ((la_start >= 0 && la_start > ls) || (la_end >= 0 && la_end > le))
-        k += (size_t)snprintf(buf + k, len - k,
-                              "load average %.2f at start (limit %g), %.2f at end (limit %g) with %d online CPU%s: "
-                              "other work shared the CPUs",
-                              la_start, ls, la_end, le, ncpu, ncpu == 1 ? "" : "s");
-    if (k < len && n_probed > 0 && (double)n_fast < PB_NOISE_FAST_MIN * (double)n_probed)
-        snprintf(buf + k, len - k, "%sonly %ld of %ld samples (%.0f %%) in the fast core state (limit %.0f %%)",
-                 k ? "; " : "", n_fast, n_probed, 100.0 * (double)n_fast / (double)n_probed, 100 * PB_NOISE_FAST_MIN);
+    if (waited <= 0 || rounds <= 0) return;
+    int k = snprintf(buf, len, "%ld of %ld rounds waited (run-queue delay or steal over %.0f %% of a sample)", waited,
+                     rounds, 100 * PB_WAIT_FRACTION);
+    if (k < 0 || (size_t)k >= len) return;
+    if (isfinite(move))
+        snprintf(buf + k, len - (size_t)k, "; without them the ratios move by up to %.1f %% (%s: %.3f, %.3f without)",
+                 100 * move, where && *where ? where : "?", r_all, r_without);
+    else
+        snprintf(buf + k, len - (size_t)k, "; too few rounds without them to say how far the ratios move");
 }

@@ -41,13 +41,29 @@ void pb_pin_restore(pb_pin *p);
  * reading. -1 if unknown. */
 double pb_loadavg(void);
 
-/* The load limit a run is flagged above: online CPUs - 1 at the start (the run's own thread is
- * not yet counted), online CPUs at the end (it counts up to 1 by then); 0.5 and 1 on one CPU. */
-double pb_noise_load_limit(int ncpu, int at_end);
+/* The noise warning of the core-speed probe (empty: none): n_fast of n_probed samples in the fast
+ * core state against PB_NOISE_FAST_MIN (n_probed 0: no probe, no judgement). The load average is
+ * stored and shown as a label, never warned on: it counts the user's own earlier runs, and what
+ * competed with a round is read per sample instead (pb_waits_read). */
+void pb_noise_text(long n_fast, long n_probed, char *buf, size_t len);
 
-/* The noise warnings of a run (empty: none): load averages (< 0: unknown) against
- * pb_noise_load_limit, and n_fast of n_probed samples in the fast core state against
- * PB_NOISE_FAST_MIN (n_probed 0: no probe, no judgement). */
-void pb_noise_text(double la_start, double la_end, int ncpu, long n_fast, long n_probed, char *buf, size_t len);
+/* What kept the benchmark thread from its CPU, as counters since boot (ns): its run-queue delay
+ * (/proc/thread-self/schedstat, the kernel's per-task wait time) and the machine's steal time (the
+ * hypervisor ran someone else; /proc/stat). -1 each where unreadable. Read before and after each
+ * sample, outside its timing; the files stay open per thread, so a read is one pread. */
+typedef struct pb_waits {
+    double run_delay_ns, steal_ns;
+} pb_waits;
+void pb_waits_read(pb_waits *w);
+
+/* A sample waited when its run-queue delay plus steal exceeds this fraction of its wall time; a
+ * round waited when one of its samples did. */
+#define PB_WAIT_FRACTION 0.01
+
+/* The waits warning of a run (empty: none, or no round waited): `waited` of `rounds` rounds
+ * waited; move: the largest relative change of a ratio when those rounds are left out (NaN: none
+ * could be computed), of the ratio `where` from r_all to r_without. */
+void pb_waits_text(long waited, long rounds, double move, const char *where, double r_all, double r_without, char *buf,
+                   size_t len);
 
 #endif

@@ -86,6 +86,13 @@ typedef struct run_ctx {
     double la_start;        /* load average before the first sample */
     uint64_t t0;            /* when the first cell started: the progress line's elapsed time and ETA */
     probes probes;
+    /* the rounds that waited (cell_waits): how many of how many, and the largest ratio move
+     * without them (NaN: none estimated yet) */
+    struct {
+        long rounds, waited;
+        double move, r_all, r_without;
+        char where[200];
+    } waits;
     pb_run_layouts lay;
     selftest_cache sc;
     int failed_cases;       /* cases of caged code that failed (stored unavailable, with why) */
@@ -94,6 +101,7 @@ typedef struct run_ctx {
 
 typedef struct raw_sample {
     double tsc, cycles, insns, pb, pa;
+    pb_waits w0, w1;        /* before and after it (runenv.h) */
     double seeded_ns;       /* > 0: the case's seeded source gave the time (tests) */
     int external;           /* the case's external_sample gave iterations, ns and cpu_ns */
     int caged;              /* the case's cage timed it: ns, cpu_ns, tsc, probes and errors are its child's */
@@ -187,6 +195,8 @@ static int cage_sample(slot *sl, uint64_t n, raw_sample *rs)
     rs->tsc = r.tsc;
     rs->pb = r.probe_before;
     rs->pa = r.probe_after;
+    rs->w0 = r.w0;
+    rs->w1 = r.w1;
     rs->errors = r.errors;
     rs->cycles = rs->insns = -1;   /* bench's counters count bench's thread, not the child's */
     return 0;
@@ -251,15 +261,41 @@ static void sample_fn(pb_gb_state *st, void *arg)
     }
     rs->pb = pb_probe_ticks(&rx->counters);
     pb_reading rd;
+    /* the waits right around the timed loop (GB's timer runs within the while), not the probes */
+    pb_waits_read(&rs->w0);
     pb_counters_start(&rx->counters, &rd);
     while (pb_gb_keep_running_batch(st, n)) c->body(c->ctx, n);
     pb_counters_stop(&rx->counters, &rd);
+    pb_waits_read(&rs->w1);
     rs->pa = pb_probe_ticks(&rx->counters);
     rs->tsc = (double)rd.tsc;
     rs->cycles = rx->cyc >= 0 ? (double)rd.hw[rx->cyc] : -1;
     rs->insns = rx->ins >= 0 ? (double)rd.hw[rx->ins] : -1;
     rs->errors = (c->error_count ? *c->error_count : 0) - err0;
     if (c->seeded_ns) seeded_sample(rs, c, sl->round, sl->nraw - 1, n);
+}
+
+/* The sample's waits (runenv.h): what its thread (bench's, or the cage's child's) read before and
+ * after it; unknown (-1) for a seeded sample, one measured by another program, or an unreadable
+ * file. Test-only: PB_TEST_WAITS=F makes every sample of rounds 1, 5, 9, ... wait F of its wall
+ * time, so that the waits warning's path can be checked on seeded samples. */
+static void sample_waits(pb_sample *s, const raw_sample *rs)
+{
+    s->wait_ns = s->steal_ns = -1;
+    if (!rs->external && rs->seeded_ns <= 0) {
+        if (rs->w0.run_delay_ns >= 0 && rs->w1.run_delay_ns >= rs->w0.run_delay_ns)
+            s->wait_ns = rs->w1.run_delay_ns - rs->w0.run_delay_ns;
+        if (rs->w0.steal_ns >= 0 && rs->w1.steal_ns >= rs->w0.steal_ns) s->steal_ns = rs->w1.steal_ns - rs->w0.steal_ns;
+    }
+    const char *t = getenv("PB_TEST_WAITS");
+    if (t && *t) {
+        char *end;
+        double f = strtod(t, &end);
+        if (end != t && !*end && f >= 0 && f <= 1) {
+            s->wait_ns = s->round % 4 == 1 ? f * s->ns : 0;
+            s->steal_ns = 0;
+        }
+    }
 }
 
 static void result_cb(const pb_gb_result *r, void *user)
@@ -286,9 +322,7 @@ static void result_cb(const pb_gb_result *r, void *user)
         s->cycles = s->insns = -1;
         s->probe_before = s->probe_after = 0;
         s->errors = 0;
-        return;
-    }
-    if (rs->caged) {
+    } else if (rs->caged) {
         s->ns = rs->ext_ns;
         s->cpu_ns = rs->ext_cpu_ns;
         s->tsc = sl->rx->counters.tsc_ok ? rs->tsc : 0;
@@ -296,16 +330,17 @@ static void result_cb(const pb_gb_result *r, void *user)
         s->probe_before = rs->pb;
         s->probe_after = rs->pa;
         s->errors = rs->errors;
-        return;
+    } else {
+        s->ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->real_seconds * 1e9;
+        s->cpu_ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->cpu_seconds * 1e9;
+        s->tsc = sl->rx->counters.tsc_ok ? rs->tsc : 0;
+        s->cycles = rs->cycles;
+        s->insns = rs->insns;
+        s->probe_before = rs->pb;
+        s->probe_after = rs->pa;
+        s->errors = rs->errors;
     }
-    s->ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->real_seconds * 1e9;
-    s->cpu_ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->cpu_seconds * 1e9;
-    s->tsc = sl->rx->counters.tsc_ok ? rs->tsc : 0;
-    s->cycles = rs->cycles;
-    s->insns = rs->insns;
-    s->probe_before = rs->pb;
-    s->probe_after = rs->pa;
-    s->errors = rs->errors;
+    sample_waits(s, rs);
 }
 
 int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
@@ -558,6 +593,89 @@ static uint64_t memo_iters(run_ctx *rx, pb_iters_memo *m, const char *impl, cons
     return iters;
 }
 
+/* impl i's first sample of each round (skip[r] set: not round r), keyed by its round, into out:
+ * paired as the store pairs them. Returns how many. */
+static size_t keyed_of(const slot *slots, int rounds, int ncs, int i, const char *skip, pb_keyed_layout *out)
+{
+    size_t n = 0;
+    for (int r = 0; r < rounds; r++) {
+        const slot *a = &slots[r * ncs + i];
+        if (a->nraw && a->raw[0].have && !(skip && skip[r]))
+            out[n++] = (pb_keyed_layout){{r, 0}, a->raw[0].s.ns / (double)a->raw[0].s.iterations, a->layout};
+    }
+    return n;
+}
+
+/* the headline ratio of impl c against impl b over the rounds not skipped (across layouts when
+ * there are several); 0, or -1 when it cannot be estimated */
+static int slot_ratio(const slot *slots, int rounds, int ncs, int c, int b, const char *skip, double *ratio)
+{
+    pb_keyed_layout *kc = malloc((size_t)rounds * sizeof *kc), *kb = malloc((size_t)rounds * sizeof *kb);
+    int rc = -1;
+    if (kc && kb) {
+        size_t nc = keyed_of(slots, rounds, ncs, c, skip, kc), nb = keyed_of(slots, rounds, ncs, b, skip, kb);
+        pb_paired pr;
+        pb_layout_ratio lr;
+        int across = 0;
+        if (pb_paired_ratio_by_layout(kc, nc, kb, nb, 0.95, &pr, &lr, &across) == 0) {
+            *ratio = across ? lr.estimate : pr.estimate;
+            rc = 0;
+        }
+    }
+    free(kc);
+    free(kb);
+    return rc;
+}
+
+/* a sample whose thread waited (runenv.h PB_WAIT_FRACTION); 0 when unknown */
+static int sample_waited(const pb_sample *s)
+{
+    if (s->wait_ns < 0 && s->steal_ns < 0) return 0;
+    double w = (s->wait_ns > 0 ? s->wait_ns : 0) + (s->steal_ns > 0 ? s->steal_ns : 0);
+    return w > PB_WAIT_FRACTION * s->ns;
+}
+
+/* The cell's rounds that waited (one of its samples did), counted into rx->waits, and how far each
+ * impl's ratio against the baseline moves without them: the largest move of the run is kept. */
+static void cell_waits(run_ctx *rx, const pb_cell *cell, const case_state *cs, int ncs, const slot *slots)
+{
+    int rounds = rx->rounds, waited = 0, measured = 0, bi = -1;
+    char *skip = calloc((size_t)rounds + 1, 1);
+    if (!skip) return;
+    for (int r = 0; r < rounds; r++) {
+        int any = 0;
+        for (int i = 0; i < ncs; i++) {
+            const slot *sl = &slots[r * ncs + i];
+            if (!cs[i].ready) continue;
+            for (int k = 0; k < sl->nraw; k++)
+                if (sl->raw[k].have) {
+                    any = 1;
+                    if (sample_waited(&sl->raw[k].s)) skip[r] = 1;
+                }
+        }
+        measured += any;
+        waited += skip[r];
+    }
+    rx->waits.rounds += measured;
+    rx->waits.waited += waited;
+    for (int i = 0; i < ncs; i++)
+        if (cs[i].ready && !strcmp(cs[i].impl, rx->o->suite->baseline)) bi = i;
+    for (int i = 0; waited && bi >= 0 && i < ncs; i++) {
+        double all, without;
+        if (i == bi || !cs[i].ready || slot_ratio(slots, rounds, ncs, i, bi, NULL, &all) < 0) continue;
+        if (slot_ratio(slots, rounds, ncs, i, bi, skip, &without) < 0) continue;
+        double move = fabs(without / all - 1);
+        if (!(move <= rx->waits.move)) {
+            rx->waits.move = move;
+            rx->waits.r_all = all;
+            rx->waits.r_without = without;
+            snprintf(rx->waits.where, sizeof rx->waits.where, "%s/%s %s %s %llu B", cs[i].impl, cs[bi].impl,
+                     cell->variant, cell->op, (unsigned long long)cell->size_bytes);
+        }
+    }
+    free(skip);
+}
+
 static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell, case_state *cs, int ncs,
                           slot *slots)
 {
@@ -583,16 +701,9 @@ static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell
         fprintf(stderr, " %s %s", cs[i].impl, pb_fmt_ns(t, sizeof t, pb_median(v, (size_t)k)));
     }
     if (bi >= 0 && ci >= 0 && cs[bi].ready && cs[ci].ready) {
-        /* each round's first sample, keyed by its round: paired as the store pairs them */
         pb_keyed_layout *kc = malloc((size_t)rounds * sizeof *kc), *kb = malloc((size_t)rounds * sizeof *kb);
-        size_t nc = 0, nb = 0;
-        for (int r = 0; kc && kb && r < rounds; r++) {
-            const slot *a = &slots[r * ncs + ci], *b = &slots[r * ncs + bi];
-            if (a->nraw && a->raw[0].have)
-                kc[nc++] = (pb_keyed_layout){{r, 0}, a->raw[0].s.ns / (double)a->raw[0].s.iterations, a->layout};
-            if (b->nraw && b->raw[0].have)
-                kb[nb++] = (pb_keyed_layout){{r, 0}, b->raw[0].s.ns / (double)b->raw[0].s.iterations, b->layout};
-        }
+        size_t nc = kc && kb ? keyed_of(slots, rounds, ncs, ci, NULL, kc) : 0;
+        size_t nb = kc && kb ? keyed_of(slots, rounds, ncs, bi, NULL, kb) : 0;
         pb_paired pr;
         pb_layout_ratio lr;
         int across = 0;
@@ -729,7 +840,9 @@ static void cage_serve(void *p, const pb_cage_req *q, pb_cage_reply *r)
         volatile char *pad = __builtin_alloca(q->stack_offset);
         pad[0] = 0;
     }
+    pb_waits w0, w1;
     r->probe_before = pb_probe_ticks(&x->tsc_only);
+    pb_waits_read(&w0);
     struct timespec c0, c1;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
     pb_reading rd;
@@ -739,7 +852,10 @@ static void cage_serve(void *p, const pb_cage_req *q, pb_cage_reply *r)
     pb_counters_stop(&x->tsc_only, &rd);
     uint64_t t1 = pb_now_ns();
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    pb_waits_read(&w1);
     r->probe_after = pb_probe_ticks(&x->tsc_only);
+    r->w0 = w0;
+    r->w1 = w1;
     r->ns = (double)(t1 - t0);
     r->cpu_ns = (double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec);
     r->tsc = (double)rd.tsc;
@@ -883,6 +999,7 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
         }
         if (rc == 0) rc = pb_store_commit(st, e);
         else pb_store_rollback(st);
+        if (rc == 0) cell_waits(rx, cell, cs, ncs, slots);
         if (rc == 0 && show) progress_line(rx, idx, ncells, cell, cs, ncs, slots);
     }
     for (int i = 0; i < rounds * ncs && slots; i++) free(slots[i].raw);
@@ -892,14 +1009,17 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
     return rc;
 }
 
-/* The load average at the end and the noise warnings (runenv.h): stored with the run and said
- * on stderr, whatever --quiet says, since they qualify every number of the run. */
+/* The load average at the end (a label) and the noise warnings (runenv.h): the core-speed probe's
+ * and the rounds that waited; stored with the run and said on stderr, whatever --quiet says,
+ * since they qualify every number of the run. */
 static int record_noise(run_ctx *rx, pb_err *e)
 {
     double la_end = pb_loadavg();
-    char noise[512];
-    pb_noise_text(rx->la_start, la_end, pb_online_cpus(), fast_samples(&rx->probes), rx->probes.n, noise,
-                  sizeof noise);
+    char noise[768], probe[256], waits[400];
+    pb_noise_text(fast_samples(&rx->probes), rx->probes.n, probe, sizeof probe);
+    pb_waits_text(rx->waits.waited, rx->waits.rounds, rx->waits.move, rx->waits.where, rx->waits.r_all,
+                  rx->waits.r_without, waits, sizeof waits);
+    snprintf(noise, sizeof noise, "%s%s%s", probe, probe[0] && waits[0] ? "; " : "", waits);
     if (noise[0]) fprintf(stderr, "bench: warning: run %lld was noisy: %s\n", (long long)rx->run, noise);
     return pb_store_run_noise(&rx->st, rx->run, la_end, noise, e);
 }
@@ -971,6 +1091,7 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     pb_pin_apply(cpu, &rx->pin);
     ri.cpu_affinity = rx->pin.desc;
     ri.loadavg_start = rx->la_start = pb_loadavg();
+    rx->waits.move = NAN;
     rx->run = pb_store_begin_run(&rx->st, &ri, &prov, e);
     if (rx->run < 0 || record_objects(rx, e) < 0) return -1;
     if (o->progress)

@@ -693,7 +693,7 @@ static int store_import(pb_store *st, const pb_import *imp, const char *path, co
         if (cid < 0) { rc = -1; break; }
         pb_sample smp = {.round = r->round, .position = 0, .repetition = 0, .iterations = r->iters,
                          .ns = (double)r->ns, .cpu_ns = -1, .tsc = r->has_cycles ? (double)r->cycles : 0,
-                         .cycles = -1, .insns = -1};
+                         .cycles = -1, .insns = -1, .wait_ns = -1, .steal_ns = -1};
         rc = pb_store_add_sample(st, cid, &smp, e);
     }
     free(opts);

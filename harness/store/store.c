@@ -276,6 +276,14 @@ static int migrate_5_to_6(pb_store *s, pb_err *e)
     return pb_store_ddl(s, pb_schema_v6_tables_sql, e);
 }
 
+/* Version 7: what kept each sample's thread from its CPU (runenv.h pb_waits): its run-queue delay
+ * and the machine's steal time during the sample. Earlier samples did not read them: NULL. */
+static int migrate_6_to_7(pb_store *s, pb_err *e)
+{
+    static const added_column added[] = {{"samples", "wait_ns", "REAL"}, {"samples", "steal_ns", "REAL"}};
+    return add_columns(s, added, sizeof added / sizeof added[0], e);
+}
+
 static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
@@ -288,6 +296,7 @@ static const struct {
      migrate_4_to_5},
     {"5 -> 6: runs gain the user's revision, label, repository and build parity; tables objects and baselines; "
      "comparisons gain their baseline", migrate_5_to_6},
+    {"6 -> 7: samples gain their run-queue delay and steal time", migrate_6_to_7},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
@@ -914,8 +923,8 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                            "INSERT INTO samples (case_id, round, position, repetition, iterations, ns, cpu_ns, tsc,"
-                           " cycles, instructions, probe_before, probe_after, errors, layout)"
-                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)", &st) != PB_DB_OK)
+                           " cycles, instructions, probe_before, probe_after, errors, layout, wait_ns, steal_ns)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)", &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "insert sample");
     pb_db_bind_int64(st, 1, case_id);
     pb_db_bind_int(st, 2, m->round);
@@ -931,6 +940,8 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
     if (m->probe_after > 0) pb_db_bind_double(st, 12, m->probe_after); else pb_db_bind_null(st, 12);
     pb_db_bind_int64(st, 13, (int64_t)m->errors);
     pb_db_bind_int(st, 14, m->layout);
+    if (m->wait_ns >= 0) pb_db_bind_double(st, 15, m->wait_ns); else pb_db_bind_null(st, 15);
+    if (m->steal_ns >= 0) pb_db_bind_double(st, 16, m->steal_ns); else pb_db_bind_null(st, 16);
     int rc = pb_db_step(st);
     pb_db_finalize(st);
     return rc == PB_DB_DONE ? 0 : pb_store_sqlerr(s, e, "insert sample");

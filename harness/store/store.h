@@ -32,6 +32,7 @@ typedef struct pb_sample {
     double tsc;                /* ticks over all iterations (see runs.tick_source) */
     double cycles, insns;      /* -1 where no hardware counter */
     double probe_before, probe_after; /* core-speed probe, ticks per 1000 dependent adds; 0 if none */
+    double wait_ns, steal_ns;  /* run-queue delay and steal during it (runenv.h pb_waits); -1 unknown */
     uint64_t errors;           /* operations that took a counted error path */
     int layout;                /* the code layout its round ran in (docs/layout.md); 0 when one */
 } pb_sample;
@@ -45,7 +46,7 @@ const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
  * docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 6
+#define PB_SCHEMA_VERSION 7
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 

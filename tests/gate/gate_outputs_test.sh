@@ -72,7 +72,7 @@ expect 1 "verdict: regression" "$BENCH" compare --db u.db --run "$R" --threshold
 expect 0 "2 cells: 2 slower" "$BENCH" compare --db u.db --run "$R"
 
 # ---- one gate: every format from one run, each read by its parser ----
-PB_TEST_LOADAVG=9.5 "$BENCH" gate "${G[@]}" --db one.db --shift 1.05 --format json \
+PB_TEST_WAITS=0.5 "$BENCH" gate "${G[@]}" --db one.db --shift 1.05 --format json \
     --out md=one.md --out junit=one.xml --out codequality=one.cq.json >one.json 2>one.err
 is "one gate: exit" "$?" 0
 "${CHECK[@]}" pass 1 one.json md=one.md junit=one.xml codequality=one.cq.json under=2 noise hide="$T" hide="$SRC" &&
