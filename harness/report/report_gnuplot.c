@@ -93,9 +93,6 @@ int pb_report_run_gnuplot(const char *gnuplot, pb_stage *st, const char *script,
                    WIFSIGNALED(status) ? WTERMSIG(status) : 0, shown_log);
 }
 
-/* The figures' lettering, in points, for the text, the keys and the notes: cairo draws a point as a
- * pixel (72 dpi), and 12 px is what reads at 100 % zoom (issue 24: the 7 pt keys did not). */
-#define FIG_FONT_PT 12
 /* A figure whose values span more than this factor (largest over smallest) gets a log y axis: on a
  * linear one a 48 ns bar beside one of 7.8 us is a line on the floor. */
 #define FIG_LOG_SPAN 100.0
@@ -184,7 +181,7 @@ static void write_missing_note(FILE *gp, int k, const pb_report_data *d, int64_t
     snprintf(words, sizeof words, "%s: %s", lead, why);
     note_text(text, sizeof text, words);
     fprintf(gp, "set label %d '%s' at graph 0.02, graph %.2f left front font ',%d' textcolor rgb '#a00000'\n", k + 1,
-            pb_gpq_text(g, text), 0.05 + 0.07 * k, FIG_FONT_PT);
+            pb_gpq_text(g, text), 0.05 + 0.07 * k, PB_FIG_FONT_PT);
 }
 
 /* Does run (guest: the kernel-module rows) have any row in (variant, op)? A missing line is noted
@@ -244,7 +241,7 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
     medians_span(d, &sp);
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
     fprintf(gp, "set datafile missing '?'\nset grid\nset key outside right top font ',%d' spacing 1.1\n"
-                "set xlabel 'bytes per operation'\n", FIG_FONT_PT);
+                "set xlabel 'bytes per operation'\n", PB_FIG_FONT_PT);
     write_size_xaxis(gp, a);
     write_yaxis(gp, &sp, 0, pb_metric_words(pb_suite_primary_metric(s)), g);
     /* the document's points only where the suite has a document table (gbench, exec: none) */
@@ -313,7 +310,7 @@ static void write_variant_plot(FILE *gp, pb_stage *st, const pb_suite *s, const 
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
     fprintf(gp, "set datafile missing '?'\nset style fill solid 0.8 border -1\nset grid y\n"
                 "set key outside right top font ',%d' spacing 1.1\nset xrange [-0.5:%g]\nset xtics rotate by -30 (",
-            FIG_FONT_PT, a->nv - 0.5);
+            PB_FIG_FONT_PT, a->nv - 0.5);
     for (int vi = 0; vi < a->nv; vi++) fprintf(gp, "%s'%s' %d", vi ? ", " : "", pb_gpq_text(g, a->v[vi]), vi);
     fprintf(gp, ")\n");
     write_yaxis(gp, &sp, 0, pb_metric_words(pb_suite_primary_metric(s)), g);
@@ -664,7 +661,7 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
     int nrows = by_size ? (a->no > 1 ? a->nv : (a->nv + cols - 1) / cols) : a->no;
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
     fprintf(gp, "reset\nset datafile missing '?'\nset format y '%%g'\nset grid\nset key outside right top font ',%d' spacing 1.1\n"
-                "set style fill transparent solid 0.35 noborder\n", FIG_FONT_PT);
+                "set style fill transparent solid 0.35 noborder\n", PB_FIG_FONT_PT);
     if (by_size) {
         fprintf(gp, "set xlabel 'bytes per operation'\n");
         write_size_xaxis(gp, a);
@@ -739,12 +736,12 @@ int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     FILE *gp = pb_stage_fopen(st, gpname, e), *dat = NULL, *rdat = NULL;
     if (!gp) return -1;
     int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
-    /* room for FIG_FONT_PT lettering: a panel 420 px high, 900 wide with its key */
+    /* room for PB_FIG_FONT_PT lettering: a panel 420 px high, 900 wide with its key */
     int h = by_size ? (a.no > 1 ? a.nv : (a.nv + 1) / 2) * 420 + 80 : a.no * 460 + 80;
     int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 900 : 1300;
     char tpng[128], tsvg[128];
-    snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',%d'", w, h, FIG_FONT_PT);
-    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,%d' dynamic", w, h, FIG_FONT_PT);
+    snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',%d'", w, h, PB_FIG_FONT_PT);
+    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,%d' dynamic", w, h, PB_FIG_FONT_PT);
     rdat = pb_stage_fopen(st, rdatname, e);
     if (!rdat) { fclose(gp); return -1; }
     write_ratio_plot(gp, rdat, rdatname, s, d, &a, in->cfg, tpng, fig->ratio_png, 1, &g);
