@@ -38,6 +38,13 @@ char *pb_fmt_bytes(char *buf, size_t len, int64_t n)
     return buf;
 }
 
+char *pb_fmt_cell(char *buf, size_t len, const char *variant, const char *op, uint64_t size)
+{
+    if (size) snprintf(buf, len, "%s %s %llu B", variant, op, (unsigned long long)size);
+    else snprintf(buf, len, "%s %s", variant, op);
+    return buf;
+}
+
 char *pb_fmt_ns(char *buf, size_t len, double ns)
 {
     static const char *const units[] = {"ns", "\u00b5s", "ms", "s"};

@@ -16,6 +16,10 @@ char *pb_fmt_sig(char *buf, size_t len, double x, int sig);
  * (1000 -> "1000 B"). Negative -> "-". Returns buf. */
 char *pb_fmt_bytes(char *buf, size_t len, int64_t n);
 
+/* A cell as messages name it: "VARIANT OP N B" (the bytes exact, as --sizes takes them), or
+ * "VARIANT OP" for a cell without a size (gbench, exec: 0), never "BM_fnv/4096 run 0 B". Returns buf. */
+char *pb_fmt_cell(char *buf, size_t len, const char *variant, const char *op, uint64_t size);
+
 /* A duration in ns in the unit that reads best, with three significant digits as hyperfine shows
  * them: 48 -> "48.0 ns", 7812 -> "7.81 µs", 32612345 -> "32.6 ms", 1.5e9 -> "1.50 s"; a value
  * that rounds up to 1000 of a unit moves to the next (999.7 ns -> "1.00 µs"). Negative values

@@ -146,7 +146,10 @@ int cmd_report(int argc, char **argv)
         .epilogue =
             "\nThe latest complete kernel-module run (target qemu-tcg/host-kmod/import) of the same suite is\n"
             "drawn beside the userspace rows. The document tables are read from data/<suite>_doc.tsv\n"
-            "(PB_DATADIR overrides the folder).\n",
+            "(PB_DATADIR overrides the folder); a suite without one (gbench, exec) gets no document's words\n"
+            "or columns. The figures (docs/report.md): 12 pt lettering, a tic at every measured size, one y\n"
+            "range per figure (log where the values span more than 100x, said on the axis), and a note in\n"
+            "each panel for an implementation with no line there, with the store's reason.\n",
     };
     report_args ra = {.cli = &cli, .db = pb_default_db(), .out = "plots", .run_s = "latest"};
     cli.ctx = &ra;

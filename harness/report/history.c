@@ -106,12 +106,13 @@ static void hp_series(history_plots *h, const char *machine, const char *cell, c
     fprintf(h->dat, "\n\n");
     free(x);
     for (int t = 0; t < 2; t++) {
-        int w = n > 24 ? 1200 : 800;
-        if (t == 0) fprintf(h->gp, "reset\nset terminal pngcairo size %d,450 font ',9' noenhanced\n", w);
-        else fprintf(h->gp, "reset\nset terminal svg size %d,450 font 'sans,9' dynamic noenhanced\n", w);
+        /* room for PB_FIG_FONT_PT lettering (report.h) */
+        int w = n > 24 ? 1400 : 1000, ht = 560;
+        if (t == 0) fprintf(h->gp, "reset\nset terminal pngcairo size %d,%d font ',%d' noenhanced\n", w, ht, PB_FIG_FONT_PT);
+        else fprintf(h->gp, "reset\nset terminal svg size %d,%d font 'sans,%d' dynamic noenhanced\n", w, ht, PB_FIG_FONT_PT);
         fprintf(h->gp, "set output '%s'\n", pb_gpq_text(&h->q, t ? svg : png));
-        fprintf(h->gp, "set title '%s: %s [%s]'\nset grid\nset key below font ',8'\n", pb_gpq_text(&h->q, h->suite),
-                pb_gpq_text(&h->q, cell), pb_gpq_text(&h->q, machine));
+        fprintf(h->gp, "set title '%s: %s [%s]'\nset grid\nset key below font ',%d'\n", pb_gpq_text(&h->q, h->suite),
+                pb_gpq_text(&h->q, cell), pb_gpq_text(&h->q, machine), PB_FIG_FONT_PT);
         fprintf(h->gp, "set ylabel '%s'\nset xlabel '%s'\nset xrange [0.5:%zu.5]\nset xtics rotate by -45 (", pb_gpq_text(&h->q, h->ylabel),
                 user ? (by_commit ? "your revision (git order)" : "your revision (runs by start time)")
                 : by_commit ? "git revision (git order)" : "git revision (runs by start time)", n);

@@ -100,6 +100,16 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     return rc;
 }
 
+/* "VARIANT OP 4 KiB", the size in binary units as the tables print it; none for a cell without one
+ * (gbench, exec): "BM_fnv/4096 run", never "... run 0 B" */
+static const char *cell_words(char *buf, size_t cap, const ratio_row *x)
+{
+    char sz[32];
+    if (x->size > 0) snprintf(buf, cap, "%s %s %s", x->variant, x->op, pb_fmt_bytes(sz, sizeof sz, x->size));
+    else snprintf(buf, cap, "%s %s", x->variant, x->op);
+    return buf;
+}
+
 int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
                           pb_err *e)
 {
@@ -123,12 +133,10 @@ int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const ch
     pb_verdict_summary(&n, counts, sizeof counts);
     int k = snprintf(buf, len, "%s", counts);
     if (lo && hi && k > 0 && (size_t)k < len) {
-        char a[32], b[32];
-        snprintf(buf + k, len - (size_t)k,
-                 "; time %s/%s from %.3f [%.3f, %.3f] (%s %s %s) to %.3f [%.3f, %.3f] (%s %s %s)", s->candidate,
-                 s->baseline, lo->r.est, lo->r.lo, lo->r.hi, lo->variant, lo->op,
-                 pb_fmt_bytes(a, sizeof a, lo->size), hi->r.est, hi->r.lo, hi->r.hi, hi->variant, hi->op,
-                 pb_fmt_bytes(b, sizeof b, hi->size));
+        char a[3 * PB_NAME_MAX + 32], b[3 * PB_NAME_MAX + 32];
+        snprintf(buf + k, len - (size_t)k, "; time %s/%s from %.3f [%.3f, %.3f] (%s) to %.3f [%.3f, %.3f] (%s)",
+                 s->candidate, s->baseline, lo->r.est, lo->r.lo, lo->r.hi, cell_words(a, sizeof a, lo), hi->r.est,
+                 hi->r.lo, hi->r.hi, cell_words(b, sizeof b, hi));
     }
     const char *noise = d.info[0].col[RUN_INFO_NOISE];
     k = (int)strlen(buf);

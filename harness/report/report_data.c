@@ -186,7 +186,8 @@ static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 {
     pb_stmt *q;
-    if (prepare(st, "SELECT impl, variant, op FROM cases WHERE run_id=?1 AND status='unavailable'", &q, run, e) < 0)
+    if (prepare(st, "SELECT impl, variant, op, reason FROM cases WHERE run_id=?1 AND status='unavailable'", &q, run,
+                e) < 0)
         return -1;
     int rc = 0;
     while (pb_db_step(q) == PB_DB_ROW) {
@@ -196,6 +197,8 @@ static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err
         snprintf(x->impl, sizeof x->impl, "%s", pb_db_column_text(q, 0));
         snprintf(x->variant, sizeof x->variant, "%s", pb_db_column_text(q, 1));
         snprintf(x->op, sizeof x->op, "%s", pb_db_column_text(q, 2));
+        const char *why = pb_db_column_text(q, 3);
+        snprintf(x->reason, sizeof x->reason, "%s", why ? why : "");
     }
     pb_db_finalize(q);
     if (rc < 0) return -1;
@@ -322,6 +325,21 @@ int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl
             return 1;
     }
     return 0;
+}
+
+const char *pb_report_missing_reason(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
+                                     const char *op, char *buf, size_t cap)
+{
+    for (size_t i = 0; i < d->nunavail; i++) {
+        const unavail_row *x = &d->unavail[i];
+        if (x->run == run && !strcmp(x->impl, impl) && !strcmp(x->variant, variant) &&
+            (!strcmp(x->op, op) || !strcmp(x->op, "-")) && x->reason[0]) {
+            snprintf(buf, cap, "%s", x->reason);
+            return buf;
+        }
+    }
+    snprintf(buf, cap, "no result in run %lld", (long long)run);
+    return buf;
 }
 
 pb_claim pb_report_claim(const pb_suite *s, const char *variant, const char *op, int64_t size, double dt)

@@ -43,10 +43,11 @@ typedef struct ratio_row {
     ratio r;
 } ratio_row;
 
-/* A case set up as unavailable (op "-": every op of the variant). */
+/* A case set up as unavailable (op "-": every op of the variant), and why (the store's words). */
 typedef struct unavail_row {
     int64_t run;
     char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    char reason[512];
 } unavail_row;
 
 /* One line of "Unavailable here": an impl, the cells, the reason (malloc'd). */
@@ -114,6 +115,10 @@ void pb_report_real_legend(FILE *f, const pb_report_data *d, const pb_suite *s, 
 /* Was impl's case of (variant, op) in run set up as unavailable? */
 int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
                           const char *op);
+/* Why impl has nothing in (variant, op) of run, for the figures' notes on a missing line: the
+ * reason the store has for its unavailable case, else "no result in run N", into buf. */
+const char *pb_report_missing_reason(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
+                                     const char *op, char *buf, size_t cap);
 
 #define MAXV 32
 typedef struct axes {

@@ -93,35 +93,166 @@ int pb_report_run_gnuplot(const char *gnuplot, pb_stage *st, const char *script,
                    WIFSIGNALED(status) ? WTERMSIG(status) : 0, shown_log);
 }
 
-/* x tics at the measured sizes, labelled in binary units ("32 KiB", never gnuplot's "33kB") */
-static void write_size_xtics(FILE *gp, const axes *a)
+/* A figure whose values span more than this factor (largest over smallest) gets a log y axis: on a
+ * linear one a 48 ns bar beside one of 7.8 us is a line on the floor. */
+#define FIG_LOG_SPAN 100.0
+/* Room around the drawn values: on a log axis a factor, on a linear one above the largest. */
+#define FIG_Y_ROOM 1.25
+#define FIG_Y_ROOM_LINEAR 1.08
+/* The x range of a size axis reaches this factor beyond the smallest and the largest size: a tic on
+ * the range's very edge can be lost to rounding in log space (xts.png lost its 32 KiB), and the
+ * ratio figure draws its series up to 2^(0.05 * MAXSERIES / 2) apart (point_x). */
+#define FIG_X_ROOM 1.5
+
+/* The values a figure draws, for its one y range: its panels share it, so that two panels read
+ * alike (empty: hi == 0). */
+typedef struct yspan {
+    double lo, hi;
+} yspan;
+
+static void span_add(yspan *sp, double v)
 {
-    fprintf(gp, "set xtics (");
-    for (int i = 0; i < a->ns; i++) {
-        char b[32];
-        fprintf(gp, "%s'%s' %lld", i ? ", " : "", pb_fmt_bytes(b, sizeof b, a->sizes[i]), (long long)a->sizes[i]);
+    if (!isfinite(v) || v <= 0) return;
+    if (sp->hi == 0 || v < sp->lo) sp->lo = v;
+    if (v > sp->hi) sp->hi = v;
+}
+
+static int span_is_log(const yspan *sp) { return sp->hi > 0 && sp->hi / sp->lo > FIG_LOG_SPAN; }
+
+/* The figure's one y axis, set before its panels: on a log scale of base log_base when asked (time
+ * ratios, whose 1/2 and 2 are as far from 1) or base 10 when the values span decades, else linear
+ * from 0; its label says which. */
+static void write_yaxis(FILE *gp, const yspan *sp, int log_base, const char *label, pb_gpq *g)
+{
+    int logscale = log_base || span_is_log(sp);
+    if (logscale) {
+        fprintf(gp, "set logscale y %d\n", log_base ? log_base : 10);
+        if (sp->hi > 0) fprintf(gp, "set yrange [%.6g:%.6g]\n", sp->lo / FIG_Y_ROOM, sp->hi * FIG_Y_ROOM);
+    } else {
+        fprintf(gp, "unset logscale y\n");
+        if (sp->hi > 0) fprintf(gp, "set yrange [0:%.6g]\n", sp->hi * FIG_Y_ROOM_LINEAR);
     }
-    fprintf(gp, ")%s\n", a->ns > 4 ? " rotate by -30" : "");
+    fprintf(gp, "set ylabel '%s%s'\n", pb_gpq_text(g, label), logscale ? " (log scale)" : "");
+}
+
+/* x tics at every measured size, labelled in binary units ("32 KiB", never gnuplot's "33kB"), on a
+ * log2 axis a little wider than the sizes (FIG_X_ROOM); a size of 0 (a suite without sizes) is no
+ * point of a log axis. */
+static void write_size_xaxis(FILE *gp, const axes *a)
+{
+    int n = 0;
+    int64_t lo = 0, hi = 0;
+    fprintf(gp, "set logscale x 2\nset xtics (");
+    for (int i = 0; i < a->ns; i++) {
+        if (a->sizes[i] <= 0) continue;
+        char b[32];
+        fprintf(gp, "%s'%s' %lld", n ? ", " : "", pb_fmt_bytes(b, sizeof b, a->sizes[i]), (long long)a->sizes[i]);
+        if (!n) lo = a->sizes[i];
+        hi = a->sizes[i];
+        n++;
+    }
+    fprintf(gp, ")%s\n", n > 4 ? " rotate by -30" : "");
+    if (n) fprintf(gp, "set xrange [%.6g:%.6g]\n", (double)lo / FIG_X_ROOM, (double)hi * FIG_X_ROOM);
+}
+
+/* Text of the store (a case's reason) for a figure's note: the characters the quoting function
+ * refuses in a gnuplot string (a double quote, a backquote, control characters, a single quote,
+ * which it would refuse where doubled) become their typographic or blank stand-ins, so that a
+ * reason is shown, never run, and never refuses the figure. */
+static void note_text(char *out, size_t cap, const char *in)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && k + 4 < cap; p++) {
+        const char *sub = *p == '\'' ? "\xe2\x80\x99" : *p == '"' ? "\xe2\x80\x9d" : *p == '`' ? "\xe2\x80\x98" : NULL;
+        if (sub) { memcpy(out + k, sub, 3); k += 3; }
+        else out[k++] = *p < 0x20 || *p == 0x7f ? ' ' : (char)*p;
+    }
+    out[k] = 0;
+}
+
+/* Note number k of a panel: "LEAD: why", why from the store for impl's case (variant, op) of run
+ * (pb_report_missing_reason: its unavailable case's reason). A missing line must not read as one
+ * hidden behind another. The notes go with the panel: unset before the next one. */
+static void write_missing_note(FILE *gp, int k, const pb_report_data *d, int64_t run, const char *lead,
+                               const char *impl, const char *variant, const char *op, pb_gpq *g)
+{
+    char why[600], words[800], text[1200];
+    pb_report_missing_reason(d, run, impl, variant, op, why, sizeof why);
+    snprintf(words, sizeof words, "%s: %s", lead, why);
+    note_text(text, sizeof text, words);
+    fprintf(gp, "set label %d '%s' at graph 0.02, graph %.2f left front font ',%d' textcolor rgb '#a00000'\n", k + 1,
+            pb_gpq_text(g, text), 0.05 + 0.07 * k, PB_FIG_FONT_PT);
+}
+
+/* Does run (guest: the kernel-module rows) have any row in (variant, op)? A missing line is noted
+ * only in a panel its run measured. */
+static int run_has_cell(const rows *m, int guest, const char *variant, const char *op)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->v[i].guest == guest && !strcmp(m->v[i].variant, variant) && !strcmp(m->v[i].op, op)) return 1;
+    return 0;
+}
+
+/* The notes of panel (variant, op) of the medians' figures: each impl of the figure's runs without a
+ * row there, in a panel its run measured. */
+static void write_panel_notes(FILE *gp, const pb_report_data *d, const axes *a, const char *what,
+                              const char *variant, const char *op, pb_gpq *g)
+{
+    int k = 0;
+    for (int guest = 0; guest < 2; guest++) {
+        if (!run_has_cell(&d->m, guest, variant, op)) continue;
+        for (int i = 0; i < a->ni; i++) {
+            int in_run = 0, here = 0;
+            for (int r = 0; r < d->m.n; r++) {
+                const row *x = &d->m.v[r];
+                if (x->guest != guest || strcmp(x->impl, a->impl[i])) continue;
+                in_run = 1;
+                here |= !strcmp(x->variant, variant) && !strcmp(x->op, op);
+            }
+            if (!in_run || here) continue;
+            char lead[PB_NAME_MAX + 64];
+            snprintf(lead, sizeof lead, "no %s for %s", what, a->impl[i]);
+            write_missing_note(gp, k++, d, guest ? d->guest_run : d->run, lead, a->impl[i], variant, op, g);
+        }
+    }
+}
+
+/* The medians' figures' one y range: every measured median and spread, every document value. */
+static void medians_span(const pb_report_data *d, yspan *sp)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const rows *r = pass ? &d->doc : &d->m;
+        for (int i = 0; i < r->n; i++) {
+            span_add(sp, r->v[i].median);
+            span_add(sp, r->v[i].p10);
+            span_add(sp, r->v[i].p90);
+        }
+    }
 }
 
 /* Plot for plot_x == "size": one panel per (variant, op), x = size (log2). */
-static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const rows *m,
-                            const rows *doc, const axes *a, const char *term, const char *out, int write_data,
-                            pb_gpq *g)
+static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const pb_report_data *d,
+                            const axes *a, const char *term, const char *out, int write_data, pb_gpq *g)
 {
+    const rows *m = &d->m, *doc = &d->doc;
     int cols = a->no > 1 ? a->no : (a->nv >= 4 ? 2 : 1);
     int nrows = a->no > 1 ? a->nv : (a->nv + cols - 1) / cols;
+    yspan sp = {0, 0};
+    medians_span(d, &sp);
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
-    fprintf(gp, "set datafile missing '?'\nset logscale x 2\nset logscale y\nset grid\n"
-                "set key outside right top font ',7' spacing 0.9\n"
-                "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines) vs the document (points)\"\n",
-            nrows, cols, s->name, pb_metric_words(pb_suite_primary_metric(s)));
-    write_size_xtics(gp, a);
+    fprintf(gp, "set datafile missing '?'\nset grid\nset key outside right top font ',%d' spacing 1.1\n"
+                "set xlabel 'bytes per operation'\n", PB_FIG_FONT_PT);
+    write_size_xaxis(gp, a);
+    write_yaxis(gp, &sp, 0, pb_metric_words(pb_suite_primary_metric(s)), g);
+    /* the document's points only where the suite has a document table (gbench, exec: none) */
+    fprintf(gp, "set multiplot layout %d,%d title \"%s: %s\\nmeasured here (lines)%s\"\n", nrows, cols, s->name,
+            pb_metric_words(pb_suite_primary_metric(s)), doc->n ? " vs the document (points)" : "");
     int block = 0;
     for (int vi = 0; vi < a->nv; vi++)
         for (int oi = 0; oi < a->no; oi++) {
-            fprintf(gp, "set title '%s %s'\nset xlabel 'bytes per operation'\nset ylabel '%s'\nplot ", pb_gpq_text(g, a->v[vi]),
-                    pb_gpq_text(g, a->o[oi]), pb_metric_words(pb_suite_primary_metric(s)));
+            fprintf(gp, "set title '%s %s'\n", pb_gpq_text(g, a->v[vi]), pb_gpq_text(g, a->o[oi]));
+            write_panel_notes(gp, d, a, "line", a->v[vi], a->o[oi], g);
+            fprintf(gp, "plot ");
             int first = 1;
             for (int pass = 0; pass < 3; pass++) {
                 /* pass 0: host impls; 1: guest (kmod) impls; 2: document */
@@ -162,65 +293,87 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
                 }
             }
             if (first) fprintf(gp, "NaN notitle");
-            fprintf(gp, "\n");
+            fprintf(gp, "\nunset label\n");
         }
     fprintf(gp, "unset multiplot\n");
 }
 
-/* Plot for plot_x == "variant": one panel per op, grouped bars per variant. */
-static void write_variant_plot(FILE *gp, pb_stage *st, const pb_suite *s, const rows *m, const rows *doc,
+/* Plot for plot_x == "variant": one panel per op, a group of bars per variant, each bar at its own
+ * variant's x (boxes at explicit places, not gnuplot's histogram, which closes up the row of a
+ * column's missing value: sigpool's lone document bar of cmac(aes128) stood at hmac(sha256)). */
+static void write_variant_plot(FILE *gp, pb_stage *st, const pb_suite *s, const pb_report_data *d,
                                const axes *a, const char *term, const char *out, int write_data, pb_gpq *g)
 {
+    const rows *m = &d->m, *doc = &d->doc;
+    yspan sp = {0, 0};
+    medians_span(d, &sp);
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
-    fprintf(gp, "set datafile missing '?'\nset style data histogram\nset style histogram clustered gap 1\n"
-                "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset grid y\nset yrange [0:*]\nset xtics rotate by -30\n"
-                "set key outside right top font ',8'\n"
-                "set multiplot layout %d,1 title \"%s: %s\\nmeasured here vs the document\"\n",
-            a->no, s->name, pb_metric_words(pb_suite_primary_metric(s)));
+    fprintf(gp, "set datafile missing '?'\nset style fill solid 0.8 border -1\nset grid y\n"
+                "set key outside right top font ',%d' spacing 1.1\nset xrange [-0.5:%g]\nset xtics rotate by -30 (",
+            PB_FIG_FONT_PT, a->nv - 0.5);
+    for (int vi = 0; vi < a->nv; vi++) fprintf(gp, "%s'%s' %d", vi ? ", " : "", pb_gpq_text(g, a->v[vi]), vi);
+    fprintf(gp, ")\n");
+    write_yaxis(gp, &sp, 0, pb_metric_words(pb_suite_primary_metric(s)), g);
+    fprintf(gp, "set multiplot layout %d,1 title \"%s: %s\\nmeasured here%s\"\n", a->no, s->name,
+            pb_metric_words(pb_suite_primary_metric(s)), doc->n ? " vs the document" : "");
     for (int oi = 0; oi < a->no; oi++) {
         char datname[256];
         snprintf(datname, sizeof datname, "%s_%s.dat", s->name, a->o[oi]);
-        /* columns: variant, each measured impl, each document impl */
+        /* columns: the variant's x, the variant, each measured impl, each document impl */
         char dimpl[MAXV][PB_NAME_MAX];
         int nd = 0;
         for (int i = 0; i < doc->n; i++)
             if (!strcmp(doc->v[i].op, a->o[oi])) pb_report_add_unique(dimpl, &nd, doc->v[i].impl);
         if (write_data) {
-            FILE *d = pb_stage_fopen(st, datname, g->bad ? &(pb_err){{0}} : &g->err);
-            if (!d) {
+            FILE *f = pb_stage_fopen(st, datname, g->bad ? &(pb_err){{0}} : &g->err);
+            if (!f) {
                 g->bad = 1;
                 continue;
             }
-            fprintf(d, "variant");
-            for (int k = 0; k < a->ni; k++) {
-                int guest = 0;
-                for (int i = 0; i < m->n; i++) guest |= m->v[i].guest && !strcmp(m->v[i].impl, a->impl[k]);
-                fprintf(d, " \"%s%s\"", a->impl[k], guest ? " (QEMU TCG, emulated)" : "");
-            }
-            for (int k = 0; k < nd; k++) fprintf(d, " \"document %s\"", dimpl[k]);
-            fprintf(d, "\n");
+            fprintf(f, "# x variant");
+            for (int k = 0; k < a->ni; k++) fprintf(f, " \"%s\"", a->impl[k]);
+            for (int k = 0; k < nd; k++) fprintf(f, " \"document %s\"", dimpl[k]);
+            fprintf(f, "\n");
             for (int vi = 0; vi < a->nv; vi++) {
-                fprintf(d, "\"%s\"", a->v[vi]);
+                fprintf(f, "%d \"%s\"", vi, a->v[vi]);
                 for (int k = 0; k < a->ni; k++) {
                     const row *x = pb_report_find(m, a->impl[k], a->v[vi], a->o[oi], -1);
-                    if (x) fprintf(d, " %.6g", x->median); else fprintf(d, " ?");
+                    if (x) fprintf(f, " %.6g", x->median); else fprintf(f, " ?");
                 }
                 for (int k = 0; k < nd; k++) {
                     const row *x = pb_report_find(doc, dimpl[k], a->v[vi], a->o[oi], -1);
-                    if (x) fprintf(d, " %.6g", x->median); else fprintf(d, " ?");
+                    if (x) fprintf(f, " %.6g", x->median); else fprintf(f, " ?");
                 }
-                fprintf(d, "\n");
+                fprintf(f, "\n");
             }
-            if (pb_stage_fclose(st, d, datname, g->bad ? &(pb_err){{0}} : &g->err) < 0) g->bad = 1;
+            if (pb_stage_fclose(st, f, datname, g->bad ? &(pb_err){{0}} : &g->err) < 0) g->bad = 1;
         }
-        fprintf(gp, "set title '%s'\nset ylabel '%s'\nplot ", pb_gpq_text(g, a->o[oi]),
-                pb_metric_words(pb_suite_primary_metric(s)));
+        fprintf(gp, "set title '%s'\n", pb_gpq_text(g, a->o[oi]));
+        int k = 0;
+        for (int vi = 0; vi < a->nv; vi++)
+            if (run_has_cell(m, 0, a->v[vi], a->o[oi]))
+                for (int i = 0; i < a->ni; i++)
+                    if (!pb_report_find(m, a->impl[i], a->v[vi], a->o[oi], -1)) {
+                        char lead[2 * PB_NAME_MAX + 64];
+                        snprintf(lead, sizeof lead, "no %s bar for %s", a->v[vi], a->impl[i]);
+                        write_missing_note(gp, k++, d, d->run, lead, a->impl[i], a->v[vi], a->o[oi], g);
+                    }
         int ncol = a->ni + nd;
-        for (int k = 0; k < ncol; k++)
-            fprintf(gp, "%s'%s' using %d%s title columnheader(%d)%s", k ? ", " : "", pb_gpq_text(g, datname), k + 2,
-                    k == 0 ? ":xtic(1)" : "", k + 2, k >= a->ni ? " fs pattern 4" : "");
+        /* the group of a variant 0.8 wide, each bar at its own place in it */
+        double w = 0.8 / (ncol ? ncol : 1);
+        fprintf(gp, "set boxwidth %.6g absolute\nplot ", w);
+        for (int c = 0; c < ncol; c++) {
+            double off = -0.4 + w * (c + 0.5);
+            const char *impl = c < a->ni ? a->impl[c] : dimpl[c - a->ni];
+            int guest = 0;
+            for (int i = 0; c < a->ni && i < m->n; i++) guest |= m->v[i].guest && !strcmp(m->v[i].impl, impl);
+            int ci = pb_report_index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, impl);
+            fprintf(gp, "%s'%s' using ($1%+.6g):%d with boxes lc %d%s title '%s%s%s'", c ? ", \\\n     " : "",
+                    pb_gpq_text(g, datname), off, c + 3, ci >= 0 ? ci + 1 : 8 + c, c >= a->ni ? " fs pattern 4" : "",
+                    c >= a->ni ? "document " : "", pb_gpq_text(g, impl), guest ? " (QEMU TCG, emulated)" : "");
+        }
         if (!ncol) fprintf(gp, "NaN notitle");
-        fprintf(gp, "\n");
+        fprintf(gp, "\nunset label\n");
     }
     fprintf(gp, "unset multiplot\n");
 }
@@ -425,10 +578,76 @@ static void write_real_marks(panel *p, const ratio_series *sr, int nsr, int64_t 
     p->block++;
 }
 
+/* The ratio figure's one y range: 1 (no change), every stored ratio of its series with its CI and
+ * range over code layouts, every document ratio with its band. */
+static void ratio_span(const pb_suite *s, const pb_report_data *d, const ratio_series *sr, int nsr, double t,
+                       yspan *sp)
+{
+    span_add(sp, 1);
+    for (size_t i = 0; i < d->nratios; i++) {
+        const ratio_row *x = &d->ratios[i];
+        int ours = 0;
+        for (int k = 0; k < nsr && !ours; k++)
+            ours = sr[k].run == x->run && !strcmp(sr[k].base, x->base) && !strcmp(sr[k].cand, x->cand);
+        if (!ours || strcmp(x->metric, PB_DEFAULT_METRIC) || !(x->r.est > 0)) continue;
+        span_add(sp, x->r.est);
+        span_add(sp, x->r.lo);
+        span_add(sp, x->r.hi);
+        if (x->r.layouts > 1) {
+            span_add(sp, x->r.layout_lo);
+            span_add(sp, x->r.layout_hi);
+        }
+    }
+    for (int i = 0; i < d->doc.n; i++) {
+        const row *c = &d->doc.v[i];
+        if (strcmp(c->impl, s->candidate)) continue;
+        double dr = doc_time_ratio(s, &d->doc, c->variant, c->op, c->size);
+        span_add(sp, dr / (1 + t));
+        span_add(sp, dr * (1 + t));
+    }
+}
+
+/* Note k of a panel of the ratio figure: series sr draws nothing at variant, and why (the
+ * unavailable case of its baseline when only that one is, else of its candidate). */
+static void ratio_note(panel *p, int k, const ratio_series *sr, const char *variant)
+{
+    const char *op = p->a->o[p->oi];
+    const char *who = pb_report_unavailable(p->d, sr->run, sr->base, variant, op) &&
+                              !pb_report_unavailable(p->d, sr->run, sr->cand, variant, op)
+                          ? sr->base
+                          : sr->cand;
+    char lead[6 * PB_NAME_MAX + 32];
+    snprintf(lead, sizeof lead, "no %s%s%s for %s/%s (%s)", p->by_size ? "" : variant, p->by_size ? "" : " ",
+             p->by_size ? "line" : "point", sr->cand, sr->base, who);
+    write_missing_note(p->gp, k, p->d, sr->run, lead, who, variant, op, p->g);
+}
+
+/* The notes of a panel of the ratio figure: each series that draws no line in it (against size:
+ * no point at all; against variant: none at a variant) where another series of its run does. */
+static void write_ratio_notes(panel *p, const ratio_series *sr, int nsr)
+{
+    int note = 0;
+    for (int k = 0; k < nsr; k++) {
+        int mine = 0, gap = -1;
+        for (int xi = 0; xi < npoints_of(p); xi++) {
+            ratio r;
+            int here = series_point(p, &sr[k], xi, &r), others = 0;
+            for (int j = 0; j < nsr && !others; j++)
+                others = j != k && sr[j].run == sr[k].run && series_point(p, &sr[j], xi, &r);
+            mine |= here;
+            if (here || !others) continue;
+            if (!p->by_size) ratio_note(p, note++, &sr[k], p->a->v[xi]);
+            else if (gap < 0) gap = xi;
+        }
+        if (p->by_size && !mine && gap >= 0) ratio_note(p, note++, &sr[k], p->a->v[p->vi]);
+    }
+}
+
 /* The ratio figure: per panel ((variant, op) against size, or op against variant), each series'
  * time ratio with its 95 % CI as error bars (and, thin, its range over code layouts), the
  * document's ratio as a point inside its tolerance band [d/(1+t), d(1+t)] (a shaded box), 1 (no
- * change) dashed, and a ring around each point of a cell that differs from the real code. */
+ * change) dashed, and a ring around each point of a cell that differs from the real code. One y
+ * range (log2) for all panels; a note where a series draws no line. */
 static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_suite *s, const pb_report_data *d,
                              const axes *a, const pb_verdict_cfg *cfg, const char *term, const char *out,
                              int write_data, pb_gpq *g)
@@ -441,32 +660,42 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
     int cols = by_size ? (a->no > 1 ? a->no : (a->nv >= 4 ? 2 : 1)) : 1;
     int nrows = by_size ? (a->no > 1 ? a->nv : (a->nv + cols - 1) / cols) : a->no;
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
-    fprintf(gp, "reset\nset datafile missing '?'\nset logscale y 2\nset format y '%%g'\nset grid\nset key outside right top font ',7'\n"
-                "set style fill transparent solid 0.35 noborder\n");
+    fprintf(gp, "reset\nset datafile missing '?'\nset format y '%%g'\nset grid\nset key outside right top font ',%d' spacing 1.1\n"
+                "set style fill transparent solid 0.35 noborder\n", PB_FIG_FONT_PT);
     if (by_size) {
-        fprintf(gp, "set logscale x 2\nset xlabel 'bytes per operation'\n");
-        write_size_xtics(gp, a);
+        fprintf(gp, "set xlabel 'bytes per operation'\n");
+        write_size_xaxis(gp, a);
     } else {
         fprintf(gp, "set xrange [-0.5:%g]\nset xtics rotate by -30 (", a->nv - 0.5);
         for (int vi = 0; vi < a->nv; vi++) fprintf(gp, "%s'%s' %d", vi ? ", " : "", pb_gpq_text(g, a->v[vi]), vi);
         fprintf(gp, ")\n");
     }
+    yspan sp = {0, 0};
+    ratio_span(s, d, sr, nsr, t, &sp);
+    char ylabel[2 * PB_NAME_MAX];
+    snprintf(ylabel, sizeof ylabel, "time ratio X/%s", s->baseline);
+    write_yaxis(gp, &sp, 2, ylabel, g);
+    /* the document's diamond and band only where the suite has a document table */
+    char doc_words[4 * PB_NAME_MAX + 100] = "";
+    if (d->doc.n)
+        snprintf(doc_words, sizeof doc_words, "; the document's %s/%s as a diamond in its tolerance band (t = %.2f)",
+                 s->candidate, s->baseline, t);
     fprintf(gp, "set multiplot layout %d,%d title \"%s: time per operation, X/%s (below 1: X is faster)\\n"
-                "95 %% CI as error bars, the range over code layouts as thin bars; the document's %s/%s as a diamond in its tolerance band (t = %.2f)\"\n",
-            nrows, cols, s->name, s->baseline, s->candidate, s->baseline, t);
+                "95 %% CI as error bars, the range over code layouts as thin bars%s\"\n",
+            nrows, cols, s->name, s->baseline, doc_words);
     panel p = {.gp = gp, .dat = dat, .datname = datname, .s = s, .d = d, .a = a, .by_size = by_size,
                .write_data = write_data, .g = g, .block = 0};
     for (p.vi = 0; p.vi < npanel_v; p.vi++)
         for (p.oi = 0; p.oi < a->no; p.oi++) {
             if (by_size) fprintf(gp, "set title '%s %s'\n", pb_gpq_text(g, a->v[p.vi]), pb_gpq_text(g, a->o[p.oi]));
             else fprintf(gp, "set title '%s'\n", pb_gpq_text(g, a->o[p.oi]));
-            fprintf(gp, "set ylabel 'time ratio X/%s'\nplot 1 with lines dt 2 lc rgb '#606060' title 'no change'",
-                    pb_gpq_text(g, s->baseline));
+            write_ratio_notes(&p, sr, nsr);
+            fprintf(gp, "plot 1 with lines dt 2 lc rgb '#606060' title 'no change'");
             write_doc_band(&p, t);
             for (int k = 0; k < nsr; k++) write_series(&p, sr, k, nsr);
             write_real_marks(&p, sr, nsr, d->run, 0, cfg->real_code_threshold);
             write_real_marks(&p, sr, nsr, d->guest_run, 1, cfg->real_code_threshold);
-            fprintf(gp, "\n");
+            fprintf(gp, "\nunset label\n");
         }
     fprintf(gp, "unset multiplot\nreset\n");
 }
@@ -507,11 +736,12 @@ int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     FILE *gp = pb_stage_fopen(st, gpname, e), *dat = NULL, *rdat = NULL;
     if (!gp) return -1;
     int by_size = !s->plot_x || !strcmp(s->plot_x, "size");
-    int h = by_size ? (a.no > 1 ? a.nv : (a.nv + 1) / 2) * 330 + 60 : a.no * 380 + 60;
-    int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 700 : 1100;
+    /* room for PB_FIG_FONT_PT lettering: a panel 420 px high, 900 wide with its key */
+    int h = by_size ? (a.no > 1 ? a.nv : (a.nv + 1) / 2) * 420 + 80 : a.no * 460 + 80;
+    int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 900 : 1300;
     char tpng[128], tsvg[128];
-    snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',9'", w, h);
-    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,9' dynamic", w, h);
+    snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',%d'", w, h, PB_FIG_FONT_PT);
+    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,%d' dynamic", w, h, PB_FIG_FONT_PT);
     rdat = pb_stage_fopen(st, rdatname, e);
     if (!rdat) { fclose(gp); return -1; }
     write_ratio_plot(gp, rdat, rdatname, s, d, &a, in->cfg, tpng, fig->ratio_png, 1, &g);
@@ -520,12 +750,12 @@ int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     if (by_size) {
         dat = pb_stage_fopen(st, datname, e);
         if (!dat) { fclose(gp); return -1; }
-        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tpng, fig->png, 1, &g);
-        write_size_plot(gp, dat, datname, s, &d->m, &d->doc, &a, tsvg, fig->svg, 0, &g);
+        write_size_plot(gp, dat, datname, s, d, &a, tpng, fig->png, 1, &g);
+        write_size_plot(gp, dat, datname, s, d, &a, tsvg, fig->svg, 0, &g);
         if (pb_stage_fclose(st, dat, datname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     } else {
-        write_variant_plot(gp, st, s, &d->m, &d->doc, &a, tpng, fig->png, 1, &g);
-        write_variant_plot(gp, st, s, &d->m, &d->doc, &a, tsvg, fig->svg, 0, &g);
+        write_variant_plot(gp, st, s, d, &a, tpng, fig->png, 1, &g);
+        write_variant_plot(gp, st, s, d, &a, tsvg, fig->svg, 0, &g);
     }
     if (pb_stage_fclose(st, gp, gpname, g.bad ? &(pb_err){{0}} : &g.err) < 0) g.bad = 1;
     if (g.bad) return pb_errf(e, "%s", g.err.msg);

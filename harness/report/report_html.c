@@ -143,6 +143,25 @@ static void provenance(FILE *f, const run_info *ri, const char *label)
     fputs("</dl></details>\n", f);
 }
 
+/* Beneath the ratio figure, what it lacks: each impl's unavailable cells of run and the store's
+ * reason (the figure's panels note them too). */
+static void missing_caption(FILE *f, const pb_report_data *d, int64_t run)
+{
+    int first = 1;
+    for (size_t i = 0; i < d->nnotes; i++) {
+        const note_row *x = &d->notes[i];
+        if (x->run != run) continue;
+        fputs(first ? " No line where a case is unavailable: " : "; ", f);
+        first = 0;
+        pb_html_fputs(f, x->impl ? x->impl : "");
+        fputs(" (", f);
+        pb_html_fputs(f, x->cells ? x->cells : "");
+        fputs("): ", f);
+        pb_html_fputs(f, x->reason ? x->reason : "");
+    }
+    if (!first) fputs(".", f);
+}
+
 int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
 {
     FILE *f = out->f;
@@ -166,8 +185,14 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     fprintf(f, "<p>Every ratio is one of <strong>time per operation (cost), X/");
     pb_html_fputs(f, s->baseline);
     fprintf(f, ": below 1, X is faster</strong> (as <code>bench compare</code> and <code>bench gate</code>); "
-               "medians in %s. Verdicts judge the 95 %% CI against the document's ratio with tolerance t = %.2f.</p>\n",
-            pb_metric_words(pb_suite_primary_metric(s)), cfg->tolerance);
+               "medians in %s. ", pb_metric_words(pb_suite_primary_metric(s)));
+    /* the document's words only where the suite has a document table (gbench, exec, a plug-in's run: none) */
+    if (d->doc.n)
+        fprintf(f, "Verdicts judge the 95 %% CI against the document's ratio with tolerance t = %.2f.</p>\n",
+                cfg->tolerance);
+    else
+        fputs("This suite has no document table: no document ratio is drawn or judged against; a claim the suite "
+              "makes is judged on its direction only.</p>\n", f);
     pb_report_real_legend(f, d, s, d->run, 0, cfg, pb_html_fputs, "<p><strong>Real code</strong>: ", "</p>\n");
     pb_table_writer tw = {.f = f, .html = 1};
     pb_verdict_counts scratch;
@@ -178,9 +203,10 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     /* the figure after the verdicts: the first screen shows what the run concluded */
     fputs("<figure>\n", f);
     if (inline_svg(f, in->stage, in->figures->ratio_svg, e) < 0) return -1;
-    fputs("<figcaption>Time ratios against the baseline, with the document's ratio in its tolerance band."
-          "</figcaption></figure>\n",
-          f);
+    fprintf(f, "<figcaption>Time ratios against the baseline%s.", d->doc.n ? ", with the document's ratio in its "
+                                                                           "tolerance band" : "");
+    missing_caption(f, d, d->run);
+    fputs("</figcaption></figure>\n", f);
     provenance(f, &d->info[0], "Measured");
     if (d->guest_run) {
         fputs("<h3>Kernel-module variant (QEMU TCG: only ratios within one boot mean anything)</h3>\n<p>", f);
@@ -195,7 +221,8 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
         fputs("</table></div>\n", f);
         provenance(f, &d->info[1], "Kernel module");
     }
-    fputs("<details><summary>Measured medians beside the document's (absolute)</summary>\n<figure>\n", f);
+    fprintf(f, "<details><summary>Measured medians%s (absolute)</summary>\n<figure>\n",
+            d->doc.n ? " beside the document's" : "");
     if (inline_svg(f, in->stage, in->figures->svg, e) < 0) return -1;
     fputs("</figure></details>\n</section>\n", f);
     return 0;

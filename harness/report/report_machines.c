@@ -734,9 +734,10 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[NBLOCKS], const
     }
     /* the key panel: every series' title, nothing drawn (the curves lie outside the range) */
     fprintf(gp, "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\nunset logscale\n"
-                "set xrange [0:1]\nset yrange [0:1]\nset key center center vertical Left reverse font ',8'\n"
+                "set xrange [0:1]\nset yrange [0:1]\nset key center center vertical Left reverse font ',%d'\n"
                 "plot 2 with lines dt 2 lc rgb '#606060' title 'no change', \\\n"
-                "     2 with points pt 13 ps 1.5 lc rgb '#a06000' title 'document'");
+                "     2 with points pt 13 ps 1.5 lc rgb '#a06000' title 'document'",
+            PB_FIG_FONT_PT);
     for (int k = 0; k < m->nc; k++) {
         char title[1100];
         key_title(&m->c[k], title, sizeof title);
@@ -802,10 +803,11 @@ static int draw(const mreport *m, const mpaths *p, pb_stage *st, pb_err *e)
     write_dat(dat, m, blocks);
     int cols, nrows;
     layout(m, &cols, &nrows);
-    int w = cols * 700, h = nrows * 330 + 70;
+    /* room for PB_FIG_FONT_PT lettering (report.h) */
+    int w = cols * 900, h = nrows * 420 + 90;
     char tpng[128], tsvg[128];
-    snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',9'", w, h);
-    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,9' dynamic", w, h);
+    snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',%d'", w, h, PB_FIG_FONT_PT);
+    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,%d' dynamic", w, h, PB_FIG_FONT_PT);
     write_plot(gp, m, blocks, p->dat, tpng, p->png, &g);
     write_plot(gp, m, blocks, p->dat, tsvg, p->svg, &g);
     free(blocks);

@@ -16,6 +16,8 @@
 #include "metrics.h"
 #include "text_out.h"
 
+#define UNAVAILABLE_HERE "Unavailable here (reported, not counted as zero)"
+
 /* "PREFIX: TEXT\n" where the store holds TEXT, as Markdown text (text_out.h) */
 static void text_line(FILE *md, const char *prefix, const char *text, const char *suffix)
 {
@@ -64,13 +66,15 @@ static void run_header(FILE *md, const run_info *ri, const char *label)
     fprintf(md, "\n");
 }
 
-static void unavailable_notes(FILE *md, const pb_report_data *d, int64_t run)
+/* Each impl's unavailable cells of run and the store's reason, under heading: beneath the figures
+ * (the lines they lack; their panels note them too) and beneath the table. */
+static void unavailable_notes(FILE *md, const pb_report_data *d, int64_t run, const char *heading)
 {
     int first = 1;
     for (size_t i = 0; i < d->nnotes; i++) {
         const note_row *x = &d->notes[i];
         if (x->run != run) continue;
-        if (first) fprintf(md, "Unavailable here (reported, not counted as zero):\n\n");
+        if (first) fprintf(md, "%s:\n\n", heading);
         first = 0;
         text_line(md, "- ", x->impl ? x->impl : "", " (");
         text_line(md, "", x->cells ? x->cells : "", "): ");
@@ -80,7 +84,7 @@ static void unavailable_notes(FILE *md, const pb_report_data *d, int64_t run)
 }
 
 /* What the verdicts mean, with the figures this report used. */
-static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, const pb_verdict_cfg *cfg)
+static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, const pb_verdict_cfg *cfg, int have_doc)
 {
     fprintf(md,
             "Each cell's implementations ran interleaved in rounds (rotating start); the ratio is the\n"
@@ -93,6 +97,16 @@ static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, cons
         fprintf(md, "; a throughput ratio is the inverse of the time ratio (time 1.197 = throughput 0.836), so\n"
                     "the document's throughput figures are inverted too");
     fprintf(md, ".\n\n");
+    if (!have_doc) {
+        /* gbench, exec: no published table, so no document's ratio to judge against (docs/report.md) */
+        fprintf(md,
+                "**Verdicts** (on the time ratio's CI; tolerance t = %.2f, code-generation threshold %.2f, from %s):\n"
+                "this suite has no document table, so no cell is judged against a published ratio. A claim the\n"
+                "suite makes is judged on its direction only (*claim holds*, *claim does not hold*, *inconclusive\n"
+                "here*); a cell without one says *no claim*.\n\n",
+                cfg->tolerance, cfg->codegen_threshold, cfg->source);
+        return;
+    }
     fprintf(md,
             "**Verdicts** (on the time ratio's CI; tolerance t = %.2f, code-generation threshold %.2f, from %s):\n\n"
             "- *claim holds*: the direction is right and the CI overlaps the document's ratio d widened by the\n"
@@ -113,14 +127,14 @@ static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, cons
             s->candidate, s->baseline, cfg->codegen_threshold * 100, cfg->codegen_threshold);
 }
 
-static void write_summary(FILE *md, const pb_verdict_counts *n)
+static void write_summary(FILE *md, const pb_verdict_counts *n, int have_doc)
 {
     char line[512];
     pb_verdict_summary(n, line, sizeof line);
     fprintf(md, "**Summary:** %s.\n\n", line);
     if (n->does_not_hold)
-        fprintf(md, "**This machine disagrees with the document in %d of %d cells** (verdict: claim does not hold).\n\n",
-                n->does_not_hold, n->cells);
+        fprintf(md, "**This machine disagrees with the %s in %d of %d cells** (verdict: claim does not hold).\n\n",
+                have_doc ? "document" : "suite's claim", n->does_not_hold, n->cells);
 }
 
 int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err *e)
@@ -130,10 +144,12 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
     FILE *md = pb_stage_fopen(in->stage, out->name, e);
     if (!md) return -1;
     fprintf(md, "# %s — %s\n\n", s->name, s->title ? s->title : "");
-    fprintf(md, "![%s: time ratios against the document](%s_ratio.png)\n\n", s->name, s->name);
-    fprintf(md, "![%s: measured medians beside the document's](%s.png)\n\n", s->name, s->name);
+    /* the document's words only where the suite has a document table (gbench, exec: none) */
+    fprintf(md, "![%s: time ratios%s](%s_ratio.png)\n\n", s->name, d->doc.n ? " against the document" : "", s->name);
+    fprintf(md, "![%s: measured medians%s](%s.png)\n\n", s->name, d->doc.n ? " beside the document's" : "", s->name);
+    unavailable_notes(md, d, d->run, "No line in the figures where a case is unavailable");
     run_header(md, &d->info[0], "Measured");
-    verdict_legend(md, s, pb_suite_primary_metric(s), in->cfg);
+    verdict_legend(md, s, pb_suite_primary_metric(s), in->cfg, d->doc.n > 0);
     pb_report_real_legend(md, d, s, d->run, 0, in->cfg, pb_md_text_fputs, "**Real code**: ", "\n\n");
     /* the verdicts were counted before (pb_report_count): the table's own count is not needed */
     pb_verdict_counts scratch;
@@ -141,8 +157,8 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
     pb_table_writer tw = {.f = md};
     pb_report_table(&tw, d, s, d->run, 0, in->cfg, &scratch);
     fprintf(md, "\n");
-    write_summary(md, in->host);
-    unavailable_notes(md, d, d->run);
+    write_summary(md, in->host, d->doc.n > 0);
+    unavailable_notes(md, d, d->run, UNAVAILABLE_HERE);
     pb_report_other_ratios(&tw, d, s, d->run);
     if (d->guest_run) {
         fprintf(md, "## Kernel-module variant\n\n");
@@ -152,8 +168,8 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
         pb_report_real_legend(md, d, s, d->guest_run, 1, in->cfg, pb_md_text_fputs, "**Real code**: ", "\n\n");
         pb_report_table(&tw, d, s, d->guest_run, 1, in->cfg, &scratch);
         fprintf(md, "\n");
-        write_summary(md, in->guest);
-        unavailable_notes(md, d, d->guest_run);
+        write_summary(md, in->guest, d->doc.n > 0);
+        unavailable_notes(md, d, d->guest_run, UNAVAILABLE_HERE);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);
     return pb_stage_fclose(in->stage, md, out->name, e);

@@ -112,9 +112,19 @@ typedef struct table_spec {
     int nl;                          /* code layouts of the run (0: one) */
     int guest;
     int real;                        /* the real code's column (pb_report_real_of) */
+    int doc;                         /* the suite has a document table: its two columns */
+    int sized;                       /* a cell has a size (gbench, exec: none): the bytes column */
     const char *real_base, *real_cand;
     int ncols;
 } table_spec;
+
+/* Do the cells have sizes? gbench and exec cells have none (size 0): no "0 B" is printed for them. */
+static int axes_sized(const axes *a)
+{
+    for (int i = 0; i < a->ns; i++)
+        if (a->sizes[i] > 0) return 1;
+    return 0;
+}
 
 /* The table's pair, profiles, layouts and real code for run (guest: its kernel-module rows). */
 static void table_spec_of(table_spec *ts, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
@@ -137,6 +147,9 @@ static void table_spec_of(table_spec *ts, const pb_report_data *d, const pb_suit
     const pb_metric *pm = pb_metric_find(ts->metric);
     ts->unit = pm ? pm->unit : ts->metric;
     ts->real = pb_report_real_of(d, s, run, guest, &ts->real_base, &ts->real_cand);
+    /* gbench, exec and a plug-in's run have no published table: no column speaks of one */
+    ts->doc = d->doc.n > 0;
+    ts->sized = axes_sized(a);
 }
 
 static void write_header(pb_table_writer *t, table_spec *ts, const axes *a)
@@ -148,10 +161,10 @@ static void write_header(pb_table_writer *t, table_spec *ts, const axes *a)
     if (t->html) { tw_cell(t, "verdict"); ncols++; }
     tw_cell(t, "variant");
     tw_cell(t, "op");
-    tw_cell(t, "bytes");
+    if (ts->sized) { tw_cell(t, "bytes"); ncols++; }
     tw_cell(t, "%s (%s)", tw_name(t, base), ts->unit);
     tw_cell(t, "%s (%s)", tw_name(t, cand), ts->unit);
-    ncols += 5;
+    ncols += 4;
     for (int k = 0; k < a->ni; k++)
         if (strcmp(a->impl[k], base) && strcmp(a->impl[k], cand)) { tw_cell(t, "%s (%s)", tw_name(t, a->impl[k]), ts->unit); ncols++; }
     tw_cell(t, "time %s/%s [95%% CI]", tw_name(t, cand), tw_name(t, base));
@@ -162,11 +175,14 @@ static void write_header(pb_table_writer *t, table_spec *ts, const axes *a)
         tw_cell(t, "real code: time %s/%s [95%% CI]", tw_name(t, ts->real_cand), tw_name(t, ts->real_base));
         ncols++;
     }
-    tw_cell(t, "document time %s/%s", tw_name(t, cand), tw_name(t, base));
-    tw_cell(t, "measured/document");
+    if (ts->doc) {
+        tw_cell(t, "document time %s/%s", tw_name(t, cand), tw_name(t, base));
+        tw_cell(t, "measured/document");
+        ncols += 2;
+    }
     tw_cell(t, "claim");
     tw_cell(t, "verdict");
-    ncols += ts->np + 5;
+    ncols += ts->np + 3;
     if (ts->real && !ts->guest) { tw_cell(t, "verdict on the real code"); ncols++; }
     if (ts->np) { tw_cell(t, "code generation"); ncols++; }
     if (ts->nl) { tw_cell(t, "code layout"); ncols++; }
@@ -248,7 +264,7 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     tw_cell(t, "%s", tw_name(t, c->variant));
     tw_cell(t, "%s", tw_name(t, c->op));
     char sz[32]; /* in binary units, as the plots label them (32 KiB, not 32768) */
-    tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, c->size));
+    if (ts->sized) tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, c->size));
     print_medians(t, d, run, sub, ts, a, c);
     print_ratio(t, c->have_t, &c->rt);
     if (ts->nl) {
@@ -260,8 +276,10 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     c->have_r = ts->real && pb_report_ratio(d, run, PB_DEFAULT_METRIC, ts->real_base, ts->real_cand, c->variant,
                                             c->op, c->size, &c->rr);
     if (ts->real) print_ratio(t, c->have_r, &c->rr);
-    if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
-    print_size_column(t, cl, c->have_t, &c->rt, dt);
+    if (ts->doc) {
+        if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
+        print_size_column(t, cl, c->have_t, &c->rt, dt);
+    }
     tw_cell(t, "%s", pb_claim_name(cl));
     if (t->html) tw_verdict_cell(t, v); else tw_cell(t, "%s", v);
     /* the real code's own answer to the claim (docs/verdicts.md: the one that says whether the patch holds) */
@@ -327,11 +345,12 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
     fprintf(t->f, "Every other implementation against %s (time X/%s [95%% CI], as in the ratio figure):\n\n",
             tw_name(t, s->baseline), tw_name(t, s->baseline));
     tw_row(t, 1);
+    int sized = axes_sized(&a);
     tw_cell(t, "variant");
     tw_cell(t, "op");
-    tw_cell(t, "bytes");
+    if (sized) tw_cell(t, "bytes");
     for (int k = 0; k < ni; k++) tw_cell(t, "time %s/%s", tw_name(t, impls[k]), tw_name(t, s->baseline));
-    tw_end(t, 3 + ni);
+    tw_end(t, 2 + sized + ni);
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
             for (int si = 0; si < a.ns; si++) {
@@ -340,14 +359,14 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
                 tw_row(t, 0);
                 tw_cell(t, "%s", tw_name(t, a.v[vi]));
                 tw_cell(t, "%s", tw_name(t, a.o[oi]));
-                tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
+                if (sized) tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, a.sizes[si]));
                 for (int k = 0; k < ni; k++) {
                     ratio r;
                     int have = pb_report_ratio(d, run, PB_DEFAULT_METRIC, s->baseline, impls[k], a.v[vi], a.o[oi],
                                                a.sizes[si], &r);
                     print_ratio(t, have, &r);
                 }
-                tw_end(t, 3 + ni);
+                tw_end(t, 2 + sized + ni);
             }
     fprintf(t->f, "\n");
     free(sub.v);

@@ -537,12 +537,13 @@ static uint64_t calibrate(run_ctx *rx, case_state *cs, const pb_cell *cell, doub
     run_body(rx, cs, 0, 1, 1); /* warm caches, lazy init, page faults */
     calibrating cc = {rx, cs};
     pb_calibration cal = pb_calibrate(time_case, stop_requested, &cc, target);
+    char where[3 * PB_NAME_MAX + 32];
     if (cal.fixed_dominates && !cs->failed[0])
         fprintf(stderr,
-                "bench: warning: %s %s %s %llu B: a fixed cost per call of the body is still over a quarter of "
+                "bench: warning: %s %s: a fixed cost per call of the body is still over a quarter of "
                 "a %.2f s sample (%llu iterations); its time per op includes part of it\n",
-                cs->impl, cell->variant, cell->op, (unsigned long long)cell->size_bytes, PB_CAL_MAX_SAMPLE_S,
-                (unsigned long long)cal.iters);
+                cs->impl, pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes),
+                PB_CAL_MAX_SAMPLE_S, (unsigned long long)cal.iters);
     return cal.iters;
 }
 
@@ -684,8 +685,8 @@ static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell
     /* the ETA assumes the cells left take as long as the mean cell so far */
     double elapsed = (double)(pb_now_ns() - rx->t0) * 1e-9;
     fprintf(stderr, "[%d/%d %.0f s, ETA %.0f s] ", idx + 1, n, elapsed, elapsed / (idx + 1) * (n - idx - 1));
-    fprintf(stderr, "%s %s %s %llu B:", o->suite->name, cell->variant, cell->op,
-            (unsigned long long)cell->size_bytes);
+    char where[3 * PB_NAME_MAX + 32];
+    fprintf(stderr, "%s %s:", o->suite->name, pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes));
     int bi = -1, ci = -1;
     for (int i = 0; i < ncs; i++) {
         if (!strcmp(cs[i].impl, o->suite->baseline)) bi = i;
@@ -786,8 +787,10 @@ static int set_up_here(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err 
         }
         if (st != PB_SETUP_OK) {
             free_impl(cs);
-            return pb_errf(e, "%s %s %s %llu B, impl %s%s: set-up failed: %s", o->suite->name, cell->variant, cell->op,
-                           (unsigned long long)cell->size_bytes, cs->impl, all ? " (a code layout)" : "", se.msg);
+            char where[3 * PB_NAME_MAX + 32];
+            return pb_errf(e, "%s %s, impl %s%s: set-up failed: %s", o->suite->name,
+                           pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes), cs->impl,
+                           all ? " (a code layout)" : "", se.msg);
         }
         cs->nl = l + 1;
     }
@@ -926,8 +929,9 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
     double target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
     for (int i = 0; i < ncs && rc == 0; i++) {
         snprintf(cs[i].impl, sizeof cs[i].impl, "%s", cell->impls[i]);
-        snprintf(cs[i].where, sizeof cs[i].where, "%s %s %s %llu B", s->name, cell->variant, cell->op,
-                 (unsigned long long)cell->size_bytes);
+        char where[3 * PB_NAME_MAX + 32];
+        snprintf(cs[i].where, sizeof cs[i].where, "%s %s", s->name,
+                 pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes));
         cs[i].target = target;
         rc = set_up_impl(rx, cell, &cs[i], e);
     }
@@ -1094,10 +1098,14 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     rx->waits.move = NAN;
     rx->run = pb_store_begin_run(&rx->st, &ri, &prov, e);
     if (rx->run < 0 || record_objects(rx, e) < 0) return -1;
+    /* what a sample is: a process for gbench and exec (suite.h), else a loop of sample_s */
+    char sample[300];
+    if (s->sample_words) snprintf(sample, sizeof sample, "a sample is %s", s->sample_words);
+    else snprintf(sample, sizeof sample, "%.2g ms samples", rx->sample_s * 1e3);
     if (o->progress)
-        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds in %d code layout%s, %.2g ms samples; %s\n",
-                (long long)rx->run, s->name, ncells, rx->rounds, rx->lay.n, rx->lay.n == 1 ? "" : "s",
-                rx->sample_s * 1e3, counter_desc);
+        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds in %d code layout%s, %s; %s\n",
+                (long long)rx->run, s->name, ncells, rx->rounds, rx->lay.n, rx->lay.n == 1 ? "" : "s", sample,
+                counter_desc);
     return 0;
 }
 

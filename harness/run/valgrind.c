@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "fmt.h"
 #include "pb_valgrind.h"
 
 #include "callgrind_parse.h"
@@ -193,9 +194,10 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
     CALLGRIND_START_INSTRUMENTATION;
     for (int i = 0; i < g.ncells && rc == 0; i++) {
         const pb_cell *cell = &g.cells[i];
+        char where[3 * PB_NAME_MAX + 32];
         if (o->progress)
-            fprintf(stderr, "bench: valgrind [%d/%d] %s %s %s %llu B\n", i + 1, g.ncells, s->name, cell->variant,
-                    cell->op, (unsigned long long)cell->size_bytes);
+            fprintf(stderr, "bench: valgrind [%d/%d] %s %s\n", i + 1, g.ncells, s->name,
+                    pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes));
         for (int k = 0; k < cell->nimpls && rc == 0; k++) {
             const char *impl = cell->impls[k];
             int t = 0;
@@ -218,8 +220,9 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
             pb_setup_status st = s->setup_case(o->suite_opts, cell, impl, &c, &ce);
             if (st == PB_SETUP_ERROR) {
                 /* as the wall-time runner: a set-up error fails the run; unavailable is stored */
-                rc = pb_errf(e, "%s/%s %s %s %llu B: %s", s->name, impl, cell->variant, cell->op,
-                             (unsigned long long)cell->size_bytes, ce.msg[0] ? ce.msg : "set-up failed");
+                rc = pb_errf(e, "%s/%s %s: %s", s->name, impl,
+                             pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes),
+                             ce.msg[0] ? ce.msg : "set-up failed");
                 break;
             }
             if (st == PB_SETUP_UNAVAILABLE) {

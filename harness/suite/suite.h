@@ -269,6 +269,11 @@ typedef struct pb_suite {
      * --plugin), NULL-terminated: a stored baseline's configuration is the run's options without
      * their values, so that a new build of the same benchmark compares (docs/gate.md). NULL: none. */
     const char *const *code_options;
+    /* Optional: what one sample is, for the run's header, where it is not a timed loop of
+     * --sample-s seconds in this process: gbench "one process running one benchmark, timed by Google
+     * Benchmark", exec "one process of the command, spawn to reaped". NULL: the timed loop, whose
+     * length the header gives ("0.5 ms samples"). */
+    const char *sample_words;
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):

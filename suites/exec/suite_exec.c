@@ -273,6 +273,7 @@ const pb_suite pb_suite_exec = {
     .user_object = user_object,
     .code_options = code_options,
     .plot_x = "variant",
+    .sample_words = "one process of the command, timed from posix_spawn to reaped",
     .notes_md = "Each sample is one process: wall time from posix_spawn to reaped (CLOCK_MONOTONIC_RAW), "
                 "which includes exec and the dynamic loader, and the child's user + system CPU time. No "
                 "shell runs the commands. There is no document: no claim is checked.",

@@ -301,6 +301,7 @@ const pb_suite pb_suite_gbench = {
     .user_object = user_object,
     .code_options = code_options,
     .plot_x = "variant",
+    .sample_words = "one process running the benchmark once (one Google Benchmark repetition, timed by Google Benchmark)",
     .notes_md = "Each sample is one process of the binary, timed by Google Benchmark itself (its real_time "
                 "over the iterations it chose for --min-time); old and new alternate round by round with a "
                 "rotating start. There is no document for these benchmarks: no claim is checked.",

@@ -13,6 +13,15 @@ is "samples" "$(q "$db" "select group_concat(impl || ':' || n, ' ') from (select
 is "one process per sample" "$(q "$db" "select min(iterations) || '-' || max(iterations) from samples")" "1-1"
 is "per-byte figure" "$(q "$db" "select count(*) from summary where metric = 'mb_per_s'")" 2
 
+# the run's header says what a sample is (a process, not "0.5 ms samples"); a cell without a
+# size is named without one ("exec command run", never "... run 0 B")
+"$bench" run --suite exec --old true --new true --rounds 3 --warmup 1 --counters '' --db "$T/hdr.db" >"$T/hdr.out" 2>&1 ||
+    bad "header run: $(cat "$T/hdr.out")"
+grep -q 'a sample is one process of the command, timed from posix_spawn to reaped' "$T/hdr.out" && ok ||
+    bad "the header does not say what a sample is: $(cat "$T/hdr.out")"
+grep -qE 'ms samples| 0 B' "$T/hdr.out" && bad "a loop's sample length or 0 B: $(cat "$T/hdr.out")" || ok
+grep -q 'exec command run:' "$T/hdr.out" && ok || bad "the cell's progress line: $(cat "$T/hdr.out")"
+
 expect 2 "/false exited with status 1" \
     "$bench" run --suite exec --old false --new true --db "$T/no.db"
 expect 2 "/sh died of signal 9" \

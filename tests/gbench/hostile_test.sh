@@ -21,7 +21,7 @@ for how in run-hang run-crash leave-open; do
     run-crash) said="died of signal 11" ;;
     leave-open) said="its JSON output is malformed" ;;
     esac
-    PB_TEST_HOSTILE=$how expect 1 "gbench BM_a run 0 B, old: gbench: $hostile" \
+    PB_TEST_HOSTILE=$how expect 1 "gbench BM_a run, old: gbench: $hostile" \
         "$bench" run --suite gbench --old "$hostile" --new "$hostile" "${common[@]}" --db "$db"
     is "$how: run complete" "$(q "$db" "select status from runs")" complete
     is "$how: every case failed, with why" \
@@ -33,7 +33,7 @@ expect 0 "complete" "$bench" run --suite gbench --old "$hostile" --new "$hostile
 # exec: a command that never ends, with and without warm-up runs
 PB_TEST_HOSTILE=run-hang expect 2 "exec: --old command $hostile did not finish in 1 s" \
     "$bench" run --suite exec --old "$hostile" --new /bin/true "${common[@]}" --db "$T/exec-warm.db"
-PB_TEST_HOSTILE=run-hang expect 1 "exec command run 0 B, old: exec: --old command $hostile did not finish in 1 s" \
+PB_TEST_HOSTILE=run-hang expect 1 "exec command run, old: exec: --old command $hostile did not finish in 1 s" \
     "$bench" run --suite exec --old "$hostile" --new "$hostile" --warmup 0 "${common[@]}" --db "$T/exec.db"
 is "exec: both cases failed" "$(q "$T/exec.db" "select count(*) from cases where reason like 'failed: %did not finish%'")" 2
 # a grandchild left behind is killed with its group: no process of it survives

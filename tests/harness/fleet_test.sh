@@ -248,6 +248,8 @@ report-machines-by-cpu-identity)
     grep -q "(newest of" "$md" && bad "a run of the other stepping was hidden as an older run" || ok
     # the figure: three dash types, one per group
     is "dash types in the key" "$(grep -o 'with linespoints lc [0-9]* dt [0-9]*' o/synthetic_machines.gp | awk '{print $NF}' | sort -u | wc -l)" "3"
+    # 12 pt lettering in both terminals and the key panel (docs/report.md)
+    is "12 pt lettering" "$(grep -c "font ',12'\|font 'sans,12'" o/synthetic_machines.gp)" "4"
     # every header shows the identity: the single-run report (Markdown, HTML) of run 2
     expect 0 "" "$BENCH" report --db a.db --run 2 --out r --html
     grep -q "^- CPU identity: AuthenticAMD family 25 model 1 stepping 2," r/synthetic.md && ok || bad "no identity in synthetic.md"

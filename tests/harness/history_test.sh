@@ -76,6 +76,9 @@ grep -q "^  3 *label-c2 " user.txt && ok || bad "the label is not shown: $(head 
 grep -q "^  2 *$(u 1)-dirty " user.txt && ok || bad "the revision is not shown: $(head -8 user.txt)"
 "$BENCH" history --suite synthetic --db user.db --out uplots >/dev/null 2>&1 || bad "history --out of user revisions"
 grep -q "your revision (git order)" uplots/history_synthetic.gp && ok || bad "the plot is not labelled by your revision"
+# 12 pt lettering in both terminals and the key, readable at 100 % zoom (docs/report.md)
+[[ $(grep -c "font ',12'\|font 'sans,12'" uplots/history_synthetic.gp) -ge 2 ]] && grep -q "set key below font ',12'" uplots/history_synthetic.gp &&
+    ok || bad "the plot's lettering is not 12 pt"
 grep -q "'label-c2' 2" uplots/history_synthetic.gp && ok || bad "the plot's ticks are not your revisions"
 # without the user's repository: by start time, saying why
 q user.db "UPDATE runs SET user_repo = '$T/gone'"

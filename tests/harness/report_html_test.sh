@@ -38,4 +38,13 @@ grep -q 'synthetic summary:' dom.html && ok || bad "DOM lacks the summary senten
 grep -q 'id="hostile"' dom.html && bad "the hostile name became an element" || ok
 grep -q '<svg' dom.html && ok || bad "no inline SVG in the DOM"
 echo "screenshot: $SHOT"
+# a reader at 1280x800 sees the first row's verdict without scrolling (issue 24): measured in the
+# browser (getBoundingClientRect of its text), the viewport's screenshot kept beside the other
+VIEW_SHOT=${SHOT%.png}-1280x800.png
+"$CHECK" --first-verdict out/page.html "$VIEW_SHOT" >verdict.txt 2>&1 && ok || bad "$(cat verdict.txt)"
+grep -q '^check-report-html: first verdict at [0-9]*,[0-9]*-[0-9]*,[0-9]* of a 1280x800 viewport' verdict.txt && ok ||
+    bad "the verdict's place not measured at 1280x800: $(cat verdict.txt)"
+[[ -s $VIEW_SHOT ]] && ok || bad "no screenshot at $VIEW_SHOT"
+cat verdict.txt
+echo "screenshot at 1280x800: $VIEW_SHOT"
 finish

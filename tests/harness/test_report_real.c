@@ -19,6 +19,7 @@
 #include "fmt.h"
 #include "md_table.h"
 #include "report.h"
+#include "report_files.h"
 #include "report_machines.h"
 #include "store.h"
 
@@ -113,10 +114,7 @@ typedef struct run_spec {
 static int64_t fill_run(pb_store *st, const run_spec *rs, pb_err *e)
 {
     pb_provenance p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.git_sha, sizeof p.git_sha, "test");
-    snprintf(p.machine_id, sizeof p.machine_id, "machine-a");
-    snprintf(p.cpu_model, sizeof p.cpu_model, "Test CPU");
+    test_provenance(&p);
     pb_run_info ri = {.suite = REAL.name, .target = rs->target, .command_line = "test_report_real", .options = "",
                       .tick_source = "none", .counter_source = "none", .metrics = REAL.metrics,
                       .baseline = rs->baseline, .candidate = rs->candidate, .primary_metric = "mb_per_s"};
@@ -186,30 +184,6 @@ static int fill(const char *db, const char *up_old, const char *up_new, int64_t 
 }
 
 /* ---- reading the outputs back ---- */
-
-static char *slurp(const char *dir, const char *name)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) buf = realloc(buf, cap *= 2);
-    }
-    fclose(f);
-    if (buf) buf[n] = 0;
-    return buf;
-}
-
-static int count_of(const char *text, const char *what)
-{
-    int n = 0;
-    for (const char *p = text; p && (p = strstr(p, what)); p += strlen(what)) n++;
-    return n;
-}
 
 /* the line that starts with key (after a line break), up to its end: "(no row)" if none */
 static const char *line_of(const char *text, const char *key, char *out, size_t len)
@@ -456,20 +430,11 @@ static void check_unchanged(const outputs *named, const outputs *none)
     CHECK(none->md && !strstr(none->md, "real code"), "no real code's rows, yet the page speaks of real code");
 }
 
-static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb; (void)flag; (void)ftw;
-    return remove(path);
-}
-
 static void write_data(const char *dir)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/data", dir);
-    mkdir(path, 0755);
-    snprintf(path, sizeof path, "%s/data/verdict.tsv", dir);
-    FILE *f = fopen(path, "w");
-    if (f) { fputs("tolerance\t*\t0.10\ncodegen_threshold\t*\t0.10\nreal_code_threshold\t*\t0.10\n", f); fclose(f); }
+    FILE *f;
+    write_verdict_tsv(dir);
     /* the document in the primary metric (MB/s): new's throughput is old's over the time ratio */
     snprintf(path, sizeof path, "%s/data/drbglike_doc.tsv", dir);
     f = fopen(path, "w");
@@ -495,7 +460,7 @@ int main(void)
     snprintf(db, sizeof db, "%s/real.db", dir);
     if (fill(db, UP_OLD, UP_NEW, run, &e) < 0) { printf("fill: %s\n", e.msg); return 1; }
     int rc = report(db, &REAL, run, dir, "real", &real);
-    if (rc == 77) { nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); return 77; }
+    if (rc == 77) { remove_tree(dir); return 77; }
     if (rc < 0) return 1;
     check_markdown(real.md);
     check_html(real.html);
@@ -522,7 +487,7 @@ int main(void)
 
     outputs *all[] = {&real, &named, &none, &hostile};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) outputs_free(all[i]);
-    if (!fails && !getenv("PB_KEEP")) nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (!fails && !getenv("PB_KEEP")) remove_tree(dir);
     else printf("files kept in %s\n", dir);
     printf("%d checks, %d failed\n", checks, fails);
     return fails ? 1 : 0;
