@@ -138,18 +138,19 @@ static const char *next_word(const exec_tmpl *t, const char *w, int *i)
     return w + strlen(w) + 1;
 }
 
-/* Does t use {param}? -1 + e when it has a placeholder of another name. */
+/* Does t use {param}? -1 + e when it has a placeholder of another name. Without --param braces are
+ * plain characters, as they were before there was a parameter (awk '{print}' stays a command). */
 static int check_placeholders(const exec_opts *o, const exec_tmpl *t, pb_err *e)
 {
     int uses = 0, i;
+    if (!o->param[0]) return 0;
     for (const char *w = next_word(t, NULL, &i); w; w = next_word(t, w, &i))
         for (const char *p = w; *p; p++) {
             size_t n = placeholder_at(p);
             if (!n) continue;
-            if (!o->param[0] || strlen(o->param) != n || strncmp(p + 1, o->param, n))
-                return pb_errf(e, "%s: unknown placeholder {%.*s} (%s%s%s)", t->opt, (int)n, p + 1,
-                               o->param[0] ? "the parameter is {" : "no --param gives it", o->param,
-                               o->param[0] ? "}" : "");
+            if (strlen(o->param) != n || strncmp(p + 1, o->param, n))
+                return pb_errf(e, "%s: unknown placeholder {%.*s} (the parameter is {%s}; with --param every {NAME} "
+                               "in a word is one)", t->opt, (int)n, p + 1, o->param);
             uses = 1;
         }
     return uses;
