@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_exec.c — two or more commands timed as whole processes, interleaved and paired.
  *
- *   bench run --suite exec --cmd NAME=CMD --cmd NAME=CMD [--cmd ...] [--param N=V1,V2,...]
+ *   bench run --suite exec --cmd NAME=CMD --cmd NAME=CMD [--cmd ...] [--param N=V1,V2,... [--param M=...]]
  *             [--prepare CMD] [--setup CMD] [--cleanup CMD] [--check-output]
  *             [--bytes N] [--warmup N] [--timeout S]
  *   bench run --suite exec --old CMD --new CMD ...      (the same with two commands, old and new)
@@ -10,7 +10,8 @@
  * by round with a rotating start, one process per sample, wall time from spawn to reaped and the
  * child's user and system CPU time stored, and the gate works on it. Each --cmd is an impl of each
  * cell, named NAME; the first is the baseline. --param N=V1,V2 makes one cell per value (variant
- * "N=V1"), with {N} in any word of a command replaced by the value.
+ * "N=V1"), with {N} in any word of a command replaced by the value; a second --param M=... one cell
+ * per pair of values (variant "N=V1,M=W1", N's values outer).
  *
  * No shell is involved: CMD is split into words here, with '...' (literal), "..." (\" and \\
  * escapes) and a backslash outside quotes; nothing is expanded ($, *, ~, |, > are plain
@@ -36,6 +37,15 @@
 #define EXEC_MAX_WORDS 64
 #define EXEC_MAX_CMDS PB_MAX_IMPLS
 #define EXEC_MAX_VALUES 32
+#define EXEC_MAX_PARAMS 2
+#define EXEC_MAX_CELLS 256
+
+/* one --param: its name and values */
+typedef struct exec_param {
+    char name[PB_NAME_MAX];
+    char value[EXEC_MAX_VALUES][PB_NAME_MAX];
+    int nvalues;
+} exec_param;
 
 /* A command as given: its words, split, placeholders still in them. */
 typedef struct exec_tmpl {
@@ -61,9 +71,8 @@ typedef struct exec_opts {
     int ncmds;                         /* --cmd given so far */
     int oldnew;                        /* --old or --new given */
     exec_tmpl hook[NHOOKS];            /* --prepare, --setup, --cleanup */
-    char param[PB_NAME_MAX];           /* --param NAME, "" for none */
-    char value[EXEC_MAX_VALUES][PB_NAME_MAX];
-    int nvalues;
+    exec_param par[EXEC_MAX_PARAMS];   /* --param, in order */
+    int npar;
     int check_output;
     unsigned long long bytes;
     int warmup;
@@ -138,22 +147,59 @@ static const char *next_word(const exec_tmpl *t, const char *w, int *i)
     return w + strlen(w) + 1;
 }
 
-/* Does t use {param}? -1 + e when it has a placeholder of another name. Without --param braces are
- * plain characters, as they were before there was a parameter (awk '{print}' stays a command). */
-static int check_placeholders(const exec_opts *o, const exec_tmpl *t, pb_err *e)
+/* The parameter a placeholder of n characters at name names: its index, or -1. */
+static int param_named(const exec_opts *o, const char *name, size_t n)
 {
-    int uses = 0, i;
-    if (!o->param[0]) return 0;
+    for (int i = 0; i < o->npar; i++)
+        if (strlen(o->par[i].name) == n && !strncmp(o->par[i].name, name, n)) return i;
+    return -1;
+}
+
+/* Which parameters t uses (uses[i] set for each). -1 + e when it has a placeholder of another
+ * name. Without --param braces are plain characters, as they were before there were parameters
+ * (awk '{print}' stays a command). */
+static int check_placeholders(const exec_opts *o, const exec_tmpl *t, int *uses, pb_err *e)
+{
+    int i;
+    if (!o->npar) return 0;
     for (const char *w = next_word(t, NULL, &i); w; w = next_word(t, w, &i))
         for (const char *p = w; *p; p++) {
             size_t n = placeholder_at(p);
             if (!n) continue;
-            if (strlen(o->param) != n || strncmp(p + 1, o->param, n))
-                return pb_errf(e, "%s: unknown placeholder {%.*s} (the parameter is {%s}; with --param every {NAME} "
-                               "in a word is one)", t->opt, (int)n, p + 1, o->param);
-            uses = 1;
+            int k = param_named(o, p + 1, n);
+            if (k < 0)
+                return pb_errf(e, "%s: unknown placeholder {%.*s} (the parameter is {%s}%s%s%s; with --param every "
+                               "{NAME} in a word is one)", t->opt, (int)n, p + 1, o->par[0].name,
+                               o->npar > 1 ? " or {" : "", o->npar > 1 ? o->par[1].name : "", o->npar > 1 ? "}" : "");
+            uses[k] = 1;
         }
-    return uses;
+    return 0;
+}
+
+/* The cells: one, or one per value of the first parameter times each of the second's. */
+static int ncells_of(const exec_opts *o)
+{
+    int n = 1;
+    for (int i = 0; i < o->npar; i++) n *= o->par[i].nvalues;
+    return n;
+}
+
+/* Parameter k's value in cell c (c >= 0 with parameters): the first parameter's index outer. */
+static const char *par_value(const exec_opts *o, int c, int k)
+{
+    int inner = o->npar > 1 ? o->par[1].nvalues : 1;
+    return o->par[k].value[k == 0 ? c / inner : c % inner];
+}
+
+/* Cell c's variant: "command" without parameters, else "N=V" or "N=V,M=W". */
+static void cell_variant(const exec_opts *o, int c, char *buf, size_t cap)
+{
+    if (c < 0 || !o->npar) {
+        snprintf(buf, cap, "command");
+        return;
+    }
+    if (o->npar == 1) snprintf(buf, cap, "%s=%s", o->par[0].name, par_value(o, c, 0));
+    else snprintf(buf, cap, "%s=%s,%s=%s", o->par[0].name, par_value(o, c, 0), o->par[1].name, par_value(o, c, 1));
 }
 
 /* argv[0]: a path as given, or a bare name looked up in $PATH (as a shell would, without one). */
@@ -170,8 +216,9 @@ static int resolve(const char *opt, exec_cmd *c, pb_err *e)
     return 0;
 }
 
-/* t with {param} replaced by value (NULL: no parameter) in c, argv[0] resolved. -1 + e. */
-static int instantiate(const exec_opts *o, const exec_tmpl *t, const char *value, exec_cmd *c, pb_err *e)
+/* t with each {P} replaced by P's value in cell `cell` (-1: no parameters) in c, argv[0] resolved.
+ * -1 + e. */
+static int instantiate(const exec_opts *o, const exec_tmpl *t, int cell, exec_cmd *c, pb_err *e)
 {
     memset(c, 0, sizeof *c);
     size_t at = 0;
@@ -179,10 +226,16 @@ static int instantiate(const exec_opts *o, const exec_tmpl *t, const char *value
     for (const char *w = next_word(t, NULL, &i); w; w = next_word(t, w, &i)) {
         c->argv[n++] = &c->buf[at];
         for (const char *p = w; *p;) {
-            size_t k = value ? placeholder_at(p) : 0;
-            const char *put = k ? value : p;
-            size_t len = k ? strlen(value) : 1;
-            if (at + len + 1 >= sizeof c->buf) return pb_errf(e, "%s: command too long with {%s} = %s", t->opt, o->param, value);
+            size_t k = cell >= 0 ? placeholder_at(p) : 0;
+            int par = k ? param_named(o, p + 1, k) : -1;
+            if (par < 0) k = 0;
+            const char *put = k ? par_value(o, cell, par) : p;
+            size_t len = k ? strlen(put) : 1;
+            if (at + len + 1 >= sizeof c->buf) {
+                char v[PB_NAME_MAX];
+                cell_variant(o, cell, v, sizeof v);
+                return pb_errf(e, "%s: command too long in cell %s", t->opt, v);
+            }
             memcpy(&c->buf[at], put, len);
             at += len;
             p += k ? k + 2 : 1;
@@ -269,10 +322,13 @@ static int set_prepare(void *o, const char *v, pb_err *e) { return set_hook(o, H
 static int set_setup(void *o, const char *v, pb_err *e) { return set_hook(o, HOOK_SETUP, v, e); }
 static int set_cleanup(void *o, const char *v, pb_err *e) { return set_hook(o, HOOK_CLEANUP, v, e); }
 
-/* --param NAME=V1,V2,...: each value a cell, "NAME=V" its variant, which must fit a name */
+/* --param NAME=V1,V2,... (at most twice): each value a cell, "NAME=V" its variant, which must fit a
+ * name */
 static int set_param(void *p, const char *value, pb_err *e)
 {
     exec_opts *o = p;
+    if (o->npar == EXEC_MAX_PARAMS) return pb_errf(e, "--param: at most %d parameters", EXEC_MAX_PARAMS);
+    exec_param *par = &o->par[o->npar];
     const char *eq = strchr(value, '=');
     if (!eq) return pb_errf(e, "--param wants NAME=V1,V2,..., got '%s'", value);
     size_t n = (size_t)(eq - value);
@@ -280,26 +336,28 @@ static int set_param(void *p, const char *value, pb_err *e)
     snprintf(probe, sizeof probe, "{%.*s}", (int)(n < PB_NAME_MAX ? n : PB_NAME_MAX), value);
     if (!n || n >= PB_NAME_MAX || placeholder_at(probe) != n)
         return pb_errf(e, "--param: bad NAME '%.*s' (a letter or '_', then letters, digits, '_')", (int)n, value);
-    snprintf(o->param, sizeof o->param, "%.*s", (int)n, value);
-    o->nvalues = 0;
+    if (param_named(o, value, n) >= 0) return pb_errf(e, "--param %.*s given twice (one list per parameter)", (int)n, value);
+    snprintf(par->name, sizeof par->name, "%.*s", (int)n, value);
+    par->nvalues = 0;
     for (const char *v = eq + 1;;) {
         size_t len = strcspn(v, ",");
-        if (!len) return pb_errf(e, "--param %s: an empty value in '%s' (values are separated by single commas)", o->param, eq + 1);
+        if (!len) return pb_errf(e, "--param %s: an empty value in '%s' (values are separated by single commas)", par->name, eq + 1);
         for (size_t i = 0; i < len; i++)
             if ((unsigned char)v[i] <= ' ' || (unsigned char)v[i] >= 0x7f || v[i] == '{' || v[i] == '}')
                 return pb_errf(e, "--param %s: value '%.*s' holds a space, a brace or a character outside printable "
-                               "ASCII", o->param, (int)len, v);
+                               "ASCII", par->name, (int)len, v);
         if (n + 1 + len >= PB_NAME_MAX)
             return pb_errf(e, "--param %s: value '%.*s' too long ('%s=VALUE' is a cell's name: at most %d characters)",
-                           o->param, (int)len, v, o->param, PB_NAME_MAX - 1);
-        for (int i = 0; i < o->nvalues; i++)
-            if (strlen(o->value[i]) == len && !strncmp(o->value[i], v, len))
-                return pb_errf(e, "--param %s: value '%.*s' given twice (each value is one cell)", o->param, (int)len, v);
-        if (o->nvalues == EXEC_MAX_VALUES) return pb_errf(e, "--param %s: at most %d values", o->param, EXEC_MAX_VALUES);
-        snprintf(o->value[o->nvalues++], PB_NAME_MAX, "%.*s", (int)len, v);
+                           par->name, (int)len, v, par->name, PB_NAME_MAX - 1);
+        for (int i = 0; i < par->nvalues; i++)
+            if (strlen(par->value[i]) == len && !strncmp(par->value[i], v, len))
+                return pb_errf(e, "--param %s: value '%.*s' given twice (each value is one cell)", par->name, (int)len, v);
+        if (par->nvalues == EXEC_MAX_VALUES) return pb_errf(e, "--param %s: at most %d values", par->name, EXEC_MAX_VALUES);
+        snprintf(par->value[par->nvalues++], PB_NAME_MAX, "%.*s", (int)len, v);
         if (!v[len]) break;
         v += len + 1;
     }
+    o->npar++;
     return 0;
 }
 
@@ -359,7 +417,8 @@ static const pb_suite_opt options[] = {
                         "split into words without a shell ('..', \"..\", \\); {P} in a word is --param's value", set_cmd},
     {"old", "CMD", "the baseline command (impl old), the same way: --old/--new are --cmd old=CMD --cmd new=CMD", set_old},
     {"new", "CMD", "the candidate command (impl new)", set_new},
-    {"param", "P=V1,V2,...", "one cell per value (variant P=V), {P} in the commands' words replaced by it", set_param},
+    {"param", "P=V1,V2,...", "one cell per value (variant P=V), {P} in the commands' words replaced by it;\n"
+                             "a second --param: one cell per pair of values (variant P=V,Q=W)", set_param},
     {"prepare", "CMD", "run before every run of every command (warm-up or timed), not timed", set_prepare},
     {"setup", "CMD", "run once per command and cell, before its first run (then the warm-ups)", set_setup},
     {"cleanup", "CMD", "run once per command and cell, after its last timed run, before the cell is stored",
@@ -383,23 +442,25 @@ static int ncmds(const exec_opts *o)
     return o->ncmds >= 2 ? o->ncmds : 0;
 }
 
-/* cell variant -> value index; -1: the cell of no parameter */
+/* the index of the cell of this variant; -1: the cell of no parameter */
 static int value_of(const exec_opts *o, const pb_cell *cell)
 {
-    size_t n = strlen(o->param);
-    if (!o->param[0] || strncmp(cell->variant, o->param, n) || cell->variant[n] != '=') return -1;
-    for (int v = 0; v < o->nvalues; v++)
-        if (!strcmp(cell->variant + n + 1, o->value[v])) return v;
+    if (!o->npar) return -1;
+    char v[PB_NAME_MAX];
+    for (int c = 0, n = ncells_of(o); c < n; c++) {
+        cell_variant(o, c, v, sizeof v);
+        if (!strcmp(v, cell->variant)) return c;
+    }
     return -1;
 }
 
-static const char *value_text(const exec_opts *o, int v) { return v >= 0 ? o->value[v] : NULL; }
-
-/* " (P=V)" for messages of a cell of a parameter, "" else */
+/* " (N=V)" for messages of a cell of parameters, "" else */
 static const char *cell_words(const exec_opts *o, int v, char *buf, size_t cap)
 {
+    char var[PB_NAME_MAX];
+    cell_variant(o, v, var, sizeof var);
     if (v < 0) snprintf(buf, cap, "%s", "");
-    else snprintf(buf, cap, " (%s=%s)", o->param, o->value[v]);
+    else snprintf(buf, cap, " (%s)", var);
     return buf;
 }
 
@@ -428,7 +489,7 @@ static int run_hook(const exec_opts *o, int h, int k, int v, pb_err *e)
 {
     if (!o->hook[h].given) return 0;
     exec_cmd c;
-    if (instantiate(o, &o->hook[h], value_text(o, v), &c, e) < 0) return -1;
+    if (instantiate(o, &o->hook[h], v, &c, e) < 0) return -1;
     char who[PB_NAME_MAX * 3 + 64], cw[PB_NAME_MAX * 2 + 8];
     snprintf(who, sizeof who, "--%s (for command %s%s)", hook_opt[h], o->cmd[k].name, cell_words(o, v, cw, sizeof cw));
     pb_proc p;
@@ -452,7 +513,7 @@ static int warm_up(exec_opts *o, const int *impls, int n, int v, pb_err *e)
             pb_proc p;
             char *out = NULL, who[PB_NAME_MAX * 3 + 16];
             snprintf(who, sizeof who, "%s%s", o->cmd[k].opt, cw);
-            if (run_hook(o, HOOK_PREPARE, k, v, e) < 0 || instantiate(o, &o->cmd[k], value_text(o, v), &c, e) < 0 ||
+            if (run_hook(o, HOOK_PREPARE, k, v, e) < 0 || instantiate(o, &o->cmd[k], v, &c, e) < 0 ||
                 run_once(&c, who, hook_limit(o), o->check_output && w == 0 ? &out : NULL, &p, e) < 0)
                 return -1;
             if (out) {
@@ -498,21 +559,30 @@ static int check_opts(const exec_opts *o, pb_err *e)
 {
     int n = ncmds(o);
     if (!n) return pb_errf(e, "exec: give both --old CMD and --new CMD, or two or more --cmd NAME=CMD");
-    int uses = 0;
-    for (int k = 0; k < n; k++) {
-        int u = check_placeholders(o, &o->cmd[k], e);
-        if (u < 0) return -1;
-        uses |= u;
+    int uses[EXEC_MAX_PARAMS] = {0};
+    for (int k = 0; k < n; k++)
+        if (check_placeholders(o, &o->cmd[k], uses, e) < 0) return -1;
+    for (int h = 0; h < NHOOKS; h++)
+        if (o->hook[h].given && check_placeholders(o, &o->hook[h], uses, e) < 0) return -1;
+    for (int i = 0; i < o->npar; i++)
+        if (!uses[i])
+            return pb_errf(e, "exec: --param %s: no command uses {%s} (its cells would time the same thing)",
+                           o->par[i].name, o->par[i].name);
+    if (ncells_of(o) > EXEC_MAX_CELLS)
+        return pb_errf(e, "exec: --param: %d cells, at most %d", ncells_of(o), EXEC_MAX_CELLS);
+    /* every cell's name fits one: the longest values of both together */
+    if (o->npar == 2) {
+        size_t len = strlen(o->par[0].name) + strlen(o->par[1].name) + 3;
+        for (int i = 0; i < 2; i++) {
+            size_t most = 0;
+            for (int k = 0; k < o->par[i].nvalues; k++)
+                if (strlen(o->par[i].value[k]) > most) most = strlen(o->par[i].value[k]);
+            len += most;
+        }
+        if (len >= PB_NAME_MAX)
+            return pb_errf(e, "exec: --param %s and --param %s: a cell's name 'N=V,M=W' would be %zu characters, at "
+                           "most %d", o->par[0].name, o->par[1].name, len, PB_NAME_MAX - 1);
     }
-    for (int h = 0; h < NHOOKS; h++) {
-        if (!o->hook[h].given) continue;
-        int u = check_placeholders(o, &o->hook[h], e);
-        if (u < 0) return -1;
-        uses |= u;
-    }
-    if (o->param[0] && !uses)
-        return pb_errf(e, "exec: --param %s: no command uses {%s} (every cell would time the same thing)", o->param,
-                       o->param);
     return 0;
 }
 
@@ -521,7 +591,7 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
     exec_opts *o = opts;
     (void)po;
     if (check_opts(o, e) < 0) return -1;
-    int n = ncmds(o), ncells = o->param[0] ? o->nvalues : 1;
+    int n = ncmds(o), ncells = ncells_of(o), cellv = o->npar ? 0 : -1;
     int all[EXEC_MAX_CMDS];
     for (int k = 0; k < n; k++) all[k] = k;
     /* every command of every cell can be run: a name not on $PATH is refused before anything runs */
@@ -531,20 +601,19 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
             const exec_tmpl *t = &o->cmd[k];
             /* a program --setup makes need not be there yet */
             if (o->hook[HOOK_SETUP].given && strchr(t->buf, '/')) continue;
-            if (instantiate(o, t, o->param[0] ? o->value[v] : NULL, &c, e) < 0) return -1;
+            if (instantiate(o, t, cellv < 0 ? -1 : v, &c, e) < 0) return -1;
         }
     /* with --setup the warm-ups follow it, cell by cell (cell_begin); a code layout's copy takes the
      * run's own copy's (--warmed-slowest-ns) */
     if (!o->hook[HOOK_SETUP].given && !o->warmed)
         for (int v = 0; v < ncells; v++)
-            if (warm_up(o, all, n, o->param[0] ? v : -1, e) < 0) return -1;
+            if (warm_up(o, all, n, cellv < 0 ? -1 : v, e) < 0) return -1;
     g->cells = calloc(ncells > 0 ? (size_t)ncells : 1u, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "exec: out of memory");
     g->ncells = ncells;
     for (int v = 0; v < ncells; v++) {
         pb_cell *c = &g->cells[v];
-        if (o->param[0]) snprintf(c->variant, sizeof c->variant, "%s=%s", o->param, o->value[v]);
-        else snprintf(c->variant, sizeof c->variant, "command");
+        cell_variant(o, cellv < 0 ? -1 : v, c->variant, sizeof c->variant);
         snprintf(c->op, sizeof c->op, "run");
         c->size_bytes = o->bytes;
         c->nimpls = n;
@@ -594,8 +663,8 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     if (k < 0) return pb_errf(e, "exec: unknown implementation '%s'", impl);
     exec_case *c = calloc(1, sizeof *c);
     if (!c) return pb_errf(e, "exec: out of memory");
-    if (instantiate(o, &o->cmd[k], value_text(o, v), &c->cmd, e) < 0 ||
-        (o->hook[HOOK_PREPARE].given && instantiate(o, &o->hook[HOOK_PREPARE], value_text(o, v), &c->prepare, e) < 0)) {
+    if (instantiate(o, &o->cmd[k], v, &c->cmd, e) < 0 ||
+        (o->hook[HOOK_PREPARE].given && instantiate(o, &o->hook[HOOK_PREPARE], v, &c->prepare, e) < 0)) {
         free(c);
         return PB_SETUP_ERROR;
     }
@@ -674,9 +743,9 @@ static const char *calibrated_options(const void *opts)
     return o->calibrated;
 }
 
-/* --cmd, --old, --new give each impl once; the rest replace a first value, which the stored options
- * would still show */
-static const char *const once_options[] = {"old", "new", "param", "prepare", "setup", "cleanup", NULL};
+/* --old, --new and the hooks replace a first value, which the stored options would still show;
+ * --cmd and --param (twice at most) add one each */
+static const char *const once_options[] = {"old", "new", "prepare", "setup", "cleanup", NULL};
 
 /* the options that name the code under test: a baseline's configuration is the rest (suite.h) */
 static const char *const code_options[] = {"old", "new", "cmd", NULL};

@@ -74,6 +74,17 @@ expect 0 "complete" "$bench" run --suite exec --cmd 'a=test x{N}y = x$HOMEy' --c
     --param 'N=$HOME' --rounds 2 --warmup 1 --counters '' --quiet --db "$T/sub.db"
 expect 0 "complete" "$bench" run --suite exec --cmd 'a=test {N} = *' --cmd 'b=test {N}{N} = **' \
     --param 'N=*' --rounds 2 --warmup 1 --counters '' --quiet --db "$T/sub.db"
+# a second --param: one cell per pair of values, the first parameter's outer
+expect 0 "complete" "$bench" run --suite exec --cmd 'a=test {N}{M} = {N}{M}' --cmd 'b=test x{M} = x{M}' \
+    --param N=1,2 --param M=x,y,z --rounds 2 --warmup 1 --counters '' --quiet --db "$T/two.db"
+is "2 x 3 cells" "$(q "$T/two.db" "SELECT group_concat(variant, ' ') FROM (SELECT DISTINCT variant FROM cases ORDER BY id)")" \
+    "N=1,M=x N=1,M=y N=1,M=z N=2,M=x N=2,M=y N=2,M=z"
+expect 2 "--param N given twice" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1 --param N=2 --db "$T/no.db"
+expect 2 "--param: at most 2 parameters" "$bench" run --suite exec --cmd 'a=echo {N}{M}{K}' --cmd b=true --param N=1 \
+    --param M=1 --param K=1 --db "$T/no.db"
+expect 2 "--param M: no command uses {M}" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1 --param M=1 --db "$T/no.db"
+expect 2 "unknown placeholder {K} (the parameter is {N} or {M};" \
+    "$bench" run --suite exec --cmd 'a=echo {N}{M}{K}' --cmd b=true --param N=1 --param M=1 --db "$T/no.db"
 # --prepare alone (the warm-ups in the plan): once before each run, not once per code layout's plan
 expect 0 "complete" "$bench" run --suite exec --old true --new true --rounds 3 --warmup 2 --counters '' --quiet \
     --prepare "sh -c 'echo x >>$T/prep2'" --db "$T/sub.db"
@@ -113,7 +124,6 @@ expect 2 "--param N: an empty value" "$bench" run --suite exec --cmd 'a=echo {N}
 expect 2 "--param N: value 'a b' holds a space" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param 'N=a b' --db "$T/no.db"
 expect 2 "--param: bad NAME '1N'" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param 1N=2 --db "$T/no.db"
 expect 2 "--param wants NAME=V1,V2" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N --db "$T/no.db"
-expect 2 "--param" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1 --param N=2 --db "$T/no.db"
 expect 2 "--cmd b: 'no-such-command-pb-1' is not in \$PATH" \
     "$bench" run --suite exec --cmd 'a=echo {N}' --cmd 'b=no-such-command-pb-{N}' --param N=1 --db "$T/no.db"
 expect 2 "--prepare (for command a) command" "$bench" run --suite exec --cmd a=true --cmd b=true --prepare false --db "$T/no.db"
