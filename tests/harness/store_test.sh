@@ -99,6 +99,16 @@ store-migrates-v1-databases)
     is "v6: samples kept, user_ns, sys_ns and wait_ns NULL" \
        "$(q "$D" "SELECT count(*) || ',' || count(user_ns) || ',' || count(sys_ns) || ',' || count(wait_ns) FROM samples")" "$(q "$D" "SELECT count(*) FROM samples"),0,0,0"
     expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v6-plots"
+    # a version-7 file (run-queue and steal times, no user/system split): its wait_ns kept, user_ns
+    # and sys_ns NULL, its run still reported
+    D=$T/v7.db
+    load store-v7 "$D"
+    is "v7: user_version before" "$(q "$D" "PRAGMA user_version")" "7"
+    waits=$(q "$D" "SELECT count(wait_ns) FROM samples")
+    expect 0 "schema version 8" "$BENCH" migrate --db "$D"
+    is "v7: wait_ns kept, user_ns and sys_ns NULL" \
+       "$(q "$D" "SELECT count(wait_ns) || ',' || count(user_ns) || ',' || count(sys_ns) FROM samples")" "$waits,0,0"
+    expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v7-plots"
     load store-v2-early "$T/v2-src.db"
     expect 0 "copied 1 run" "$BENCH" merge "$T/v2-src.db" --into "$T/v2-dest.db"
     is "a kernel-module run stays one" "$(q "$T/store-v1-branch-start.db" "SELECT target FROM runs WHERE id = 3")" "qemu-tcg"
