@@ -139,8 +139,9 @@ int pb_spawn(char *const argv[], char **out, double limit_s, pb_proc *p, pb_err 
             break;
         }
     p->wall_ns = now_ns() - t0;
-    p->cpu_ns = ((double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec) * 1e9 +
-                ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e3;
+    p->user_ns = (double)ru.ru_utime.tv_sec * 1e9 + (double)ru.ru_utime.tv_usec * 1e3;
+    p->sys_ns = (double)ru.ru_stime.tv_sec * 1e9 + (double)ru.ru_stime.tv_usec * 1e3;
+    p->cpu_ns = p->user_ns + p->sys_ns;
     off_t eb = lseek(efd, 0, SEEK_END);
     p->stderr_bytes = eb > 0 ? (size_t)eb : 0;
     ssize_t hn = pread(efd, p->stderr_head, sizeof p->stderr_head - 1, 0);

@@ -27,6 +27,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT("format", "json|csv|gbench", "json: the run's provenance, every cell's statistics in every metric and the\n"
                                   "paired ratios; csv: the statistics, one row per (cell, impl, metric), RFC 4180,\n"
                                   "a name that starts like a spreadsheet formula (= + - @) behind a ';\n"
+                                  "both with the time metric's mean, stddev, min, max and mean user and sys\n"
+                                  "time per op over every stored sample (ns; user/sys where kept: exec);\n"
                                   "gbench: Google Benchmark's JSON, one median entry per (cell, impl) in ns,\n"
                                   "for compare.py", O_FORMAT),
     PB_OPT("run", "ID|latest", "the run (default: the latest complete run of each suite)", O_RUN),

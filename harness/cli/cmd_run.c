@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "cli_layouts.h"
 #include "cli_opts.h"
+#include "export.h"
+#include "fmt.h"
 #include "paths.h"
 #include "pb_spawn.h"
 #include "gbshim.h"
@@ -169,6 +171,78 @@ static void closing_summary(const pb_suite *s, const char *db, int64_t run)
         printf("%s summary: %s\n", s->name, line);
     else
         printf("%s summary: unavailable (%s)\n", s->name, e.msg);
+    pb_store_close(&st);
+}
+
+/* The paired ratio of impl against the run's baseline in the time metric, for a cell: 1 + *r. */
+static int time_ratio(pb_store *st, int64_t run, const char *base, const char *impl, const char *variant,
+                      const char *op, int64_t size, double r[3])
+{
+    pb_stmt *q;
+    if (pb_db_prepare(st->db,
+                      "SELECT estimate, ci_lo, ci_hi FROM ratios WHERE run_id = ?1 AND metric = 'ns_per_op'"
+                      " AND baseline = ?2 AND candidate = ?3 AND variant = ?4 AND op = ?5 AND size_bytes = ?6"
+                      " AND estimate IS NOT NULL", &q) != PB_DB_OK)
+        return 0;
+    pb_db_bind_int64(q, 1, run);
+    pb_db_bind_text(q, 2, base);
+    pb_db_bind_text(q, 3, impl);
+    pb_db_bind_text(q, 4, variant);
+    pb_db_bind_text(q, 5, op);
+    pb_db_bind_int64(q, 6, size);
+    int have = pb_db_step(q) == PB_DB_ROW;
+    for (int i = 0; have && i < 3; i++) r[i] = pb_db_column_double(q, i);
+    pb_db_finalize(q);
+    return have;
+}
+
+/* Per command of each cell, hyperfine's figures, for the cases whose samples keep user and system
+ * time apart (exec): mean ± σ, min … max, User and System (pb_fmt_ns), and the paired ratio
+ * against the run's baseline (the ratio the store paired by round, not one of the means). */
+static void spread_summary(const char *db, int64_t run)
+{
+    pb_store st;
+    pb_err e = {{0}};
+    if (pb_store_open_readonly(&st, db, &e) < 0) return;
+    pb_stmt *q;
+    char base[PB_NAME_MAX] = "";
+    if (pb_db_prepare(st.db, "SELECT baseline FROM runs WHERE id = ?1", &q) == PB_DB_OK) {
+        pb_db_bind_int64(q, 1, run);
+        if (pb_db_step(q) == PB_DB_ROW && pb_db_column_type(q, 0) != PB_DB_NULL)
+            snprintf(base, sizeof base, "%s", pb_db_column_str(q, 0));
+        pb_db_finalize(q);
+    }
+    if (pb_db_prepare(st.db,
+                      "SELECT impl, variant, op, size_bytes FROM cases WHERE run_id = ?1 AND status = 'ok'"
+                      " ORDER BY id", &q) != PB_DB_OK) {
+        pb_store_close(&st);
+        return;
+    }
+    pb_db_bind_int64(q, 1, run);
+    char last[2 * PB_NAME_MAX + 32] = "";
+    while (pb_db_step(q) == PB_DB_ROW) {
+        char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+        snprintf(impl, sizeof impl, "%s", pb_db_column_str(q, 0));
+        snprintf(variant, sizeof variant, "%s", pb_db_column_str(q, 1));
+        snprintf(op, sizeof op, "%s", pb_db_column_str(q, 2));
+        int64_t size = pb_db_column_int64(q, 3);
+        pb_time_spread sp;
+        if (pb_export_time_spread(&st, run, impl, variant, op, size, &sp) != 1 || !sp.has_split) continue;
+        char cell[sizeof last];
+        snprintf(cell, sizeof cell, "%s %s", variant, op);
+        if (strcmp(cell, last)) printf("\n%s:\n", cell);
+        snprintf(last, sizeof last, "%s", cell);
+        char a[32], b[32], u[32], s[32];
+        printf("  %s\n", impl);
+        printf("    Time (mean \u00b1 \u03c3):  %s \u00b1 %s    [User: %s, System: %s]\n", pb_fmt_ns(a, sizeof a, sp.mean),
+               pb_fmt_ns(b, sizeof b, sp.stddev), pb_fmt_ns(u, sizeof u, sp.user), pb_fmt_ns(s, sizeof s, sp.sys));
+        printf("    Range (min \u2026 max):  %s \u2026 %s    %lld runs\n", pb_fmt_ns(a, sizeof a, sp.min),
+               pb_fmt_ns(b, sizeof b, sp.max), (long long)sp.n);
+        double r[3];
+        if (strcmp(impl, base) && time_ratio(&st, run, base, impl, variant, op, size, r))
+            printf("    Ratio %s/%s (paired by round):  %.3f [%.3f, %.3f]\n", impl, base, r[0], r[1], r[2]);
+    }
+    pb_db_finalize(q);
     pb_store_close(&st);
 }
 
@@ -360,6 +434,7 @@ static int run_one(int argc, char **argv, const char *cmdline)
     }
     printf("run %lld complete (suite %s) in %s\n", (long long)run, cli.suite->name, a.o.db_path);
     closing_summary(cli.suite, a.o.db_path, run);
+    spread_summary(a.o.db_path, run);
     if (failed) {
         /* complete (every other case stands) but not clean: the caller must hear of it */
         fprintf(stderr, "bench run: %lld case%s of code the lab did not write failed (said above; stored unavailable, reason 'failed: ...')\n",

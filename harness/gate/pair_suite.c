@@ -334,6 +334,12 @@ void pb_pair_suite(gate_wrap *W, pb_suite *wrapped)
     wrapped->user_code = w_user_code;
     wrapped->user_object = w_user_object;
     wrapped->check_output = w_check_output;
+    /* hooks that take the suite's own options or cases, which the wrap does not hand on: the gate
+     * names its pairs itself, keeps no user/system split and runs no per-cell set-up (exec --setup) */
+    wrapped->roles = NULL;
+    wrapped->cpu_split = NULL;
+    wrapped->cell_begin = NULL;
+    wrapped->cell_end = NULL;
     if (W->auto_pairs) {
         /* the run's own baseline/candidate (what `bench report` of this run divides): the suite's
          * candidate in the two builds */

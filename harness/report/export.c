@@ -7,6 +7,7 @@
 #include "export.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,57 @@ int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, i
     return n < cap && rc != PB_DB_DONE ? -1 : n;
 }
 
+/* SELECT cols FROM the samples of case (run, impl, variant, op, size), prepared and bound: 0, or -1 */
+static int case_samples(pb_store *st, const char *cols, int64_t run, const char *impl, const char *variant,
+                        const char *op, int64_t size, pb_stmt **q)
+{
+    char sql[640];
+    snprintf(sql, sizeof sql,
+             "SELECT %s FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = ?1 AND c.impl = ?2"
+             " AND c.variant = ?3 AND c.op = ?4 AND c.size_bytes = ?5 AND c.status = 'ok'", cols);
+    if (pb_db_prepare(st->db, sql, q) != PB_DB_OK) return -1;
+    pb_db_bind_int64(*q, 1, run);
+    pb_db_bind_text(*q, 2, impl);
+    pb_db_bind_text(*q, 3, variant);
+    pb_db_bind_text(*q, 4, op);
+    pb_db_bind_int64(*q, 5, size);
+    return 0;
+}
+
+int pb_export_time_spread(pb_store *st, int64_t run, const char *impl, const char *variant, const char *op,
+                          int64_t size, pb_time_spread *out)
+{
+    memset(out, 0, sizeof *out);
+    pb_stmt *q;
+    /* sums, not the database's stddev (SQLite has none): the deviation is taken here, from the mean */
+    if (case_samples(st,
+                     "count(*), avg(s.ns / s.iterations), min(s.ns / s.iterations), max(s.ns / s.iterations),"
+                     " count(s.user_ns), count(s.sys_ns), avg(s.user_ns / s.iterations), avg(s.sys_ns / s.iterations)",
+                     run, impl, variant, op, size, &q) < 0)
+        return -1;
+    int rc = pb_db_step(q) == PB_DB_ROW ? 0 : -1;
+    if (rc == 0) {
+        out->n = pb_db_column_int64(q, 0);
+        out->mean = pb_db_column_double(q, 1);
+        out->min = pb_db_column_double(q, 2);
+        out->max = pb_db_column_double(q, 3);
+        out->has_split = out->n > 0 && pb_db_column_int64(q, 4) == out->n && pb_db_column_int64(q, 5) == out->n;
+        out->user = out->has_split ? pb_db_column_double(q, 6) : 0;
+        out->sys = out->has_split ? pb_db_column_double(q, 7) : 0;
+    }
+    pb_db_finalize(q);
+    if (rc < 0 || out->n < 2) return rc < 0 ? -1 : out->n > 0;
+    if (case_samples(st, "s.ns / s.iterations", run, impl, variant, op, size, &q) < 0) return -1;
+    double ss = 0;
+    while (pb_db_step(q) == PB_DB_ROW) {
+        double d = pb_db_column_double(q, 0) - out->mean;
+        ss += d * d;
+    }
+    pb_db_finalize(q);
+    out->stddev = sqrt(ss / (double)(out->n - 1));
+    return 1;
+}
+
 static const char STATS_SQL[] =
     "SELECT run_id, suite, impl, variant, op, size_bytes, metric, unit, n, median, p10, p90 FROM summary"
     " WHERE run_id = ?1 ORDER BY suite, variant, op, size_bytes, impl, metric";
@@ -69,23 +121,49 @@ static int each_stat(pb_store *st, const int64_t *ids, int n, void (*each)(pb_st
     return 0;
 }
 
+/* The time spread of the row's case (the time metric's rows only): 1 when there is one. */
+static int row_spread(pb_store *st, pb_stmt *q, pb_time_spread *sp)
+{
+    if (strcmp(pb_db_column_str(q, 6), PB_DEFAULT_METRIC)) return 0;
+    return pb_export_time_spread(st, pb_db_column_int64(q, 0), pb_db_column_str(q, 2), pb_db_column_str(q, 3),
+                                 pb_db_column_str(q, 4), pb_db_column_int64(q, 5), sp) == 1;
+}
+
+typedef struct row_ctx {
+    pb_store *st;
+    FILE *f;
+    json_t *stats;
+} row_ctx;
+
 static void csv_row(pb_stmt *q, void *ctx)
 {
-    FILE *f = ctx;
+    row_ctx *x = ctx;
+    FILE *f = x->f;
     fprintf(f, "%lld,", (long long)pb_db_column_int64(q, 0));
     for (int i = 1; i <= 4; i++) csv_field(f, pb_db_column_str(q, i), 0);
     fprintf(f, "%lld,", (long long)pb_db_column_int64(q, 5));
     csv_field(f, pb_db_column_str(q, 6), 0);
     csv_field(f, pb_db_column_str(q, 7), 0);
     /* %.17g: the stored double exactly */
-    fprintf(f, "%lld,%.17g,%.17g,%.17g\n", (long long)pb_db_column_int64(q, 8), pb_db_column_double(q, 9),
+    fprintf(f, "%lld,%.17g,%.17g,%.17g", (long long)pb_db_column_int64(q, 8), pb_db_column_double(q, 9),
             pb_db_column_double(q, 10), pb_db_column_double(q, 11));
+    /* the time metric's spread, hyperfine's figures: empty for other metrics, user and sys empty
+     * where the samples did not keep them apart */
+    pb_time_spread sp;
+    if (!row_spread(x->st, q, &sp)) {
+        fputs(",,,,,,\n", f);
+        return;
+    }
+    fprintf(f, ",%.17g,%.17g,%.17g,%.17g", sp.mean, sp.stddev, sp.min, sp.max);
+    if (sp.has_split) fprintf(f, ",%.17g,%.17g\n", sp.user, sp.sys);
+    else fputs(",,\n", f);
 }
 
 int pb_render_csv(const pb_render_out *out, const pb_render_in *in, pb_err *e)
 {
-    fputs("run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90\n", out->f);
-    if (each_stat(in->st, in->ids, in->nids, csv_row, out->f) < 0) return pb_errf(e, "cannot read the statistics");
+    fputs("run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90,mean,stddev,min,max,user,sys\n", out->f);
+    row_ctx x = {.st = in->st, .f = out->f};
+    if (each_stat(in->st, in->ids, in->nids, csv_row, &x) < 0) return pb_errf(e, "cannot read the statistics");
     return 0;
 }
 
@@ -136,8 +214,10 @@ static int dump(FILE *f, json_t *root, pb_err *e)
     return rc ? pb_errf(e, "cannot encode the JSON") : 0;
 }
 
-static void json_stat(pb_stmt *q, void *stats)
+static void json_stat(pb_stmt *q, void *ctx)
 {
+    row_ctx *x = ctx;
+    json_t *stats = x->stats;
     static const char *const names[] = {"suite", "impl", "variant", "op"};
     json_t *o = json_object();
     json_object_set_new(o, "run_id", json_integer(pb_db_column_int64(q, 0)));
@@ -149,6 +229,15 @@ static void json_stat(pb_stmt *q, void *stats)
     json_object_set_new(o, "median", json_real(pb_db_column_double(q, 9)));
     json_object_set_new(o, "p10", json_real(pb_db_column_double(q, 10)));
     json_object_set_new(o, "p90", json_real(pb_db_column_double(q, 11)));
+    /* the time metric's spread (null for other metrics; user and sys null where not kept apart) */
+    pb_time_spread sp;
+    int have = row_spread(x->st, q, &sp);
+    json_object_set_new(o, "mean", have ? json_real(sp.mean) : json_null());
+    json_object_set_new(o, "stddev", have ? json_real(sp.stddev) : json_null());
+    json_object_set_new(o, "min", have ? json_real(sp.min) : json_null());
+    json_object_set_new(o, "max", have ? json_real(sp.max) : json_null());
+    json_object_set_new(o, "user", have && sp.has_split ? json_real(sp.user) : json_null());
+    json_object_set_new(o, "sys", have && sp.has_split ? json_real(sp.sys) : json_null());
     json_array_append_new(stats, o);
 }
 
@@ -198,7 +287,8 @@ int pb_render_json(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     json_object_set_new(root, "version", json_integer(1));
     json_object_set_new(root, "runs", runs_array(in->st, in->ids, in->nids));
     json_object_set_new(root, "stats", stats);
-    each_stat(in->st, in->ids, in->nids, json_stat, stats);
+    row_ctx x = {.st = in->st, .stats = stats};
+    each_stat(in->st, in->ids, in->nids, json_stat, &x);
     json_object_set_new(root, "ratios", ratios_array(in->st, in->ids, in->nids));
     return dump(out->f, root, e);
 }

@@ -51,6 +51,8 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
 {
     /* kernel-module rows only for a suite that declares a kernel-module part (suite.h) */
     const int64_t guest_run = s->kmod_impls ? o->guest_run : 0;
+    pb_run_roles roles;
+    s = pb_report_suite_of_run(st, s, o->run, &roles);
     pb_verdict_counts host_n, guest_n;
     if (!host) host = &host_n;
     if (!guest) guest = &guest_n;
@@ -113,6 +115,8 @@ static const char *cell_words(char *buf, size_t cap, const ratio_row *x)
 int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
                           pb_err *e)
 {
+    pb_run_roles roles;
+    s = pb_report_suite_of_run(st, s, run, &roles);
     pb_verdict_cfg cfg;
     if (pb_verdict_cfg_load(data_dir, s->name, &cfg, e) < 0) return -1;
     pb_report_data d;

@@ -407,3 +407,22 @@ void pb_report_real_legend(FILE *f, const pb_report_data *d, const pb_suite *s, 
     esc(f, words);
     fputs(close, f);
 }
+
+const pb_suite *pb_report_suite_of_run(pb_store *st, const pb_suite *s, int64_t run, pb_run_roles *r)
+{
+    pb_stmt *q;
+    pb_err e = {{0}};
+    if (prepare(st, "SELECT baseline, candidate FROM runs WHERE id = ?1", &q, run, &e) < 0) return s;
+    int named = 0;
+    if (pb_db_step(q) == PB_DB_ROW && pb_db_column_type(q, 0) != PB_DB_NULL && pb_db_column_type(q, 1) != PB_DB_NULL) {
+        snprintf(r->base, sizeof r->base, "%s", pb_db_column_str(q, 0));
+        snprintf(r->cand, sizeof r->cand, "%s", pb_db_column_str(q, 1));
+        named = strcmp(r->base, s->baseline) || strcmp(r->cand, s->candidate);
+    }
+    pb_db_finalize(q);
+    if (!named) return s;
+    r->named = *s;
+    r->named.baseline = r->base;
+    r->named.candidate = r->cand;
+    return &r->named;
+}

@@ -96,6 +96,14 @@ pb_claim pb_report_claim(const pb_suite *s, const char *variant, const char *op,
  * real_candidate/real_baseline, the kernel-module table's (guest) kmod_candidate/kmod_real. 1 and
  * *base, *cand, or 0. */
 int pb_report_real_pair(const pb_suite *s, int guest, const char **base, const char **cand);
+/* The suite as run `run` was made: s, or a copy of it in *named whose baseline and candidate are the
+ * run's stored ones (runs.baseline, candidate), where the user named the impls (exec --cmd NAME=CMD)
+ * and they differ from the suite's. names holds the copy's two strings. */
+typedef struct pb_run_roles {
+    pb_suite named;
+    char base[PB_NAME_MAX], cand[PB_NAME_MAX];
+} pb_run_roles;
+const pb_suite *pb_report_suite_of_run(pb_store *st, const pb_suite *s, int64_t run, pb_run_roles *r);
 /* The real code's pair of run's table (guest: its kernel-module rows) when the run stored a time
  * ratio of it in some cell: 1 and *base, *cand, or 0 (the table then stays as it was). */
 int pb_report_real_of(const pb_report_data *d, const pb_suite *s, int64_t run, int guest, const char **base,

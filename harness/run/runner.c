@@ -107,6 +107,8 @@ typedef struct raw_sample {
     int caged;              /* the case's cage timed it: ns, cpu_ns, tsc, probes and errors are its child's */
     int64_t ext_iters;
     double ext_ns, ext_cpu_ns;
+    int ext_split;          /* the case's suite gave the user and system parts of ext_cpu_ns */
+    double ext_user_ns, ext_sys_ns;
     uint64_t errors;
     int have;
     pb_sample s;
@@ -241,6 +243,9 @@ static void sample_fn(pb_gb_state *st, void *arg)
         }
         if (rc < 0) pb_gb_skip_with_error(st, "external sample failed");
         rs->external = rc == 0 && rs->ext_iters > 0;
+        const pb_suite *cs_suite = cs->suite[sl->li];
+        if (rs->external && cs_suite && cs_suite->cpu_split)
+            rs->ext_split = cs_suite->cpu_split(c->ctx, &rs->ext_user_ns, &rs->ext_sys_ns) == 1;
         return;
     }
     if (cs->cage.pid || cs->failed[0]) {
@@ -318,6 +323,9 @@ static void result_cb(const pb_gb_result *r, void *user)
         s->iterations = rs->ext_iters;
         s->ns = rs->ext_ns;
         s->cpu_ns = rs->ext_cpu_ns;
+        s->has_cpu_split = rs->ext_split;
+        s->user_ns = rs->ext_user_ns;
+        s->sys_ns = rs->ext_sys_ns;
         s->tsc = 0;
         s->cycles = s->insns = -1;
         s->probe_before = s->probe_after = 0;
@@ -927,6 +935,14 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
     if (!cs) return pb_errf(e, "out of memory");
     int ncs = cell->nimpls, rc = 0;
     double target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
+    /* the suite's per-cell set-up, on the run's own options: once per cell, whatever the layouts */
+    pb_err he = {{0}};
+    int begun = !s->cell_begin || s->cell_begin(o->suite_opts, cell, &he) == 0;
+    if (!begun) {
+        pb_errf(e, "%s %s %s %llu B: %s", s->name, cell->variant, cell->op, (unsigned long long)cell->size_bytes,
+                he.msg);
+        rc = -2;
+    }
     for (int i = 0; i < ncs && rc == 0; i++) {
         snprintf(cs[i].impl, sizeof cs[i].impl, "%s", cell->impls[i]);
         char where[3 * PB_NAME_MAX + 32];
@@ -975,6 +991,13 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
             rc = pb_errf(e, "Google Benchmark failed in cell %s/%s/%llu (see above)", cell->variant, cell->op,
                          (unsigned long long)cell->size_bytes);
         pb_gb_clear();
+    }
+    /* the suite's per-cell clean-up, after the last sample and before the cell is stored: a failure
+     * refuses the run and the cell is not stored */
+    if (begun && s->cell_end && s->cell_end(o->suite_opts, cell, &he) < 0 && rc == 0) {
+        pb_errf(e, "%s %s %s %llu B: %s", s->name, cell->variant, cell->op, (unsigned long long)cell->size_bytes,
+                he.msg);
+        rc = -2;
     }
     if (rc == 0 && !g_signal) {
         /* one transaction per cell: a cell is stored whole or not at all */
@@ -1123,7 +1146,7 @@ static int end_run(run_ctx *rx, int rc, pb_err *e)
     }
     if (rc < 0 || record_noise(rx, e) < 0 || pb_store_finalize_run_pairs(&rx->st, rx->run, pb_suite_ratio_pairs(rx->o->suite, rx->o->suite_opts), e) < 0) {
         pb_store_end_run(&rx->st, rx->run, "failed", e->msg, &e2);
-        return -1;
+        return rc == -2 ? -2 : -1;   /* -2: the suite refused the run (suite.h cell_begin) */
     }
     return 0;
 }
@@ -1180,6 +1203,16 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
 {
     const pb_suite *s = o->suite;
     if (!s->plan || !s->setup_case) return pb_errf(e, "suite %s cannot run benchmarks yet", s->name);
+    /* impls the user named (exec --cmd): the run's baseline and candidate are the options' (suite.h
+     * roles), and everything below, from the progress line to the stored run, goes by them */
+    pb_suite named = *s;
+    pb_runner_opts named_opts = *o;
+    pb_suite_roles(s, o->suite_opts, &named.baseline, &named.candidate);
+    if (named.baseline != s->baseline || named.candidate != s->candidate) {
+        named_opts.suite = &named;
+        o = &named_opts;
+        s = &named;
+    }
     run_ctx rx = {
         .o = o,
         .rounds = o->rounds > 0 ? o->rounds : (o->quick ? 16 : 64),

@@ -284,6 +284,14 @@ static int migrate_6_to_7(pb_store *s, pb_err *e)
     return add_columns(s, added, sizeof added / sizeof added[0], e);
 }
 
+/* Version 8: a sample of another program (exec) keeps the user and system parts of its CPU time
+ * apart, as hyperfine reports them; cpu_ns stays their sum. Earlier samples did not keep them: NULL. */
+static int migrate_7_to_8(pb_store *s, pb_err *e)
+{
+    static const added_column added[] = {{"samples", "user_ns", "REAL"}, {"samples", "sys_ns", "REAL"}};
+    return add_columns(s, added, sizeof added / sizeof added[0], e);
+}
+
 static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
@@ -297,6 +305,7 @@ static const struct {
     {"5 -> 6: runs gain the user's revision, label, repository and build parity; tables objects and baselines; "
      "comparisons gain their baseline", migrate_5_to_6},
     {"6 -> 7: samples gain their run-queue delay and steal time", migrate_6_to_7},
+    {"7 -> 8: samples gain user_ns and sys_ns, the two parts of cpu_ns", migrate_7_to_8},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
@@ -923,8 +932,9 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                            "INSERT INTO samples (case_id, round, position, repetition, iterations, ns, cpu_ns, tsc,"
-                           " cycles, instructions, probe_before, probe_after, errors, layout, wait_ns, steal_ns)"
-                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)", &st) != PB_DB_OK)
+                           " cycles, instructions, probe_before, probe_after, errors, layout, wait_ns, steal_ns,"
+                           " user_ns, sys_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+                           " ?16, ?17, ?18)", &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "insert sample");
     pb_db_bind_int64(st, 1, case_id);
     pb_db_bind_int(st, 2, m->round);
@@ -942,6 +952,13 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
     pb_db_bind_int(st, 14, m->layout);
     if (m->wait_ns >= 0) pb_db_bind_double(st, 15, m->wait_ns); else pb_db_bind_null(st, 15);
     if (m->steal_ns >= 0) pb_db_bind_double(st, 16, m->steal_ns); else pb_db_bind_null(st, 16);
+    if (m->has_cpu_split) {
+        pb_db_bind_double(st, 17, m->user_ns);
+        pb_db_bind_double(st, 18, m->sys_ns);
+    } else {
+        pb_db_bind_null(st, 17);
+        pb_db_bind_null(st, 18);
+    }
     int rc = pb_db_step(st);
     pb_db_finalize(st);
     return rc == PB_DB_DONE ? 0 : pb_store_sqlerr(s, e, "insert sample");

@@ -29,6 +29,8 @@ typedef struct pb_sample {
     int64_t iterations;
     double ns;                 /* wall time over all iterations */
     double cpu_ns;             /* thread CPU time, -1 if unknown */
+    int has_cpu_split;         /* user_ns and sys_ns are known (exec: a child's rusage); 0: stored NULL */
+    double user_ns, sys_ns;    /* the user and system parts of cpu_ns */
     double tsc;                /* ticks over all iterations (see runs.tick_source) */
     double cycles, insns;      /* -1 where no hardware counter */
     double probe_before, probe_after; /* core-speed probe, ticks per 1000 dependent adds; 0 if none */
@@ -46,7 +48,7 @@ const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
  * docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 7
+#define PB_SCHEMA_VERSION 8
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 

@@ -274,6 +274,20 @@ typedef struct pb_suite {
      * Benchmark", exec "one process of the command, spawn to reaped". NULL: the timed loop, whose
      * length the header gives ("0.5 ms samples"). */
     const char *sample_words;
+    /* Optional: the impls the options make the baseline and the candidate, where the user names the
+     * impls (exec --cmd NAME=CMD: the first and the second command). The run stores, pairs and
+     * reports against these instead of `baseline` and `candidate`. 1 with *baseline and *candidate
+     * set (they live as long as opts), or 0: the suite's own. */
+    int (*roles)(const void *opts, const char **baseline, const char **candidate);
+    /* Optional: the user and system parts of the CPU time of the case's last external_sample (whose
+     * cpu_ns is their sum), stored apart (samples.user_ns, sys_ns). 1 with both set, or 0: unknown. */
+    int (*cpu_split)(void *case_ctx, double *user_ns, double *sys_ns);
+    /* Optional: called once per cell of a run on the run's own options (never a code layout's copy,
+     * so once however many layouts the run has): cell_begin before the first of the cell's cases is
+     * set up, cell_end after its last sample and before the cell is stored (exec --setup and
+     * --cleanup). 0, or -1 + e: the run is refused (bench run exits 2) and the cell is not stored. */
+    int (*cell_begin)(void *opts, const pb_cell *cell, pb_err *e);
+    int (*cell_end)(void *opts, const pb_cell *cell, pb_err *e);
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):
@@ -298,6 +312,8 @@ int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e);        
 const char *const *pb_suite_ratio_pairs(const pb_suite *s, const void *opts);              /* NULL */
 int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
 int pb_suite_user_object(const pb_suite *s, const void *opts, const char *impl, char *path, size_t cap); /* 0 */
+/* The run's baseline and candidate impls: the suite's roles hook where it names them, else its own. */
+void pb_suite_roles(const pb_suite *s, const void *opts, const char **baseline, const char **candidate);
 
 /* The suite's whole grid as its default options plan it (what `bench list` counts and `bench
  * import` checks a file's cells against): g->cells malloc'd, the caller frees them. 0, or -1 + e. */

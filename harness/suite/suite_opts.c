@@ -182,3 +182,13 @@ const char *const *pb_suite_ratio_pairs(const pb_suite *s, const void *opts)
 {
     return s && s->ratio_pairs ? s->ratio_pairs(opts) : NULL;
 }
+
+void pb_suite_roles(const pb_suite *s, const void *opts, const char **baseline, const char **candidate)
+{
+    *baseline = s->baseline;
+    *candidate = s->candidate;
+    if (s->roles && opts && !s->roles(opts, baseline, candidate)) {
+        *baseline = s->baseline;
+        *candidate = s->candidate;
+    }
+}

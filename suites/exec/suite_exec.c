@@ -1,18 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* suite_exec.c — two commands, old vs new, timed as whole processes.
+/* suite_exec.c — two or more commands timed as whole processes, interleaved and paired.
  *
- *   bench run --suite exec --old 'CMD ARGS' --new 'CMD ARGS' [--bytes N] [--warmup N]
+ *   bench run --suite exec --cmd NAME=CMD --cmd NAME=CMD [--cmd ...] [--param N=V1,V2,... [--param M=...]]
+ *             [--prepare CMD] [--setup CMD] [--cleanup CMD] [--check-output]
+ *             [--bytes N] [--warmup N] [--timeout S]
+ *   bench run --suite exec --old CMD --new CMD ...      (the same with two commands, old and new)
  *
- * hyperfine's job, but interleaved and paired like every suite here: old and new alternate
- * round by round with a rotating start, one process per sample, wall time from spawn to reaped
- * and the child's CPU time (user + system) stored, and the gate works on it.
+ * hyperfine's job, but interleaved and paired like every suite here: the commands alternate round
+ * by round with a rotating start, one process per sample, wall time from spawn to reaped and the
+ * child's user and system CPU time stored, and the gate works on it. Each --cmd is an impl of each
+ * cell, named NAME; the first is the baseline. --param N=V1,V2 makes one cell per value (variant
+ * "N=V1"), with {N} in any word of a command replaced by the value; a second --param M=... one cell
+ * per pair of values (variant "N=V1,M=W1", N's values outer).
  *
  * No shell is involved: CMD is split into words here, with '...' (literal), "..." (\" and \\
  * escapes) and a backslash outside quotes; nothing is expanded ($, *, ~, |, > are plain
- * characters). The first word is a path, or a name looked up in $PATH once, at parse time.
- * Both commands are run --warmup times first (default 2): each must exit 0, and one writing to
- * stderr while the other does not is refused, since it usually means one side failed quietly. */
+ * characters) but {N}, inside a word, after the split: a value is never split or parsed. The first
+ * word is a path, or a name looked up in $PATH. Every command is run --warmup times first
+ * (default 2), each cell's commands in turn: each must exit 0, and some writing to stderr while
+ * others do not is refused, since it usually means one side failed quietly; with --check-output,
+ * their stdout (SHA-256, OpenSSL) must be the same. --prepare runs before every run, warm-up or
+ * timed, untimed; --setup before a cell's first run of each command and --cleanup after its last,
+ * once per command and cell (the runner's cell_begin/cell_end, suite.h, which no code layout's
+ * copy repeats). */
 #include <errno.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,24 +35,55 @@
 
 #define EXEC_CMD_MAX 2048
 #define EXEC_MAX_WORDS 64
+#define EXEC_MAX_CMDS PB_MAX_IMPLS
+#define EXEC_MAX_VALUES 32
+#define EXEC_MAX_PARAMS 2
+#define EXEC_MAX_CELLS 256
 
+/* one --param: its name and values */
+typedef struct exec_param {
+    char name[PB_NAME_MAX];
+    char value[EXEC_MAX_VALUES][PB_NAME_MAX];
+    int nvalues;
+} exec_param;
+
+/* A command as given: its words, split, placeholders still in them. */
+typedef struct exec_tmpl {
+    char name[PB_NAME_MAX];            /* the impl: NAME of --cmd, or old/new */
+    char opt[PB_NAME_MAX + 8];         /* how the user gave it, for messages: "--cmd b", "--old" */
+    char buf[EXEC_CMD_MAX];            /* the words, NUL-separated */
+    int nwords;
+    int given;
+} exec_tmpl;
+
+/* A command ready to run: placeholders replaced, argv[0] resolved. */
 typedef struct exec_cmd {
     char buf[EXEC_CMD_MAX];            /* the words, NUL-separated */
     char path[EXEC_CMD_MAX];           /* argv[0] resolved */
     char *argv[EXEC_MAX_WORDS + 1];    /* into buf, argv[0] = path; NULL-terminated */
 } exec_cmd;
 
+enum { HOOK_PREPARE, HOOK_SETUP, HOOK_CLEANUP, NHOOKS };
+static const char *const hook_opt[NHOOKS] = {"prepare", "setup", "cleanup"};
+
 typedef struct exec_opts {
-    exec_cmd cmd[2];                   /* old, new */
-    int given[2];
+    exec_tmpl cmd[EXEC_MAX_CMDS];      /* --cmd in order; or [0] --old, [1] --new */
+    int ncmds;                         /* --cmd given so far */
+    int oldnew;                        /* --old or --new given */
+    exec_tmpl hook[NHOOKS];            /* --prepare, --setup, --cleanup */
+    exec_param par[EXEC_MAX_PARAMS];   /* --param, in order */
+    int npar;
+    int check_output;
     unsigned long long bytes;
     int warmup;
     double timeout_s;                  /* --timeout; 0: from the warm-up runs */
-    double slowest_warmup_ns;          /* plan's: the slowest warm-up run of either command */
+    double slowest_warmup_ns;          /* plan's: the slowest warm-up run of any command */
+    int warmed;                        /* --warmed-limit: the run's own copy warmed up (layout copies) */
+    char calibrated[64];
 } exec_opts;
 
-/* A run with nothing to go by (a warm-up, or a sample with --warmup 0 and no --timeout): long
- * enough for a build or a test suite, short of forever. */
+/* A run with nothing to go by (a warm-up, a hook, or a sample with --warmup 0 and no --timeout):
+ * long enough for a build or a test suite, short of forever. */
 #define EXEC_UNCALIBRATED_LIMIT_S 600.0
 /* A 1 ms command preempted on a busy VM can take tens of ms: no default limit under a second. */
 #define EXEC_MIN_LIMIT_S 1.0
@@ -50,38 +93,113 @@ static void opts_init(void *p)
     ((exec_opts *)p)->warmup = 2;
 }
 
-/* Split s into words in c->buf (see the file comment). -1 + e on an unterminated quote, too many
+/* Split s into words in t->buf (see the file comment). -1 + e on an unterminated quote, too many
  * words, or an empty command. */
-static int split_words(const char *opt, const char *s, exec_cmd *c, pb_err *e)
+static int split_words(const char *opt, const char *s, exec_tmpl *t, pb_err *e)
 {
     size_t o = 0;
     int n = 0;
     while (*s) {
         while (*s == ' ' || *s == '\t' || *s == '\n') s++;
         if (!*s) break;
-        if (n == EXEC_MAX_WORDS) return pb_errf(e, "--%s: more than %d words", opt, EXEC_MAX_WORDS);
-        c->argv[n++] = &c->buf[o];
+        if (n == EXEC_MAX_WORDS) return pb_errf(e, "%s: more than %d words", opt, EXEC_MAX_WORDS);
+        n++;
         while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
             char q = *s;
             if (q == '\'' || q == '"') {
                 for (s++; *s && *s != q; s++) {
                     if (q == '"' && *s == '\\' && (s[1] == '"' || s[1] == '\\')) s++;
-                    if (o + 1 >= sizeof c->buf) return pb_errf(e, "--%s: command too long", opt);
-                    c->buf[o++] = *s;
+                    if (o + 1 >= sizeof t->buf) return pb_errf(e, "%s: command too long", opt);
+                    t->buf[o++] = *s;
                 }
-                if (!*s) return pb_errf(e, "--%s: unterminated %c quote", opt, q);
+                if (!*s) return pb_errf(e, "%s: unterminated %c quote", opt, q);
                 s++;
                 continue;
             }
             if (q == '\\' && s[1]) s++;
-            if (o + 1 >= sizeof c->buf) return pb_errf(e, "--%s: command too long", opt);
-            c->buf[o++] = *s++;
+            if (o + 1 >= sizeof t->buf) return pb_errf(e, "%s: command too long", opt);
+            t->buf[o++] = *s++;
         }
-        c->buf[o++] = 0;
+        t->buf[o++] = 0;
     }
-    c->argv[n] = NULL;
-    if (n == 0) return pb_errf(e, "--%s needs a command, e.g. --%s 'gzip -9 -c data.bin'", opt, opt);
+    t->nwords = n;
+    if (n == 0) return pb_errf(e, "%s needs a command, e.g. %s 'gzip -9 -c data.bin'", opt, opt);
     return 0;
+}
+
+/* The placeholder at p ("{NAME}"): its name's length, or 0 when p starts none. A brace not
+ * followed by a name and '}' is a plain character. */
+static size_t placeholder_at(const char *p)
+{
+    if (p[0] != '{' || !(p[1] == '_' || (p[1] >= 'A' && p[1] <= 'Z') || (p[1] >= 'a' && p[1] <= 'z'))) return 0;
+    size_t n = 1;
+    while (p[1 + n] == '_' || (p[1 + n] >= 'A' && p[1 + n] <= 'Z') || (p[1 + n] >= 'a' && p[1 + n] <= 'z') ||
+           (p[1 + n] >= '0' && p[1 + n] <= '9'))
+        n++;
+    return p[1 + n] == '}' ? n : 0;
+}
+
+/* The next word of t after w (NULL: the first), or NULL. */
+static const char *next_word(const exec_tmpl *t, const char *w, int *i)
+{
+    if (!w) { *i = 0; return t->nwords ? t->buf : NULL; }
+    if (++*i >= t->nwords) return NULL;
+    return w + strlen(w) + 1;
+}
+
+/* The parameter a placeholder of n characters at name names: its index, or -1. */
+static int param_named(const exec_opts *o, const char *name, size_t n)
+{
+    for (int i = 0; i < o->npar; i++)
+        if (strlen(o->par[i].name) == n && !strncmp(o->par[i].name, name, n)) return i;
+    return -1;
+}
+
+/* Which parameters t uses (uses[i] set for each). -1 + e when it has a placeholder of another
+ * name. Without --param braces are plain characters, as they were before there were parameters
+ * (awk '{print}' stays a command). */
+static int check_placeholders(const exec_opts *o, const exec_tmpl *t, int *uses, pb_err *e)
+{
+    int i;
+    if (!o->npar) return 0;
+    for (const char *w = next_word(t, NULL, &i); w; w = next_word(t, w, &i))
+        for (const char *p = w; *p; p++) {
+            size_t n = placeholder_at(p);
+            if (!n) continue;
+            int k = param_named(o, p + 1, n);
+            if (k < 0)
+                return pb_errf(e, "%s: unknown placeholder {%.*s} (the parameter is {%s}%s%s%s; with --param every "
+                               "{NAME} in a word is one)", t->opt, (int)n, p + 1, o->par[0].name,
+                               o->npar > 1 ? " or {" : "", o->npar > 1 ? o->par[1].name : "", o->npar > 1 ? "}" : "");
+            uses[k] = 1;
+        }
+    return 0;
+}
+
+/* The cells: one, or one per value of the first parameter times each of the second's. */
+static int ncells_of(const exec_opts *o)
+{
+    int n = 1;
+    for (int i = 0; i < o->npar; i++) n *= o->par[i].nvalues;
+    return n;
+}
+
+/* Parameter k's value in cell c (c >= 0 with parameters): the first parameter's index outer. */
+static const char *par_value(const exec_opts *o, int c, int k)
+{
+    int inner = o->npar > 1 ? o->par[1].nvalues : 1;
+    return o->par[k].value[k == 0 ? c / inner : c % inner];
+}
+
+/* Cell c's variant: "command" without parameters, else "N=V" or "N=V,M=W". */
+static void cell_variant(const exec_opts *o, int c, char *buf, size_t cap)
+{
+    if (c < 0 || !o->npar) {
+        snprintf(buf, cap, "command");
+        return;
+    }
+    if (o->npar == 1) snprintf(buf, cap, "%s=%s", o->par[0].name, par_value(o, c, 0));
+    else snprintf(buf, cap, "%s=%s,%s=%s", o->par[0].name, par_value(o, c, 0), o->par[1].name, par_value(o, c, 1));
 }
 
 /* argv[0]: a path as given, or a bare name looked up in $PATH (as a shell would, without one). */
@@ -90,38 +208,166 @@ static int resolve(const char *opt, exec_cmd *c, pb_err *e)
     const char *name = c->argv[0];
     if (strchr(name, '/')) {
         snprintf(c->path, sizeof c->path, "%s", name);
-    } else {
-        const char *dirs = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
-        c->path[0] = 0;
-        for (const char *d = dirs; *d;) {
-            size_t n = strcspn(d, ":");
-            char cand[EXEC_CMD_MAX];
-            snprintf(cand, sizeof cand, "%.*s/%s", (int)(n ? n : 1), n ? d : ".", name);
-            if (access(cand, X_OK) == 0) {
-                snprintf(c->path, sizeof c->path, "%s", cand);
-                break;
-            }
-            d += n + (d[n] == ':');
-        }
-        if (!c->path[0]) return pb_errf(e, "--%s: '%s' is not in $PATH", opt, name);
+    } else if (!pb_find_program(name, c->path, sizeof c->path)) {
+        return pb_errf(e, "%s: '%s' is not in $PATH", opt, name);
     }
-    if (access(c->path, X_OK) != 0) return pb_errf(e, "--%s: %s: not executable: %s", opt, c->path, strerror(errno));
+    if (access(c->path, X_OK) != 0) return pb_errf(e, "%s: %s: not executable: %s", opt, c->path, strerror(errno));
     c->argv[0] = c->path;
     return 0;
 }
 
-static int set_cmd(exec_opts *o, int side, const char *value, pb_err *e)
+/* t with each {P} replaced by P's value in cell `cell` (-1: no parameters) in c, argv[0] resolved.
+ * -1 + e. */
+static int instantiate(const exec_opts *o, const exec_tmpl *t, int cell, exec_cmd *c, pb_err *e)
 {
-    const char *opt = side ? "new" : "old";
-    exec_cmd *c = &o->cmd[side];
     memset(c, 0, sizeof *c);
-    if (split_words(opt, value, c, e) < 0 || resolve(opt, c, e) < 0) return -1;
-    o->given[side] = 1;
+    size_t at = 0;
+    int i, n = 0;
+    for (const char *w = next_word(t, NULL, &i); w; w = next_word(t, w, &i)) {
+        c->argv[n++] = &c->buf[at];
+        for (const char *p = w; *p;) {
+            size_t k = cell >= 0 ? placeholder_at(p) : 0;
+            int par = k ? param_named(o, p + 1, k) : -1;
+            if (par < 0) k = 0;
+            const char *put = k ? par_value(o, cell, par) : p;
+            size_t len = k ? strlen(put) : 1;
+            if (at + len + 1 >= sizeof c->buf) {
+                char v[PB_NAME_MAX];
+                cell_variant(o, cell, v, sizeof v);
+                return pb_errf(e, "%s: command too long in cell %s", t->opt, v);
+            }
+            memcpy(&c->buf[at], put, len);
+            at += len;
+            p += k ? k + 2 : 1;
+        }
+        c->buf[at++] = 0;
+    }
+    c->argv[n] = NULL;
+    return resolve(t->opt, c, e);
+}
+
+/* NAME of --cmd: what an impl name may hold everywhere it goes (--impl lists, X@P pairs,
+ * benchmark names, file names of plots) */
+static int good_name(const char *s, size_t n)
+{
+    if (!n || n >= PB_NAME_MAX) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_' || s[i] == '-' || s[i] == '.' || s[i] == '+'))
+            return 0;
+    return 1;
+}
+
+static int find_cmd(const exec_opts *o, const char *name)
+{
+    int n = o->oldnew ? 2 : o->ncmds;
+    for (int i = 0; i < n; i++)
+        if (o->cmd[i].given && !strcmp(o->cmd[i].name, name)) return i;
+    return -1;
+}
+
+static int set_cmd(void *p, const char *value, pb_err *e)
+{
+    exec_opts *o = p;
+    if (o->oldnew) return pb_errf(e, "--cmd: not with --old/--new (give every command as --cmd NAME=CMD)");
+    const char *eq = strchr(value, '=');
+    if (!eq) return pb_errf(e, "--cmd wants NAME=CMD, got '%s'", value);
+    size_t n = (size_t)(eq - value);
+    if (!good_name(value, n))
+        return pb_errf(e, "--cmd: bad NAME '%.*s' (1 to %d of letters, digits, '_', '-', '.', '+')", (int)n, value,
+                       PB_NAME_MAX - 1);
+    for (int i = 0; i < o->ncmds; i++)
+        if (strlen(o->cmd[i].name) == n && !strncmp(o->cmd[i].name, value, n))
+            return pb_errf(e, "--cmd: NAME '%.*s' given twice (each command is an impl of its own name)", (int)n, value);
+    if (o->ncmds == EXEC_MAX_CMDS) return pb_errf(e, "--cmd: at most %d commands", EXEC_MAX_CMDS);
+    exec_tmpl *t = &o->cmd[o->ncmds];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%.*s", (int)n, value);
+    snprintf(t->opt, sizeof t->opt, "--cmd %.*s", (int)n, value);
+    if (split_words(t->opt, eq + 1, t, e) < 0) return -1;
+    t->given = 1;
+    o->ncmds++;
     return 0;
 }
 
-static int set_old(void *o, const char *v, pb_err *e) { return set_cmd(o, 0, v, e); }
-static int set_new(void *o, const char *v, pb_err *e) { return set_cmd(o, 1, v, e); }
+static int set_side(exec_opts *o, int side, const char *value, pb_err *e)
+{
+    const char *opt = side ? "--new" : "--old";
+    if (o->ncmds) return pb_errf(e, "%s: not with --cmd (give every command as --cmd NAME=CMD)", opt);
+    exec_tmpl *t = &o->cmd[side];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", side ? "new" : "old");
+    snprintf(t->opt, sizeof t->opt, "%s", opt);
+    if (split_words(opt, value, t, e) < 0) return -1;
+    t->given = 1;
+    o->oldnew = 1;
+    return 0;
+}
+
+static int set_old(void *o, const char *v, pb_err *e) { return set_side(o, 0, v, e); }
+static int set_new(void *o, const char *v, pb_err *e) { return set_side(o, 1, v, e); }
+
+static int set_hook(exec_opts *o, int h, const char *value, pb_err *e)
+{
+    exec_tmpl *t = &o->hook[h];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", hook_opt[h]);
+    snprintf(t->opt, sizeof t->opt, "--%s", hook_opt[h]);
+    if (split_words(t->opt, value, t, e) < 0) return -1;
+    t->given = 1;
+    return 0;
+}
+
+static int set_prepare(void *o, const char *v, pb_err *e) { return set_hook(o, HOOK_PREPARE, v, e); }
+static int set_setup(void *o, const char *v, pb_err *e) { return set_hook(o, HOOK_SETUP, v, e); }
+static int set_cleanup(void *o, const char *v, pb_err *e) { return set_hook(o, HOOK_CLEANUP, v, e); }
+
+/* --param NAME=V1,V2,... (at most twice): each value a cell, "NAME=V" its variant, which must fit a
+ * name */
+static int set_param(void *p, const char *value, pb_err *e)
+{
+    exec_opts *o = p;
+    if (o->npar == EXEC_MAX_PARAMS) return pb_errf(e, "--param: at most %d parameters", EXEC_MAX_PARAMS);
+    exec_param *par = &o->par[o->npar];
+    const char *eq = strchr(value, '=');
+    if (!eq) return pb_errf(e, "--param wants NAME=V1,V2,..., got '%s'", value);
+    size_t n = (size_t)(eq - value);
+    char probe[PB_NAME_MAX + 3];
+    snprintf(probe, sizeof probe, "{%.*s}", (int)(n < PB_NAME_MAX ? n : PB_NAME_MAX), value);
+    if (!n || n >= PB_NAME_MAX || placeholder_at(probe) != n)
+        return pb_errf(e, "--param: bad NAME '%.*s' (a letter or '_', then letters, digits, '_')", (int)n, value);
+    if (param_named(o, value, n) >= 0) return pb_errf(e, "--param %.*s given twice (one list per parameter)", (int)n, value);
+    snprintf(par->name, sizeof par->name, "%.*s", (int)n, value);
+    par->nvalues = 0;
+    for (const char *v = eq + 1;;) {
+        size_t len = strcspn(v, ",");
+        if (!len) return pb_errf(e, "--param %s: an empty value in '%s' (values are separated by single commas)", par->name, eq + 1);
+        for (size_t i = 0; i < len; i++)
+            if ((unsigned char)v[i] <= ' ' || (unsigned char)v[i] >= 0x7f || v[i] == '{' || v[i] == '}')
+                return pb_errf(e, "--param %s: value '%.*s' holds a space, a brace or a character outside printable "
+                               "ASCII", par->name, (int)len, v);
+        if (n + 1 + len >= PB_NAME_MAX)
+            return pb_errf(e, "--param %s: value '%.*s' too long ('%s=VALUE' is a cell's name: at most %d characters)",
+                           par->name, (int)len, v, par->name, PB_NAME_MAX - 1);
+        for (int i = 0; i < par->nvalues; i++)
+            if (strlen(par->value[i]) == len && !strncmp(par->value[i], v, len))
+                return pb_errf(e, "--param %s: value '%.*s' given twice (each value is one cell)", par->name, (int)len, v);
+        if (par->nvalues == EXEC_MAX_VALUES) return pb_errf(e, "--param %s: at most %d values", par->name, EXEC_MAX_VALUES);
+        snprintf(par->value[par->nvalues++], PB_NAME_MAX, "%.*s", (int)len, v);
+        if (!v[len]) break;
+        v += len + 1;
+    }
+    o->npar++;
+    return 0;
+}
+
+static int set_check_output(void *o, const char *v, pb_err *e)
+{
+    (void)v;
+    (void)e;
+    ((exec_opts *)o)->check_output = 1;
+    return 0;
+}
 
 static int parse_count(const char *opt, const char *v, unsigned long long max, unsigned long long *out, pb_err *e)
 {
@@ -152,114 +398,361 @@ static int set_timeout(void *o, const char *v, pb_err *e)
     return pb_parse_timeout(v, &((exec_opts *)o)->timeout_s, e);
 }
 
+/* what the run's own copy's warm-ups found, set on a code layout's copy (calibrated_options) */
+static int set_warmed(void *p, const char *v, pb_err *e)
+{
+    exec_opts *o = p;
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || !(x >= 0))
+        return pb_errf(e, "--warmed-slowest-ns wants nanoseconds, got '%s'", v);
+    o->slowest_warmup_ns = x;
+    o->warmed = 1;
+    return 0;
+}
+
 static const pb_suite_opt options[] = {
-    {"old", "CMD", "the baseline command, split into words without a shell ('..', \"..\", \\)", set_old},
-    {"new", "CMD", "the candidate command, the same way", set_new},
+    {"cmd", "NAME=CMD", "a command, the impl NAME (repeat: two or more; the first is the baseline);\n"
+                        "split into words without a shell ('..', \"..\", \\); {P} in a word is --param's value", set_cmd},
+    {"old", "CMD", "the baseline command (impl old), the same way: --old/--new are --cmd old=CMD --cmd new=CMD", set_old},
+    {"new", "CMD", "the candidate command (impl new)", set_new},
+    {"param", "P=V1,V2,...", "one cell per value (variant P=V), {P} in the commands' words replaced by it;\n"
+                             "a second --param: one cell per pair of values (variant P=V,Q=W)", set_param},
+    {"prepare", "CMD", "run before every run of every command (warm-up or timed), not timed", set_prepare},
+    {"setup", "CMD", "run once per command and cell, before its first run (then the warm-ups)", set_setup},
+    {"cleanup", "CMD", "run once per command and cell, after its last timed run, before the cell is stored",
+     set_cleanup},
+    {"check-output", NULL, "refuse to time commands whose stdout differs in the first warm-up (SHA-256)",
+     set_check_output},
     {"bytes", "N", "bytes one run of a command processes, for per-byte figures (default 0: none)", set_bytes},
     {"warmup", "N", "untimed runs of each command first (default 2); each must exit 0", set_warmup},
     {"timeout", "S", "a run past S seconds is killed, with what it started, and fails its cases\n"
-                     "(default: 10 x the slowest warm-up run, at least 1 s; 600 s with no warm-up)", set_timeout},
+                     "(default: 10 x the slowest warm-up run, at least 1 s; 600 s with no warm-up\n"
+                     "before the run, as with --setup, whose warm-ups follow it)", set_timeout},
+    {"warmed-slowest-ns", "NS", "set by bench on a code layout's copy: the run's own warm-ups found this,\n"
+                                "the copy runs none of its own", set_warmed},
     {NULL, NULL, NULL, NULL},
 };
 
-/* One run of a command, killed past limit_s: -1 + e unless it exited 0. */
-static int run_once(const exec_cmd *c, const char *side, double limit_s, pb_proc *p, pb_err *e)
+/* The commands in order: their number (0 until two are given). */
+static int ncmds(const exec_opts *o)
 {
-    char what[EXEC_CMD_MAX + 32];
+    if (o->oldnew) return o->cmd[0].given && o->cmd[1].given ? 2 : 0;
+    return o->ncmds >= 2 ? o->ncmds : 0;
+}
+
+/* the index of the cell of this variant; -1: the cell of no parameter */
+static int value_of(const exec_opts *o, const pb_cell *cell)
+{
+    if (!o->npar) return -1;
+    char v[PB_NAME_MAX];
+    for (int c = 0, n = ncells_of(o); c < n; c++) {
+        cell_variant(o, c, v, sizeof v);
+        if (!strcmp(v, cell->variant)) return c;
+    }
+    return -1;
+}
+
+/* " (N=V)" for messages of a cell of parameters, "" else */
+static const char *cell_words(const exec_opts *o, int v, char *buf, size_t cap)
+{
+    char var[PB_NAME_MAX];
+    cell_variant(o, v, var, sizeof var);
+    if (v < 0) snprintf(buf, cap, "%s", "");
+    else snprintf(buf, cap, " (%s)", var);
+    return buf;
+}
+
+/* One run of c, killed past limit_s: -1 + e unless it exited 0. who names it in messages. */
+static int run_once(const exec_cmd *c, const char *who, double limit_s, char **out, pb_proc *p, pb_err *e)
+{
+    char what[EXEC_CMD_MAX + 128];
     pb_err se = {{0}};
-    snprintf(what, sizeof what, "exec: --%s command %s", side, c->path);
-    if (pb_spawn(c->argv, NULL, limit_s, p, &se) < 0) return pb_errf(e, "exec: --%s: %s", side, se.msg);
-    return pb_proc_check(what, p, e);
+    snprintf(what, sizeof what, "exec: %s command %s", who, c->path);
+    if (pb_spawn(c->argv, out, limit_s, p, &se) < 0) return pb_errf(e, "exec: %s: %s", who, se.msg);
+    if (pb_proc_check(what, p, e) < 0) {
+        if (out) { free(*out); *out = NULL; }
+        return -1;
+    }
+    return 0;
+}
+
+static double hook_limit(const exec_opts *o)
+{
+    return o->timeout_s > 0 ? o->timeout_s : EXEC_UNCALIBRATED_LIMIT_S;
+}
+
+/* --prepare, --setup or --cleanup, for command k of a cell (value v): -1 + e saying which and how
+ * it failed */
+static int run_hook(const exec_opts *o, int h, int k, int v, pb_err *e)
+{
+    if (!o->hook[h].given) return 0;
+    exec_cmd c;
+    if (instantiate(o, &o->hook[h], v, &c, e) < 0) return -1;
+    char who[PB_NAME_MAX * 3 + 64], cw[PB_NAME_MAX * 2 + 8];
+    snprintf(who, sizeof who, "--%s (for command %s%s)", hook_opt[h], o->cmd[k].name, cell_words(o, v, cw, sizeof cw));
+    pb_proc p;
+    return run_once(&c, who, hook_limit(o), NULL, &p, e);
+}
+
+/* The warm-up runs of the commands impls[0..n) (indices into o->cmd) of the cell of value v: each
+ * must exit 0; stderr written by some only, or (--check-output) differing stdout, refuses. */
+static int warm_up(exec_opts *o, const int *impls, int n, int v, pb_err *e)
+{
+    size_t stderr_bytes[EXEC_MAX_CMDS] = {0};
+    unsigned char md[EXEC_MAX_CMDS][EVP_MAX_MD_SIZE];
+    size_t out_len[EXEC_MAX_CMDS] = {0};
+    char cw[PB_NAME_MAX * 2 + 8];
+    cell_words(o, v, cw, sizeof cw);
+    if (o->check_output && !o->warmup) return pb_errf(e, "exec: --check-output compares the warm-up runs: not with --warmup 0");
+    for (int w = 0; w < o->warmup; w++)
+        for (int i = 0; i < n; i++) {
+            int k = impls[i];
+            exec_cmd c;
+            pb_proc p;
+            char *out = NULL, who[PB_NAME_MAX * 3 + 16];
+            snprintf(who, sizeof who, "%s%s", o->cmd[k].opt, cw);
+            if (run_hook(o, HOOK_PREPARE, k, v, e) < 0 || instantiate(o, &o->cmd[k], v, &c, e) < 0 ||
+                run_once(&c, who, hook_limit(o), o->check_output && w == 0 ? &out : NULL, &p, e) < 0)
+                return -1;
+            if (out) {
+                unsigned int mdn = 0;
+                int ok = EVP_Digest(out, strlen(out), md[i], &mdn, EVP_sha256(), NULL) == 1;
+                out_len[i] = strlen(out);
+                free(out);
+                if (!ok) return pb_errf(e, "exec: --check-output: cannot hash the output of %s", who);
+            }
+            stderr_bytes[i] += p.stderr_bytes;
+            if (p.wall_ns > o->slowest_warmup_ns) o->slowest_warmup_ns = p.wall_ns;
+        }
+    if (!o->warmup) return 0;
+    int quiet = 0, loud = -1;
+    for (int i = 0; i < n; i++) {
+        if (stderr_bytes[i]) { if (loud < 0) loud = i; }
+        else quiet++;
+    }
+    if (loud >= 0 && quiet) {
+        char list[EXEC_MAX_CMDS * (PB_NAME_MAX + 8)] = "";
+        size_t at = 0, total = 0;
+        int many = n - quiet > 1;
+        for (int i = 0; i < n; i++)
+            if (stderr_bytes[i]) {
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", o->cmd[impls[i]].opt);
+                total += stderr_bytes[i];
+            }
+        return pb_errf(e, "exec: only the %s command%s write%s to stderr%s (%zu bytes in %d warm-up runs): "
+                       "did %s fail without saying so in %s exit status?",
+                       list, many ? "s" : "", many ? "" : "s", cw, total, o->warmup, many ? "they" : "it",
+                       many ? "their" : "its");
+    }
+    for (int i = 1; o->check_output && i < n; i++)
+        if (out_len[i] != out_len[0] || memcmp(md[i], md[0], 32))
+            return pb_errf(e, "exec: --check-output: %s printed other output than %s%s (%zu bytes against %zu, "
+                           "SHA-256 differs): refusing to time commands that do not do the same work",
+                           o->cmd[impls[i]].opt, o->cmd[impls[0]].opt, cw, out_len[i], out_len[0]);
+    return 0;
+}
+
+/* Every option that needs the others, checked once all are given: 0, or -1 + e. */
+static int check_opts(const exec_opts *o, pb_err *e)
+{
+    int n = ncmds(o);
+    if (!n) return pb_errf(e, "exec: give both --old CMD and --new CMD, or two or more --cmd NAME=CMD");
+    int uses[EXEC_MAX_PARAMS] = {0};
+    for (int k = 0; k < n; k++)
+        if (check_placeholders(o, &o->cmd[k], uses, e) < 0) return -1;
+    for (int h = 0; h < NHOOKS; h++)
+        if (o->hook[h].given && check_placeholders(o, &o->hook[h], uses, e) < 0) return -1;
+    for (int i = 0; i < o->npar; i++)
+        if (!uses[i])
+            return pb_errf(e, "exec: --param %s: no command uses {%s} (its cells would time the same thing)",
+                           o->par[i].name, o->par[i].name);
+    if (ncells_of(o) > EXEC_MAX_CELLS)
+        return pb_errf(e, "exec: --param: %d cells, at most %d", ncells_of(o), EXEC_MAX_CELLS);
+    /* every cell's name fits one: the longest values of both together */
+    if (o->npar == 2) {
+        size_t len = strlen(o->par[0].name) + strlen(o->par[1].name) + 3;
+        for (int i = 0; i < 2; i++) {
+            size_t most = 0;
+            for (int k = 0; k < o->par[i].nvalues; k++)
+                if (strlen(o->par[i].value[k]) > most) most = strlen(o->par[i].value[k]);
+            len += most;
+        }
+        if (len >= PB_NAME_MAX)
+            return pb_errf(e, "exec: --param %s and --param %s: a cell's name 'N=V,M=W' would be %zu characters, at "
+                           "most %d", o->par[0].name, o->par[1].name, len, PB_NAME_MAX - 1);
+    }
+    return 0;
 }
 
 static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
 {
     exec_opts *o = opts;
     (void)po;
-    if (!o->given[0] || !o->given[1]) return pb_errf(e, "exec: give both --old CMD and --new CMD");
-    size_t stderr_bytes[2] = {0, 0};
-    for (int w = 0; w < o->warmup; w++)
-        for (int side = 0; side < 2; side++) {
-            pb_proc p;
-            if (run_once(&o->cmd[side], side ? "new" : "old", o->timeout_s > 0 ? o->timeout_s : EXEC_UNCALIBRATED_LIMIT_S,
-                         &p, e) < 0)
-                return -1;
-            stderr_bytes[side] += p.stderr_bytes;
-            if (p.wall_ns > o->slowest_warmup_ns) o->slowest_warmup_ns = p.wall_ns;
+    if (check_opts(o, e) < 0) return -1;
+    int n = ncmds(o), ncells = ncells_of(o), cellv = o->npar ? 0 : -1;
+    int all[EXEC_MAX_CMDS];
+    for (int k = 0; k < n; k++) all[k] = k;
+    /* every command of every cell can be run: a name not on $PATH is refused before anything runs */
+    for (int v = 0; v < ncells; v++)
+        for (int k = 0; k < n; k++) {
+            exec_cmd c;
+            const exec_tmpl *t = &o->cmd[k];
+            /* a program --setup makes need not be there yet */
+            if (o->hook[HOOK_SETUP].given && strchr(t->buf, '/')) continue;
+            if (instantiate(o, t, cellv < 0 ? -1 : v, &c, e) < 0) return -1;
         }
-    if (o->warmup && (stderr_bytes[0] == 0) != (stderr_bytes[1] == 0))
-        return pb_errf(e, "exec: only the --%s command writes to stderr (%zu bytes in %d warm-up runs): "
-                       "did it fail without saying so in its exit status?",
-                       stderr_bytes[0] ? "old" : "new", stderr_bytes[0] + stderr_bytes[1], o->warmup);
-    g->cells = calloc(1, sizeof *g->cells);
+    /* with --setup the warm-ups follow it, cell by cell (cell_begin); a code layout's copy takes the
+     * run's own copy's (--warmed-slowest-ns) */
+    if (!o->hook[HOOK_SETUP].given && !o->warmed)
+        for (int v = 0; v < ncells; v++)
+            if (warm_up(o, all, n, cellv < 0 ? -1 : v, e) < 0) return -1;
+    g->cells = calloc(ncells > 0 ? (size_t)ncells : 1u, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "exec: out of memory");
-    g->ncells = 1;
-    pb_cell *c = &g->cells[0];
-    snprintf(c->variant, sizeof c->variant, "command");
-    snprintf(c->op, sizeof c->op, "run");
-    c->size_bytes = o->bytes;
-    c->nimpls = 2;
-    snprintf(c->impls[0], PB_NAME_MAX, "old");
-    snprintf(c->impls[1], PB_NAME_MAX, "new");
+    g->ncells = ncells;
+    for (int v = 0; v < ncells; v++) {
+        pb_cell *c = &g->cells[v];
+        cell_variant(o, cellv < 0 ? -1 : v, c->variant, sizeof c->variant);
+        snprintf(c->op, sizeof c->op, "run");
+        c->size_bytes = o->bytes;
+        c->nimpls = n;
+        for (int k = 0; k < n; k++) snprintf(c->impls[k], PB_NAME_MAX, "%s", o->cmd[k].name);
+    }
     return 0;
 }
 
 typedef struct exec_case {
-    const exec_cmd *cmd;
-    const char *side;
+    exec_cmd cmd, prepare;
+    int has_prepare;
+    char who[PB_NAME_MAX * 3 + 16];
     double limit_s;
+    double user_ns, sys_ns;            /* the last sample's */
 } exec_case;
 
 static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, pb_err *e)
 {
     exec_case *c = p;
     pb_proc proc;
-    if (run_once(c->cmd, c->side, c->limit_s, &proc, e) < 0) return -1;
+    if (c->has_prepare) {
+        char who[sizeof c->who + 32];
+        snprintf(who, sizeof who, "--prepare (for %s)", c->who);
+        if (run_once(&c->prepare, who, c->limit_s, NULL, &proc, e) < 0) return -1;
+    }
+    if (run_once(&c->cmd, c->who, c->limit_s, NULL, &proc, e) < 0) return -1;
     *iters = 1;
     *ns = proc.wall_ns;
     *cpu_ns = proc.cpu_ns;
+    c->user_ns = proc.user_ns;
+    c->sys_ns = proc.sys_ns;
     return 0;
+}
+
+static int cpu_split(void *p, double *user_ns, double *sys_ns)
+{
+    const exec_case *c = p;
+    *user_ns = c->user_ns;
+    *sys_ns = c->sys_ns;
+    return 1;
 }
 
 static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *out, pb_err *e)
 {
     const exec_opts *o = opts;
-    (void)cell;
-    int side = !strcmp(impl, "new");
-    if (!side && strcmp(impl, "old")) return pb_errf(e, "exec: unknown implementation '%s' (old or new)", impl);
+    int k = find_cmd(o, impl), v = value_of(o, cell);
+    if (k < 0) return pb_errf(e, "exec: unknown implementation '%s'", impl);
     exec_case *c = calloc(1, sizeof *c);
     if (!c) return pb_errf(e, "exec: out of memory");
-    c->cmd = &o->cmd[side];
-    c->side = side ? "new" : "old";
+    if (instantiate(o, &o->cmd[k], v, &c->cmd, e) < 0 ||
+        (o->hook[HOOK_PREPARE].given && instantiate(o, &o->hook[HOOK_PREPARE], v, &c->prepare, e) < 0)) {
+        free(c);
+        return PB_SETUP_ERROR;
+    }
+    c->has_prepare = o->hook[HOOK_PREPARE].given;
+    char cw[PB_NAME_MAX * 2 + 8];
+    snprintf(c->who, sizeof c->who, "%s%s", o->cmd[k].opt, cell_words(o, v, cw, sizeof cw));
     double ten = 10 * o->slowest_warmup_ns * 1e-9;
+    int warmed = o->warmup && !o->hook[HOOK_SETUP].given;
     c->limit_s = o->timeout_s > 0 ? o->timeout_s
-                 : o->warmup ? (ten > EXEC_MIN_LIMIT_S ? ten : EXEC_MIN_LIMIT_S) : EXEC_UNCALIBRATED_LIMIT_S;
+                 : warmed ? (ten > EXEC_MIN_LIMIT_S ? ten : EXEC_MIN_LIMIT_S) : EXEC_UNCALIBRATED_LIMIT_S;
     out->ctx = c;
     out->free_ctx = free;
     out->external_sample = external_sample;
     return PB_SETUP_OK;
 }
 
-/* the program each side runs (its first word, as found on $PATH): its identity and build are
- * stored with the run (suite.h) */
+/* the commands of the cell (after --impl), as indices into o->cmd */
+static int cell_cmds(const exec_opts *o, const pb_cell *cell, int *k)
+{
+    int n = 0;
+    for (int i = 0; i < cell->nimpls; i++) {
+        int c = find_cmd(o, cell->impls[i]);
+        if (c >= 0) k[n++] = c;
+    }
+    return n;
+}
+
+/* hook h (--setup, --cleanup) once for each command of the cell, then, after --setup, the cell's
+ * warm-ups (which follow it: the programs it makes may not be there before) */
+static int cell_hook(exec_opts *o, int h, const pb_cell *cell, pb_err *e)
+{
+    if (!o->hook[h].given) return 0;
+    int k[EXEC_MAX_CMDS], n = cell_cmds(o, cell, k), v = value_of(o, cell);
+    for (int i = 0; i < n; i++)
+        if (run_hook(o, h, k[i], v, e) < 0) return -1;
+    return h == HOOK_SETUP ? warm_up(o, k, n, v, e) : 0;
+}
+
+static int cell_begin(void *opts, const pb_cell *cell, pb_err *e) { return cell_hook(opts, HOOK_SETUP, cell, e); }
+static int cell_end(void *opts, const pb_cell *cell, pb_err *e) { return cell_hook(opts, HOOK_CLEANUP, cell, e); }
+
+/* the program each command runs (its first word, as found on $PATH): its identity and build are
+ * stored with the run (suite.h). Not for a first word with {P} in it (one program per cell) or a
+ * program not there yet (--setup may make it). */
 static int user_object(const void *opts, const char *impl, char *path, size_t cap)
 {
     const exec_opts *o = opts;
-    int side = !strcmp(impl, "new");
-    if (!side && strcmp(impl, "old")) return 0;
-    snprintf(path, cap, "%s", o->cmd[side].path);
+    int k = find_cmd(o, impl);
+    if (k < 0) return 0;
+    const char *w = o->cmd[k].buf;
+    for (const char *p = w; *p; p++)
+        if (placeholder_at(p)) return 0;
+    if (strchr(w, '/')) {
+        if (access(w, X_OK) != 0) return 0;
+        snprintf(path, cap, "%s", w);
+        return 1;
+    }
+    return pb_find_program(w, path, cap);
+}
+
+static int roles(const void *opts, const char **baseline, const char **candidate)
+{
+    const exec_opts *o = opts;
+    if (o->oldnew || o->ncmds < 2) return 0;
+    *baseline = o->cmd[0].name;
+    *candidate = o->cmd[1].name;
     return 1;
 }
 
-/* --old and --new are the two impls' commands: a second of either would replace the first */
-static const char *const once_options[] = { "old", "new", NULL };
+/* a code layout's copy plans after the run's own copy: what the warm-ups found, so that it runs
+ * none again (every --prepare and warm-up run once per run, not once per copy) */
+static const char *calibrated_options(const void *opts)
+{
+    exec_opts *o = (exec_opts *)opts;
+    snprintf(o->calibrated, sizeof o->calibrated, "warmed-slowest-ns=%.17g", o->slowest_warmup_ns);
+    return o->calibrated;
+}
+
+/* --old, --new and the hooks replace a first value, which the stored options would still show;
+ * --cmd and --param (twice at most) add one each */
+static const char *const once_options[] = {"old", "new", "prepare", "setup", "cleanup", NULL};
 
 /* the options that name the code under test: a baseline's configuration is the rest (suite.h) */
-static const char *const code_options[] = {"old", "new", NULL};
+static const char *const code_options[] = {"old", "new", "cmd", NULL};
 
 const pb_suite pb_suite_exec = {
     .name = "exec",
-    .title = "two commands (--old CMD --new CMD), whole processes, interleaved and paired",
+    .title = "commands (--cmd NAME=CMD ..., or --old CMD --new CMD), whole processes, interleaved and paired",
     .baseline = "old",
     .candidate = "new",
     .metrics = PB_M_NS_PER_OP | PB_M_MB_PER_S,
@@ -269,12 +762,17 @@ const pb_suite pb_suite_exec = {
     .options = options,
     .plan = plan,
     .setup_case = setup_case,
+    .calibrated_options = calibrated_options,
     .once_options = once_options,
     .user_object = user_object,
     .code_options = code_options,
+    .roles = roles,
+    .cpu_split = cpu_split,
+    .cell_begin = cell_begin,
+    .cell_end = cell_end,
     .plot_x = "variant",
     .sample_words = "one process of the command, timed from posix_spawn to reaped",
     .notes_md = "Each sample is one process: wall time from posix_spawn to reaped (CLOCK_MONOTONIC_RAW), "
-                "which includes exec and the dynamic loader, and the child's user + system CPU time. No "
+                "which includes exec and the dynamic loader, and the child's user and system CPU time. No "
                 "shell runs the commands. There is no document: no claim is checked.",
 };

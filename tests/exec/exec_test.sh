@@ -33,4 +33,120 @@ expect 2 "--new: 'no-such-command-pb' is not in \$PATH" \
     "$bench" run --suite exec --old true --new no-such-command-pb --db "$T/no.db"
 expect 2 "give both --old CMD and --new CMD" "$bench" run --suite exec --old true --db "$T/no.db"
 if [[ -e $T/no.db ]]; then bad "a refused run left a database"; else ok; fi
+
+# ---- three commands (--cmd NAME=CMD) of three cells (--param), every hook counted in files ----
+# Each hook appends a line to a file of $T: --prepare before every run (1 warm-up + 4 rounds per
+# command and cell), --setup and --cleanup once per command and cell, however many code layouts
+# plan the run. sh is the program here: bench runs no shell of its own.
+db3=$T/three.db
+expect 0 "run 1 complete" "$bench" run --suite exec --cmd alpha=true --cmd 'beta=printf %s {N}' \
+    --cmd 'gamma=true {N}' --param N=1,2,3 --rounds 4 --warmup 1 --counters '' --quiet --db "$db3" \
+    --prepare "sh -c 'echo {N} >>$T/prepare'" --setup "sh -c 'echo {N} >>$T/setup'" \
+    --cleanup "sh -c 'echo {N} >>$T/cleanup'"
+is "the first command is the baseline" "$(q "$db3" "SELECT baseline || ',' || candidate FROM runs")" "alpha,beta"
+is "3 commands x 3 cells" "$(q "$db3" "SELECT group_concat(impl || ':' || variant || ':' || n, ' ') FROM (SELECT impl, variant, n FROM summary WHERE metric = 'ns_per_op' ORDER BY variant, impl)")" \
+    "alpha:N=1:4 beta:N=1:4 gamma:N=1:4 alpha:N=2:4 beta:N=2:4 gamma:N=2:4 alpha:N=3:4 beta:N=3:4 gamma:N=3:4"
+is "ratios against the baseline, per cell" "$(q "$db3" "SELECT group_concat(candidate || '/' || baseline || ':' || variant, ' ') FROM (SELECT * FROM ratios WHERE metric = 'ns_per_op' ORDER BY variant, candidate)")" \
+    "beta/alpha:N=1 gamma/alpha:N=1 beta/alpha:N=2 gamma/alpha:N=2 beta/alpha:N=3 gamma/alpha:N=3"
+is "--prepare: before every run, warm-up or timed" "$(sort "$T/prepare" | uniq -c | tr -s ' ' | tr '\n' ';')" " 15 1; 15 2; 15 3;"
+is "--setup: once per command and cell" "$(sort "$T/setup" | uniq -c | tr -s ' ' | tr '\n' ';')" " 3 1; 3 2; 3 3;"
+is "--cleanup: once per command and cell" "$(sort "$T/cleanup" | uniq -c | tr -s ' ' | tr '\n' ';')" " 3 1; 3 2; 3 3;"
+is "user and system time kept, cpu_ns their sum" \
+    "$(q "$db3" "SELECT count(*) || ',' || count(user_ns) || ',' || count(sys_ns) || ',' || sum(abs(cpu_ns - user_ns - sys_ns) > 1) FROM samples")" \
+    "36,36,36,0"
+expect 0 "" "$bench" report --db "$db3" --out "$T/rep"
+for name in alpha beta gamma N=1 N=2 N=3; do
+    if grep -rqF -- "$name" "$T/rep"; then ok; else bad "the report does not mention $name"; fi
+done
+expect 0 "" "$bench" export --format csv --db "$db3" --out "$T/three.csv"
+is "csv: mean, stddev, min, max, user, sys of each command's time" \
+    "$(python3 -c 'import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1])) if x["metric"] == "ns_per_op"]
+print(len(r), sorted({x["impl"] for x in r}), sorted({x["variant"] for x in r}),
+      all(float(x["min"]) <= float(x["mean"]) <= float(x["max"]) and float(x["stddev"]) >= 0 and
+          float(x["user"]) >= 0 and float(x["sys"]) >= 0 for x in r))' "$T/three.csv")" \
+    "9 ['alpha', 'beta', 'gamma'] ['N=1', 'N=2', 'N=3'] True"
+expect 0 "" "$bench" export --format json --db "$db3" --out "$T/three.json"
+# the samples' mean user time (to 1e-12: the sqlite3 program may sum in another order than bench)
+want=$(q "$db3" "SELECT printf('%.17g', min(u)) FROM (SELECT avg(s.user_ns / s.iterations) u FROM samples s JOIN cases c ON c.id = s.case_id GROUP BY c.id)")
+is "json: user and sys per op, the samples' mean" \
+    "$(python3 -c 'import json,sys; s=[x for x in json.load(open(sys.argv[1]))["stats"] if x["metric"] == "ns_per_op"]
+u=min(x["user"] for x in s); print(len(s), all(x["sys"] is not None for x in s), abs(u - float(sys.argv[2])) <= 1e-12 * max(abs(u), 1))' "$T/three.json" "$want")" \
+    "9 True True"
+# what bench run prints after the run, hyperfine's figures per command (the values are not checked)
+out=$("$bench" run --suite exec --cmd one=true --cmd two=true --rounds 3 --warmup 1 --counters '' --quiet --db "$T/pr.db" 2>&1)
+for want in "Time (mean ± σ)" "Range (min … max)" "User: " "System: " "Ratio two/one (paired by round)" "3 runs"; do
+    if [[ $out == *"$want"* ]]; then ok; else bad "bench run's figures lack '$want': $out"; fi
+done
+
+# {N} is replaced inside a word, by the value as written: no shell, no splitting, no globbing
+expect 0 "complete" "$bench" run --suite exec --cmd 'a=test x{N}y = x$HOMEy' --cmd 'b=test {N} = $HOME' \
+    --param 'N=$HOME' --rounds 2 --warmup 1 --counters '' --quiet --db "$T/sub.db"
+expect 0 "complete" "$bench" run --suite exec --cmd 'a=test {N} = *' --cmd 'b=test {N}{N} = **' \
+    --param 'N=*' --rounds 2 --warmup 1 --counters '' --quiet --db "$T/sub.db"
+# a second --param: one cell per pair of values, the first parameter's outer
+expect 0 "complete" "$bench" run --suite exec --cmd 'a=test {N}{M} = {N}{M}' --cmd 'b=test x{M} = x{M}' \
+    --param N=1,2 --param M=x,y,z --rounds 2 --warmup 1 --counters '' --quiet --db "$T/two.db"
+is "2 x 3 cells" "$(q "$T/two.db" "SELECT group_concat(variant, ' ') FROM (SELECT DISTINCT variant FROM cases ORDER BY id)")" \
+    "N=1,M=x N=1,M=y N=1,M=z N=2,M=x N=2,M=y N=2,M=z"
+expect 2 "--param N given twice" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1 --param N=2 --db "$T/no.db"
+expect 2 "--param: at most 2 parameters" "$bench" run --suite exec --cmd 'a=echo {N}{M}{K}' --cmd b=true --param N=1 \
+    --param M=1 --param K=1 --db "$T/no.db"
+expect 2 "--param M: no command uses {M}" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1 --param M=1 --db "$T/no.db"
+expect 2 "unknown placeholder {K} (the parameter is {N} or {M};" \
+    "$bench" run --suite exec --cmd 'a=echo {N}{M}{K}' --cmd b=true --param N=1 --param M=1 --db "$T/no.db"
+# --prepare alone (the warm-ups in the plan): once before each run, not once per code layout's plan
+expect 0 "complete" "$bench" run --suite exec --old true --new true --rounds 3 --warmup 2 --counters '' --quiet \
+    --prepare "sh -c 'echo x >>$T/prep2'" --db "$T/sub.db"
+is "--prepare with --old/--new: (2 warm-ups + 3 rounds) x 2" "$(wc -l <"$T/prep2")" "10"
+
+# --check-output: the same stdout passes; different text is refused before anything is stored
+expect 0 "complete" "$bench" run --suite exec --cmd 'a=printf same' --cmd 'b=printf %s same' --check-output \
+    --rounds 2 --warmup 1 --counters '' --quiet --db "$T/sub.db"
+expect 2 "--check-output: --cmd b printed other output than --cmd a (3 bytes against 3" \
+    "$bench" run --suite exec --cmd 'a=printf one' --cmd 'b=printf two' --check-output --db "$T/no.db"
+expect 2 "--check-output: --cmd c printed other output than --cmd a (N=2)" \
+    "$bench" run --suite exec --cmd 'a=printf {N}' --cmd 'b=printf {N}' --cmd 'c=printf 1' --param N=1,2 \
+    --check-output --db "$T/no.db"
+expect 2 "--check-output compares the warm-up runs: not with --warmup 0" \
+    "$bench" run --suite exec --cmd a=true --cmd b=true --check-output --warmup 0 --db "$T/no.db"
+
+# every refusal names the option at fault, exit 2, and stores nothing
+expect 2 "--cmd: bad NAME 'a b'" "$bench" run --suite exec --cmd 'a b=true' --cmd c=true --db "$T/no.db"
+expect 2 "--cmd: bad NAME 'x@y'" "$bench" run --suite exec --cmd 'x@y=true' --cmd c=true --db "$T/no.db"
+expect 2 "--cmd: bad NAME ''" "$bench" run --suite exec --cmd '=true' --cmd c=true --db "$T/no.db"
+expect 2 "--cmd: NAME 'a' given twice" "$bench" run --suite exec --cmd a=true --cmd a=false --db "$T/no.db"
+expect 2 "--cmd wants NAME=CMD, got 'true'" "$bench" run --suite exec --cmd true --cmd b=true --db "$T/no.db"
+expect 2 "--cmd a needs a command" "$bench" run --suite exec --cmd a= --cmd b=true --db "$T/no.db"
+expect 2 "--old: not with --cmd" "$bench" run --suite exec --cmd a=true --old true --db "$T/no.db"
+expect 2 "--cmd: not with --old/--new" "$bench" run --suite exec --new true --cmd a=true --db "$T/no.db"
+expect 2 "or two or more --cmd NAME=CMD" "$bench" run --suite exec --cmd a=true --db "$T/no.db"
+expect 2 "--cmd a: unknown placeholder {X} (the parameter is {N};" \
+    "$bench" run --suite exec --cmd 'a=echo {X}' --cmd 'b=echo {N}' --param N=1 --db "$T/no.db"
+# without --param a brace is a plain character, as it was before there were parameters
+expect 0 "complete" "$bench" run --suite exec --cmd 'a=test {N} = {N}' --cmd "b=awk 'BEGIN {exit}'" \
+    --rounds 2 --warmup 1 --counters '' --quiet --db "$T/sub.db"
+expect 2 "--setup: unknown placeholder {M}" \
+    "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1 --setup 'echo {M}' --db "$T/no.db"
+expect 2 "--param N: no command uses {N}" "$bench" run --suite exec --cmd a=true --cmd b=true --param N=1,2 --db "$T/no.db"
+expect 2 "--param N: value '1' given twice" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1,2,1 --db "$T/no.db"
+expect 2 "--param N: an empty value" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1,,2 --db "$T/no.db"
+expect 2 "--param N: value 'a b' holds a space" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param 'N=a b' --db "$T/no.db"
+expect 2 "--param: bad NAME '1N'" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param 1N=2 --db "$T/no.db"
+expect 2 "--param wants NAME=V1,V2" "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N --db "$T/no.db"
+expect 2 "--cmd b: 'no-such-command-pb-1' is not in \$PATH" \
+    "$bench" run --suite exec --cmd 'a=echo {N}' --cmd 'b=no-such-command-pb-{N}' --param N=1 --db "$T/no.db"
+expect 2 "--prepare (for command a) command" "$bench" run --suite exec --cmd a=true --cmd b=true --prepare false --db "$T/no.db"
+expect 2 "exited with status 1" "$bench" run --suite exec --cmd a=true --cmd b=true --prepare false --db "$T/no.db"
+if [[ -e $T/no.db ]]; then bad "a refused run left a database"; else ok; fi
+# a failing --setup or --cleanup refuses the run when its cell comes: the run is stored failed, with
+# why, and none of the cell's samples
+expect 2 "--setup (for command a (N=1)) command" \
+    "$bench" run --suite exec --cmd 'a=echo {N}' --cmd b=true --param N=1 --setup 'sh -c "exit 3"' --db "$T/hook.db"
+expect 2 "--cleanup (for command a) command" \
+    "$bench" run --suite exec --cmd a=true --cmd b=true --cleanup 'sh -c "exit 4"' --rounds 2 --db "$T/hook.db"
+is "failed hooks: runs failed, nothing of their cells stored" \
+    "$(q "$T/hook.db" "SELECT group_concat(status, ',') || ';' || (SELECT count(*) FROM samples) || ';' || (SELECT count(*) FROM cases) FROM runs")" \
+    "failed,failed;0;0"
+is "the reason names the hook and its status" \
+    "$(q "$T/hook.db" "SELECT count(*) FROM runs WHERE status_reason LIKE '%exited with status 3%' OR status_reason LIKE '%exited with status 4%'")" "2"
 finish
