@@ -197,9 +197,10 @@ static int time_ratio(pb_store *st, int64_t run, const char *base, const char *i
 }
 
 /* Per command of each cell, hyperfine's figures, for the cases whose samples keep user and system
- * time apart (exec): mean ± σ, min … max, User and System (pb_fmt_ns), and the paired ratio
+ * time apart (exec) or whose sample is a whole process with its CPU time (gbench: Google Benchmark's
+ * CPU time): mean ± σ, min … max, User and System or CPU (pb_fmt_ns), and the paired ratio
  * against the run's baseline (the ratio the store paired by round, not one of the means). */
-static void spread_summary(const char *db, int64_t run)
+static void spread_summary(const char *db, int64_t run, const pb_suite *suite)
 {
     pb_store st;
     pb_err e = {{0}};
@@ -227,15 +228,20 @@ static void spread_summary(const char *db, int64_t run)
         snprintf(op, sizeof op, "%s", pb_db_column_str(q, 2));
         int64_t size = pb_db_column_int64(q, 3);
         pb_time_spread sp;
-        if (pb_export_time_spread(&st, run, impl, variant, op, size, &sp) != 1 || !sp.has_split) continue;
+        if (pb_export_time_spread(&st, run, impl, variant, op, size, &sp) != 1) continue;
+        if (!sp.has_split && !(suite->sample_words && sp.has_cpu)) continue;
         char cell[sizeof last];
         snprintf(cell, sizeof cell, "%s %s", variant, op);
         if (strcmp(cell, last)) printf("\n%s:\n", cell);
         snprintf(last, sizeof last, "%s", cell);
         char a[32], b[32], u[32], s[32];
         printf("  %s\n", impl);
-        printf("    Time (mean \u00b1 \u03c3):  %s \u00b1 %s    [User: %s, System: %s]\n", pb_fmt_ns(a, sizeof a, sp.mean),
-               pb_fmt_ns(b, sizeof b, sp.stddev), pb_fmt_ns(u, sizeof u, sp.user), pb_fmt_ns(s, sizeof s, sp.sys));
+        if (sp.has_split)
+            printf("    Time (mean \u00b1 \u03c3):  %s \u00b1 %s    [User: %s, System: %s]\n", pb_fmt_ns(a, sizeof a, sp.mean),
+                   pb_fmt_ns(b, sizeof b, sp.stddev), pb_fmt_ns(u, sizeof u, sp.user), pb_fmt_ns(s, sizeof s, sp.sys));
+        else
+            printf("    Time (mean \u00b1 \u03c3):  %s \u00b1 %s    [CPU: %s]\n", pb_fmt_ns(a, sizeof a, sp.mean),
+                   pb_fmt_ns(b, sizeof b, sp.stddev), pb_fmt_ns(u, sizeof u, sp.cpu));
         printf("    Range (min \u2026 max):  %s \u2026 %s    %lld runs\n", pb_fmt_ns(a, sizeof a, sp.min),
                pb_fmt_ns(b, sizeof b, sp.max), (long long)sp.n);
         double r[3];
@@ -434,7 +440,7 @@ static int run_one(int argc, char **argv, const char *cmdline)
     }
     printf("run %lld complete (suite %s) in %s\n", (long long)run, cli.suite->name, a.o.db_path);
     closing_summary(cli.suite, a.o.db_path, run);
-    spread_summary(a.o.db_path, run);
+    spread_summary(a.o.db_path, run, cli.suite);
     if (failed) {
         /* complete (every other case stands) but not clean: the caller must hear of it */
         fprintf(stderr, "bench run: %lld case%s of code the lab did not write failed (said above; stored unavailable, reason 'failed: ...')\n",

@@ -77,7 +77,8 @@ int pb_export_time_spread(pb_store *st, int64_t run, const char *impl, const cha
     /* sums, not the database's stddev (SQLite has none): the deviation is taken here, from the mean */
     if (case_samples(st,
                      "count(*), avg(s.ns / s.iterations), min(s.ns / s.iterations), max(s.ns / s.iterations),"
-                     " count(s.user_ns), count(s.sys_ns), avg(s.user_ns / s.iterations), avg(s.sys_ns / s.iterations)",
+                     " count(s.user_ns), count(s.sys_ns), avg(s.user_ns / s.iterations), avg(s.sys_ns / s.iterations),"
+                     " count(s.cpu_ns), avg(s.cpu_ns / s.iterations)",
                      run, impl, variant, op, size, &q) < 0)
         return -1;
     int rc = pb_db_step(q) == PB_DB_ROW ? 0 : -1;
@@ -89,6 +90,8 @@ int pb_export_time_spread(pb_store *st, int64_t run, const char *impl, const cha
         out->has_split = out->n > 0 && pb_db_column_int64(q, 4) == out->n && pb_db_column_int64(q, 5) == out->n;
         out->user = out->has_split ? pb_db_column_double(q, 6) : 0;
         out->sys = out->has_split ? pb_db_column_double(q, 7) : 0;
+        out->has_cpu = out->n > 0 && pb_db_column_int64(q, 8) == out->n;
+        out->cpu = out->has_cpu ? pb_db_column_double(q, 9) : 0;
     }
     pb_db_finalize(q);
     if (rc < 0 || out->n < 2) return rc < 0 ? -1 : out->n > 0;
@@ -151,17 +154,19 @@ static void csv_row(pb_stmt *q, void *ctx)
      * where the samples did not keep them apart */
     pb_time_spread sp;
     if (!row_spread(x->st, q, &sp)) {
-        fputs(",,,,,,\n", f);
+        fputs(",,,,,,,\n", f);
         return;
     }
     fprintf(f, ",%.17g,%.17g,%.17g,%.17g", sp.mean, sp.stddev, sp.min, sp.max);
-    if (sp.has_split) fprintf(f, ",%.17g,%.17g\n", sp.user, sp.sys);
-    else fputs(",,\n", f);
+    if (sp.has_split) fprintf(f, ",%.17g,%.17g", sp.user, sp.sys);
+    else fputs(",,", f);
+    if (sp.has_cpu) fprintf(f, ",%.17g\n", sp.cpu);
+    else fputs(",\n", f);
 }
 
 int pb_render_csv(const pb_render_out *out, const pb_render_in *in, pb_err *e)
 {
-    fputs("run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90,mean,stddev,min,max,user,sys\n", out->f);
+    fputs("run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90,mean,stddev,min,max,user,sys,cpu\n", out->f);
     row_ctx x = {.st = in->st, .f = out->f};
     if (each_stat(in->st, in->ids, in->nids, csv_row, &x) < 0) return pb_errf(e, "cannot read the statistics");
     return 0;
@@ -238,6 +243,7 @@ static void json_stat(pb_stmt *q, void *ctx)
     json_object_set_new(o, "max", have ? json_real(sp.max) : json_null());
     json_object_set_new(o, "user", have && sp.has_split ? json_real(sp.user) : json_null());
     json_object_set_new(o, "sys", have && sp.has_split ? json_real(sp.sys) : json_null());
+    json_object_set_new(o, "cpu", have && sp.has_cpu ? json_real(sp.cpu) : json_null());
     json_array_append_new(stats, o);
 }
 

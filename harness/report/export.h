@@ -32,6 +32,8 @@ typedef struct pb_time_spread {
     double mean, stddev, min, max;
     int has_split;
     double user, sys;
+    int has_cpu;               /* every sample has its CPU time (cpu_ns: user + system) */
+    double cpu;                /* its mean per operation (gbench's CPU time; exec's user + sys) */
 } pb_time_spread;
 /* That of the case (run, impl, variant, op, size): 1, 0 when it has no sample, -1 on a failed read. */
 int pb_export_time_spread(pb_store *st, int64_t run, const char *impl, const char *variant, const char *op,

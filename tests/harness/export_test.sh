@@ -47,12 +47,13 @@ is "csv rows" "$($PY -c 'import csv; print(len(list(csv.reader(open("r.csv")))))
     "$(( $(q s.db "SELECT count(*) FROM summary WHERE run_id = 1") + 1 ))"
 is "csv quoted field" "$($PY -c 'import csv; print(list(csv.reader(open("r.csv")))[1][3])')" 'a,"b'
 # the time metric's spread beside the median (columns added behind the old ones): mean, stddev, min
-# and max on the time rows only, user and sys empty where the samples do not keep them (synthetic)
-is "csv header" "$(head -1 r.csv)" "run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90,mean,stddev,min,max,user,sys"
+# and max on the time rows only, user and sys empty where the samples do not keep them (synthetic),
+# cpu (the mean CPU time per op, gbench's CPU time) where every sample has one
+is "csv header" "$(head -1 r.csv)" "run_id,suite,impl,variant,op,size_bytes,metric,unit,n,median,p10,p90,mean,stddev,min,max,user,sys,cpu"
 is "csv spread" "$($PY -c 'import csv; r=list(csv.DictReader(open("r.csv"))); t=[x for x in r if x["metric"] == "ns_per_op"]
 print(len(t) > 0, all(float(x["min"]) <= float(x["mean"]) <= float(x["max"]) and float(x["stddev"]) >= 0 for x in t),
       all(x["mean"] == x["stddev"] == x["min"] == x["max"] == "" for x in r if x["metric"] != "ns_per_op"),
-      all(x["user"] == x["sys"] == "" for x in r))')" "True True True True"
+      all(x["user"] == x["sys"] == "" for x in r), all((x["cpu"] != "") == (x["metric"] == "ns_per_op") for x in r))')" "True True True True True"
 # the samples' mean (to 1e-12: the sqlite3 program may sum in another order than bench's SQLite)
 want=$(q s.db "SELECT printf('%.17g', min(m)) FROM (SELECT avg(s.ns / s.iterations) m FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 1 GROUP BY c.id)")
 is "json mean" "$($PY -c 'import json,sys; s=json.load(open("r.json"))["stats"]; m=min(x["mean"] for x in s if x["mean"] is not None)
