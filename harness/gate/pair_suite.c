@@ -335,7 +335,10 @@ void pb_pair_suite(gate_wrap *W, pb_suite *wrapped)
     wrapped->user_object = w_user_object;
     wrapped->check_output = w_check_output;
     /* hooks that take the suite's own options or cases, which the wrap does not hand on: the gate
-     * names its pairs itself, keeps no user/system split and runs no per-cell set-up (exec --setup) */
+     * names its pairs itself, keeps no user/system split and runs no per-cell set-up (exec --setup).
+     * ratio_pairs too: called with the run's options, which here are the wrap, drbg's read a gate_wrap
+     * as its own options and handed finalize a wild pointer (a commit gate of drbg crashed in CI) */
+    wrapped->ratio_pairs = NULL;
     wrapped->roles = NULL;
     wrapped->cpu_split = NULL;
     wrapped->cell_begin = NULL;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gate.h"
+#include "pair_suite.h"
 #include "sim.h"
 
 static int fails, checks;
@@ -328,6 +329,31 @@ static void add_case(pb_gate_data *d, int64_t run, const char *impl, uint64_t si
         c->obs[r] = (pb_gate_obs){.round = r, .rep = 0, .position = r % 2, .cost = base * (r % 2 ? 1.01 : 1)};
 }
 
+static const char *const fake_pairs[] = {"x", "old", NULL};
+static const char *const *fake_ratio_pairs(const void *opts) { return opts ? fake_pairs : NULL; }
+
+/* The gate's wrapped suite hands its hooks the wrap, not the suite's options: a hook that reads
+ * the suite's options (drbg's ratio_pairs read a gate_wrap as drbg_opts and gave finalize a wild
+ * pointer) must not reach the run through it. */
+static void test_wrap_hooks(void)
+{
+    pb_suite s;
+    memset(&s, 0, sizeof s);
+    s.name = "fake";
+    s.baseline = "old";
+    s.candidate = "new";
+    s.ratio_pairs = fake_ratio_pairs;
+    int opts = 0;
+    gate_wrap W;
+    pb_pair_claim(&W, &s, &opts, "old", "new", 0);
+    pb_suite wrapped;
+    pb_pair_suite(&W, &wrapped);
+    CHECK(wrapped.ratio_pairs == NULL, "the wrap keeps the suite's ratio_pairs");
+    CHECK(pb_suite_ratio_pairs(&wrapped, &W) == NULL, "ratio pairs through the wrap");
+    CHECK(wrapped.roles == NULL && wrapped.cell_begin == NULL && wrapped.cell_end == NULL && wrapped.cpu_split == NULL,
+          "option-taking hooks through the wrap");
+}
+
 static void test_pairing(void)
 {
     pb_gate_params gp = PB_GATE_DEFAULTS;
@@ -381,6 +407,7 @@ int main(void)
     test_thresholds();
     test_runs();
     test_pairing();
+    test_wrap_hooks();
     test_simulated_gates();
     printf("%d checks, %d failed\n", checks, fails);
     return fails != 0;
