@@ -60,10 +60,10 @@ void pb_module_layouts_close(pb_module_layouts *L)
 
 void pb_module_layouts_what(char *buf, size_t cap, int n)
 {
-    snprintf(buf, cap, "libpbsuites.so and libpbsuites-layout1..%d.so: the same objects, code shifted by 272-byte "
-             "steps%s (harness/meson.build)", n - 1,
-             PB_LAYOUT_SHUFFLE ? ", functions and constants in a seeded order per layout (lld --shuffle-sections, "
-                                 "seed = layout)" : "");
+    snprintf(buf, cap, "libpbsuites.so and libpbsuites-layout1..%d.so: the same objects, layout N in function "
+             "order N / 4 with all code shifted by 16 x (N %% 4) bytes%s (harness/meson.build)", n - 1,
+             PB_LAYOUT_SHUFFLE ? "; order 0 the objects' own, order k > 0 a seeded one (lld --shuffle-sections, "
+                                 "seed k)" : "; one order only (no lld)");
 }
 
 int pb_cli_layout_opt(const pb_cli *c, pb_layout_args *a, const char *name, const char *value)

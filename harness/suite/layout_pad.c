@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* layout_pad.c — linked into layout copy N of the suite module (libpbsuites-layoutN.so,
- * docs/layout.md): PB_LAYOUT_PAD_BYTES bytes of never-executed code in .text, so that all code
- * placed after it starts that many bytes further on. Where lld shuffles the copy's functions
- * (harness/meson.build) the pad lands wherever the shuffle puts it; without lld it is first, and
- * moves every function. The copies are otherwise the same objects: they differ in placement only. */
+/* layout_pad.c — linked into copy N of the suite module (libpbsuites.so for N = 0,
+ * libpbsuites-layoutN.so, docs/layout.md): PB_LAYOUT_PAD_BYTES bytes (16 x (N % 4)) of
+ * never-executed code, which lld's --symbol-ordering-file (layout_order.txt, harness/meson.build)
+ * places right after the retpoline thunks, ahead of every function, whatever order the copy's
+ * --shuffle-sections gives them: all code after it starts that many bytes further on. Without lld,
+ * GNU ld puts it where this object is in the link, first. Aligned as the functions are (16
+ * bytes), so the shift is exactly its size. The copies are otherwise the same objects: they
+ * differ in placement only. */
 #ifndef PB_LAYOUT_PAD_BYTES
 #error "PB_LAYOUT_PAD_BYTES: set by harness/meson.build"
 #endif
@@ -11,8 +14,10 @@
 #define PB_STR2(x) #x
 #define PB_STR(x) PB_STR2(x)
 
-/* used: kept although nothing calls it; int3 (0xcc) so that a stray jump into it traps */
-__attribute__((used)) void pb_layout_pad(void)
-{
-    __asm__ volatile(".skip " PB_STR(PB_LAYOUT_PAD_BYTES) ", 0xcc");
-}
+/* int3 (0xcc), so that a stray jump into it traps; a symbol, so that a disassembly names it */
+__asm__(".text\n"
+        ".balign 16\n"
+        ".globl pb_layout_pad\n"
+        ".hidden pb_layout_pad\n"
+        "pb_layout_pad:\n"
+        ".skip " PB_STR(PB_LAYOUT_PAD_BYTES) ", 0xcc\n");
