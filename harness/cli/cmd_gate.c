@@ -570,7 +570,11 @@ static gate_layouts *claim_layouts(const void *ctx, const pb_layout_args *la, ch
 static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
 {
     const pb_suite *s = a->suite;
-    const char *A = a->baseline ? a->baseline : s->baseline, *B = a->candidate ? a->candidate : s->candidate;
+    /* the run's roles where the options name the impls (exec --cmd NAME=CMD: the first two commands) */
+    const char *A, *B;
+    pb_suite_roles(s, a->suite_opts, &A, &B);
+    if (a->baseline) A = a->baseline;
+    if (a->candidate) B = a->candidate;
     if (!strcmp(A, B)) return pb_errf(e, "baseline and candidate are both '%s': for A/A use --calibrate", A);
     if (check_impl_opt(a, A, a->baseline ? "--baseline" : NULL, e) < 0 ||
         check_impl_opt(a, B, a->candidate ? "--candidate" : NULL, e) < 0 || plugins_gated(a, A, B, e) < 0)
@@ -675,7 +679,9 @@ static void print_calibration(FILE *f, const pb_calibration *cal, int exits[4], 
 static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
 {
     const pb_suite *s = a->suite;
-    const char *X = a->impl ? a->impl : s->baseline;
+    const char *X, *unused;
+    pb_suite_roles(s, a->suite_opts, &X, &unused);
+    if (a->impl) X = a->impl;
     if (check_impl_opt(a, X, a->impl ? "--impl" : NULL, e) < 0 || plugins_gated(a, X, X, e) < 0) return -1;
     double t;
     int line;

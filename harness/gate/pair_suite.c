@@ -204,11 +204,20 @@ static double multi_seeded_ns(void *p, int round, int repetition, uint64_t iters
     return m->c[0].seeded_ns(m->c[0].ctx, round, repetition, iters);
 }
 
-/* so is a measurement outside this process (suite.h external_sample) */
+/* so is a measurement outside this process (suite.h external_sample): the first instance's, which
+ * its CPU time's split (w_cpu_split) then reads */
 static int multi_external_sample(void *p, int64_t *iterations, double *ns, double *cpu_ns, pb_err *e)
 {
     multi_case *m = p;
+    m->last = 0;
     return m->c[0].external_sample(m->c[0].ctx, iterations, ns, cpu_ns, e);
+}
+
+/* the user and system parts of the last sample's CPU time (suite.h cpu_split), from the side's case */
+static int w_cpu_split(void *p, double *user_ns, double *sys_ns)
+{
+    multi_case *m = p;
+    return m->suite->cpu_split ? m->suite->cpu_split(m->c[m->last].ctx, user_ns, sys_ns) : 0;
 }
 
 static void multi_free(void *p)
@@ -277,6 +286,33 @@ static int w_selftest(const void *opts, const char *impl, pb_err *e)
     return pb_suite_selftest(side->suite, side->opts, real, e);
 }
 
+/* The sides' cell hooks (suite.h cell_begin, cell_end: exec --setup, --cleanup), each on its own
+ * options, for the cell as that side names its impls: the real names of the cell's impls on that
+ * side, each once (an A/A gate's X and X~aa are one command). One build: one call for both sides. */
+static int w_cell_hook(void *opts, const pb_cell *cell, int end, pb_err *e)
+{
+    gate_wrap *w = opts;
+    int two = pb_pair_two_builds(w);
+    for (int k = 0; k < (two ? 2 : 1); k++) {
+        const gate_side *side = k ? &w->side_b : &w->side_a;
+        int (*hook)(void *, const pb_cell *, pb_err *) = end ? side->suite->cell_end : side->suite->cell_begin;
+        if (!hook) continue;
+        pb_cell c = *cell;
+        c.nimpls = 0;
+        for (int i = 0; i < cell->nimpls; i++) {
+            const char *real = NULL;
+            const gate_side *of = pb_pair_side_of(w, cell->impls[i], &real);
+            if (!of || (two && of != side) || cell_has(&c, real)) continue;
+            snprintf(c.impls[c.nimpls++], PB_NAME_MAX, "%s", real);
+        }
+        if (c.nimpls && hook(side->opts, &c, e) < 0) return -1;
+    }
+    return 0;
+}
+
+static int w_cell_begin(void *opts, const pb_cell *cell, pb_err *e) { return w_cell_hook(opts, cell, 0, e); }
+static int w_cell_end(void *opts, const pb_cell *cell, pb_err *e) { return w_cell_hook(opts, cell, 1, e); }
+
 /* what the sides derived at start-up (suite.h effective_options), for runs.suite_settings */
 static const char *w_effective(const void *opts)
 {
@@ -334,15 +370,19 @@ void pb_pair_suite(gate_wrap *W, pb_suite *wrapped)
     wrapped->user_code = w_user_code;
     wrapped->user_object = w_user_object;
     wrapped->check_output = w_check_output;
-    /* hooks that take the suite's own options or cases, which the wrap does not hand on: the gate
-     * names its pairs itself, keeps no user/system split and runs no per-cell set-up (exec --setup).
-     * ratio_pairs too: called with the run's options, which here are the wrap, drbg's read a gate_wrap
-     * as its own options and handed finalize a wild pointer (a commit gate of drbg crashed in CI) */
+    /* hooks that take the suite's own options or cases go through the wrap, which hands each side
+     * its own (the CPU time's split, exec's --setup and --cleanup), or not at all: the gate names its
+     * pairs itself (roles), and ratio_pairs is called with the run's options, which here are the
+     * wrap: drbg's read a gate_wrap as its own options and handed finalize a wild pointer (a commit
+     * gate of drbg crashed in CI) */
     wrapped->ratio_pairs = NULL;
     wrapped->roles = NULL;
-    wrapped->cpu_split = NULL;
-    wrapped->cell_begin = NULL;
-    wrapped->cell_end = NULL;
+    int split = W->side_a.suite->cpu_split || W->side_b.suite->cpu_split;
+    int hooks = W->side_a.suite->cell_begin || W->side_a.suite->cell_end || W->side_b.suite->cell_begin ||
+                W->side_b.suite->cell_end;
+    wrapped->cpu_split = split ? w_cpu_split : NULL;
+    wrapped->cell_begin = hooks ? w_cell_begin : NULL;
+    wrapped->cell_end = hooks ? w_cell_end : NULL;
     if (W->auto_pairs) {
         /* the run's own baseline/candidate (what `bench report` of this run divides): the suite's
          * candidate in the two builds */

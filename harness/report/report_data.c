@@ -273,9 +273,32 @@ void pb_report_data_free(pb_report_data *d)
         free(d->notes[i].reason);
     }
     free(d->notes);
+    free(d->spreads);
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < RUN_INFO_COLS; i++) free(d->info[k].col[i]);
     memset(d, 0, sizeof *d);
+}
+
+/* The spread of each of run's measured cases, where the suite's sample is one process */
+static int load_spreads(pb_store *st, const pb_suite *s, pb_report_data *d, pb_err *e)
+{
+    if (!s->sample_words) return 0;
+    for (int i = 0; i < d->m.n; i++) {
+        const row *x = &d->m.v[i];
+        if (x->guest) continue;
+        pb_time_spread sp;
+        int rc = pb_export_time_spread(st, d->run, x->impl, x->variant, x->op, x->size, &sp);
+        if (rc < 0) return pb_errf(e, "reading the samples of run %lld failed", (long long)d->run);
+        if (rc == 0) continue;
+        spread_row *y = grow((void **)&d->spreads, &d->nspreads, sizeof *y);
+        if (!y) return pb_errf(e, "out of memory");
+        snprintf(y->impl, sizeof y->impl, "%s", x->impl);
+        snprintf(y->variant, sizeof y->variant, "%s", x->variant);
+        snprintf(y->op, sizeof y->op, "%s", x->op);
+        y->size = x->size;
+        y->sp = sp;
+    }
+    return 0;
 }
 
 int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t guest_run, const char *data_dir,
@@ -297,6 +320,7 @@ int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t gu
         if (rc == 0) rc = load_unavailable(st, r, d, e);
         if (rc == 0) rc = load_info(st, r, &d->info[k], e);
     }
+    if (rc == 0) rc = load_spreads(st, s, d, e);
     if (rc < 0) pb_report_data_free(d);
     return rc;
 }

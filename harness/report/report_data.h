@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "export.h"
 #include "render.h"
 #include "report.h"
 
@@ -42,6 +43,14 @@ typedef struct ratio_row {
     int64_t size;
     ratio r;
 } ratio_row;
+
+/* One case's wall time per operation over all of its stored samples (export.h), where its sample is
+ * a whole process (suite.sample_words: exec, gbench): hyperfine's mean ± σ, min … max and CPU time. */
+typedef struct spread_row {
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    int64_t size;
+    pb_time_spread sp;
+} spread_row;
 
 /* A case set up as unavailable (op "-": every op of the variant), and why (the store's words). */
 typedef struct unavail_row {
@@ -77,6 +86,8 @@ typedef struct pb_report_data {
     size_t nunavail;
     note_row *notes;
     size_t nnotes;
+    spread_row *spreads;           /* of run (not guest_run), only for a suite whose sample is a process */
+    size_t nspreads;
     run_info info[2];              /* [0] the run, [1] the kernel-module run */
 } pb_report_data;
 
@@ -185,6 +196,10 @@ typedef struct pb_table_writer {
 void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
                      const pb_verdict_cfg *cfg, pb_verdict_counts *n);
 void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run);
+/* The spread table (d->spreads): per cell and impl, mean ± σ, min … max, user and system (or CPU)
+ * time and the samples, as the terminal shows them after `bench run`. Nothing where d has none.
+ * A paragraph and the table, in the writer's notation. */
+void pb_report_spread_table(pb_table_writer *t, const pb_report_data *d);
 
 /* Count the verdicts of d's userspace table into host and of its kernel-module table (if any) into
  * guest, as the renderers' tables show them (report.c). */

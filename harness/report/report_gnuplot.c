@@ -170,6 +170,25 @@ static void note_text(char *out, size_t cap, const char *in)
     out[k] = 0;
 }
 
+/* A panel holds at most this many notes, one above the other from its foot (0.07 of its height
+ * each: past about 12 they left the panel), and a note at most FIG_NOTE_CHARS characters, about
+ * what a panel of a multiplot is wide at the figures' font. */
+#define FIG_NOTES_MAX 6
+#define FIG_NOTE_CHARS 80
+
+/* cut text after FIG_NOTE_CHARS characters (UTF-8: on a character's first byte), marked by "..." */
+static void fig_note_clip(char *text)
+{
+    int chars = 0;
+    for (const char *p = text; *p; p++) chars += ((unsigned char)*p & 0xc0) != 0x80;
+    if (chars <= FIG_NOTE_CHARS) return;
+    chars = 0;
+    for (char *p = text; *p; p++) {
+        if (((unsigned char)*p & 0xc0) == 0x80) continue;
+        if (++chars > FIG_NOTE_CHARS - 3) { strcpy(p, "..."); return; }
+    }
+}
+
 /* Note number k of a panel: "LEAD: why", why from the store for impl's case (variant, op) of run
  * (pb_report_missing_reason: its unavailable case's reason). A missing line must not read as one
  * hidden behind another. The notes go with the panel: unset before the next one. */
@@ -177,9 +196,17 @@ static void write_missing_note(FILE *gp, int k, const pb_report_data *d, int64_t
                                const char *impl, const char *variant, const char *op, pb_gpq *g)
 {
     char why[600], words[800], text[1200];
-    pb_report_missing_reason(d, run, impl, variant, op, why, sizeof why);
-    snprintf(words, sizeof words, "%s: %s", lead, why);
+    if (k >= FIG_NOTES_MAX - 1) {
+        /* a panel that lacks many lines: the last note slot counts the rest (label FIG_NOTES_MAX is set
+         * again by each, gnuplot keeps the last), so the notes stay inside the panel */
+        snprintf(words, sizeof words, "and %d more missing: the reasons are in the table", k - FIG_NOTES_MAX + 2);
+        k = FIG_NOTES_MAX - 1;
+    } else {
+        pb_report_missing_reason(d, run, impl, variant, op, why, sizeof why);
+        snprintf(words, sizeof words, "%s: %s", lead, why);
+    }
     note_text(text, sizeof text, words);
+    fig_note_clip(text);
     fprintf(gp, "set label %d '%s' at graph 0.02, graph %.2f left front font ',%d' textcolor rgb '#a00000'\n", k + 1,
             pb_gpq_text(g, text), 0.05 + 0.07 * k, PB_FIG_FONT_PT);
 }

@@ -200,6 +200,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     fputs("<div class=\"tbl\"><table>\n", f);
     pb_report_table(&tw, d, s, d->run, 0, cfg, &scratch);
     fputs("</table></div>\n", f);
+    pb_report_spread_table(&tw, d);
     /* the figure after the verdicts: the first screen shows what the run concluded */
     fputs("<figure>\n", f);
     if (inline_svg(f, in->stage, in->figures->ratio_svg, e) < 0) return -1;

@@ -303,6 +303,10 @@ static void cells_of(mreport *m)
             }
 }
 
+/* whether the suite re-runs a published document (data/<suite>_doc.tsv): only then does the figure
+ * draw and name the document's ratios */
+static int has_doc(const mreport *m) { return m->c[0].d.doc.n > 0; }
+
 /* The document's time ratio candidate/baseline of a cell, NaN if it gives none. */
 static double doc_ratio(const mreport *m, const char *variant, const char *op, int64_t size)
 {
@@ -412,6 +416,9 @@ static void write_table(FILE *f, int html, mreport *m)
     cell_text(f, html, 1, "variant");
     cell_text(f, html, 1, "op");
     cell_text(f, html, 1, "bytes");
+    /* the fixed columns before the machines': variant, op, bytes, the document's ratio ("-" in a
+     * suite without a document) and the claim (a suite may claim without one: synthetic) */
+    const int nfixed = 5;
     snprintf(b, sizeof b, "document time %s/%s", cand, base);
     cell_text(f, html, 1, b);
     cell_text(f, html, 1, "claim");
@@ -425,15 +432,15 @@ static void write_table(FILE *f, int html, mreport *m)
     }
     fputs(html ? "</tr>\n" : "\n|", f);
     if (!html) {
-        for (int k = 0; k < 5 + m->nc; k++) fputs("---|", f);
+        for (int k = 0; k < nfixed + m->nc; k++) fputs("---|", f);
         fputs("\n", f);
     }
     /* grouped by CPU identity: rows naming each column's CPU model and identity */
     fputs(html ? "<tr>" : "|", f);
-    for (int k = 0; k < 5; k++) cell_text(f, html, 0, k == 0 ? "CPU model" : "");
+    for (int k = 0; k < nfixed; k++) cell_text(f, html, 0, k == 0 ? "CPU model" : "");
     for (int k = 0; k < m->nc; k++) cell_text(f, html, 0, m->c[k].cpu[0] ? m->c[k].cpu : "(unknown CPU)");
     fputs(html ? "</tr>\n<tr>" : "\n|", f);
-    for (int k = 0; k < 5; k++) cell_text(f, html, 0, k == 0 ? "CPU identity" : "");
+    for (int k = 0; k < nfixed; k++) cell_text(f, html, 0, k == 0 ? "CPU identity" : "");
     for (int k = 0; k < m->nc; k++) cell_text(f, html, 0, m->c[k].ident[0] ? m->c[k].ident : "not recorded");
     fputs(html ? "</tr>\n" : "\n", f);
     for (int i = 0; i < m->ncells; i++) {
@@ -707,8 +714,8 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[NBLOCKS], const
     write_xtics(gp, m, g);
     /* the suite's own names only (suite.h constants, not stored text) inside this double-quoted title */
     fprintf(gp, "set multiplot layout %d,%d title \"%s: time %s/%s per machine and configuration, 95 %% CI as "
-                "error bars\\n(line colour: configuration; dash type: CPU identity; diamonds: the document)\"\n",
-            nrows, cols, m->s->name, m->s->candidate, m->s->baseline);
+                "error bars\\n(line colour: configuration; dash type: CPU identity%s)\"\n",
+            nrows, cols, m->s->name, m->s->candidate, m->s->baseline, has_doc(m) ? "; diamonds: the document" : "");
     for (int p = 0; p < npanels(m); p++) {
         if (by_size(m))
             fprintf(gp, "set title '%s %s'\n", pb_gpq_text(g, m->v[p / m->no]), pb_gpq_text(g, m->o[p % m->no]));
@@ -735,9 +742,9 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[NBLOCKS], const
     /* the key panel: every series' title, nothing drawn (the curves lie outside the range) */
     fprintf(gp, "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\nunset logscale\n"
                 "set xrange [0:1]\nset yrange [0:1]\nset key center center vertical Left reverse font ',%d'\n"
-                "plot 2 with lines dt 2 lc rgb '#606060' title 'no change', \\\n"
-                "     2 with points pt 13 ps 1.5 lc rgb '#a06000' title 'document'",
+                "plot 2 with lines dt 2 lc rgb '#606060' title 'no change'",
             PB_FIG_FONT_PT);
+    if (has_doc(m)) fprintf(gp, ", \\\n     2 with points pt 13 ps 1.5 lc rgb '#a06000' title 'document'");
     for (int k = 0; k < m->nc; k++) {
         char title[1100];
         key_title(&m->c[k], title, sizeof title);

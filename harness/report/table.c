@@ -371,3 +371,54 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
     fprintf(t->f, "\n");
     free(sub.v);
 }
+
+void pb_report_spread_table(pb_table_writer *t, const pb_report_data *d)
+{
+    if (!d->nspreads || !t->f) return;
+    int sized = 0, split = 0;
+    for (size_t i = 0; i < d->nspreads; i++) {
+        sized |= d->spreads[i].size > 0;
+        split |= d->spreads[i].sp.has_split;
+    }
+    static const char intro[] =
+        "Every sample, one process each, per operation: mean \u00b1 \u03c3, min \u2026 max and CPU time (as `bench run` "
+        "prints them, hyperfine's figures). Not paired: the ratios above pair the samples of a round.";
+    if (t->html) {
+        fputs("<p>", t->f);
+        pb_html_fputs(t->f, intro);
+        fputs("</p>\n<div class=\"tbl\"><table>\n", t->f);
+    } else
+        fprintf(t->f, "%s\n\n", intro);
+    tw_row(t, 1);
+    tw_cell(t, "variant");
+    tw_cell(t, "op");
+    if (sized) tw_cell(t, "bytes");
+    tw_cell(t, "impl");
+    tw_cell(t, "time (mean \u00b1 \u03c3)");
+    tw_cell(t, "range (min \u2026 max)");
+    if (split) { tw_cell(t, "user"); tw_cell(t, "system"); }
+    else tw_cell(t, "CPU");
+    tw_cell(t, "samples");
+    int ncols = 6 + sized + split;
+    tw_end(t, ncols);
+    for (size_t i = 0; i < d->nspreads; i++) {
+        const spread_row *x = &d->spreads[i];
+        const pb_time_spread *sp = &x->sp;
+        char a[32], b[32];
+        tw_row(t, 0);
+        tw_cell(t, "%s", tw_name(t, x->variant));
+        tw_cell(t, "%s", tw_name(t, x->op));
+        if (sized) tw_cell(t, "%s", pb_fmt_bytes(a, sizeof a, x->size));
+        tw_cell(t, "%s", tw_name(t, x->impl));
+        tw_cell(t, "%s \u00b1 %s", pb_fmt_ns(a, sizeof a, sp->mean), pb_fmt_ns(b, sizeof b, sp->stddev));
+        tw_cell(t, "%s \u2026 %s", pb_fmt_ns(a, sizeof a, sp->min), pb_fmt_ns(b, sizeof b, sp->max));
+        if (split) {
+            tw_cell(t, "%s", sp->has_split ? pb_fmt_ns(a, sizeof a, sp->user) : "-");
+            tw_cell(t, "%s", sp->has_split ? pb_fmt_ns(b, sizeof b, sp->sys) : "-");
+        } else
+            tw_cell(t, "%s", sp->has_cpu ? pb_fmt_ns(a, sizeof a, sp->cpu) : "-");
+        tw_cell(t, "%lld", (long long)sp->n);
+        tw_end(t, ncols);
+    }
+    fputs(t->html ? "</table></div>\n" : "\n", t->f);
+}

@@ -335,6 +335,20 @@ static const char *const *fake_ratio_pairs(const void *opts) { return opts ? fak
 /* The gate's wrapped suite hands its hooks the wrap, not the suite's options: a hook that reads
  * the suite's options (drbg's ratio_pairs read a gate_wrap as drbg_opts and gave finalize a wild
  * pointer) must not reach the run through it. */
+/* a suite's cell hook: what it was called with */
+static const void *hook_opts;
+static char hook_impls[256];
+static int fake_cell_begin(void *opts, const pb_cell *cell, pb_err *e)
+{
+    (void)e;
+    hook_opts = opts;
+    hook_impls[0] = 0;
+    for (int i = 0; i < cell->nimpls; i++)
+        snprintf(hook_impls + strlen(hook_impls), sizeof hook_impls - strlen(hook_impls), "%s%s", i ? " " : "",
+                 cell->impls[i]);
+    return 0;
+}
+
 static void test_wrap_hooks(void)
 {
     pb_suite s;
@@ -351,7 +365,27 @@ static void test_wrap_hooks(void)
     CHECK(wrapped.ratio_pairs == NULL, "the wrap keeps the suite's ratio_pairs");
     CHECK(pb_suite_ratio_pairs(&wrapped, &W) == NULL, "ratio pairs through the wrap");
     CHECK(wrapped.roles == NULL && wrapped.cell_begin == NULL && wrapped.cell_end == NULL && wrapped.cpu_split == NULL,
-          "option-taking hooks through the wrap");
+          "option-taking hooks through the wrap of a suite without them");
+    /* a suite with cell hooks (exec --setup): the wrap calls them on the suite's own options, with the
+     * cell's real impl names, each once */
+    s.cell_begin = fake_cell_begin;
+    pb_err e = {{0}};
+    pb_cell cell;
+    memset(&cell, 0, sizeof cell);
+    cell.nimpls = 2;
+    for (int aa = 0; aa < 2; aa++) {
+        pb_pair_claim(&W, &s, &opts, "old", "new", aa);
+        pb_pair_suite(&W, &wrapped);
+        CHECK(wrapped.cell_begin != NULL && wrapped.cell_end != NULL && wrapped.roles == NULL,
+              "cell hooks through the wrap (aa %d)", aa);
+        snprintf(cell.impls[0], PB_NAME_MAX, "%s", W.pairs[0].a);
+        snprintf(cell.impls[1], PB_NAME_MAX, "%s", W.pairs[0].b);
+        hook_opts = NULL;
+        CHECK(wrapped.cell_begin && wrapped.cell_begin(&W, &cell, &e) == 0 && hook_opts == &opts,
+              "cell_begin got the suite's options (aa %d)", aa);
+        CHECK(!strcmp(hook_impls, aa ? "old" : "old new"), "cell_begin's impls '%s' (aa %d)", hook_impls, aa);
+        CHECK(wrapped.cell_end && wrapped.cell_end(&W, &cell, &e) == 0, "a missing cell_end is no call (aa %d)", aa);
+    }
 }
 
 static void test_pairing(void)
