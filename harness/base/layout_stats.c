@@ -5,6 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "pb_config.h"
+
+int pb_layout_strata(void) { return PB_LAYOUT_SHUFFLE ? PB_LAYOUT_SHIFTS : 0; }
+
 /* The regularised incomplete beta I_x(a, b) by Lentz's continued fraction (Numerical Recipes'
  * betacf), accurate to ~1e-12 where it converges (it is used where x < (a + 1)/(a + b + 2)). */
 static double beta_cf(double a, double b, double x)
@@ -66,7 +70,26 @@ double pb_t_quantile(double p, double df)
     return 0.5 * (lo + hi);
 }
 
-int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf, pb_layout_ratio *out)
+/* The means of the complete orders (every one of their strata layouts counts) into m: how many, or
+ * 0 when some counted layout is in an incomplete order (then the layouts are independent draws). */
+static int order_means(const pb_layout_ratio *out, int strata, double *m)
+{
+    int g = 0;
+    for (int k = 0; strata > 0 && (k + 1) * strata <= PB_STATS_MAX_LAYOUTS; k++) {
+        int have = 0;
+        double sum = 0;
+        for (int r = 0; r < strata; r++) {
+            double q = out->per_layout[k * strata + r];
+            if (isfinite(q)) { have++; sum += log(q); }
+        }
+        if (have == 0) continue;
+        if (have < strata) return 0;
+        m[g++] = sum / strata;
+    }
+    return g;
+}
+
+int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf, int strata, pb_layout_ratio *out)
 {
     *out = (pb_layout_ratio){0};
     out->lo = out->hi = out->estimate = out->ci_lo = out->ci_hi = out->p_value = out->se_log = NAN;
@@ -94,17 +117,25 @@ int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf
     free(v);
     out->nlayouts = k;
     if (k < 2) return 1;
+    /* the units of the CI: the orders' means where the layouts are stratified, else the layouts */
+    double om[PB_STATS_MAX_LAYOUTS];
+    int g = order_means(out, strata, om);
+    out->stratified = g >= PB_LAYOUT_MIN_ORDERS;
+    const double *u = out->stratified ? om : q;
+    int nu = out->stratified ? g : k;
     double mean = 0, ss = 0;
-    for (int i = 0; i < k; i++) mean += q[i];
-    mean /= k;
-    for (int i = 0; i < k; i++) ss += (q[i] - mean) * (q[i] - mean);
-    double se = sqrt(ss / (k - 1) / k);
-    double tq = pb_t_quantile(0.5 + conf / 2, k - 1);
+    for (int i = 0; i < nu; i++) mean += u[i];
+    mean /= nu;
+    for (int i = 0; i < nu; i++) ss += (u[i] - mean) * (u[i] - mean);
+    double se = sqrt(ss / (nu - 1) / nu);
+    double tq = pb_t_quantile(0.5 + conf / 2, nu - 1);
+    out->units = nu;
+    out->df = nu - 1;
     out->se_log = se;
     out->estimate = exp(mean);
     out->ci_lo = exp(mean - tq * se);
     out->ci_hi = exp(mean + tq * se);
-    out->p_value = se > 0 ? 2 * pb_t_cdf(-fabs(mean) / se, k - 1) : (mean == 0 ? 1 : 0);
+    out->p_value = se > 0 ? 2 * pb_t_cdf(-fabs(mean) / se, nu - 1) : (mean == 0 ? 1 : 0);
     return 0;
 }
 
@@ -140,7 +171,7 @@ int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keye
         for (size_t i = 0; i < p.n; i++)
             if (p.layout[i] < 0 || p.layout[i] >= PB_STATS_MAX_LAYOUTS) p.layout[i] = 0;
         rc = pb_paired_ratio(p.cv, p.bv, p.n, conf, pr);
-        int lrc = pb_layout_ratio_of(p.d, p.layout, p.n, conf, lr);
+        int lrc = pb_layout_ratio_of(p.d, p.layout, p.n, conf, pb_layout_strata(), lr);
         if (lrc == -2) rc = -2;
         *across = lrc == 0;
     }

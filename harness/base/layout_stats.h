@@ -12,7 +12,17 @@
  * estimates s_u^2 + s_e^2/n_l without a model for either part, so the t interval is exact under
  * normal layout effects; a cluster bootstrap over 8 clusters under-covers (its variance is short
  * by (L-1)/L and its percentiles are coarse). The per-layout q_l are kept: their range is what a
- * verdict or a report shows as "depends on code layout". */
+ * verdict or a report shows as "depends on code layout".
+ *
+ * Stratified layouts (harness/meson.build): layout l is function order l / S shifted by l % S
+ * steps of 16 bytes (S = PB_LAYOUT_SHIFTS), so that every function starts at each of its S offsets
+ * in a 64-byte line in one layout of each order. The orders are the independent draws, the shifts
+ * strata within each: with strata S, and at least 3 orders whose S layouts all count, the headline
+ * is the same mean of the q_l, and its CI a t interval over the orders' means (orders - 1 df):
+ *     q_l = mu + a_k + b_r + (ab)_kr + e,   k = l / S, r = l % S,
+ * the mean over each order's S shifts takes the shifts' effects b_r out exactly, so that they
+ * neither widen the CI nor, drawn unevenly, move the estimate. Otherwise (too few orders, a layout
+ * without pairs, strata 0) the layouts are treated as independent draws, as above. */
 #ifndef PB_LAYOUT_STATS_H
 #define PB_LAYOUT_STATS_H
 
@@ -24,6 +34,10 @@
 /* a layout counts when it has at least this many pairs: one will do (its ratio is that pair's), since
  * 16 layouts and --quick's 16 rounds give one pair each, and the t over layouts needs none within */
 #define PB_LAYOUT_MIN_PAIRS 1
+/* the shifts of one function order (harness/meson.build: 16 x (l % 4) bytes) */
+#define PB_LAYOUT_SHIFTS 4
+/* at least this many complete orders for the CI over orders */
+#define PB_LAYOUT_MIN_ORDERS 3
 
 typedef struct pb_layout_ratio {
     int nlayouts;                                /* layouts that count (>= 2: estimated across them) */
@@ -33,12 +47,20 @@ typedef struct pb_layout_ratio {
     double estimate, ci_lo, ci_hi;               /* exp(mean of log q_l), its t CI at conf */
     double p_value;                              /* two-sided t test of mean log q_l == 0 */
     double se_log;                               /* standard error of the mean log ratio */
+    int units;                                   /* what the CI is over: nlayouts, or the orders */
+    double df;                                   /* its degrees of freedom: units - 1 */
+    int stratified;                              /* 1: over the orders' means (strata > 0 and enough) */
 } pb_layout_ratio;
 
-/* From n pairs' log ratios d[i], each in layout[i] (0 <= layout < PB_STATS_MAX_LAYOUTS). Returns 0
- * with out filled when at least 2 layouts count; 1 when fewer (out->nlayouts says how many:
- * estimate from the pairs as one layout); -2 when out of memory. */
-int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf, pb_layout_ratio *out);
+/* The strata of this build's layouts: PB_LAYOUT_SHIFTS where lld gave each order its own function
+ * order (PB_LAYOUT_SHUFFLE), else 0 (one order: its copies are not independent draws). */
+int pb_layout_strata(void);
+
+/* From n pairs' log ratios d[i], each in layout[i] (0 <= layout < PB_STATS_MAX_LAYOUTS), the
+ * layouts stratified by strata shifts per order (0: independent). Returns 0 with out filled when
+ * at least 2 layouts count; 1 when fewer (out->nlayouts says how many: estimate from the pairs as
+ * one layout); -2 when out of memory. */
+int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf, int strata, pb_layout_ratio *out);
 
 /* One sample of a case with its layout, as a cell's ratio across layouts reads it. */
 typedef struct pb_keyed_layout {
@@ -47,7 +69,8 @@ typedef struct pb_keyed_layout {
     int layout;
 } pb_keyed_layout;
 /* Candidate samples c against baseline samples b, each sorted by key, paired by round: the paired
- * ratio over all pairs in *pr (pb_paired_ratio), and across layouts in *lr (pb_layout_ratio_of;
+ * ratio over all pairs in *pr (pb_paired_ratio), and across layouts in *lr (pb_layout_ratio_of with
+ * this build's pb_layout_strata;
  * when that returns 0 the caller reports lr's estimate and CI). Returns what pb_paired_ratio does,
  * or -2 when out of memory. */
 int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keyed_layout *b, size_t nb, double conf,

@@ -96,8 +96,8 @@ typedef struct gate_args {
 
 static const pb_cli_opt OPTS[] = {
     PB_OPT("suite", "S", "suite (bench list)", O_SUITE),
-    PB_OPT_ONCE("baseline", "IMPL", "default: the suite's baseline (old)", O_BASELINE),
-    PB_OPT_ONCE("candidate", "IMPL", "default: the suite's candidate (new)", O_CANDIDATE),
+    PB_OPT_ONCE("baseline", "IMPL", "default: the suite's baseline (old; exec --cmd: the first command)", O_BASELINE),
+    PB_OPT_ONCE("candidate", "IMPL", "default: the suite's candidate (new; exec --cmd: the second command)", O_CANDIDATE),
     PB_OPT_LIST("baseline-runs", "IDS", "comma list of run ids, alternation k = k-th of each (>= 6 each)", O_RUNS_A),
     PB_OPT_LIST("candidate-runs", "IDS", "the same for the candidate build", O_RUNS_B),
     PB_OPT_ONCE("baseline-module", "PATH", "commit gate in one process (fourth form): the baseline build's suites,\n"

@@ -54,7 +54,7 @@ static void clear_results(pb_cmp_cell *c)
     c->n = 0;
     c->ratio = c->ci_lo = c->ci_hi = c->conf = c->p = c->p_holm = NAN;
     c->se_log = c->noise = c->mdc = c->order_effect = NAN;
-    c->layouts = 1;
+    c->layouts = c->layout_units = 1;
     c->layout_lo = c->layout_hi = c->layout_df = NAN;
 }
 
@@ -94,14 +94,15 @@ static int across_layouts(pb_cmp_cell *c, const double *d, const int *lay, size_
                           const pb_gate_params *gp)
 {
     pb_layout_ratio lr;
-    if (!lay || pb_layout_ratio_of(d, lay, k, gp->conf, &lr) != 0) return -1;
+    if (!lay || pb_layout_ratio_of(d, lay, k, gp->conf, pb_layout_strata(), &lr) != 0) return -1;
     c->layouts = lr.nlayouts;
+    c->layout_units = lr.units;
     c->layout_lo = lr.lo;
     c->layout_hi = lr.hi;
     set_estimate(c, lr.estimate, lr.ci_lo, lr.ci_hi, gp->conf, lr.p_value);
     c->se_log = lr.se_log;
-    c->layout_df = lr.nlayouts - 1;
-    double level = gp->alpha / (double)(m ? m : 1), df = lr.nlayouts - 1;
+    c->layout_df = lr.df;
+    double level = gp->alpha / (double)(m ? m : 1), df = lr.df;
     c->mdc = lr.se_log > 0 ? expm1((pb_t_quantile(1 - level / 2, df) + pb_t_quantile(gp->power, df)) * lr.se_log) : 0;
     return 0;
 }

@@ -94,7 +94,9 @@ typedef struct pb_cmp_cell {
     double mdc;              /* minimum detectable change (fraction) at `power`, level alpha/m */
     int layouts;             /* code layouts the ratio is estimated across (docs/layout.md); 1: one */
     double layout_lo, layout_hi; /* the smallest and largest per-layout ratio; NaN with one layout */
-    double layout_df;        /* degrees of freedom of its t: layouts - 1, more once moderated; NaN: one layout */
+    double layout_df;        /* degrees of freedom of its t: layout_units - 1, more once moderated; NaN: one layout */
+    int layout_units;        /* what its t is over: the layouts, or the function orders' means where the
+                                layouts are stratified (layout_stats.h) */
     /* filled by pb_gate_decide */
     double p_holm;
     pb_cell_verdict verdict;
@@ -122,7 +124,7 @@ void pb_cmp_cell_stats(pb_cmp_cell *c, const double *cost_b, const double *cost_
                        size_t n, size_t m, const pb_gate_params *gp);
 /* The same with each pair's code layout (NULL: one): with pairs in two or more layouts, the ratio,
  * CI, p-value and MDC are across layouts (layout_stats.h: per-layout Hodges-Lehmann, mean over
- * layouts, Student t with layouts - 1 df), so that a change of placement alone is layout spread,
+ * layouts, Student t over the layouts or, stratified, over the function orders' means), so that a change of placement alone is layout spread,
  * not a regression. */
 void pb_cmp_cell_stats_layouts(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
                                const int *layout, size_t n, size_t m, const pb_gate_params *gp);

@@ -117,7 +117,7 @@ static int unpaired_cell(pb_cmp_cell *c, const pb_gate_case *a, const pb_gate_ca
     c->mdc = exp((pb_norm_quantile(1 - gp->alpha / (2.0 * (double)m)) + pb_norm_quantile(gp->power)) * se) - 1;
     c->noise = session;
     c->order_effect = c->layout_lo = c->layout_hi = c->layout_df = NAN;
-    c->layouts = 1;
+    c->layouts = c->layout_units = 1;
     char runs[32] = "not calibrated";
     if (!isnan(session)) snprintf(runs, sizeof runs, "%.3f", session);
     snprintf(c->note, sizeof c->note, "unpaired, %zu / %zu samples; SE of log: samples %.3f, layouts %.3f, sessions %s",

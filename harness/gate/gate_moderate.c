@@ -49,15 +49,16 @@ static double trigamma_inverse(double v)
 
 int pb_gate_moderate_layouts(pb_cmp_cell *cells, size_t m, const pb_gate_params *gp)
 {
-    /* each cell's between-layout variance of the log ratio, v = L se^2, on d = L - 1 df */
+    /* each cell's between-unit variance of the log ratio, v = U se^2, on d = U - 1 df (U: its layouts,
+     * or its function orders where the layouts are stratified) */
     size_t k = 0;
     double *e = malloc((m ? m : 1) * sizeof *e);
     if (!e) return -1;
     double tri = 0, mean = 0;
     for (size_t i = 0; i < m; i++) {
         const pb_cmp_cell *c = &cells[i];
-        if (c->verdict != PB_CELL_COMPARED || c->layouts < 2 || !(c->se_log > 0) || !isfinite(c->se_log)) continue;
-        double d = c->layouts - 1, v = c->se_log * c->se_log * c->layouts;
+        if (c->verdict != PB_CELL_COMPARED || c->layout_units < 2 || !(c->se_log > 0) || !isfinite(c->se_log)) continue;
+        double d = c->layout_units - 1, v = c->se_log * c->se_log * c->layout_units;
         e[k] = log(v) - digamma(d / 2) + log(d / 2);
         mean += e[k++];
         tri += trigamma(d / 2);
@@ -76,10 +77,10 @@ int pb_gate_moderate_layouts(pb_cmp_cell *cells, size_t m, const pb_gate_params 
     double level = gp->alpha / (double)(m ? m : 1);
     for (size_t i = 0; i < m; i++) {
         pb_cmp_cell *c = &cells[i];
-        if (c->verdict != PB_CELL_COMPARED || c->layouts < 2 || !(c->se_log > 0) || !isfinite(c->se_log)) continue;
-        double d = c->layouts - 1, v = c->se_log * c->se_log * c->layouts;
+        if (c->verdict != PB_CELL_COMPARED || c->layout_units < 2 || !(c->se_log > 0) || !isfinite(c->se_log)) continue;
+        double d = c->layout_units - 1, v = c->se_log * c->se_log * c->layout_units;
         double vm = (d0 * s0 + d * v) / (d0 + d), df = d0 + d;
-        double se = sqrt(vm / c->layouts), mu = log(c->ratio);
+        double se = sqrt(vm / c->layout_units), mu = log(c->ratio);
         double tq = pb_t_quantile(0.5 + gp->conf / 2, df);
         c->se_log = se;
         c->ci_lo = exp(mu - tq * se);

@@ -58,6 +58,23 @@ expect 0 "" "$bench" report --db "$db3" --out "$T/rep"
 for name in alpha beta gamma N=1 N=2 N=3; do
     if grep -rqF -- "$name" "$T/rep"; then ok; else bad "the report does not mention $name"; fi
 done
+# the report gives hyperfine's spread of every case, as the terminal does: 9 rows of mean ± σ,
+# min … max, user and system time and the samples (4 each)
+is "report: the spread table's rows" "$(grep -c '^| N=[123] | run | \(alpha\|beta\|gamma\) | .* ± .* | .* … .* | .* | .* | 4 |$' "$T/rep/exec.md")" "9"
+grep -qF '| time (mean ± σ) | range (min … max) | user | system | samples |' "$T/rep/exec.md" && ok ||
+    bad "report: no spread table header"
+
+# bench gate takes the same options: its pair is the first two --cmd, and --setup/--cleanup run once
+# per command and cell of each pass (--reruns 0: one pass); the samples keep user and system time
+gdb=$T/gate.db
+decided "$bench" gate --suite exec --cmd alpha=true --cmd 'beta=true {N}' --cmd gamma=true --param N=1,2 \
+    --quick --reruns 0 --threshold 50% --warmup 1 --db "$gdb" \
+    --setup "sh -c 'echo {N} >>$T/gsetup'" --cleanup "sh -c 'echo {N} >>$T/gcleanup'"
+is "gate: the first two commands are the pair" "$(q "$gdb" "SELECT group_concat(impl, ' ') FROM (SELECT DISTINCT impl FROM cases ORDER BY impl)")" "alpha beta"
+is "gate --setup: once per command and cell" "$(sort "$T/gsetup" | uniq -c | tr -s ' ' | tr '\n' ';')" " 2 1; 2 2;"
+is "gate --cleanup: once per command and cell" "$(sort "$T/gcleanup" | uniq -c | tr -s ' ' | tr '\n' ';')" " 2 1; 2 2;"
+is "gate samples keep user and system time" "$(q "$gdb" "SELECT count(*) > 0 AND count(*) = count(user_ns) AND count(*) = count(sys_ns) FROM samples")" "1"
+expect 2 "unknown impl 'old'" "$bench" gate --suite exec --cmd a=true --cmd b=true --baseline old --quick --db "$T/no.db"
 expect 0 "" "$bench" export --format csv --db "$db3" --out "$T/three.csv"
 is "csv: mean, stddev, min, max, user, sys of each command's time" \
     "$(python3 -c 'import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1])) if x["metric"] == "ns_per_op"]
