@@ -171,7 +171,8 @@ int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keye
         for (size_t i = 0; i < p.n; i++)
             if (p.layout[i] < 0 || p.layout[i] >= PB_STATS_MAX_LAYOUTS) p.layout[i] = 0;
         rc = pb_paired_ratio(p.cv, p.bv, p.n, conf, pr);
-        int lrc = pb_layout_ratio_of(p.d, p.layout, p.n, conf, pb_layout_strata(), lr);
+        /* two implementations: the layouts count as draws (layout_stats.h) */
+        int lrc = pb_layout_ratio_of(p.d, p.layout, p.n, conf, 0, lr);
         if (lrc == -2) rc = -2;
         *across = lrc == 0;
     }

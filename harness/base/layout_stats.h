@@ -22,7 +22,15 @@
  *     q_l = mu + a_k + b_r + (ab)_kr + e,   k = l / S, r = l % S,
  * the mean over each order's S shifts takes the shifts' effects b_r out exactly, so that they
  * neither widen the CI nor, drawn unevenly, move the estimate. Otherwise (too few orders, a layout
- * without pairs, strata 0) the layouts are treated as independent draws, as above. */
+ * without pairs, strata 0) the layouts are treated as independent draws, as above.
+ *
+ * Which to use: over the orders only where the two sides are one implementation (an A/A gate, a
+ * commit gate's two builds of an impl). Between two implementations (a run's new/old, a claim
+ * gate) the layouts count as draws: whatever else moves a cell's rounds on the machine (a
+ * neighbour, the host, in the seconds a cell takes) moves different code differently, and one run
+ * cannot tell it from placement. On the Zen 5 VM the CI over orders of new/old was disjoint between
+ * reruns of one binary (256 enc 32 KiB 1.019 [1.016, 1.023] against 0.980 [0.965, 0.995]); the
+ * layouts as draws keep the verdict of four such reruns the same in 25 of 30 cells (12 over orders). */
 #ifndef PB_LAYOUT_STATS_H
 #define PB_LAYOUT_STATS_H
 
@@ -68,9 +76,9 @@ typedef struct pb_keyed_layout {
     double value;
     int layout;
 } pb_keyed_layout;
-/* Candidate samples c against baseline samples b, each sorted by key, paired by round: the paired
- * ratio over all pairs in *pr (pb_paired_ratio), and across layouts in *lr (pb_layout_ratio_of with
- * this build's pb_layout_strata;
+/* Candidate samples c against baseline samples b (two implementations: a run's ratios), each sorted
+ * by key, paired by round: the paired ratio over all pairs in *pr (pb_paired_ratio), and across
+ * layouts in *lr (pb_layout_ratio_of with the layouts as draws;
  * when that returns 0 the caller reports lr's estimate and CI). Returns what pb_paired_ratio does,
  * or -2 when out of memory. */
 int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keyed_layout *b, size_t nb, double conf,

@@ -89,12 +89,24 @@ static void set_estimate(pb_cmp_cell *c, double ratio, double lo, double hi, dou
     c->p = p;
 }
 
-/* across layouts: what pb_layout_ratio_of gives replaces the pooled estimate; 0 if it applies */
+/* Is the pair one implementation against itself (an A/A gate's X and X~aa, a commit gate's X~base and
+ * X: names equal up to the gate's '~' suffix)? */
+static int one_impl(const pb_cmp_cell *c)
+{
+    size_t na = strcspn(c->impl_a, "~"), nb = strcspn(c->impl_b, "~");
+    return na == nb && !strncmp(c->impl_a, c->impl_b, na);
+}
+
+/* across layouts: what pb_layout_ratio_of gives replaces the pooled estimate; 0 if it applies. The
+ * CI is over the function orders (layout_stats.h) for a pair of one implementation: whatever moves
+ * the machine during the cell's rounds moves both sides, the same code, alike, so what is left is
+ * placement, whose shifts are strata. Two implementations it moves differently, which one run cannot
+ * tell from placement: their layouts count as draws (docs/layout.md, "Stratified layouts"). */
 static int across_layouts(pb_cmp_cell *c, const double *d, const int *lay, size_t k, size_t m,
                           const pb_gate_params *gp)
 {
     pb_layout_ratio lr;
-    if (!lay || pb_layout_ratio_of(d, lay, k, gp->conf, pb_layout_strata(), &lr) != 0) return -1;
+    if (!lay || pb_layout_ratio_of(d, lay, k, gp->conf, one_impl(c) ? pb_layout_strata() : 0, &lr) != 0) return -1;
     c->layouts = lr.nlayouts;
     c->layout_units = lr.units;
     c->layout_lo = lr.lo;

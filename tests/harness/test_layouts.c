@@ -199,6 +199,29 @@ static void stratified(void)
     CHECK(cv >= 0.935 && cv <= 0.965, "stratified: the 95%% CI covers the true ratio %.4f of the time", cv);
     CHECK(icv > 0.99 && w > 2, "layouts as draws: over-covers (%.4f), %.1f times as wide", icv, w);
 
+    /* the gate: over the orders for one implementation against itself (a commit gate's X~base and X,
+     * an A/A gate's X and X~aa), over the layouts as draws for two (a claim gate's old and new); where
+     * this build's layouts are stratified (lld) */
+    {
+        pb_gate_params gp = PB_GATE_DEFAULTS;
+        double ca[64], cb[64];
+        size_t m = strat_cell(&r, mu, 4, d, lay);
+        for (size_t i = 0; i < m; i++) { ca[i] = 100; cb[i] = 100 * exp(d[i]); }
+        static const struct { const char *a, *b; int one; } P[] = {
+            {"new~base", "new", 1}, {"new", "new~aa", 1}, {"old", "new", 0}, {"old~base", "new", 0}};
+        for (size_t i = 0; i < sizeof P / sizeof P[0]; i++) {
+            pb_cmp_cell c;
+            memset(&c, 0, sizeof c);
+            snprintf(c.impl_a, sizeof c.impl_a, "%s", P[i].a);
+            snprintf(c.impl_b, sizeof c.impl_b, "%s", P[i].b);
+            c.threshold = 0.03;
+            pb_cmp_cell_stats_layouts(&c, cb, ca, NULL, lay, m, 1, &gp);
+            int want = P[i].one && pb_layout_strata() ? 4 : 16;
+            CHECK(c.layouts == 16 && c.layout_units == want, "gate %s against %s: over %d units, want %d", P[i].b,
+                  P[i].a, c.layout_units, want);
+        }
+    }
+
     /* a layout without pairs leaves its order incomplete: the layouts are then independent draws */
     size_t n = strat_cell(&r, mu, 4, d, lay), k = 0;
     for (size_t i = 0; i < n; i++)
