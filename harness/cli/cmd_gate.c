@@ -92,6 +92,7 @@ typedef struct gate_args {
     char cmdline[2048];
     pb_cli *cli;
     pb_layout_args la;     /* --layouts, --layout-seed (cli_layouts.h) */
+    const char *pair_a, *pair_b;   /* the claim or calibration gate's impls, checked (resolve_pair) */
 } gate_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -567,18 +568,35 @@ static gate_layouts *claim_layouts(const void *ctx, const pb_layout_args *la, ch
     return pb_gate_layouts_claim(c->a->cli, la, c->a->suite->name, c->A, c->B, 0, why, cap, e);
 }
 
-static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
+/* The impls of a claim gate (A against B) or a calibration (A against itself), checked into
+ * a->pair_a, pair_b before the store is opened, so that a refused gate leaves no database: the run's
+ * roles where the options name the impls (exec --cmd NAME=CMD: the first two commands), else the
+ * suite's; --baseline, --candidate, --impl (calibration) over them. */
+static int resolve_pair(gate_args *a, pb_err *e)
 {
-    const pb_suite *s = a->suite;
-    /* the run's roles where the options name the impls (exec --cmd NAME=CMD: the first two commands) */
     const char *A, *B;
-    pb_suite_roles(s, a->suite_opts, &A, &B);
+    pb_suite_roles(a->suite, a->suite_opts, &A, &B);
+    if (a->calibrate) {
+        if (a->impl) A = a->impl;
+        if (check_impl_opt(a, A, a->impl ? "--impl" : NULL, e) < 0 || plugins_gated(a, A, A, e) < 0) return -1;
+        a->pair_a = a->pair_b = A;
+        return 0;
+    }
     if (a->baseline) A = a->baseline;
     if (a->candidate) B = a->candidate;
     if (!strcmp(A, B)) return pb_errf(e, "baseline and candidate are both '%s': for A/A use --calibrate", A);
     if (check_impl_opt(a, A, a->baseline ? "--baseline" : NULL, e) < 0 ||
         check_impl_opt(a, B, a->candidate ? "--candidate" : NULL, e) < 0 || plugins_gated(a, A, B, e) < 0)
         return -1;
+    a->pair_a = A;
+    a->pair_b = B;
+    return 0;
+}
+
+static int gate_claim(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
+{
+    const pb_suite *s = a->suite;
+    const char *A = a->pair_a, *B = a->pair_b;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
@@ -679,10 +697,7 @@ static void print_calibration(FILE *f, const pb_calibration *cal, int exits[4], 
 static int gate_calibrate(gate_args *a, pb_store *st, const pb_thresholds *th, const char *metric, pb_err *e)
 {
     const pb_suite *s = a->suite;
-    const char *X, *unused;
-    pb_suite_roles(s, a->suite_opts, &X, &unused);
-    if (a->impl) X = a->impl;
-    if (check_impl_opt(a, X, a->impl ? "--impl" : NULL, e) < 0 || plugins_gated(a, X, X, e) < 0) return -1;
+    const char *X = a->pair_a;
     double t;
     int line;
     if (pb_thresholds_lookup(th, "claim", s->name, metric, &t, &line, e) < 0) return -1;
@@ -1003,6 +1018,8 @@ static int gate_main(gate_args *a, int *skipped, pb_err *e)
         return pb_errf(e, "suite %s cannot run benchmarks yet", a->suite->name);
     }
     if (!a->runs_a && a->measure && strcmp(a->measure, "time") && vg_countable(a, e) < 0) return -1;
+    int live_pair = !a->runs_a && !a->base_module && (!a->measure || strcmp(a->measure, "valgrind"));
+    if (live_pair && resolve_pair(a, e) < 0) return -1;
     pb_thresholds th;
     if (pb_thresholds_for(&th, a->threshold, a->thresholds, e) < 0) return -1;
     pb_store st;
