@@ -380,15 +380,18 @@ void pb_report_spread_table(pb_table_writer *t, const pb_report_data *d)
         sized |= d->spreads[i].size > 0;
         split |= d->spreads[i].sp.has_split;
     }
-    static const char intro[] =
-        "Every sample, one process each, per operation: mean \u00b1 \u03c3, min \u2026 max and CPU time (as `bench run` "
-        "prints them, hyperfine's figures). Not paired: the ratios above pair the samples of a round.";
+    /* the bench's own words in the notation (no text from the store) */
+    static const char head[] = "Every sample, one process each, per operation: mean \u00b1 \u03c3, min \u2026 max and CPU "
+                               "time (as ", tail[] = " prints them, hyperfine's figures). Not paired: the ratios above pair "
+                                                     "the samples of a round.";
     if (t->html) {
         fputs("<p>", t->f);
-        pb_html_fputs(t->f, intro);
+        pb_html_fputs(t->f, head);
+        fputs("<code>bench run</code>", t->f);
+        pb_html_fputs(t->f, tail);
         fputs("</p>\n<div class=\"tbl\"><table>\n", t->f);
     } else
-        fprintf(t->f, "%s\n\n", intro);
+        fprintf(t->f, "%s`bench run`%s\n\n", head, tail);
     tw_row(t, 1);
     tw_cell(t, "variant");
     tw_cell(t, "op");
@@ -399,7 +402,7 @@ void pb_report_spread_table(pb_table_writer *t, const pb_report_data *d)
     if (split) { tw_cell(t, "user"); tw_cell(t, "system"); }
     else tw_cell(t, "CPU");
     tw_cell(t, "samples");
-    int ncols = 6 + sized + split;
+    int ncols = 7 + sized + split;   /* variant, op, [bytes], impl, mean, range, user + system | CPU, samples */
     tw_end(t, ncols);
     for (size_t i = 0; i < d->nspreads; i++) {
         const spread_row *x = &d->spreads[i];

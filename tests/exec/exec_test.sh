@@ -63,6 +63,8 @@ done
 is "report: the spread table's rows" "$(grep -c '^| N=[123] | run | \(alpha\|beta\|gamma\) | .* ± .* | .* … .* | .* | .* | 4 |$' "$T/rep/exec.md")" "9"
 grep -qF '| time (mean ± σ) | range (min … max) | user | system | samples |' "$T/rep/exec.md" && ok ||
     bad "report: no spread table header"
+is "report: the spread table's rule has its 8 columns" "$(grep -A1 -F '| time (mean ± σ) |' "$T/rep/exec.md" | tail -1)" \
+    "|---|---|---|---|---|---|---|---|"
 
 # bench gate takes the same options: its pair is the first two --cmd, and --setup/--cleanup run once
 # per command and cell of each pass (--reruns 0: one pass); the samples keep user and system time
