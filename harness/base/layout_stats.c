@@ -139,6 +139,27 @@ int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf
     return 0;
 }
 
+int pb_layout_poststratify(pb_layout_ratio *lr, int strata, double conf)
+{
+    if (strata <= 1 || lr->nlayouts < 2 || !(lr->se_log >= 0)) return 0;
+    double sum = 0;
+    int have = 0;
+    for (int r = 0; r < strata; r++) {
+        double s = 0;
+        int k = 0;
+        for (int l = r; l < PB_STATS_MAX_LAYOUTS; l += strata)
+            if (isfinite(lr->per_layout[l])) { s += log(lr->per_layout[l]); k++; }
+        if (k) { sum += s / k; have++; }
+    }
+    if (!have) return 0;
+    double mean = sum / have, se = lr->se_log, tq = pb_t_quantile(0.5 + conf / 2, lr->df);
+    lr->estimate = exp(mean);
+    lr->ci_lo = exp(mean - tq * se);
+    lr->ci_hi = exp(mean + tq * se);
+    lr->p_value = se > 0 ? 2 * pb_t_cdf(-fabs(mean) / se, lr->df) : (mean == 0 ? 1 : 0);
+    return 1;
+}
+
 typedef struct layout_pairs {
     const pb_keyed_layout *c, *b;
     double *cv, *bv, *d;
@@ -171,9 +192,11 @@ int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keye
         for (size_t i = 0; i < p.n; i++)
             if (p.layout[i] < 0 || p.layout[i] >= PB_STATS_MAX_LAYOUTS) p.layout[i] = 0;
         rc = pb_paired_ratio(p.cv, p.bv, p.n, conf, pr);
-        /* two implementations: the layouts count as draws (layout_stats.h) */
+        /* two implementations: the layouts count as draws (layout_stats.h), their mean taken over the
+         * shifts' strata, which a design with a layout short of pairs keeps balanced */
         int lrc = pb_layout_ratio_of(p.d, p.layout, p.n, conf, 0, lr);
         if (lrc == -2) rc = -2;
+        if (lrc == 0) pb_layout_poststratify(lr, pb_layout_strata(), conf);
         *across = lrc == 0;
     }
     free(p.cv);

@@ -70,6 +70,14 @@ int pb_layout_strata(void);
  * one layout); -2 when out of memory. */
 int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf, int strata, pb_layout_ratio *out);
 
+/* The headline over the shifts' strata: the mean over the strata r (0 .. strata - 1) of the mean log
+ * ratio of their layouts (l % strata == r) that count, the CI's half-width and degrees of freedom
+ * kept. In a complete design (every layout counts) it is the layouts' mean, unchanged; where a layout
+ * has no pairs (finalize.c: every round of it ran on a shared core) its stratum's other orders stand
+ * for it, so that the missing layout's shift does not move the mean (docs/layout.md, "A shared core").
+ * 1 when recentred, 0 when left alone (strata <= 1, too few layouts). */
+int pb_layout_poststratify(pb_layout_ratio *lr, int strata, double conf);
+
 /* One sample of a case with its layout, as a cell's ratio across layouts reads it. */
 typedef struct pb_keyed_layout {
     pb_round_key key;

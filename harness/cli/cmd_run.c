@@ -22,7 +22,7 @@
 #include "suite.h"
 #include "valgrind.h"
 
-enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_TARGET, O_MEASURE, O_VG_CHILD, O_VG_REPS, O_LAYOUTS, O_LAYOUT_SEED, O_CAGE, O_TIMEOUT };
+enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_TARGET, O_MEASURE, O_VG_CHILD, O_VG_REPS, O_LAYOUTS, O_LAYOUT_SEED, O_CAGE, O_TIMEOUT, O_PASSES };
 
 typedef struct run_args {
     pb_cli *cli;
@@ -41,6 +41,9 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_LIST("sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES),
     PB_OPT("quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK),
     PB_OPT("rounds", "N", "rounds per cell (default 64, quick 16: a multiple of the layouts)", O_ROUNDS),
+    PB_OPT("passes", "N", "spread each cell's rounds over N passes of the grid, its cases set up anew\n"
+                     "in each (default: one per 16 rounds, at most 4; 1 for exec and gbench: a\n"
+                     "cell's rounds in one go). See docs/layout.md, \"Passes\".", O_PASSES),
     PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS, O_LAYOUTS),
     PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
     PB_OPT("sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS),
@@ -106,6 +109,7 @@ static int on_opt(void *ctx, int id, const char *v)
         return 0;
     }
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 2, 100000, &a->o.rounds);
+    case O_PASSES: return pb_cli_int(a->cli, "passes", v, 1, 100000, &a->o.passes);
     case O_SAMPLE_MS: {
         char *end;
         double x = strtod(v, &end);
@@ -388,14 +392,20 @@ static int run_one(int argc, char **argv, const char *cmdline)
                 a.target);
         rc = 2;
     }
-    if (rc == 0 && vg && (a.o.rounds || a.o.sample_seconds > 0 || a.o.counters)) {
+    if (rc == 0 && vg && (a.o.rounds || a.o.passes || a.o.sample_seconds > 0 || a.o.counters)) {
         fprintf(stderr, "bench run: --%s has no meaning with --measure valgrind (counts: %d ops per case, no clock, "
                         "no hardware counters)\n",
-                a.o.rounds ? "rounds" : a.o.sample_seconds > 0 ? "sample-ms" : "counters", PB_VG_ITERS);
+                a.o.rounds ? "rounds" : a.o.passes ? "passes" : a.o.sample_seconds > 0 ? "sample-ms" : "counters",
+                PB_VG_ITERS);
         rc = 2;
     }
     if (rc == 0 && pb_store_check_path(a.o.db_path, &e) < 0) {
         fprintf(stderr, "bench run: %s\n", e.msg);
+        rc = 2;
+    }
+    if (rc == 0 && strcmp(a.target, "userspace") && a.o.passes) {
+        fprintf(stderr, "bench run: --passes has no meaning with --target %s (the module times its cells itself)\n",
+                a.target);
         rc = 2;
     }
     if (rc == 0 && strcmp(a.target, "userspace")) {

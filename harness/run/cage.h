@@ -38,7 +38,7 @@ typedef struct pb_cage_reply {
     int status;               /* 0, or -1 and msg (set-up failed, a wrong answer) */
     int unavailable;          /* set-up: 1, the impl cannot run here (msg says why) */
     int nl;                   /* set-up: how many cases (code layouts) the child holds */
-    double ns, cpu_ns, tsc, probe_before, probe_after;
+    double ns, cpu_ns, tsc, probe_before, probe_after, tprobe_before, tprobe_after;
     pb_waits w0, w1;        /* the child's waits before and after the sample (runenv.h) */
     uint64_t errors;
     char msg[PB_ERR_MAX];

@@ -54,6 +54,12 @@ void pb_counters_stop(const pb_counters *c, pb_reading *r); /* r becomes stop - 
  * empty-probe overhead removed). ~899 ticks at 3.11 GHz, ~1670 at 1.67 GHz on this VM. */
 double pb_probe_ticks(const pb_counters *c);
 
+/* Core-sharing probe: TSC ticks for 3000 independent adds (six chains; minimum of a few tries,
+ * empty-probe overhead removed). Alone on its core it runs several adds a cycle; with the core's
+ * other hardware thread busy (another tenant of a VM's host) it slows by a third or more, which
+ * the dependent-add probe above does not show (docs/layout.md, "A shared core"). 0 without the TSC. */
+double pb_tprobe_ticks(const pb_counters *c);
+
 /* One-line description of the sources, for the run's provenance. */
 void pb_counters_describe(const pb_counters *c, char *buf, size_t len);
 

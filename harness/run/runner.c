@@ -76,6 +76,11 @@ typedef struct selftest_cache {
 typedef struct run_ctx {
     const pb_runner_opts *o;
     int rounds;
+    int passes;             /* each cell's rounds in this many passes over the grid (pb_runner_opts.passes) */
+    long units_done;        /* cell-passes run so far: the progress line's ETA */
+    double tprobe_min;      /* the fastest core-sharing probe so far (counters.h): the core alone */
+    long makeup_rounds;     /* make-up rounds run (cell_makeup) */
+    int makeup_passes;      /* PB_MAKEUP_PASSES, or 0: --quick, one layout (runner.h) */
     double sample_s;
     pb_counters counters;
     int cyc, ins;           /* indices of cycles and instructions in counters; -1: not counted */
@@ -101,6 +106,7 @@ typedef struct run_ctx {
 
 typedef struct raw_sample {
     double tsc, cycles, insns, pb, pa;
+    double tb, ta;          /* the core-sharing probe before and after it (counters.h) */
     pb_waits w0, w1;        /* before and after it (runenv.h) */
     double seeded_ns;       /* > 0: the case's seeded source gave the time (tests) */
     int external;           /* the case's external_sample gave iterations, ns and cpu_ns */
@@ -129,6 +135,7 @@ typedef struct case_state {
     char impl[PB_NAME_MAX];
     pb_case c[PB_MAX_LAYOUTS]; /* one per code layout (layouts.h), or c[0] alone */
     int nl;
+    int nl_set;             /* nl as the first pass set it up (free_impl zeroes nl): what is stored */
     void *heap_spacer[PB_MAX_LAYOUTS];  /* held while the case lives: its allocations start further on */
     int ready;              /* set up successfully */
     char unavailable[PB_ERR_MAX + 32]; /* reason, when set up said so (or the cage's code failed) */
@@ -152,6 +159,7 @@ static void seeded_sample(raw_sample *rs, const pb_case *c, int round, int rep, 
     rs->seeded_ns = ns > 0 ? ns : 1;
     rs->tsc = rs->seeded_ns * 3.0;
     rs->pb = rs->pa = 1000.0;
+    rs->tb = rs->ta = 1000.0;
     rs->cycles = rs->insns = -1;
 }
 
@@ -197,6 +205,8 @@ static int cage_sample(slot *sl, uint64_t n, raw_sample *rs)
     rs->tsc = r.tsc;
     rs->pb = r.probe_before;
     rs->pa = r.probe_after;
+    rs->tb = r.tprobe_before;
+    rs->ta = r.tprobe_after;
     rs->w0 = r.w0;
     rs->w1 = r.w1;
     rs->errors = r.errors;
@@ -265,6 +275,7 @@ static void sample_fn(pb_gb_state *st, void *arg)
         pad[0] = 0;
     }
     rs->pb = pb_probe_ticks(&rx->counters);
+    rs->tb = pb_tprobe_ticks(&rx->counters);
     pb_reading rd;
     /* the waits right around the timed loop (GB's timer runs within the while), not the probes */
     pb_waits_read(&rs->w0);
@@ -273,6 +284,7 @@ static void sample_fn(pb_gb_state *st, void *arg)
     pb_counters_stop(&rx->counters, &rd);
     pb_waits_read(&rs->w1);
     rs->pa = pb_probe_ticks(&rx->counters);
+    rs->ta = pb_tprobe_ticks(&rx->counters);
     rs->tsc = (double)rd.tsc;
     rs->cycles = rx->cyc >= 0 ? (double)rd.hw[rx->cyc] : -1;
     rs->insns = rx->ins >= 0 ? (double)rd.hw[rx->ins] : -1;
@@ -303,6 +315,25 @@ static void sample_waits(pb_sample *s, const raw_sample *rs)
     }
 }
 
+/* Test-only: PB_TEST_SHARED=F puts every sample of rounds 2, 6, 10, ... on a shared core: its
+ * core-sharing probes read twice as long, and every impl but the run's baseline takes F times as long
+ * there, so that the estimate on the core alone can be checked on seeded samples (finalize.c). */
+static void sample_shared_test(const slot *sl, pb_sample *s)
+{
+    const char *t = getenv("PB_TEST_SHARED");
+    if (!t || !*t || s->round % 4 != 2) return;
+    char *end;
+    double f = strtod(t, &end);
+    if (end == t || *end || !(f > 0 && f <= 100)) return;
+    s->tprobe_before *= 2;
+    s->tprobe_after *= 2;
+    if (strcmp(sl->cs->impl, sl->rx->o->suite->baseline)) {
+        s->ns *= f;
+        if (s->cpu_ns > 0) s->cpu_ns *= f;
+        s->tsc *= f;
+    }
+}
+
 static void result_cb(const pb_gb_result *r, void *user)
 {
     (void)user;
@@ -329,6 +360,7 @@ static void result_cb(const pb_gb_result *r, void *user)
         s->tsc = 0;
         s->cycles = s->insns = -1;
         s->probe_before = s->probe_after = 0;
+        s->tprobe_before = s->tprobe_after = 0;
         s->errors = 0;
     } else if (rs->caged) {
         s->ns = rs->ext_ns;
@@ -337,6 +369,8 @@ static void result_cb(const pb_gb_result *r, void *user)
         s->cycles = s->insns = -1;
         s->probe_before = rs->pb;
         s->probe_after = rs->pa;
+        s->tprobe_before = rs->tb;
+        s->tprobe_after = rs->ta;
         s->errors = rs->errors;
     } else {
         s->ns = rs->seeded_ns > 0 ? rs->seeded_ns : r->real_seconds * 1e9;
@@ -346,9 +380,15 @@ static void result_cb(const pb_gb_result *r, void *user)
         s->insns = rs->insns;
         s->probe_before = rs->pb;
         s->probe_after = rs->pa;
+        s->tprobe_before = rs->tb;
+        s->tprobe_after = rs->ta;
         s->errors = rs->errors;
     }
     sample_waits(s, rs);
+    sample_shared_test(sl, s);
+    run_ctx *rx = sl->rx;
+    if (s->tprobe_before > 0 && s->tprobe_before < rx->tprobe_min) rx->tprobe_min = s->tprobe_before;
+    if (s->tprobe_after > 0 && s->tprobe_after < rx->tprobe_min) rx->tprobe_min = s->tprobe_after;
 }
 
 int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
@@ -646,9 +686,9 @@ static int sample_waited(const pb_sample *s)
 
 /* The cell's rounds that waited (one of its samples did), counted into rx->waits, and how far each
  * impl's ratio against the baseline moves without them: the largest move of the run is kept. */
-static void cell_waits(run_ctx *rx, const pb_cell *cell, const case_state *cs, int ncs, const slot *slots)
+static void cell_waits(run_ctx *rx, const pb_cell *cell, const case_state *cs, int ncs, const slot *slots, int rounds)
 {
-    int rounds = rx->rounds, waited = 0, measured = 0, bi = -1;
+    int waited = 0, measured = 0, bi = -1;
     char *skip = calloc((size_t)rounds + 1, 1);
     if (!skip) return;
     for (int r = 0; r < rounds; r++) {
@@ -686,13 +726,14 @@ static void cell_waits(run_ctx *rx, const pb_cell *cell, const case_state *cs, i
 }
 
 static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell, case_state *cs, int ncs,
-                          slot *slots)
+                          slot *slots, int rounds)
 {
     const pb_runner_opts *o = rx->o;
-    int rounds = rx->rounds;
-    /* the ETA assumes the cells left take as long as the mean cell so far */
+    /* the ETA assumes the cell-passes left take as long as the mean cell-pass so far (the cells are
+     * shown as their last pass stores them) */
     double elapsed = (double)(pb_now_ns() - rx->t0) * 1e-9;
-    fprintf(stderr, "[%d/%d %.0f s, ETA %.0f s] ", idx + 1, n, elapsed, elapsed / (idx + 1) * (n - idx - 1));
+    long total = (long)rx->passes * n, done = rx->units_done > 0 ? rx->units_done : 1;
+    fprintf(stderr, "[%d/%d %.0f s, ETA %.0f s] ", idx + 1, n, elapsed, elapsed / (double)done * (double)(total - done));
     char where[3 * PB_NAME_MAX + 32];
     fprintf(stderr, "%s %s:", o->suite->name, pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes));
     int bi = -1, ci = -1;
@@ -853,6 +894,7 @@ static void cage_serve(void *p, const pb_cage_req *q, pb_cage_reply *r)
     }
     pb_waits w0, w1;
     r->probe_before = pb_probe_ticks(&x->tsc_only);
+    r->tprobe_before = pb_tprobe_ticks(&x->tsc_only);
     pb_waits_read(&w0);
     struct timespec c0, c1;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
@@ -865,6 +907,7 @@ static void cage_serve(void *p, const pb_cage_req *q, pb_cage_reply *r)
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
     pb_waits_read(&w1);
     r->probe_after = pb_probe_ticks(&x->tsc_only);
+    r->tprobe_after = pb_tprobe_ticks(&x->tsc_only);
     r->w0 = w0;
     r->w1 = w1;
     r->ns = (double)(t1 - t0);
@@ -929,17 +972,67 @@ static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err 
     return 0;
 }
 
-static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int show, pb_err *e)
+/* One cell through the run's passes: what its impls' set-up found (unavailable, failed) and the
+ * iterations of their samples, found in the first pass, and every round's slot, kept from its first
+ * pass to its last, when the cell is stored whole. */
+typedef struct cell_run {
+    const pb_cell *cell;
+    case_state *cs;
+    int ncs;
+    int cap_rounds;         /* the run's rounds and room for the make-up rounds: slots[cap_rounds * ncs] */
+    int nmakeup;            /* make-up rounds run so far: rounds rx->rounds .. rx->rounds + nmakeup - 1 */
+    int *layout_of;         /* each round's code layout */
+    slot *slots;
+    double target;
+} cell_run;
+
+static int cell_run_init(run_ctx *rx, cell_run *cr, const pb_cell *cell, pb_err *e)
+{
+    const pb_suite *s = rx->o->suite;
+    cr->cell = cell;
+    cr->ncs = cell->nimpls;
+    cr->target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
+    cr->cs = calloc(PB_MAX_IMPLS, sizeof *cr->cs);
+    cr->cap_rounds = rx->rounds + rx->makeup_passes * rx->lay.n;
+    cr->slots = calloc((size_t)(unsigned)cr->cap_rounds * (size_t)(unsigned)cr->ncs, sizeof *cr->slots);
+    cr->layout_of = calloc((size_t)(unsigned)cr->cap_rounds, sizeof *cr->layout_of);
+    if (!cr->cs || !cr->slots || !cr->layout_of) return pb_errf(e, "out of memory");
+    for (int r = 0; r < rx->rounds; r++) cr->layout_of[r] = rx->lay.of_round[r];
+    for (int i = 0; i < cr->ncs; i++) {
+        case_state *c = &cr->cs[i];
+        snprintf(c->impl, sizeof c->impl, "%s", cell->impls[i]);
+        char where[3 * PB_NAME_MAX + 32];
+        snprintf(c->where, sizeof c->where, "%s %s", s->name,
+                 pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes));
+        c->target = cr->target;
+    }
+    return 0;
+}
+
+static void cell_run_free(cell_run *cr)
+{
+    for (int i = 0; i < cr->cap_rounds * cr->ncs && cr->slots; i++) free(cr->slots[i].raw);
+    free(cr->slots);
+    free(cr->layout_of);
+    for (int i = 0; cr->cs && i < cr->ncs; i++) free_impl(&cr->cs[i]);
+    free(cr->cs);
+    memset(cr, 0, sizeof *cr);
+}
+
+/* Rounds rr[0..nrr) of a cell, one pass of it: the suite's cell hooks around it, its cases set up
+ * anew (fresh allocations: where its buffers and contexts land is drawn again in every pass), the
+ * first pass calibrating each impl's iterations and the later ones reusing them, every layout's
+ * case warmed, the rounds run, the cases freed. An impl that was unavailable or failed in an
+ * earlier pass stays out; one that turns unavailable in a later pass is out of the whole cell
+ * (its samples are not stored). 0, -1 or -2 (the suite refused the cell) + e. */
+static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nrr, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
     const pb_suite *s = o->suite;
-    pb_store *st = &rx->st;
-    int rounds = rx->rounds;
-    case_state *cs = calloc(PB_MAX_IMPLS, sizeof *cs);
-    if (!cs) return pb_errf(e, "out of memory");
-    int ncs = cell->nimpls, rc = 0;
-    double target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
-    /* the suite's per-cell set-up, on the run's own options: once per cell, whatever the layouts */
+    const pb_cell *cell = cr->cell;
+    case_state *cs = cr->cs;
+    int ncs = cr->ncs, rc = 0;
+    /* the suite's per-cell set-up, on the run's own options: once per pass of the cell, whatever the layouts */
     pb_err he = {{0}};
     int begun = !s->cell_begin || s->cell_begin(o->suite_opts, cell, &he) == 0;
     if (!begun) {
@@ -948,17 +1041,20 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
         rc = -2;
     }
     for (int i = 0; i < ncs && rc == 0; i++) {
-        snprintf(cs[i].impl, sizeof cs[i].impl, "%s", cell->impls[i]);
-        char where[3 * PB_NAME_MAX + 32];
-        snprintf(cs[i].where, sizeof cs[i].where, "%s %s", s->name,
-                 pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes));
-        cs[i].target = target;
+        if (!first && (!cs[i].ready || cs[i].failed[0])) continue;
+        cs[i].ready = 0;
         rc = set_up_impl(rx, cell, &cs[i], e);
+        if (rc == 0 && first && cs[i].ready) cs[i].nl_set = cs[i].nl;
     }
-    for (int i = 0; i < ncs && rc == 0; i++)
-        if (cs[i].ready)
-            cs[i].iters = cs[i].c[0].external_sample ? 1 : cs[i].c[0].seeded_ns ? SEEDED_ITERS
-                          : memo_iters(rx, o->iters_memo, cs[i].impl, cell, target, &cs[i]);
+    for (int i = 0; i < ncs && rc == 0; i++) {
+        if (!cs[i].ready || cs[i].failed[0]) continue;
+        const pb_case *c0 = &cs[i].c[0];
+        if (first)
+            cs[i].iters = c0->external_sample ? 1 : c0->seeded_ns ? SEEDED_ITERS
+                          : memo_iters(rx, o->iters_memo, cs[i].impl, cell, cr->target, &cs[i]);
+        else if (!c0->external_sample && !c0->seeded_ns)
+            run_body(rx, &cs[i], 0, 1, 1);   /* the warm-up the first pass's calibration did */
+    }
     /* the other layouts' cases warmed, so that no layout's first round pays its page faults and cold
      * code alone: an eighth of a sample's ops (at least one) touches every page and line a sample
      * does; a whole sample each, 15 of them per case with 16 layouts, cost a quarter of a default
@@ -967,22 +1063,20 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
         for (int l = 1; cs[i].ready && !cs[i].c[0].external_sample && !cs[i].c[0].seeded_ns && l < cs[i].nl; l++)
             run_body(rx, &cs[i], l, cs[i].iters / 8 ? cs[i].iters / 8 : 1, 1);
 
-    slot *slots = calloc((size_t)(unsigned)rounds * (size_t)(unsigned)ncs, sizeof *slots);
-    if (!slots && rc == 0) rc = pb_errf(e, "out of memory");
     if (rc == 0) {
         pb_gb_clear();
-        for (int r = 0; r < rounds && rc == 0; r++)
-            for (int p = 0; p < ncs; p++) {
+        for (int k = 0; k < nrr && rc == 0; k++)
+            for (int p = 0, r = rr[k]; p < ncs; p++) {
                 int i = (p + r) % ncs; /* rotate the start every round */
-                slot *sl = &slots[r * ncs + i];
+                slot *sl = &cr->slots[r * ncs + i];
                 sl->rx = rx;
                 sl->cs = &cs[i];
                 sl->round = r;
                 sl->position = p;
-                sl->layout = rx->lay.of_round[r];
+                sl->layout = cr->layout_of[r];
                 sl->li = cs[i].nl > 1 ? sl->layout : 0;
                 sl->stack_offset = rx->lay.n > 1 ? rx->lay.stack_offset[sl->layout] : 0;
-                if (!cs[i].ready) continue;
+                if (!cs[i].ready || (!first && cs[i].failed[0])) continue;
                 char name[256];
                 snprintf(name, sizeof name, "%s/%s/%s/%llu/%s/round:%d", s->name, cell->variant, cell->op,
                          (unsigned long long)cell->size_bytes, cs[i].impl, r);
@@ -996,61 +1090,121 @@ static int run_cell(run_ctx *rx, const pb_cell *cell, int idx, int ncells, int s
                          (unsigned long long)cell->size_bytes);
         pb_gb_clear();
     }
-    /* the suite's per-cell clean-up, after the last sample and before the cell is stored: a failure
-     * refuses the run and the cell is not stored */
+    /* the suite's per-cell clean-up, after the pass's last sample: a failure refuses the run and the
+     * cell is not stored */
     if (begun && s->cell_end && s->cell_end(o->suite_opts, cell, &he) < 0 && rc == 0) {
         pb_errf(e, "%s %s %s %llu B: %s", s->name, cell->variant, cell->op, (unsigned long long)cell->size_bytes,
                 he.msg);
         rc = -2;
     }
-    if (rc == 0 && !g_signal) {
-        /* one transaction per cell: a cell is stored whole or not at all */
-        if (pb_store_begin(st, e) < 0) rc = -1;
-        for (int i = 0; i < ncs && rc == 0; i++) {
-            /* caged code that failed: none of its samples, which it may have faked, and why */
-            if (cs[i].failed[0]) {
-                cs[i].ready = 0;
-                snprintf(cs[i].unavailable, sizeof cs[i].unavailable, "failed: %s", cs[i].failed);
-                rx->failed_cases++;
-            }
-            int64_t cid = pb_store_add_case(st, rx->run, s->name, cs[i].impl, cell->variant, cell->op, cell->size_bytes,
-                                            cs[i].ready ? (int64_t)cs[i].iters : 0,
-                                            cs[i].ready ? "ok" : "unavailable",
-                                            cs[i].ready ? NULL : cs[i].unavailable, e);
-            if (cid < 0) { rc = -1; break; }
-            if (cs[i].ready && pb_store_case_layouts(st, cid, cs[i].nl, e) < 0) { rc = -1; break; }
-            for (int r = 0; r < rounds && rc == 0 && cs[i].ready; r++) {
-                slot *sl = &slots[r * ncs + i];
-                for (int k = 0; k < sl->nraw && rc == 0; k++)
+    for (int i = 0; i < ncs; i++) free_impl(&cs[i]);
+    return rc;
+}
+
+/* Did sample s run on a shared core, by the run's fastest core-sharing probe so far (store.h)? */
+static int on_shared_core(const run_ctx *rx, const pb_sample *s)
+{
+    return pb_shared_core(s->tprobe_before, s->tprobe_after, rx->tprobe_min);
+}
+
+/* The code layouts of a cell without a round on the core alone (every ready impl's sample of the
+ * round on a core of its own), into missing[] (at most rx->lay.n); how many. finalize.c takes a
+ * cell's ratio from the pairs on the core alone only where every layout keeps one. */
+static int layouts_without_alone(const run_ctx *rx, const cell_run *cr, int *missing)
+{
+    int n = 0, ncs = cr->ncs;
+    for (int l = 0; l < rx->lay.n; l++) {
+        int found = 0, any = 0;
+        for (int r = 0; r < rx->rounds + cr->nmakeup && !found; r++) {
+            if (cr->layout_of[r] != l) continue;
+            int alone = 1, seen = 0;
+            for (int i = 0; i < ncs && alone; i++) {
+                if (!cr->cs[i].ready || cr->cs[i].failed[0]) continue;
+                const slot *sl = &cr->slots[r * ncs + i];
+                for (int k = 0; k < sl->nraw && alone; k++)
                     if (sl->raw[k].have) {
-                        rc = pb_store_add_sample(st, cid, &sl->raw[k].s, e);
-                        note_probe(&rx->probes, sl->raw[k].s.probe_before, sl->raw[k].s.probe_after);
+                        seen = 1;
+                        alone = !on_shared_core(rx, &sl->raw[k].s);
                     }
             }
+            any |= seen;
+            found = seen && alone;
         }
-        if (rc == 0) rc = pb_store_commit(st, e);
-        else pb_store_rollback(st);
-        if (rc == 0) cell_waits(rx, cell, cs, ncs, slots);
-        if (rc == 0 && show) progress_line(rx, idx, ncells, cell, cs, ncs, slots);
+        if (any && !found) missing[n++] = l;
     }
-    for (int i = 0; i < rounds * ncs && slots; i++) free(slots[i].raw);
-    free(slots);
-    for (int i = 0; i < ncs; i++) free_impl(&cs[i]);
-    free(cs);
+    return n;
+}
+
+/* A make-up pass of a cell: one more round in each code layout that has none on the core alone
+ * yet (rounds rx->rounds + nmakeup, ...), its cases set up anew. Every sample is kept: the make-up
+ * rounds add to a cell, they replace nothing. 0 (nothing to make up, or made up) or as cell_pass. */
+static int cell_makeup(run_ctx *rx, cell_run *cr, pb_err *e)
+{
+    int missing[PB_MAX_LAYOUTS], rr[PB_MAX_LAYOUTS];
+    int n = layouts_without_alone(rx, cr, missing);
+    if (n > cr->cap_rounds - rx->rounds - cr->nmakeup) n = cr->cap_rounds - rx->rounds - cr->nmakeup;
+    if (n <= 0) return 0;
+    for (int k = 0; k < n; k++) {
+        rr[k] = rx->rounds + cr->nmakeup + k;
+        cr->layout_of[rr[k]] = missing[k];
+    }
+    cr->nmakeup += n;
+    rx->makeup_rounds += n;
+    return cell_pass(rx, cr, 0, rr, n, e);
+}
+
+/* The cell after its last pass, stored in one transaction: whole or not at all. idx: its place
+ * among the run's ncells. */
+static int cell_store(run_ctx *rx, cell_run *cr, int idx, int ncells, int show, pb_err *e)
+{
+    const pb_suite *s = rx->o->suite;
+    const pb_cell *cell = cr->cell;
+    case_state *cs = cr->cs;
+    int ncs = cr->ncs, rounds = cr->cap_rounds, rc = 0;
+    pb_store *st = &rx->st;
+    if (pb_store_begin(st, e) < 0) rc = -1;
+    for (int i = 0; i < ncs && rc == 0; i++) {
+        /* caged code that failed: none of its samples, which it may have faked, and why */
+        if (cs[i].failed[0]) {
+            cs[i].ready = 0;
+            snprintf(cs[i].unavailable, sizeof cs[i].unavailable, "failed: %s", cs[i].failed);
+            rx->failed_cases++;
+        }
+        int64_t cid = pb_store_add_case(st, rx->run, s->name, cs[i].impl, cell->variant, cell->op, cell->size_bytes,
+                                        cs[i].ready ? (int64_t)cs[i].iters : 0,
+                                        cs[i].ready ? "ok" : "unavailable",
+                                        cs[i].ready ? NULL : cs[i].unavailable, e);
+        if (cid < 0) { rc = -1; break; }
+        /* the layouts of its first pass's set-up: every pass sets up as many (layouts.h) */
+        if (cs[i].ready && pb_store_case_layouts(st, cid, cs[i].nl_set, e) < 0) { rc = -1; break; }
+        for (int r = 0; r < rounds && rc == 0 && cs[i].ready; r++) {
+            slot *sl = &cr->slots[r * ncs + i];
+            for (int k = 0; k < sl->nraw && rc == 0; k++)
+                if (sl->raw[k].have) {
+                    rc = pb_store_add_sample(st, cid, &sl->raw[k].s, e);
+                    note_probe(&rx->probes, sl->raw[k].s.probe_before, sl->raw[k].s.probe_after);
+                }
+        }
+    }
+    if (rc == 0) rc = pb_store_commit(st, e);
+    else pb_store_rollback(st);
+    if (rc == 0) cell_waits(rx, cell, cs, ncs, cr->slots, rounds);
+    if (rc == 0 && show) progress_line(rx, idx, ncells, cell, cs, ncs, cr->slots, rounds);
     return rc;
 }
 
 /* The load average at the end (a label) and the noise warnings (runenv.h): the core-speed probe's
  * and the rounds that waited; stored with the run and said on stderr, whatever --quiet says,
  * since they qualify every number of the run. */
-static int record_noise(run_ctx *rx, pb_err *e)
+static int record_noise(run_ctx *rx, const char *core, pb_err *e)
 {
     double la_end = pb_loadavg();
-    char noise[768], probe[256], waits[400];
+    char noise[1400], probe[256], waits[400];
     pb_noise_text(fast_samples(&rx->probes), rx->probes.n, probe, sizeof probe);
     pb_waits_text(rx->waits.waited, rx->waits.rounds, rx->waits.move, rx->waits.where, rx->waits.r_all,
                   rx->waits.r_without, waits, sizeof waits);
-    snprintf(noise, sizeof noise, "%s%s%s", probe, probe[0] && waits[0] ? "; " : "", waits);
+    snprintf(noise, sizeof noise, "%s%s%s%s%s", probe, probe[0] && waits[0] ? "; " : "", waits,
+             (probe[0] || waits[0]) && core[0] ? "; " : "", core);
     if (noise[0]) fprintf(stderr, "bench: warning: run %lld was noisy: %s\n", (long long)rx->run, noise);
     return pb_store_run_noise(&rx->st, rx->run, la_end, noise, e);
 }
@@ -1105,7 +1259,10 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     if (o->cage != PB_CAGE_USER || o->timeout_s > 0)
         snprintf(cage, sizeof cage, "cage=%s timeout=%g ",
                  o->cage == PB_CAGE_ALL ? "all" : o->cage == PB_CAGE_NONE ? "none" : "user", o->timeout_s);
-    snprintf(opts, sizeof opts, "rounds=%d sample_s=%g quick=%d impls=%s sizes=%s %s%s", rx->rounds, rx->sample_s,
+    /* passes only when more than one: a run in one pass reads as before passes existed */
+    char passes[32] = "";
+    if (rx->passes > 1) snprintf(passes, sizeof passes, "passes=%d ", rx->passes);
+    snprintf(opts, sizeof opts, "rounds=%d %ssample_s=%g quick=%d impls=%s sizes=%s %s%s", rx->rounds, passes, rx->sample_s,
              o->quick, o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", cage,
              o->options_text ? o->options_text : "");
     pb_run_info ri = {
@@ -1129,10 +1286,13 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
     char sample[300];
     if (s->sample_words) snprintf(sample, sizeof sample, "a sample is %s", s->sample_words);
     else snprintf(sample, sizeof sample, "%.2g ms samples", rx->sample_s * 1e3);
+    /* where a cell's rounds are spread over the run, the header says so */
+    char spread[64] = "";
+    if (rx->passes > 1) snprintf(spread, sizeof spread, " over %d passes of the grid", rx->passes);
     if (o->progress)
-        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds in %d code layout%s, %s; %s\n",
-                (long long)rx->run, s->name, ncells, rx->rounds, rx->lay.n, rx->lay.n == 1 ? "" : "s", sample,
-                counter_desc);
+        fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds in %d code layout%s%s, %s; %s\n",
+                (long long)rx->run, s->name, ncells, rx->rounds, rx->lay.n, rx->lay.n == 1 ? "" : "s", spread,
+                sample, counter_desc);
     return 0;
 }
 
@@ -1148,7 +1308,12 @@ static int end_run(run_ctx *rx, int rc, pb_err *e)
         pb_errf(e, "run %lld %s: left incomplete in %s", (long long)rx->run, why, rx->o->db_path);
         return 130;
     }
-    if (rc < 0 || record_noise(rx, e) < 0 || pb_store_finalize_run_pairs(&rx->st, rx->run, pb_suite_ratio_pairs(rx->o->suite, rx->o->suite_opts), e) < 0) {
+    /* finalized first: what a shared core did to the ratios (finalize.c) is part of the run's noise */
+    char core[600] = "";
+    if (rc < 0 ||
+        pb_store_finalize_run_noted(&rx->st, rx->run, pb_suite_ratio_pairs(rx->o->suite, rx->o->suite_opts), core,
+                                    sizeof core, e) < 0 ||
+        record_noise(rx, core, e) < 0) {
         pb_store_end_run(&rx->st, rx->run, "failed", e->msg, &e2);
         return rc == -2 ? -2 : -1;   /* -2: the suite refused the run (suite.h cell_begin) */
     }
@@ -1167,11 +1332,43 @@ static int run_grid(run_ctx *rx, const pb_grid *g, pb_err *e)
     g_signal = 0;
 
     rx->t0 = pb_now_ns();
-    int rc = 0;
-    for (int i = 0; i < g->ncells && rc == 0 && !g_signal; i++) {
-        int show = o->progress && (pb_now_ns() - rx->t0 > 2000000000ull || i == g->ncells - 1);
-        rc = run_cell(rx, &g->cells[i], i, g->ncells, show, e);
+    int rc = 0, passes = rx->passes, n = g->ncells;
+    cell_run *crs = calloc((size_t)(n > 0 ? n : 1), sizeof *crs);
+    if (!crs) rc = pb_errf(e, "out of memory");
+    /* pass p runs rounds [p R / P, (p + 1) R / P) of every cell in turn: each cell's rounds are spread
+     * over the whole run (docs/layout.md, "Passes"), and a cell is stored after its last pass */
+    int *rr = malloc((size_t)(unsigned)(rx->rounds > 0 ? rx->rounds : 1) * sizeof *rr);
+    if (!rr && rc == 0) rc = pb_errf(e, "out of memory");
+    for (int p = 0; p < passes && rc == 0 && !g_signal; p++) {
+        int r0 = (int)((long long)rx->rounds * p / passes), r1 = (int)((long long)rx->rounds * (p + 1) / passes);
+        for (int r = r0; r < r1; r++) rr[r - r0] = r;
+        for (int i = 0; i < n && rc == 0 && !g_signal; i++) {
+            if (p == 0) rc = cell_run_init(rx, &crs[i], &g->cells[i], e);
+            if (rc == 0) rc = cell_pass(rx, &crs[i], p == 0, rr, r1 - r0, e);
+            rx->units_done = (long)p * n + i + 1;
+        }
+        if (o->progress && p < passes - 1 && rc == 0 && !g_signal && pb_now_ns() - rx->t0 > 2000000000ull)
+            fprintf(stderr, "bench: pass %d of %d (rounds %d-%d of every cell) done in %.0f s\n", p + 1, passes, r0,
+                    r1 - 1, (double)(pb_now_ns() - rx->t0) * 1e-9);
     }
+    free(rr);
+    /* make-up passes (docs/layout.md, "A shared core"): a layout of a cell whose every round shared
+     * its core gets one more round, in a pass over the cells of their own, up to PB_MAKEUP_PASSES */
+    for (int m = 0; m < rx->makeup_passes && rc == 0 && !g_signal; m++) {
+        long before = rx->makeup_rounds;
+        for (int i = 0; i < n && rc == 0 && !g_signal; i++) rc = cell_makeup(rx, &crs[i], e);
+        if (o->progress && rx->makeup_rounds > before && rc == 0 && !g_signal)
+            fprintf(stderr, "bench: make-up pass %d: %ld round%s in code layouts that had none on a core of its own\n",
+                    m + 1, rx->makeup_rounds - before, rx->makeup_rounds - before == 1 ? "" : "s");
+    }
+    for (int i = 0; i < n && rc == 0 && !g_signal; i++) {
+        int show = o->progress && (pb_now_ns() - rx->t0 > 2000000000ull || i == n - 1);
+        rc = cell_store(rx, &crs[i], i, n, show, e);
+        cell_run_free(&crs[i]);
+    }
+    for (int i = 0; crs && i < n; i++)
+        if (crs[i].cs) cell_run_free(&crs[i]);
+    free(crs);
     int ret = end_run(rx, rc, e);
     if (ret == 0 && o->grid_s) *o->grid_s = (double)(pb_now_ns() - rx->t0) * 1e-9;
     sigaction(SIGINT, &old_int, NULL);
@@ -1203,6 +1400,15 @@ static int collect_objects(run_ctx *rx, const pb_grid *g, pb_err *e)
                    o->user_revision ? "revision" : "label");
 }
 
+int pb_default_passes(const pb_suite *s, int rounds)
+{
+    /* a sample that is a process (exec, gbench) and a suite's cell hooks (exec --setup) keep their
+     * cells whole: the hooks bracket every pass, and a process's sample is long enough already */
+    if (s->sample_words || s->cell_begin || s->cell_end) return 1;
+    int p = rounds / PB_PASS_ROUNDS;
+    return p < 1 ? 1 : p > PB_MAX_DEFAULT_PASSES ? PB_MAX_DEFAULT_PASSES : p;
+}
+
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
 {
     const pb_suite *s = o->suite;
@@ -1220,8 +1426,17 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     run_ctx rx = {
         .o = o,
         .rounds = o->rounds > 0 ? o->rounds : (o->quick ? 16 : 64),
+        .passes = 1,
+        .tprobe_min = INFINITY,
         .sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002),
     };
+
+    if (o->passes > rx.rounds) {
+        pb_errf(e, "--passes %d: more passes than the %d rounds of a cell (a pass runs at least one)", o->passes,
+                rx.rounds);
+        return -2;
+    }
+    rx.passes = o->passes > 0 ? o->passes : pb_default_passes(s, rx.rounds);
 
     int cpu;
     if (pb_cpu_parse(o->cpu, &cpu, e) < 0) return -2;
@@ -1234,6 +1449,10 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
         free(g.cells);
         return -2;
     }
+    /* make-up passes follow the passes of a run that has more than one (not --quick, 32 rounds or
+     * more by default) in more than one layout: a run in one pass is one look at each cell, and its
+     * samples are as many as its rounds say */
+    rx.makeup_passes = o->quick || rx.passes < 2 || rx.lay.n < 2 ? 0 : PB_MAKEUP_PASSES;
     int ret = begin_run(&rx, cpu, g.ncells, e);
     if (ret == 0) {
         *run_id = rx.run;

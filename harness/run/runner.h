@@ -44,6 +44,10 @@ typedef struct pb_runner_opts {
     void *suite_opts;         /* the suite's options object (pb_suite_opts_new), set from the CLI */
     int quick;
     int rounds;               /* 0: default (quick: 16, else 64: a multiple of the layouts) */
+    /* Passes over the grid (docs/layout.md, "Passes"): pass p runs rounds [p R / P, (p + 1) R / P) of
+     * every cell in turn, each cell's cases set up anew, so that a cell's rounds are spread over the
+     * whole run rather than the second or so a cell takes. 0: pb_default_passes; 1..rounds. */
+    int passes;
     double sample_seconds;    /* 0: default (quick: 0.5 ms, else 2 ms), or the cell's own */
     const char *impls;        /* comma list filter, NULL = all */
     const char *sizes;        /* comma list: filter/extend the sizes, NULL = the suite's grid */
@@ -111,6 +115,17 @@ void pb_iters_memo_free(pb_iters_memo *m);
  * (The pin, runenv.h, is the calling thread's and restored after: it collides with nothing, but
  * two runs at once would be pinned to one CPU by default.) */
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e);
+
+/* The default passes (pb_runner_opts.passes): one per PB_PASS_ROUNDS rounds (a block of the
+ * layouts' permutation: each pass then runs every layout once), at most PB_MAX_DEFAULT_PASSES, at
+ * least 1; 1 for a suite whose sample is a process (sample_words) or that has cell hooks. */
+#define PB_PASS_ROUNDS 16
+/* Make-up passes (docs/layout.md, "A shared core"): after the passes of a run in more than one (and
+ * not --quick) and more than one layout, a cell's code layout none of whose rounds ran on a core of
+ * its own gets one more round, in up to this many passes. */
+#define PB_MAKEUP_PASSES 2
+#define PB_MAX_DEFAULT_PASSES 4
+int pb_default_passes(const pb_suite *s, int rounds);
 
 /* The suite's grid after --impl and --sizes, every size checked (what pb_run measures); the
  * caller frees g->cells. -1 + e on a filter that matches nothing or a bad size. */

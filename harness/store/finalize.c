@@ -20,6 +20,8 @@ typedef struct raw {
     int layout;                  /* the code layout of its round */
     pb_metric_sample m;
     const char *speed;
+    double tb, ta;               /* its core-sharing probes; 0: none */
+    int shared;                  /* 1: it ran on a shared core (classify_core) */
 } raw;
 
 typedef struct case_row {
@@ -35,11 +37,19 @@ typedef struct finalize_ctx {
     pb_store *s;
     int64_t run;
     unsigned metrics;
-    char baseline[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
+    char baseline[PB_NAME_MAX], candidate[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
     case_row *cs;
     size_t ncases;
     pb_stmt *ins_m, *ins_s, *ins_r, *upd_speed;
     const char *const *pairs;    /* extra {candidate, baseline, ..., NULL} pairs, or NULL */
+    int quick;                   /* a --quick run: its ratios keep every pair (pair_cell) */
+    /* the rounds of the run's candidate against its baseline on a shared core (classify_core, pair_cell) */
+    struct {
+        long pairs, shared;      /* pairs of candidate/baseline, and how many had a sample on a shared core */
+        int alone, every;        /* cells whose ratios took the pairs on the core alone; that kept every pair */
+        double move, r_all, r_alone;   /* the largest move of the headline, |alone / all - 1|; NaN: none */
+        char where[200];
+    } core;
 } finalize_ctx;
 
 static void copy_or(char *out, size_t cap, const char *v, const char *dflt)
@@ -51,8 +61,8 @@ static int read_run(finalize_ctx *f, pb_err *e)
 {
     pb_stmt *st;
     if (pb_db_prepare(f->s->db,
-                      "SELECT metrics, baseline, primary_metric, target, tick_source, counter_source, suite"
-                      " FROM runs WHERE id = ?1", &st) != PB_DB_OK)
+                      "SELECT metrics, baseline, primary_metric, target, tick_source, counter_source, suite,"
+                      " candidate, options FROM runs WHERE id = ?1", &st) != PB_DB_OK)
         return pb_store_sqlerr(f->s, e, "read run");
     pb_db_bind_int64(st, 1, f->run);
     if (pb_db_step(st) != PB_DB_ROW) {
@@ -66,6 +76,10 @@ static int read_run(finalize_ctx *f, pb_err *e)
     copy_or(f->tick, sizeof f->tick, pb_db_column_text(st, 4), "tsc");
     copy_or(f->counter, sizeof f->counter, pb_db_column_text(st, 5), "");
     copy_or(f->suite, sizeof f->suite, pb_db_column_text(st, 6), "");
+    copy_or(f->candidate, sizeof f->candidate, pb_db_column_text(st, 7), "new");
+    /* runner.c writes "... quick=1 ..." into a run's options: a quick look keeps every round */
+    const char *opts = pb_db_column_text(st, 8);
+    f->quick = opts && strstr(opts, " quick=1 ") != NULL;
     pb_db_finalize(st);
     return 0;
 }
@@ -75,7 +89,8 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                       "SELECT id, round, repetition, iterations, ns, tsc, cycles, instructions, probe_before,"
-                      " probe_after, layout FROM samples WHERE case_id = ?1 ORDER BY round, repetition", &st) != PB_DB_OK)
+                      " probe_after, layout, tprobe_before, tprobe_after FROM samples WHERE case_id = ?1"
+                      " ORDER BY round, repetition", &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "read samples");
     pb_db_bind_int64(st, 1, c->id);
     size_t cap = 64, k = 0;
@@ -102,6 +117,8 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
         r->m.probe_before = pb_db_column_double(st, 8);
         r->m.probe_after = pb_db_column_double(st, 9);
         r->layout = pb_db_column_int(st, 10);
+        r->tb = pb_db_column_double(st, 11);   /* NULL reads 0: no probe */
+        r->ta = pb_db_column_double(st, 12);
     }
     pb_db_finalize(st);
     if (!v) return pb_errf(e, "out of memory reading samples");
@@ -215,6 +232,26 @@ static int classify_speed(finalize_ctx *f, pb_err *e)
     return 0;
 }
 
+/* A shared core (docs/layout.md, "A shared core"): the run's fastest core-sharing probe defines the
+ * core alone; a sample either of whose probes is over PB_SHARED_PROBE_FACTOR times that ran while
+ * the core's other hardware thread was busy. A sample without both probes is never shared. */
+static void classify_core(finalize_ctx *f)
+{
+    double min_t = INFINITY;
+    for (size_t i = 0; i < f->ncases; i++)
+        for (size_t j = 0; j < f->cs[i].n; j++) {
+            const raw *r = &f->cs[i].r[j];
+            if (r->tb > 0 && r->tb < min_t) min_t = r->tb;
+            if (r->ta > 0 && r->ta < min_t) min_t = r->ta;
+        }
+    if (!isfinite(min_t)) return;
+    for (size_t i = 0; i < f->ncases; i++)
+        for (size_t j = 0; j < f->cs[i].n; j++) {
+            raw *r = &f->cs[i].r[j];
+            r->shared = pb_shared_core(r->tb, r->ta, min_t);
+        }
+}
+
 /* Metric m of case c: every sample's value (sample_metrics) and their statistics (stats).
  * vals and fast hold c->n values each. */
 static int case_metric_stats(finalize_ctx *f, const case_row *c, const pb_metric *m, double *vals, double *fast,
@@ -290,7 +327,7 @@ static int has_profile(const char *impl, const char *profile)
 /* One ratios row of c against b: the time ratio (pass 0), or the primary metric's own when it is
  * a throughput (pass 1, the inverse of the time ratio's). */
 static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, const pb_paired *pr,
-                        const pb_layout_ratio *lr, int pass, pb_err *e)
+                        const pb_layout_ratio *lr, int pass, const char *note, pb_err *e)
 {
     const char *metric = pass == 0 ? PB_DEFAULT_METRIC : f->primary;
     int inv = pass == 1 && pb_metric_higher_is_better(f->primary);
@@ -319,14 +356,19 @@ static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, c
             if (lr->n_per_layout[l])
                 k += (size_t)snprintf(per + k, sizeof per - k, "%s%d:%.6g", k ? " " : "", l,
                                       inv ? 1 / lr->per_layout[l] : lr->per_layout[l]);
-        pb_db_bind_text(q, 16, "paired by round within each code layout; Hodges-Lehmann on log ratios per layout,"
-                               " mean over layouts, Student t CI (layouts - 1 df)");
+        char method[400];
+        snprintf(method, sizeof method, "paired by round within each code layout; Hodges-Lehmann on log ratios per"
+                                        " layout, mean over layouts, Student t CI (layouts - 1 df)%s", note);
+        pb_db_bind_text(q, 16, method);
         pb_db_bind_int(q, 17, lr->nlayouts);
         pb_db_bind_double(q, 18, inv ? 1 / lr->hi : lr->lo);
         pb_db_bind_double(q, 19, inv ? 1 / lr->lo : lr->hi);
         pb_db_bind_text(q, 20, per);
     } else {
-        pb_db_bind_text(q, 16, "paired by round; Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI");
+        char method[400];
+        snprintf(method, sizeof method, "paired by round; Hodges-Lehmann on log ratios, Wilcoxon signed-rank CI%s",
+                 note);
+        pb_db_bind_text(q, 16, method);
         pb_db_bind_int(q, 17, 1);
         pb_db_bind_null(q, 18);
         pb_db_bind_null(q, 19);
@@ -335,38 +377,110 @@ static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, c
     return pb_db_step(q) == PB_DB_DONE ? 0 : pb_store_sqlerr(f->s, e, "insert ratio");
 }
 
-/* a case's samples as (key, ns per op, layout), for pb_paired_ratio_by_layout; NULL when out of memory */
-static pb_keyed_layout *ns_per_op_keyed(const case_row *c)
+/* a case's samples as (key, ns per op, layout), for pb_paired_ratio_by_layout, into k (c->n
+ * entries); alone: only those on the core alone. Returns how many. */
+static size_t ns_per_op_keyed(const case_row *c, int alone, pb_keyed_layout *k)
 {
-    pb_keyed_layout *k = malloc((c->n ? c->n : 1) * sizeof *k);
-    for (size_t i = 0; k && i < c->n; i++)
-        k[i] = (pb_keyed_layout){{c->r[i].round, c->r[i].rep}, c->r[i].m.ns / c->r[i].m.iters, c->r[i].layout};
-    return k;
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (!alone || !c->r[i].shared)
+            k[n++] = (pb_keyed_layout){{c->r[i].round, c->r[i].rep}, c->r[i].m.ns / c->r[i].m.iters, c->r[i].layout};
+    return n;
 }
 
-/* c against b, their samples paired by (round, repetition) */
-static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_err *e)
+/* c against b over their pairs (alone: the pairs whose samples both ran on the core alone): 0, 1
+ * (too few pairs), -2 (out of memory); across: estimated across layouts (lr) */
+static int pair_ratio(const case_row *c, const case_row *b, int alone, pb_paired *pr, pb_layout_ratio *lr,
+                      int *across)
 {
-    pb_keyed_layout *kc = ns_per_op_keyed(c), *kb = ns_per_op_keyed(b);
-    pb_paired pr;
-    pb_layout_ratio lr;
-    int across = 0;
-    int prc = kc && kb ? pb_paired_ratio_by_layout(kc, c->n, kb, b->n, 0.95, &pr, &lr, &across) : -2;
-    if (prc == 0 && across) {
-        /* the headline across layouts (layout_stats.h); median_ratio stays the pairs' plain median */
-        pr.estimate = lr.estimate;
-        pr.ci_lo = lr.ci_lo;
-        pr.ci_hi = lr.ci_hi;
-        pr.conf = 0.95;
-        pr.p_value = lr.p_value;
+    pb_keyed_layout *kc = malloc((c->n ? c->n : 1) * sizeof *kc), *kb = malloc((b->n ? b->n : 1) * sizeof *kb);
+    int prc = -2;
+    *across = 0;
+    if (kc && kb) {
+        size_t nc = ns_per_op_keyed(c, alone, kc), nb = ns_per_op_keyed(b, alone, kb);
+        prc = pb_paired_ratio_by_layout(kc, nc, kb, nb, 0.95, pr, lr, across);
     }
     free(kc);
     free(kb);
+    if (prc == 0 && *across) {
+        /* the headline across layouts (layout_stats.h); median_ratio stays the pairs' plain median */
+        pr->estimate = lr->estimate;
+        pr->ci_lo = lr->ci_lo;
+        pr->ci_hi = lr->ci_hi;
+        pr->conf = 0.95;
+        pr->p_value = lr->p_value;
+    }
+    return prc;
+}
+
+/* Does the estimate on the core alone keep the design? Across layouts: every shift stratum the pairs
+ * had keeps a layout (pb_layout_poststratify then keeps the shifts balanced), or, in a build without
+ * strata, every layout keeps a pair. In one layout: PB_ALONE_MIN_PAIRS pairs stay. */
+#define PB_ALONE_MIN_PAIRS 6
+static int alone_keeps_design(const pb_paired *all, const pb_layout_ratio *lr_all, int across_all,
+                              const pb_paired *alone, const pb_layout_ratio *lr_alone, int across_alone)
+{
+    if (!across_all) return alone->n >= PB_ALONE_MIN_PAIRS || alone->n == all->n;
+    if (!across_alone) return 0;
+    int strata = pb_layout_strata() > 1 ? pb_layout_strata() : PB_STATS_MAX_LAYOUTS;
+    for (int r = 0; r < strata; r++) {
+        int had = 0, kept = 0;
+        for (int l = r; l < PB_STATS_MAX_LAYOUTS; l += strata) {
+            had += lr_all->n_per_layout[l] > 0;
+            kept += lr_alone->n_per_layout[l] > 0;
+        }
+        if (had && !kept) return 0;
+    }
+    return 1;
+}
+
+/* c against b, their samples paired by (round, repetition). Pairs with a sample on a shared core
+ * (classify_core) are left out of the headline where what stays keeps the design: the ratio is then
+ * the one on a core of its own, which reruns of a binary on a VM reproduce; their count and how far
+ * they moved it are said (the run's noise, the ratio's method). */
+static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_err *e)
+{
+    pb_paired pr, pa;
+    pb_layout_ratio lr, la;
+    int across = 0, across_a = 0;
+    int prc = pair_ratio(c, b, 0, &pr, &lr, &across);
     if (prc == -2) return pb_errf(e, "out of memory pairing samples");
+    if (prc != 0) return 0;
+    /* how many pairs ran on a shared core: those the pairs on the core alone lack */
+    int prc_a = pair_ratio(c, b, 1, &pa, &la, &across_a);
+    if (prc_a == -2) return pb_errf(e, "out of memory pairing samples");
+    size_t shared = prc_a == 0 ? pr.n - pa.n : pr.n;
+    int use_alone = shared && !f->quick && prc_a == 0 && alone_keeps_design(&pr, &lr, across, &pa, &la, across_a);
+    char note[200] = "";
+    if (shared && use_alone)
+        snprintf(note, sizeof note, "; on the core alone: %zu of %zu pairs (%zu had a sample on a shared core)",
+                 pa.n, pr.n, shared);
+    else if (shared && f->quick)
+        snprintf(note, sizeof note, "; every pair: %zu of %zu had a sample on a shared core (a quick run keeps"
+                                    " them)", shared, pr.n);
+    else if (shared)
+        snprintf(note, sizeof note, "; every pair: %zu of %zu had a sample on a shared core, and the rest would"
+                                    " leave a shift of the code layouts without a pair", shared, pr.n);
+    if (!strcmp(c->impl, f->candidate) && !strcmp(b->impl, f->baseline)) {
+        f->core.pairs += (long)pr.n;
+        f->core.shared += (long)shared;
+        f->core.alone += use_alone;
+        f->core.every += shared && !use_alone && !f->quick;
+        double move = use_alone ? fabs(pa.estimate / pr.estimate - 1) : 0;
+        if (use_alone && !(move <= f->core.move)) {
+            f->core.move = move;
+            f->core.r_all = pr.estimate;
+            f->core.r_alone = pa.estimate;
+            snprintf(f->core.where, sizeof f->core.where, "%s %s %lld B", c->variant, c->op, (long long)c->size);
+        }
+    }
+    const pb_paired *use = use_alone ? &pa : &pr;
+    const pb_layout_ratio *ul = use_alone ? &la : &lr;
+    int ua = use_alone ? across_a : across;
     int rc = 0;
-    for (int pass = 0; prc == 0 && pass < 2 && rc == 0; pass++) {
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
         if (pass == 1 && !strcmp(f->primary, PB_DEFAULT_METRIC)) break;
-        rc = insert_ratio(f, c, b, &pr, across ? &lr : NULL, pass, e);
+        rc = insert_ratio(f, c, b, use, ua ? ul : NULL, pass, note, e);
     }
     return rc;
 }
@@ -434,20 +548,50 @@ int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e)
 
 int pb_store_finalize_run_pairs(pb_store *s, int64_t run, const char *const *pairs, pb_err *e)
 {
+    return pb_store_finalize_run_noted(s, run, pairs, NULL, 0, e);
+}
+
+/* What the shared core did to the run's candidate/baseline, for its noise: "" when nothing */
+static void core_note(const finalize_ctx *f, char *note, size_t cap)
+{
+    if (!note || !cap) return;
+    note[0] = 0;
+    if (!f->core.shared) return;
+    size_t k = (size_t)snprintf(note, cap, "%ld of %ld rounds of %s/%s ran on a shared core (a core-sharing probe"
+                                           " over %.3gx the run's fastest)",
+                                f->core.shared, f->core.pairs, f->candidate, f->baseline, PB_SHARED_PROBE_FACTOR);
+    if (k < cap && f->core.alone)
+        k += (size_t)snprintf(note + k, cap - k, "; %d cell%s take%s the rounds on the core alone, which moves a ratio"
+                                                 " by up to %.1f %% (%s: %.3f, %.3f alone)",
+                              f->core.alone, f->core.alone == 1 ? "" : "s", f->core.alone == 1 ? "s" : "",
+                              100 * f->core.move, f->core.where, f->core.r_all, f->core.r_alone);
+    if (k < cap && f->core.every)
+        k += (size_t)snprintf(note + k, cap - k, "; %d cell%s keep%s every round: too few on the core alone in a"
+                                                 " shift of the code layouts", f->core.every,
+                              f->core.every == 1 ? "" : "s", f->core.every == 1 ? "s" : "");
+    if (k < cap && f->quick) snprintf(note + k, cap - k, "; a quick run keeps every round");
+}
+
+int pb_store_finalize_run_noted(pb_store *s, int64_t run, const char *const *pairs, char *note, size_t cap,
+                                pb_err *e)
+{
     if (pb_store_begin(s, e) < 0) return -1;
     /* idempotent: a re-finalize replaces what an earlier one derived */
     char sql[256];
     snprintf(sql, sizeof sql, "DELETE FROM ratios WHERE run_id = %lld", (long long)run);
     finalize_ctx f = {.s = s, .run = run, .pairs = pairs};
+    f.core.move = NAN;
     int rc = pb_store_exec(s, sql, e);
     if (rc == 0) rc = read_run(&f, e);
     if (rc == 0) rc = load_cases(&f, e);
     if (rc == 0) rc = check_complete(&f, e);
     if (rc == 0) rc = prepare_writes(&f, e);
     if (rc == 0) rc = classify_speed(&f, e);
+    if (rc == 0) classify_core(&f);
     if (rc == 0) rc = derive_stats(&f, e);
     if (rc == 0) rc = pair_ratios(&f, e);
     if (rc == 0) rc = pair_extra(&f, e);
+    if (rc == 0) core_note(&f, note, cap);
     finalize_free(&f);
     if (rc == 0) rc = pb_store_end_run(s, run, "complete", NULL, e);
     if (rc < 0) {

@@ -27,7 +27,8 @@ static const char OBJECT_COLS[] = "impl, path, real_path, size_bytes, sha256, el
                                   " flags_source, producers, comment, needed, build_type, revision, repo";
 static const char CASE_COLS[] = "suite, impl, variant, op, size_bytes, iterations, status, reason, layouts";
 static const char SAMPLE_COLS[] = "round, position, repetition, iterations, ns, cpu_ns, tsc, cycles, instructions,"
-                                  " probe_before, probe_after, speed, errors, layout, wait_ns, steal_ns, user_ns, sys_ns";
+                                  " probe_before, probe_after, speed, errors, layout, wait_ns, steal_ns, user_ns, sys_ns,"
+                                  " tprobe_before, tprobe_after";
 static const char METRIC_COLS[] = "metric, value";
 static const char STAT_COLS[] = "metric, unit, source, n, median, p10, p90, min, max, n_fast, median_fast";
 static const char RATIO_COLS[] = "suite, variant, op, size_bytes, metric, baseline, candidate, n_pairs, estimate,"

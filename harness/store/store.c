@@ -292,6 +292,15 @@ static int migrate_7_to_8(pb_store *s, pb_err *e)
     return add_columns(s, added, sizeof added / sizeof added[0], e);
 }
 
+/* Version 9: a sample keeps its core-sharing probes (counters.h pb_tprobe_ticks), by which finalize
+ * tells the rounds that ran on a core of their own from those that shared it. Earlier samples had
+ * none: NULL, and no round of theirs counts as shared. */
+static int migrate_8_to_9(pb_store *s, pb_err *e)
+{
+    static const added_column added[] = {{"samples", "tprobe_before", "REAL"}, {"samples", "tprobe_after", "REAL"}};
+    return add_columns(s, added, sizeof added / sizeof added[0], e);
+}
+
 static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
@@ -306,6 +315,7 @@ static const struct {
      "comparisons gain their baseline", migrate_5_to_6},
     {"6 -> 7: samples gain their run-queue delay and steal time", migrate_6_to_7},
     {"7 -> 8: samples gain user_ns and sys_ns, the two parts of cpu_ns", migrate_7_to_8},
+    {"8 -> 9: samples gain their core-sharing probes", migrate_8_to_9},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 
@@ -933,8 +943,8 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
     if (pb_db_prepare(s->db,
                            "INSERT INTO samples (case_id, round, position, repetition, iterations, ns, cpu_ns, tsc,"
                            " cycles, instructions, probe_before, probe_after, errors, layout, wait_ns, steal_ns,"
-                           " user_ns, sys_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-                           " ?16, ?17, ?18)", &st) != PB_DB_OK)
+                           " user_ns, sys_ns, tprobe_before, tprobe_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+                           " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)", &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "insert sample");
     pb_db_bind_int64(st, 1, case_id);
     pb_db_bind_int(st, 2, m->round);
@@ -959,6 +969,8 @@ int pb_store_add_sample(pb_store *s, int64_t case_id, const pb_sample *m, pb_err
         pb_db_bind_null(st, 17);
         pb_db_bind_null(st, 18);
     }
+    if (m->tprobe_before > 0) pb_db_bind_double(st, 19, m->tprobe_before); else pb_db_bind_null(st, 19);
+    if (m->tprobe_after > 0) pb_db_bind_double(st, 20, m->tprobe_after); else pb_db_bind_null(st, 20);
     int rc = pb_db_step(st);
     pb_db_finalize(st);
     return rc == PB_DB_DONE ? 0 : pb_store_sqlerr(s, e, "insert sample");

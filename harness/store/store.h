@@ -34,6 +34,7 @@ typedef struct pb_sample {
     double tsc;                /* ticks over all iterations (see runs.tick_source) */
     double cycles, insns;      /* -1 where no hardware counter */
     double probe_before, probe_after; /* core-speed probe, ticks per 1000 dependent adds; 0 if none */
+    double tprobe_before, tprobe_after; /* core-sharing probe, ticks per 3000 independent adds; 0 if none */
     double wait_ns, steal_ns;  /* run-queue delay and steal during it (runenv.h pb_waits); -1 unknown */
     uint64_t errors;           /* operations that took a counted error path */
     int layout;                /* the code layout its round ran in (docs/layout.md); 0 when one */
@@ -41,6 +42,16 @@ typedef struct pb_sample {
 
 /* A sample is in the fast core state when both probes are within this factor of the run's fastest. */
 #define PB_FAST_PROBE_FACTOR 1.3
+/* A sample ran on a shared core (the core's other hardware thread busy) when either of its
+ * core-sharing probes is over this factor of the run's fastest (docs/layout.md, "A shared core"):
+ * alone the probe varies by under 10 %, shared it is 1.35-2 times as slow on the Zen 5 VMs. */
+#define PB_SHARED_PROBE_FACTOR 1.25
+/* A sample with core-sharing probes before and after (tb, ta; 0: none) against the run's fastest */
+static inline int pb_shared_core(double tb, double ta, double fastest)
+{
+    double lim = PB_SHARED_PROBE_FACTOR * fastest;
+    return tb > 0 && ta > 0 && (tb > lim || ta > lim);
+}
 
 /* The one default database path; the environment variable PB_DB overrides it. */
 #define PB_DEFAULT_DB_PATH "results/bench.db"
@@ -48,7 +59,7 @@ const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
  * docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 8
+#define PB_SCHEMA_VERSION 9
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 
@@ -161,6 +172,10 @@ int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e);
 /* The same, also pairing the extra pairs {candidate, baseline, ..., NULL} (may be NULL) in every
  * cell where both ran and the pair is not one of the above (suite.h ratio_pairs). */
 int pb_store_finalize_run_pairs(pb_store *s, int64_t run, const char *const *pairs, pb_err *e);
+/* The same, with what a shared core did to the run's candidate/baseline written into note (cap
+ * bytes; "" when none of its rounds ran on a shared core), for the run's noise. */
+int pb_store_finalize_run_noted(pb_store *s, int64_t run, const char *const *pairs, char *note, size_t cap,
+                                pb_err *e);
 
 /* A random (version 4) UUID, 36 characters and a NUL, from getrandom(2); -1 + e if none. */
 int pb_uuid4(char out[37], pb_err *e);

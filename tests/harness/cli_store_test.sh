@@ -103,16 +103,17 @@ is "unavailable case stored with reason" "$(q "$DB" "SELECT count(*) FROM cases 
 # ---- interrupted runs are never counted ----
 for sig in INT KILL; do
     D=$T/$sig.db
-    # a cell takes at least 500 x 2 x 2 ms = 2 s (more when busy), four cells: the signal comes
-    # 0.5 s after the first cell is stored, with at least 5.5 s of the run still to go
+    # a cell takes at least 500 x 2 x 2 ms = 2 s (more when busy), four cells, in 4 passes: the
+    # signal comes 1 s after the run is recorded, with at least 6 s of the run still to go (no sample
+    # is stored before the last pass: each cell is stored whole)
     "$BENCH" run --suite synthetic --db "$D" --rounds 500 --sample-ms 2 --sizes 1000,2000,3000,4000 --quiet >"$T/out" 2>&1 &
     pid=$!
-    # wait for the first stored sample (at most 60 s on a busy machine; usually well under one)
+    # wait for the run's row (at most 60 s on a busy machine; usually well under one)
     for _ in $(seq 300); do
-        [[ $(sqlite3 "$D" "SELECT count(*) FROM samples" 2>/dev/null) -gt 0 ]] && break
+        [[ $(sqlite3 "$D" "SELECT count(*) FROM runs" 2>/dev/null) -gt 0 ]] && break
         sleep 0.2
     done
-    sleep 0.5
+    sleep 1
     kill -$sig $pid
     wait $pid
     rc=$?
