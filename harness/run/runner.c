@@ -1203,8 +1203,12 @@ static int record_noise(run_ctx *rx, const char *core, pb_err *e)
     pb_noise_text(fast_samples(&rx->probes), rx->probes.n, probe, sizeof probe);
     pb_waits_text(rx->waits.waited, rx->waits.rounds, rx->waits.move, rx->waits.where, rx->waits.r_all,
                   rx->waits.r_without, waits, sizeof waits);
-    snprintf(noise, sizeof noise, "%s%s%s%s%s", probe, probe[0] && waits[0] ? "; " : "", waits,
-             (probe[0] || waits[0]) && core[0] ? "; " : "", core);
+    char makeup[160] = "";
+    if (rx->makeup_rounds)
+        snprintf(makeup, sizeof makeup, "; %ld make-up round%s in code layouts that had none on the core alone",
+                 rx->makeup_rounds, rx->makeup_rounds == 1 ? "" : "s");
+    snprintf(noise, sizeof noise, "%s%s%s%s%s%s", probe, probe[0] && waits[0] ? "; " : "", waits,
+             (probe[0] || waits[0]) && core[0] ? "; " : "", core, core[0] ? makeup : "");
     if (noise[0]) fprintf(stderr, "bench: warning: run %lld was noisy: %s\n", (long long)rx->run, noise);
     return pb_store_run_noise(&rx->st, rx->run, la_end, noise, e);
 }
@@ -1357,9 +1361,15 @@ static int run_grid(run_ctx *rx, const pb_grid *g, pb_err *e)
     for (int m = 0; m < rx->makeup_passes && rc == 0 && !g_signal; m++) {
         long before = rx->makeup_rounds;
         for (int i = 0; i < n && rc == 0 && !g_signal; i++) rc = cell_makeup(rx, &crs[i], e);
-        if (o->progress && rx->makeup_rounds > before && rc == 0 && !g_signal)
-            fprintf(stderr, "bench: make-up pass %d: %ld round%s in code layouts that had none on a core of its own\n",
-                    m + 1, rx->makeup_rounds - before, rx->makeup_rounds - before == 1 ? "" : "s");
+        long made = rx->makeup_rounds - before, left = 0;
+        int missing[PB_MAX_LAYOUTS];
+        for (int i = 0; i < n && rc == 0; i++) left += layouts_without_alone(rx, &crs[i], missing);
+        if (o->progress && made && rc == 0 && !g_signal)
+            fprintf(stderr, "bench: make-up pass %d: %ld round%s in code layouts that had none on a core of its own"
+                            " (%ld still without)\n", m + 1, made, made == 1 ? "" : "s", left);
+        /* a make-up pass that found the core alone in fewer than half its layouts: the core stays
+         * shared, and another pass would cost a quarter of a run for little (the noise says so) */
+        if (2 * left > made) break;
     }
     for (int i = 0; i < n && rc == 0 && !g_signal; i++) {
         int show = o->progress && (pb_now_ns() - rx->t0 > 2000000000ull || i == n - 1);

@@ -41,6 +41,8 @@ Dm=$T/makeup.db
 PB_TEST_SHARED=1.5 "$BENCH" run "${R[@]}" --rounds 16 --passes 2 --db "$Dm" >/dev/null 2>&1
 is "make-up: rounds after the run's 16, every sample kept" \
    "$(q "$Dm" "SELECT count(*) > 0 FROM samples WHERE round > 15")/$(q "$Dm" "SELECT count(*) > 64 FROM samples")" "1/1"
+is "make-up: the noise counts them" \
+   "$(q "$Dm" "SELECT noise LIKE '%; _ make-up round% in code layouts that had none on the core alone%' FROM runs")" "1"
 is "make-up: one pass makes up nothing" "$(q "$T/p1.db" "SELECT max(round) FROM samples")" "31"
 is "shared: the probes stored" "$(q "$D" "SELECT count(*) FROM samples WHERE tprobe_before > 0 AND tprobe_after > 0")" \
    "$(q "$D" "SELECT count(*) FROM samples")"
