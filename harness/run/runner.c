@@ -80,7 +80,7 @@ typedef struct run_ctx {
     long units_done;        /* cell-passes run so far: the progress line's ETA */
     double tprobe_min;      /* the fastest core-sharing probe so far (counters.h): the core alone */
     long makeup_rounds;     /* make-up rounds run (cell_makeup) */
-    int makeup_passes;      /* PB_MAKEUP_PASSES, or 0: --quick, one layout (runner.h) */
+    int makeup_passes;      /* PB_MAKEUP_PASSES, or 0: --quick, one pass, one layout (runner.h) */
     double sample_s;
     pb_counters counters;
     int cyc, ins;           /* indices of cycles and instructions in counters; -1: not counted */
