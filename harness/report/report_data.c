@@ -156,7 +156,8 @@ static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 {
     pb_stmt *q;
     if (prepare(st, "SELECT metric, baseline, candidate, variant, op, size_bytes, estimate, ci_lo, ci_hi, p_value,"
-                    " n_pairs, layouts, layout_lo, layout_hi FROM ratios WHERE run_id=?1 ORDER BY id", &q, run, e) < 0)
+                    " n_pairs, layouts, layout_lo, layout_hi, shared_pairs FROM ratios WHERE run_id=?1 ORDER BY id", &q,
+                    run, e) < 0)
         return -1;
     int rc = 0, step;
     while ((step = pb_db_step(q)) == PB_DB_ROW) {
@@ -177,6 +178,7 @@ static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
         x->r.layouts = pb_db_column_int(q, 11);
         x->r.layout_lo = pb_db_column_type(q, 12) == PB_DB_NULL ? NAN : pb_db_column_double(q, 12);
         x->r.layout_hi = pb_db_column_type(q, 13) == PB_DB_NULL ? NAN : pb_db_column_double(q, 13);
+        x->r.shared = pb_db_column_type(q, 14) == PB_DB_NULL ? 0 : pb_db_column_int(q, 14);
     }
     if (rc == 0 && step != PB_DB_DONE) rc = pb_errf(e, "%s: reading ratios: %s", st->path, pb_db_errmsg(st->db));
     pb_db_finalize(q);

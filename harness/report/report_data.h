@@ -33,6 +33,7 @@ typedef struct ratio {
     int n;
     int layouts;                 /* code layouts it was estimated across (1: one) */
     double layout_lo, layout_hi; /* the smallest and largest per-layout ratio; NaN with one layout */
+    int shared;                  /* of its n pairs, how many had a sample on a shared core (0: none, or not known) */
 } ratio;
 
 

@@ -110,6 +110,7 @@ typedef struct table_spec {
     char prof[MAXP][PB_NAME_MAX];
     int np;                          /* code-generation profiles with both X@P */
     int nl;                          /* code layouts of the run (0: one) */
+    int shared;                      /* a ratio of the table took pairs from a shared core: the core column */
     int guest;
     int real;                        /* the real code's column (pb_report_real_of) */
     int doc;                         /* the suite has a document table: its two columns */
@@ -144,6 +145,9 @@ static void table_spec_of(table_spec *ts, const pb_report_data *d, const pb_suit
     for (size_t i = 0; i < d->nratios; i++)
         if (d->ratios[i].run == run && d->ratios[i].r.layouts > ts->nl) ts->nl = d->ratios[i].r.layouts;
     if (ts->nl < 2) ts->nl = 0;
+    /* a ratio that took pairs with a sample on a shared core (docs/layout.md, "A shared core") */
+    for (size_t i = 0; i < d->nratios; i++)
+        if (d->ratios[i].run == run && d->ratios[i].r.shared > 0) ts->shared = 1;
     const pb_metric *pm = pb_metric_find(ts->metric);
     ts->unit = pm ? pm->unit : ts->metric;
     ts->real = pb_report_real_of(d, s, run, guest, &ts->real_base, &ts->real_cand);
@@ -186,6 +190,7 @@ static void write_header(pb_table_writer *t, table_spec *ts, const axes *a)
     if (ts->real && !ts->guest) { tw_cell(t, "verdict on the real code"); ncols++; }
     if (ts->np) { tw_cell(t, "code generation"); ncols++; }
     if (ts->nl) { tw_cell(t, "code layout"); ncols++; }
+    if (ts->shared) { tw_cell(t, "core"); ncols++; }
     if (ts->real) { tw_cell(t, "real code"); ncols++; }
     ts->ncols = ncols;
     tw_end(t, ncols);
@@ -289,12 +294,19 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     int layout = c->have_t && c->rt.layouts > 1 &&
                  pb_verdict_straddles(cl, dt, cfg->tolerance, c->rt.layout_lo, c->rt.layout_hi);
     if (ts->nl) tw_cell(t, "%s", layout ? pb_layout_mark : "");
+    /* the candidate's ratio took pairs from a shared core: too few on the core alone (or --quick) */
+    int shared = c->have_t && c->rt.shared > 0;
+    if (ts->shared) {
+        if (shared) tw_cell(t, "%s: %d of %d pairs", pb_shared_mark, c->rt.shared, c->rt.n);
+        else tw_cell(t, "%s", "");
+    }
     int differs = c->have_r && pb_report_real_differs(ts->guest, c->have_t, &c->rt, &c->rr, cfg->real_code_threshold);
     if (ts->real) tw_cell(t, "%s", differs ? pb_real_mark : "");
     tw_end(t, ts->ncols);
     pb_verdict_count(n, v);
     n->codegen += codegen;
     n->layout += layout;
+    n->shared += shared;
     n->real_differs += differs;
 }
 

@@ -11,9 +11,11 @@
 static const char V_HOLDS[] = "claim holds", V_SIZE[] = "direction holds, size differs",
                   V_NOT[] = "claim does not hold", V_INCONCLUSIVE[] = "inconclusive here", V_NONE[] = "no claim",
                   V_NODATA[] = "no data", CODEGEN_MARK[] = "depends on code generation",
-                  LAYOUT_MARK[] = "depends on code layout", REAL_MARK[] = "differs from the real code";
+                  LAYOUT_MARK[] = "depends on code layout", REAL_MARK[] = "differs from the real code",
+                  SHARED_MARK[] = "core shared";
 const char *const pb_verdict_no_data = V_NODATA, *const pb_codegen_mark = CODEGEN_MARK,
-                  *const pb_layout_mark = LAYOUT_MARK, *const pb_real_mark = REAL_MARK;
+                  *const pb_layout_mark = LAYOUT_MARK, *const pb_real_mark = REAL_MARK,
+                  *const pb_shared_mark = SHARED_MARK;
 
 /* Does [lo, hi] meet the document's band [doc/(1+t), doc*(1+t)]? Touching counts. */
 static int overlaps_band(double doc, double t, double lo, double hi)
@@ -113,6 +115,7 @@ void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len)
         k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NODATA, c->no_data);
     if (k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", CODEGEN_MARK, c->codegen);
     if (k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", LAYOUT_MARK, c->layout);
+    if (c->shared && k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", SHARED_MARK, c->shared);
     if (c->real && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; %s %d", REAL_MARK, c->real_differs);
 }
 

@@ -19,13 +19,15 @@ typedef struct pb_verdict_counts {
     int holds, size_differs, does_not_hold, inconclusive, no_claim, no_data;
     int codegen; /* cells marked "depends on code generation" */
     int layout;  /* cells marked "depends on code layout" */
+    int shared;  /* cells marked "core shared": their ratio took pairs from a shared core */
     int real;    /* the table set the real code's ratio beside the re-implementation's (suite.h real_*) */
     int real_differs; /* cells marked "differs from the real code" */
 } pb_verdict_counts;
 
 /* "N cell(s): claim holds a; direction holds, size differs b; claim does not hold c;
  * inconclusive here d[; no claim e][; no data f]; depends on code generation g; depends on code layout h
- * [; differs from the real code r]" (the last only where the table compares with the real code) */
+ * [; core shared s][; differs from the real code r]" (core shared only where a cell is, the last only
+ * where the table compares with the real code) */
 void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len);
 
 /* The verdict settings, from <data_dir>/verdict.tsv (lines `setting<TAB>suite<TAB>value`,
@@ -88,6 +90,7 @@ typedef struct pb_verdict_look {
 } pb_verdict_look;
 pb_verdict_look pb_verdict_look_of(const char *v);
 
-extern const char *const pb_verdict_no_data, *const pb_codegen_mark, *const pb_layout_mark, *const pb_real_mark;
+extern const char *const pb_verdict_no_data, *const pb_codegen_mark, *const pb_layout_mark, *const pb_real_mark,
+    *const pb_shared_mark;
 
 #endif

@@ -197,8 +197,8 @@ static int prepare_writes(finalize_ctx *f, pb_err *e)
         pb_db_prepare(db,
                       "INSERT INTO ratios (run_id, suite, variant, op, size_bytes, metric, baseline, candidate,"
                       " n_pairs, estimate, ci_lo, ci_hi, conf, p_value, median_ratio, method, layouts, layout_lo,"
-                      " layout_hi, per_layout)"
-                      " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
+                      " layout_hi, per_layout, shared_pairs)"
+                      " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)",
                       &f->ins_r) != PB_DB_OK ||
         pb_db_prepare(db, "UPDATE samples SET speed = ?1 WHERE id = ?2", &f->upd_speed) != PB_DB_OK)
         return pb_store_sqlerr(f->s, e, "prepare finalize");
@@ -327,7 +327,7 @@ static int has_profile(const char *impl, const char *profile)
 /* One ratios row of c against b: the time ratio (pass 0), or the primary metric's own when it is
  * a throughput (pass 1, the inverse of the time ratio's). */
 static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, const pb_paired *pr,
-                        const pb_layout_ratio *lr, int pass, const char *note, pb_err *e)
+                        const pb_layout_ratio *lr, int pass, const char *note, size_t shared_taken, pb_err *e)
 {
     const char *metric = pass == 0 ? PB_DEFAULT_METRIC : f->primary;
     int inv = pass == 1 && pb_metric_higher_is_better(f->primary);
@@ -374,6 +374,7 @@ static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, c
         pb_db_bind_null(q, 19);
         pb_db_bind_null(q, 20);
     }
+    pb_db_bind_int64(q, 21, (int64_t)shared_taken);
     return pb_db_step(q) == PB_DB_DONE ? 0 : pb_store_sqlerr(f->s, e, "insert ratio");
 }
 
@@ -480,7 +481,7 @@ static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_e
     int rc = 0;
     for (int pass = 0; pass < 2 && rc == 0; pass++) {
         if (pass == 1 && !strcmp(f->primary, PB_DEFAULT_METRIC)) break;
-        rc = insert_ratio(f, c, b, use, ua ? ul : NULL, pass, note, e);
+        rc = insert_ratio(f, c, b, use, ua ? ul : NULL, pass, note, use_alone ? 0 : shared, e);
     }
     return rc;
 }

@@ -33,7 +33,7 @@ static const char METRIC_COLS[] = "metric, value";
 static const char STAT_COLS[] = "metric, unit, source, n, median, p10, p90, min, max, n_fast, median_fast";
 static const char RATIO_COLS[] = "suite, variant, op, size_bytes, metric, baseline, candidate, n_pairs, estimate,"
                                  " ci_lo, ci_hi, conf, p_value, median_ratio, method, layouts, layout_lo,"
-                                 " layout_hi, per_layout";
+                                 " layout_hi, per_layout, shared_pairs";
 static const char CMP_COLS[] = "created_at, command, gate, suite, metric, pairing, alpha, conf, power, correction,"
                                " ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note,"
                                " baseline";

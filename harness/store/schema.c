@@ -97,7 +97,8 @@ const char *const pb_store_schema_sql =
     "  metric TEXT NOT NULL, baseline TEXT NOT NULL, candidate TEXT NOT NULL,\n"
     "  n_pairs INTEGER NOT NULL, estimate REAL, ci_lo REAL, ci_hi REAL, conf REAL, p_value REAL,\n"
     "  median_ratio REAL, method TEXT NOT NULL,\n"
-    "  layouts INTEGER NOT NULL DEFAULT 1, layout_lo REAL, layout_hi REAL, per_layout TEXT\n"
+    "  layouts INTEGER NOT NULL DEFAULT 1, layout_lo REAL, layout_hi REAL, per_layout TEXT,\n"
+    "  shared_pairs INTEGER\n"
     ");\n"
     "CREATE INDEX IF NOT EXISTS ratios_run ON ratios(run_id);\n"
     OBJECTS_DDL

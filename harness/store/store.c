@@ -293,11 +293,13 @@ static int migrate_7_to_8(pb_store *s, pb_err *e)
 }
 
 /* Version 9: a sample keeps its core-sharing probes (counters.h pb_tprobe_ticks), by which finalize
- * tells the rounds that ran on a core of their own from those that shared it. Earlier samples had
- * none: NULL, and no round of theirs counts as shared. */
+ * tells the rounds that ran on a core of their own from those that shared it, and a ratio how many
+ * of the pairs it took had a sample on a shared core. Earlier samples had no probes: NULL, and no
+ * round of theirs counts as shared; earlier ratios: NULL (not known). */
 static int migrate_8_to_9(pb_store *s, pb_err *e)
 {
-    static const added_column added[] = {{"samples", "tprobe_before", "REAL"}, {"samples", "tprobe_after", "REAL"}};
+    static const added_column added[] = {{"samples", "tprobe_before", "REAL"}, {"samples", "tprobe_after", "REAL"},
+                                         {"ratios", "shared_pairs", "INTEGER"}};
     return add_columns(s, added, sizeof added / sizeof added[0], e);
 }
 
@@ -315,7 +317,7 @@ static const struct {
      "comparisons gain their baseline", migrate_5_to_6},
     {"6 -> 7: samples gain their run-queue delay and steal time", migrate_6_to_7},
     {"7 -> 8: samples gain user_ns and sys_ns, the two parts of cpu_ns", migrate_7_to_8},
-    {"8 -> 9: samples gain their core-sharing probes", migrate_8_to_9},
+    {"8 -> 9: samples gain their core-sharing probes, ratios the pairs on a shared core they took", migrate_8_to_9},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 

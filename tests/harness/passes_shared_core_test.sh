@@ -55,10 +55,16 @@ is "shared: the noise says what they would have moved" \
    "$(q "$D" "SELECT noise LIKE '%take the rounds on the core alone, which moves a ratio by up to %' FROM runs")" "1"
 expect 0 "synthetic.md" "$BENCH" report --db "$D" --out "$T/plots"
 grep -q "Noise warning: .* ran on a shared core" "$T/plots/synthetic.md" && ok || bad "shared: the report does not say it"
+is "shared: every ratio on the core alone took no shared pair" "$(q "$D" "SELECT group_concat(shared_pairs) FROM ratios WHERE candidate = 'new'")" "0,0"
+grep -q "| core |" "$T/plots/synthetic.md" && bad "shared: a core column where no ratio took a shared pair" || ok
 # a quick run makes up nothing and keeps every round, and says so
 Dq=$T/quick.db
 out=$(PB_TEST_SHARED=1.5 "$BENCH" run --suite synthetic --seed 7 --quiet --layouts 8 --quick --shift 1.2 --db "$Dq" 2>&1)
 is "quick: no round made up" "$(q "$Dq" "SELECT max(round) FROM samples")" "15"
 is "quick: every pair" "$(q "$Dq" "SELECT group_concat(n_pairs) FROM ratios WHERE candidate = 'new'")" "16,16"
 [[ $out == *"a quick run keeps every round"* ]] && ok || bad "quick: not said: $out"
+is "quick: the shared pairs it took" "$(q "$Dq" "SELECT group_concat(shared_pairs) FROM ratios WHERE candidate = 'new'")" "4,4"
+[[ $out == *"; core shared 2"* ]] && ok || bad "quick: the summary does not count the cells: $out"
+expect 0 "synthetic.md" "$BENCH" report --db "$Dq" --out "$T/qplots"
+grep -q "| core shared: 4 of 16 pairs |" "$T/qplots/synthetic.md" && ok || bad "quick: the table does not mark the cells"
 finish
