@@ -414,6 +414,25 @@ static int pair_ratio(const case_row *c, const case_row *b, int alone, pb_paired
     return prc;
 }
 
+/* How many of c's and b's pairs (the same round and repetition, both with a time) have both samples
+ * on the core alone; both are sorted by round, repetition (load_raw) */
+static size_t pairs_alone(const case_row *c, const case_row *b)
+{
+    size_t n = 0;
+    for (size_t i = 0, j = 0; i < c->n && j < b->n;) {
+        const raw *x = &c->r[i], *y = &b->r[j];
+        if (x->round != y->round || x->rep != y->rep) {
+            if (x->round < y->round || (x->round == y->round && x->rep < y->rep)) i++;
+            else j++;
+            continue;
+        }
+        n += !x->shared && !y->shared && x->m.ns > 0 && y->m.ns > 0;
+        i++;
+        j++;
+    }
+    return n;
+}
+
 /* Does the estimate on the core alone keep the design? Across layouts: every shift stratum the pairs
  * had keeps a layout (pb_layout_poststratify then keeps the shifts balanced), or, in a build without
  * strata, every layout keeps a pair. In one layout: PB_ALONE_MIN_PAIRS pairs stay. */
@@ -447,10 +466,12 @@ static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_e
     int prc = pair_ratio(c, b, 0, &pr, &lr, &across);
     if (prc == -2) return pb_errf(e, "out of memory pairing samples");
     if (prc != 0) return 0;
-    /* how many pairs ran on a shared core: those the pairs on the core alone lack */
+    /* how many pairs had a sample on a shared core: those the pairs on the core alone lack (where
+     * fewer than two are left, pair_ratio counts none: counted here) */
     int prc_a = pair_ratio(c, b, 1, &pa, &la, &across_a);
     if (prc_a == -2) return pb_errf(e, "out of memory pairing samples");
-    size_t shared = prc_a == 0 ? pr.n - pa.n : pr.n;
+    size_t alone = prc_a == 0 ? pa.n : pairs_alone(c, b);
+    size_t shared = pr.n > alone ? pr.n - alone : 0;
     int use_alone = shared && !f->quick && prc_a == 0 && alone_keeps_design(&pr, &lr, across, &pa, &la, across_a);
     char note[200] = "";
     if (shared && use_alone)
