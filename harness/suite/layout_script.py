@@ -4,7 +4,7 @@
 
 Run by harness/meson.build at build time over the static libraries the module links:
 
-    layout_script.py READELF LAYOUTS OUTDIR ARCHIVE...
+    layout_script.py READELF LAYOUTS BUILD_ROOT OUTDIR ARCHIVE...
 
 For layout l = 4 o + j (order o, stratum j) it writes OUTDIR/layout_text_l.ld, which lists every
 code section of the archives' objects, in an order of the layout's own, each behind as much padding
@@ -53,7 +53,9 @@ def draw(*key):
 
 
 def code_sections(readelf, archive):
-    """[(member, section)] of every non-empty allocated executable section, in archive order."""
+    """[(member pattern, section)] of every non-empty executable section, in archive order. lld
+    names a member of a thin archive (meson's, `lib.a[dir/x.o]`) by its path and one of a regular
+    archive (`lib.a(x.o)`) by its name: the pattern is `*/x.o` or `x.o`."""
     out = subprocess.run([readelf, '-S', '-W', archive], check=False, capture_output=True, text=True)
     if out.returncode != 0:
         fail(f'{archive}: readelf: {out.stderr.strip()}')
@@ -62,6 +64,9 @@ def code_sections(readelf, archive):
         m = FILE_RE.match(line)
         if m:
             member = os.path.basename(m.group(2))
+            if not SAFE.match(member):
+                fail(f'{archive}: {member!r}: a name a linker script cannot carry verbatim')
+            member = ('*/' if line.endswith(']') else '') + member
             continue
         m = SEC_RE.match(line)
         if not m or member is None:
@@ -69,7 +74,7 @@ def code_sections(readelf, archive):
         name, kind, size, flags = m.groups()
         if kind != 'PROGBITS' or 'X' not in flags or int(size, 16) == 0 or not name.startswith('.text'):
             continue
-        for what in (name, member, archive):
+        for what in (name, archive):
             if not SAFE.match(what):
                 fail(f'{archive}: {what!r}: a name a linker script cannot carry verbatim')
         found.append((member, name))
@@ -77,16 +82,18 @@ def code_sections(readelf, archive):
 
 
 def main(argv):
-    if len(argv) < 4:
-        fail('usage: layout_script.py READELF LAYOUTS OUTDIR ARCHIVE...')
-    readelf, layouts, outdir, archives = argv[0], argv[1], argv[2], argv[3:]
+    if len(argv) < 5:
+        fail('usage: layout_script.py READELF LAYOUTS BUILD_ROOT OUTDIR ARCHIVE...')
+    readelf, layouts, build_root, outdir = argv[:4]
+    # the link names each archive by its path from the build's root: so must the scripts
+    archives = [os.path.relpath(a, build_root) for a in argv[4:]]
     if not layouts.isdigit() or not 1 <= int(layouts) <= STRATA * ORDERS:
         fail(f'LAYOUTS {layouts!r}: 1 to {STRATA * ORDERS}')
     layouts = int(layouts)
     first, funcs = [], []   # the retpoline thunks (aligned to 32, as the kernel aligns them) first
     for archive in archives:
-        for member, name in code_sections(readelf, archive):
-            key = (os.path.basename(archive), member, name)
+        for member, name in code_sections(readelf, os.path.join(build_root, archive)):
+            key = (archive, member, name)
             (first if 'retpoline' in member else funcs).append((archive, member, name, key))
     if not funcs:
         fail('no code sections in the archives')
@@ -98,14 +105,14 @@ def main(argv):
         lines = [f'/* layout {l} (order {o}, stratum {j}): written by harness/suite/layout_script.py */',
                  'SECTIONS', '{', '  .text : SUBALIGN(1)', '  {', '    . = ALIGN(64);']
         for archive, member, name, key in first:
-            lines += ['    . = ALIGN(32);', f'    *{archive}:*{member}({name})']
+            lines += ['    . = ALIGN(32);', f'    {archive}:{member}({name})']
         for archive, member, name, key in order:
             tau = sorted(range(ORDERS), key=lambda k: draw('tau', k, *key))
             t = tau[o]
             q = (draw('quarter', o, *key) + j) % 4
             u = (t + j + draw('byte', *key)) % 4
             offset = 16 * q + 4 * t + u
-            lines += [f'    . = . + (({offset} - .) & 63);', f'    *{archive}:*{member}({name})']
+            lines += [f'    . = . + (({offset} - .) & 63);', f'    {archive}:{member}({name})']
             plan.append(f'{l}\t{offset}\t{name}\t{member}\t{archive}')
         lines += ['    . = ALIGN(16);', '    *(.text .text.*)', '  }', '}', 'INSERT BEFORE .init;', '']
         with open(os.path.join(outdir, f'layout_text_{l}.ld'), 'w') as f:
