@@ -5,10 +5,15 @@
 # another folder, and lld puts .rodata ahead of .text, so a constant holding the checkout's path
 # moved every function by the difference of the two paths' lengths. Checked on this build's
 # modules: no path of the source tree and no revision in .rodata, and in every module lld linked
-# the code on a page of its own; and the layouts' shifts are exact. No timing.
+# the code on a page of its own. And the layouts are what suite/layout_script.py planned
+# (PLAN: its layout_plan.tsv, empty without lld): every function at its planned offset of its
+# 64-byte line in every layout, none left unplanned but the C runtime's, the retpoline thunks
+# (first, as the kernel places them) and the module's own registry, and over 16 layouts every
+# function at each 4-byte offset of its line once. No timing.
 ROOT=$1
 VCS_H=$2
-shift 2
+PLAN=$3
+shift 3
 source "$(dirname "$0")/../lib.sh"
 
 vcs=$(sed -n 's/^#define PB_VCS_SHA "\(.*\)"$/\1/p' "$VCS_H")
@@ -25,33 +30,43 @@ for m in "$@"; do
     if readelf -p .comment "$m" 2>/dev/null | grep -q 'LLD'; then
         text=$(readelf -S -W "$m" | awk '$2 == ".text" { print $4 }')
         is "$name: lld's .text starts a page" "$(( 16#$text % 4096 ))" "0"
-        # layout_text.ld: no function's section keeps an alignment over 16 bytes (-falign-loops=64
-        # asks for 64), so the shifts below move every function, whatever the compile flags
-        align=$(readelf -S -W "$m" | awk '$2 == ".text" { print $NF }')
-        is "$name: lld placed all code at 16-byte boundaries" "$align" "16"
+        thunk=$(nm --defined-only "$m" | awk '$3 == "__x86_indirect_thunk_rax" { print $1 }')
+        is "$name: the retpoline thunks come first" "$(( 16#${thunk:-1} - 16#$text ))" "0"
     fi
 done
 
-# The layouts are stratified (docs/layout.md): layout N is order N / 4 shifted by 16 x (N % 4)
-# bytes, so every function of layout N lies exactly that far from where it is in the first layout
-# of its order; only the retpoline thunks and the padding itself, placed ahead, stay. Where lld
-# linked them.
-# (functions whose name is unique in the module: static ones of one name in several objects cannot be matched)
+# The layouts are what layout_script.py planned: for each module (layout N), every function whose
+# name is unique in the module (static ones of one name in several objects cannot be matched by
+# name) starts at its planned offset of its 64-byte line.
 funcs() { nm --defined-only "$1" | awk '$2 == "t" || $2 == "T" { n[$3]++; a[$3] = $1 } END { for (k in n) if (n[k] == 1) print k, a[k] }' | sort; }
 mods=("$@")
-for ((n = 1; n < ${#mods[@]}; n++)); do
-    (( n % 4 )) || continue
-    m=${mods[n]} first=${mods[n - n % 4]}
-    readelf -p .comment "$m" 2>/dev/null | grep -q 'LLD' || continue
-    funcs "$first" > "$T/a"
-    funcs "$m" > "$T/b"
-    want=$(( 16 * (n % 4) )) moved=0 other=""
-    while read -r name a b; do
-        [[ $name == __x86_indirect_thunk_* || $name == pb_layout_pad ]] && continue
-        d=$(( 16#$b - 16#$a ))
-        if (( d == want )); then moved=$((moved + 1)); else other="$other $name:$d"; fi
-    done < <(join "$T/a" "$T/b")
-    is "layout $n: every function $want bytes from layout $((n - n % 4))'s (${moved} moved)" "${other:-none}" "none"
-    (( moved > 100 )) && ok || bad "layout $n: only $moved functions compared"
-done
+if [[ -n $PLAN ]]; then
+    is "the plan has a layout per module" "$(awk -F'\t' 'NR > 1 { print $1 }' "$PLAN" | sort -un | wc -l)" "${#mods[@]}"
+    for ((n = 0; n < ${#mods[@]}; n++)); do
+        m=${mods[n]}
+        funcs "$m" > "$T/have"
+        # planned once in this layout, by the name its section gives the function
+        awk -F'\t' -v l=$n 'NR > 1 && $1 == l && $3 ~ /^\.text\./ { s = substr($3, 7); c[s]++; o[s] = $2 }
+            END { for (k in c) if (c[k] == 1) print k, o[k] }' "$PLAN" | sort > "$T/plan"
+        moved=0 other=""
+        while read -r fn off addr; do
+            if (( 16#$addr % 64 == off )); then moved=$((moved + 1)); else other="$other $fn:$(( 16#$addr % 64 ))!=$off"; fi
+        done < <(join "$T/plan" "$T/have")
+        is "layout $n: every function at its planned offset ($moved compared)" "${other:-none}" "none"
+        (( moved > 100 )) && ok || bad "layout $n: only $moved functions compared"
+        # nothing unplanned but the C runtime's, the thunks, the padding object and the registry
+        awk -F'\t' -v l=$n 'NR > 1 && $1 == l { s = $3; sub(/^\.text\.(unlikely\.)?/, "", s); print s; print s ".cold" }' "$PLAN" | sort -u > "$T/planned"
+        left=$(nm --defined-only "$m" | awk '$2 == "t" || $2 == "T" { print $3 }' | sort -u | comm -23 - "$T/planned" |
+            grep -v -E '^(_init|_fini|deregister_tm_clones|register_tm_clones|__do_global_dtors_aux|frame_dummy|__x86_indirect_thunk_.*|pb_layout_pad|pb_suite_.*)$' | tr '\n' ' ')
+        is "layout $n: no function the scripts did not place" "${left:-none}" "none"
+    done
+    # Stratified, over 16 layouts: each function's 16 offsets are the 16 four-byte steps of its
+    # line, each byte of a step 4 times
+    if (( ${#mods[@]} == 16 )); then
+        unbalanced=$(awk -F'\t' 'NR > 1 { k = $3 "\t" $4 "\t" $5; step[k, int($2 / 4)]++; byte[k, $2 % 4]++; keys[k] = 1 }
+            END { for (k in keys) { for (i = 0; i < 16; i++) if (step[k, i] != 1) { print k; break }
+                                    for (i = 0; i < 4; i++) if (byte[k, i] != 4) { print k; break } } }' "$PLAN" | sort -u | wc -l)
+        is "every function at each 4-byte offset of its line once, each byte of a step 4 times" "$unbalanced" "0"
+    fi
+fi
 finish
