@@ -14,13 +14,12 @@
  * by (L-1)/L and its percentiles are coarse). The per-layout q_l are kept: their range is what a
  * verdict or a report shows as "depends on code layout".
  *
- * Stratified layouts (harness/meson.build): layout l is function order l / S shifted by l % S
- * steps of 16 bytes (S = PB_LAYOUT_SHIFTS), so that every function starts at each of its S offsets
- * in a 64-byte line in one layout of each order. The orders are the independent draws, the shifts
- * strata within each: with strata S, and at least 3 orders whose S layouts all count, the headline
+ * Stratified layouts (harness/meson.build, suite/layout_script.py): layout l is order l / S, stratum
+ * l % S (S = PB_LAYOUT_SHIFTS), and within each order every function starts once in each 16-byte
+ * quarter of its 64-byte line. The orders are the independent draws, the strata within each: with strata S, and at least 3 orders whose S layouts all count, the headline
  * is the same mean of the q_l, and its CI a t interval over the orders' means (orders - 1 df):
  *     q_l = mu + a_k + b_r + (ab)_kr + e,   k = l / S, r = l % S,
- * the mean over each order's S shifts takes the shifts' effects b_r out exactly, so that they
+ * the mean over each order's S layouts takes each function's quarter effects out exactly, so that they
  * neither widen the CI nor, drawn unevenly, move the estimate. Otherwise (too few orders, a layout
  * without pairs, strata 0) the layouts are treated as independent draws, as above.
  *
@@ -42,7 +41,8 @@
 /* a layout counts when it has at least this many pairs: one will do (its ratio is that pair's), since
  * 16 layouts and --quick's 16 rounds give one pair each, and the t over layouts needs none within */
 #define PB_LAYOUT_MIN_PAIRS 1
-/* the shifts of one function order (harness/meson.build: 16 x (l % 4) bytes) */
+/* the strata of one order (suite/layout_script.py: within an order each function visits the four
+ * 16-byte quarters of its line, one per stratum l % 4) */
 #define PB_LAYOUT_SHIFTS 4
 /* at least this many complete orders for the CI over orders */
 #define PB_LAYOUT_MIN_ORDERS 3

@@ -60,10 +60,15 @@ void pb_module_layouts_close(pb_module_layouts *L)
 
 void pb_module_layouts_what(char *buf, size_t cap, int n)
 {
-    snprintf(buf, cap, "libpbsuites.so and libpbsuites-layout1..%d.so: the same objects, layout N in function "
-             "order N / 4 with all code shifted by 16 x (N %% 4) bytes%s (harness/meson.build)", n - 1,
-             PB_LAYOUT_SHUFFLE ? "; order 0 the objects' own, order k > 0 a seeded one (lld --shuffle-sections, "
-                                 "seed k)" : "; one order only (no lld)");
+    if (PB_LAYOUT_SHUFFLE)
+        snprintf(buf, cap, "libpbsuites.so and libpbsuites-layout1..%d.so: the same objects, layout N = 4 o + j "
+                 "linked by lld from its own script (harness/suite/layout_script.py): every function in order o "
+                 "(0 the archives' own) and at an offset of its 64-byte line drawn from its name, over 16 layouts "
+                 "each 4-byte offset once (harness/meson.build)", n - 1);
+    else
+        snprintf(buf, cap, "libpbsuites.so and libpbsuites-layout1..%d.so: the same objects, layout N with the code "
+                 "up to the first function aligned above 16 bytes shifted by 16 x (N %% 4) bytes; one order only "
+                 "(no lld) (harness/meson.build)", n - 1);
 }
 
 int pb_cli_layout_opt(const pb_cli *c, pb_layout_args *a, const char *name, const char *value)

@@ -433,8 +433,8 @@ static size_t pairs_alone(const case_row *c, const case_row *b)
     return n;
 }
 
-/* Does the estimate on the core alone keep the design? Across layouts: every shift stratum the pairs
- * had keeps a layout (pb_layout_poststratify then keeps the shifts balanced), or, in a build without
+/* Does the estimate on the core alone keep the design? Across layouts: every stratum the pairs had
+ * keeps a layout (pb_layout_poststratify then keeps the strata balanced), or, in a build without
  * strata, every layout keeps a pair. In one layout: PB_ALONE_MIN_PAIRS pairs stay. */
 #define PB_ALONE_MIN_PAIRS 6
 static int alone_keeps_design(const pb_paired *all, const pb_layout_ratio *lr_all, int across_all,
@@ -482,7 +482,7 @@ static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_e
                                     " them)", shared, pr.n);
     else if (shared)
         snprintf(note, sizeof note, "; every pair: %zu of %zu had a sample on a shared core, and the rest would"
-                                    " leave a shift of the code layouts without a pair", shared, pr.n);
+                                    " leave a stratum of the code layouts without a pair", shared, pr.n);
     if (!strcmp(c->impl, f->candidate) && !strcmp(b->impl, f->baseline)) {
         f->core.pairs += (long)pr.n;
         f->core.shared += (long)shared;
@@ -589,7 +589,7 @@ static void core_note(const finalize_ctx *f, char *note, size_t cap)
                               100 * f->core.move, f->core.where, f->core.r_all, f->core.r_alone);
     if (k < cap && f->core.every)
         k += (size_t)snprintf(note + k, cap - k, "; %d cell%s keep%s every round: too few on the core alone in a"
-                                                 " shift of the code layouts", f->core.every,
+                                                 " stratum of the code layouts", f->core.every,
                               f->core.every == 1 ? "" : "s", f->core.every == 1 ? "s" : "");
     if (k < cap && f->quick) snprintf(note + k, cap - k, "; a quick run keeps every round");
 }

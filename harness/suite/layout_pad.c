@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* layout_pad.c — linked into copy N of the suite module (libpbsuites.so for N = 0,
- * libpbsuites-layoutN.so, docs/layout.md): PB_LAYOUT_PAD_BYTES bytes (16 x (N % 4)) of
- * never-executed code, which lld's --symbol-ordering-file (layout_order.txt, harness/meson.build)
- * places right after the retpoline thunks, ahead of every function, whatever order the copy's
- * --shuffle-sections gives them: all code after it starts that many bytes further on. Without lld,
- * GNU ld puts it where this object is in the link, first. Aligned as the functions are (16
- * bytes), so the shift is exactly its size. The copies are otherwise the same objects: they
- * differ in placement only. */
+ * libpbsuites-layoutN.so, docs/layout.md). Without lld it is the layouts: PB_LAYOUT_PAD_BYTES bytes
+ * (16 x (N % 4)) of never-executed code, first in GNU ld's link, so that the code after it starts
+ * that many bytes further on (up to the first function aligned above 16 bytes). With lld each
+ * layout's own script places every function (layout_script.py) and the padding is empty. Aligned
+ * as the functions are (16 bytes), so the shift is exactly its size. The copies are otherwise the
+ * same objects: they differ in placement only. */
 #ifndef PB_LAYOUT_PAD_BYTES
 #error "PB_LAYOUT_PAD_BYTES: set by harness/meson.build"
 #endif
