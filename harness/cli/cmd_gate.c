@@ -510,23 +510,6 @@ static size_t session_nruns(const session *s)
     return s->nruns + (s->confirm_run != 0);
 }
 
-/* How many pairs had a sample on a shared core and in how many cells they were left out (gate_store.c
- * keep_core_alone), appended to a note; nothing when none had. */
-static void note_core_alone(char *note, size_t cap, const pb_cmp_cell *c, size_t n)
-{
-    size_t shared = 0, pairs = 0, left_cells = 0, kept_cells = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!c[i].pairs_shared) continue;
-        shared += c[i].pairs_shared;
-        pairs += c[i].n + (c[i].core_alone ? c[i].pairs_shared : 0);
-        if (c[i].core_alone) left_cells++; else kept_cells++;
-    }
-    if (!shared) return;
-    size_t len = strlen(note);
-    snprintf(note + len, cap - len, "; %zu of %zu pairs had a sample on a shared core: left out in %zu cells, kept in "
-             "%zu (a code layout would have had none)", shared, pairs, left_cells, kept_cells);
-}
-
 static void rounds_note(char *buf, size_t cap, const gate_args *a, const session *s, double t, int line,
                         const pb_thresholds *th)
 {
@@ -544,7 +527,6 @@ static void rounds_note(char *buf, size_t cap, const gate_args *a, const session
         note_mdc_reached(buf, cap, s->final, s->nfinal);
     }
     snprintf(buf + strlen(buf), cap - strlen(buf), "%s", s->confirm_note);
-    note_core_alone(buf, cap, s->final, s->nfinal);
 }
 
 /* impl, from option opt (NULL: the suite's default), is one the suite plans: else e names the option */

@@ -97,8 +97,6 @@ typedef struct pb_cmp_cell {
     double layout_df;        /* degrees of freedom of its t: layout_units - 1, more once moderated; NaN: one layout */
     int layout_units;        /* what its t is over: the layouts, or the function orders' means where the
                                 layouts are stratified (layout_stats.h) */
-    size_t pairs_shared;     /* pairs with a sample on a shared core (docs/layout.md, "A shared core") */
-    int core_alone;          /* 1: those pairs were left out (every layout kept one); 0: every pair counts */
     /* filled by pb_gate_decide */
     double p_holm;
     pb_cell_verdict verdict;
@@ -229,7 +227,6 @@ typedef struct pb_gate_obs {
     int round, rep, position;
     double cost;
     int layout;              /* the code layout of its round (docs/layout.md) */
-    double tprobe_before, tprobe_after; /* its core-sharing probes (store.h pb_shared_core); 0: none */
 } pb_gate_obs;
 
 typedef struct pb_gate_case {

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* gate_store.c — the gate's side of SQLite: samples of runs in, pairing, refusals, comparisons out. */
 #include "gate.h"
-#include "layout_stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -78,7 +77,7 @@ int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data 
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                            "SELECT c.id, c.impl, c.variant, c.op, c.size_bytes, c.status, c.reason,"
-                           "       s.round, s.repetition, m.value, s.position, s.layout, s.tprobe_before, s.tprobe_after"
+                           "       s.round, s.repetition, m.value, s.position, s.layout"
                            " FROM cases c LEFT JOIN samples s ON s.case_id = c.id"
                            " LEFT JOIN sample_metrics m ON m.sample_id = s.id AND m.metric = ?2"
                            " WHERE c.run_id = ?1 ORDER BY c.id, s.round, s.repetition", &st) != PB_DB_OK)
@@ -108,9 +107,7 @@ int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data 
         if (pb_db_column_type(st, 9) == PB_DB_NULL) continue;
         double v = pb_db_column_double(st, 9);
         pb_gate_obs o = {pb_db_column_int(st, 7), pb_db_column_int(st, 8), pb_db_column_int(st, 10),
-                         inverse ? (v > 0 ? 1 / v : NAN) : v, pb_db_column_int(st, 11),
-                         pb_db_column_type(st, 12) == PB_DB_NULL ? 0 : pb_db_column_double(st, 12),
-                         pb_db_column_type(st, 13) == PB_DB_NULL ? 0 : pb_db_column_double(st, 13)};
+                         inverse ? (v > 0 ? 1 / v : NAN) : v, pb_db_column_int(st, 11)};
         any_value = 1;
         if (push_obs(c, &cap, &o) < 0) { rc = pb_errf(e, "out of memory"); break; }
     }
@@ -268,11 +265,10 @@ typedef struct pairs {
     double *a, *b;
     signed char *o;   /* +1: A ran first, -1: B did */
     int *l;           /* the pair's code layout */
-    unsigned char *s; /* 1: a sample of the pair ran on a shared core */
     size_t n, cap;
 } pairs;
 
-static int pairs_push(pairs *p, double b, double a, int a_first, int layout, int shared)
+static int pairs_push(pairs *p, double b, double a, int a_first, int layout)
 {
     if (p->n == p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 64;
@@ -288,13 +284,9 @@ static int pairs_push(pairs *p, double b, double a, int a_first, int layout, int
         int *nl = realloc(p->l, cap * sizeof *nl);
         if (!nl) return -1;
         p->l = nl;
-        unsigned char *ns = realloc(p->s, cap);
-        if (!ns) return -1;
-        p->s = ns;
         p->cap = cap;
     }
     p->l[p->n] = layout;
-    p->s[p->n] = (unsigned char)(shared != 0);
     p->a[p->n] = a;
     p->b[p->n] = b;
     p->o[p->n] = a_first ? 1 : -1;
@@ -308,69 +300,20 @@ static void pairs_free(pairs *p)
     free(p->b);
     free(p->o);
     free(p->l);
-    free(p->s);
 }
 
 /* the costs of a pair of observations of cases a and b (pb_pair_by_round) */
 typedef struct obs_pairs {
     const pb_gate_case *a, *b;
     pairs *p;
-    double fastest;   /* the run's fastest core-sharing probe: the core alone; 0: the run has none */
 } obs_pairs;
 
 static int push_obs_pair(void *ctx, size_t i, size_t j)
 {
     obs_pairs *op = ctx;
     const pb_gate_obs *oa = &op->a->obs[i], *ob = &op->b->obs[j];
-    int shared = op->fastest > 0 && (pb_shared_core(oa->tprobe_before, oa->tprobe_after, op->fastest) ||
-                                     pb_shared_core(ob->tprobe_before, ob->tprobe_after, op->fastest));
     /* one round, one layout (runner.c): the two sides share it */
-    return pairs_push(op->p, ob->cost, oa->cost, oa->position < ob->position, oa->layout, shared) < 0 ? -1 : 0;
-}
-
-/* the run's fastest core-sharing probe over every sample of every case (the core alone); 0: none */
-static double run_fastest_probe(const pb_gate_data *d, int64_t run)
-{
-    double f = 0;
-    for (size_t i = 0; i < d->n; i++) {
-        if (d->c[i].run != run) continue;
-        for (size_t k = 0; k < d->c[i].n; k++) {
-            const pb_gate_obs *o = &d->c[i].obs[k];
-            if (o->tprobe_before > 0 && (f == 0 || o->tprobe_before < f)) f = o->tprobe_before;
-            if (o->tprobe_after > 0 && (f == 0 || o->tprobe_after < f)) f = o->tprobe_after;
-        }
-    }
-    return f;
-}
-
-/* Leave out the pairs with a sample on a shared core where every code layout that had a pair keeps
- * one and MIN_PAIRS stay (as finalize.c does for a run's ratios, docs/layout.md "A shared core"): a
- * shared core made a pair of one code 1.7-2.3 times as noisy on the Zen 5 VM. Else every pair counts.
- * Returns the pairs left out. */
-static size_t keep_core_alone(pairs *p, pb_cmp_cell *c)
-{
-    size_t shared = 0;
-    for (size_t i = 0; i < p->n; i++) shared += p->s[i];
-    c->pairs_shared = shared;
-    c->core_alone = 0;
-    if (!shared || p->n - shared < 6) return 0;
-    unsigned char had[PB_STATS_MAX_LAYOUTS] = {0}, kept[PB_STATS_MAX_LAYOUTS] = {0};
-    for (size_t i = 0; i < p->n; i++) {
-        if (p->l[i] < 0 || p->l[i] >= PB_STATS_MAX_LAYOUTS) return 0;
-        had[p->l[i]] = 1;
-        if (!p->s[i]) kept[p->l[i]] = 1;
-    }
-    for (int l = 0; l < PB_STATS_MAX_LAYOUTS; l++)
-        if (had[l] && !kept[l]) return 0;
-    size_t k = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        if (p->s[i]) continue;
-        p->a[k] = p->a[i], p->b[k] = p->b[i], p->o[k] = p->o[i], p->l[k] = p->l[i], p->s[k] = 0;
-        k++;
-    }
-    p->n = k;
-    c->core_alone = 1;
-    return shared;
+    return pairs_push(op->p, ob->cost, oa->cost, oa->position < ob->position, oa->layout) < 0 ? -1 : 0;
 }
 
 static double case_median(const pb_gate_case *c)
@@ -413,9 +356,6 @@ int pb_gate_cells_within_pairs(const pb_gate_data *d, const char *const *impl_a,
     int64_t *runs;
     size_t nruns;
     if (runs_of(d, &runs, &nruns) < 0) { free(*cells); *cells = NULL; *ncells = 0; return pb_errf(e, "out of memory"); }
-    double *fastest = malloc((nruns ? nruns : 1) * sizeof *fastest);
-    if (!fastest) { free(runs); free(*cells); *cells = NULL; *ncells = 0; return pb_errf(e, "out of memory"); }
-    for (size_t r = 0; r < nruns; r++) fastest[r] = run_fastest_probe(d, runs[r]);
     int rc = 0;
     for (size_t i = 0; i < *ncells && rc == 0; i++) {
         pb_cmp_cell *c = &(*cells)[i];
@@ -425,20 +365,18 @@ int pb_gate_cells_within_pairs(const pb_gate_data *d, const char *const *impl_a,
             note_unavailable(c, ca, cb);
             if (!ca || !cb || !ca->ok || !cb->ok) continue;
             /* both lists are sorted by (round, repetition) */
-            obs_pairs op = {ca, cb, &p, fastest[r]};
+            obs_pairs op = {ca, cb, &p};
             if (ca->n && cb->n &&
                 pb_pair_by_round((const pb_round_key *)&ca->obs[0].round, ca->n, sizeof *ca->obs,
                                  (const pb_round_key *)&cb->obs[0].round, cb->n, sizeof *cb->obs, push_obs_pair, &op))
                 rc = pb_errf(e, "out of memory");
         }
         c->rounds = (int)p.n;
-        if (rc == 0) keep_core_alone(&p, c);
         /* m = every cell of every pair: Holm runs over all of them */
         if (rc == 0) pb_cmp_cell_stats_layouts(c, p.b, p.a, p.o, p.l, p.n, *ncells, gp);
         pairs_free(&p);
     }
     free(runs);
-    free(fastest);
     if (rc == 0 && pb_gate_moderate_layouts(*cells, *ncells, gp) < 0) rc = pb_errf(e, "out of memory");
     if (rc < 0) { free(*cells); *cells = NULL; *ncells = 0; }
     return rc;
@@ -496,7 +434,7 @@ int pb_gate_cells_across(const pb_gate_data *d, const int64_t *runs_a, const int
             note_unavailable(c, ca, cb);
             if (!ca || !cb || !ca->ok || !cb->ok || !ca->n || !cb->n) continue;
             /* each run's median is over all its layouts already */
-            if (pairs_push(&p, case_median(cb), case_median(ca), runs_a[j] < runs_b[j], 0, 0) < 0)
+            if (pairs_push(&p, case_median(cb), case_median(ca), runs_a[j] < runs_b[j], 0) < 0)
                 rc = pb_errf(e, "out of memory");
         }
         c->rounds = (int)p.n;

@@ -57,20 +57,6 @@ expect 0 "synthetic.md" "$BENCH" report --db "$D" --out "$T/plots"
 grep -q "Noise warning: .* ran on a shared core" "$T/plots/synthetic.md" && ok || bad "shared: the report does not say it"
 is "shared: every ratio on the core alone took no shared pair" "$(q "$D" "SELECT group_concat(shared_pairs) FROM ratios WHERE candidate = 'new'")" "0,0"
 grep -q "| core |" "$T/plots/synthetic.md" && bad "shared: a core column where no ratio took a shared pair" || ok
-# the gates too take the pairs on the core alone where every layout keeps one, and say how many
-# they left out (gate_store.c keep_core_alone); where a layout would keep none, every pair counts
-out=$(PB_TEST_SHARED=1.5 "$BENCH" gate --suite synthetic --seed 7 --layouts 8 --rounds 32 --shift 1.2 --db "$T/gate.db" 2>&1)
-[[ $out == *"16 of 64 pairs had a sample on a shared core: left out in 2 cells, kept in 0"* ]] && ok ||
-    bad "gate: the note does not say the pairs left out: $out"
-is "gate: each cell's pairs on the core alone" "$(q "$T/gate.db" "SELECT group_concat(n_pairs) FROM comparison_cells WHERE comparison_id = 1")" "24,24"
-is "gate: the ratios on the core alone are the seed's" \
-   "$(q "$T/gate.db" "SELECT group_concat(ratio BETWEEN 1.15 AND 1.25) FROM comparison_cells WHERE comparison_id = 1")" "1,1"
-out=$(PB_TEST_SHARED=1.5 "$BENCH" gate --suite synthetic --seed 7 --layouts 8 --rounds 16 --shift 1.2 --db "$T/gate16.db" 2>&1)
-[[ $out == *"8 of 32 pairs had a sample on a shared core: left out in 0 cells, kept in 2 (a code layout would have had none)"* ]] && ok ||
-    bad "gate: a layout left without a pair: every pair should count: $out"
-is "gate: every pair where a layout would keep none" "$(q "$T/gate16.db" "SELECT group_concat(n_pairs) FROM comparison_cells WHERE comparison_id = 1")" "16,16"
-out=$("$BENCH" gate --suite synthetic --seed 7 --layouts 8 --rounds 32 --shift 1.2 --db "$T/gate0.db" 2>&1)
-[[ $out != *"had a sample on a shared core"* ]] && ok || bad "gate: a core alone said shared: $out"
 # a quick run makes up nothing and keeps every round, and says so
 Dq=$T/quick.db
 out=$(PB_TEST_SHARED=1.5 "$BENCH" run --suite synthetic --seed 7 --quiet --layouts 8 --quick --shift 1.2 --db "$Dq" 2>&1)
