@@ -16,11 +16,12 @@
  *
  * Stratified layouts (harness/meson.build, suite/layout_script.py): layout l is order l / S, stratum
  * l % S (S = PB_LAYOUT_SHIFTS), and within each order every function starts once in each 16-byte
- * quarter of its 64-byte line. The orders are the independent draws, the strata within each: with strata S, and at least 3 orders whose S layouts all count, the headline
- * is the same mean of the q_l, and its CI a t interval over the orders' means (orders - 1 df):
+ * quarter of its 64-byte line. The orders are the independent draws, the strata within each:
+ * with strata S, and at least 3 orders whose S layouts all count, the headline is the same mean
+ * of the q_l, and its CI a t interval over the orders' means (orders - 1 df):
  *     q_l = mu + a_k + b_r + (ab)_kr + e,   k = l / S, r = l % S,
- * the mean over each order's S layouts takes each function's quarter effects out exactly, so that they
- * neither widen the CI nor, drawn unevenly, move the estimate. Otherwise (too few orders, a layout
+ * the mean over each order's S layouts takes each function's quarter effects out exactly, so that
+ * they neither widen the CI nor, drawn unevenly, move the estimate. Otherwise (too few orders, a layout
  * without pairs, strata 0) the layouts are treated as independent draws, as above.
  *
  * Which to use: over the orders only where the two sides are one implementation (an A/A gate, a

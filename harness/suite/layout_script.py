@@ -34,7 +34,7 @@ import re
 import subprocess
 import sys
 
-STRATA = 4          # shifts per order: a layout's j
+STRATA = 4          # strata per order: a layout's j
 ORDERS = 4          # orders: a layout's o (16 layouts at most)
 SAFE = re.compile(r'^[A-Za-z0-9_.+\-/]+$')   # no glob, no space, no script syntax
 FILE_RE = re.compile(r'^File: (\S+?)[\[(](\S+)[\])]$')
@@ -93,8 +93,13 @@ def main(argv):
     first, funcs = [], []   # the retpoline thunks (aligned to 32, as the kernel aligns them) first
     for archive in archives:
         for member, name in code_sections(readelf, os.path.join(build_root, archive)):
+            if 'retpoline' in member:
+                first.append((archive, member, name))
+                continue
             key = (archive, member, name)
-            (first if 'retpoline' in member else funcs).append((archive, member, name, key))
+            # drawn once per function: its step per order (tau) and its byte base (b)
+            tau = sorted(range(ORDERS), key=lambda k: draw('tau', k, *key))
+            funcs.append((archive, member, name, key, tau, draw('byte', *key)))
     if not funcs:
         fail('no code sections in the archives')
 
@@ -104,13 +109,12 @@ def main(argv):
         order = funcs if o == 0 else sorted(funcs, key=lambda f: draw('order', o, *f[3]))
         lines = [f'/* layout {l} (order {o}, stratum {j}): written by harness/suite/layout_script.py */',
                  'SECTIONS', '{', '  .text : SUBALIGN(1)', '  {', '    . = ALIGN(64);']
-        for archive, member, name, key in first:
+        for archive, member, name in first:
             lines += ['    . = ALIGN(32);', f'    {archive}:{member}({name})']
-        for archive, member, name, key in order:
-            tau = sorted(range(ORDERS), key=lambda k: draw('tau', k, *key))
+        for archive, member, name, key, tau, b in order:
             t = tau[o]
             q = (draw('quarter', o, *key) + j) % 4
-            u = (t + j + draw('byte', *key)) % 4
+            u = (t + j + b) % 4
             offset = 16 * q + 4 * t + u
             lines += [f'    . = . + (({offset} - .) & 63);', f'    {archive}:{member}({name})']
             plan.append(f'{l}\t{offset}\t{name}\t{member}\t{archive}')
