@@ -63,8 +63,9 @@ void pb_module_layouts_what(char *buf, size_t cap, int n)
     if (PB_LAYOUT_SHUFFLE)
         snprintf(buf, cap, "libpbsuites.so and libpbsuites-layout1..%d.so: the same objects, layout N = 4 o + j "
                  "linked by lld from its own script (harness/suite/layout_script.py): every function in order o "
-                 "(0 the archives' own) and at an offset of its 64-byte line drawn from its name, over 16 layouts "
-                 "each 4-byte offset once (harness/meson.build)", n - 1);
+                 "(0 the archives' own) and at an offset of its 64-byte line drawn from its name and placement seed "
+                 "%d (-Dlayout_seed), over 16 layouts each 4-byte offset once (harness/meson.build)", n - 1,
+                 PB_LAYOUT_PLACEMENT_SEED);
     else
         snprintf(buf, cap, "libpbsuites.so and libpbsuites-layout1..%d.so: the same objects, layout N with the code "
                  "up to the first function aligned above 16 bytes shifted by 16 x (N %% 4) bytes; one order only "

@@ -36,7 +36,7 @@ typedef struct pb_layout_set {
      * (suite.h calibrated_options), so that every layout pays the same modelled costs. 0 or -1 + e. */
     int (*share)(void *ctx, const pb_suite *own, void *own_opts, int l, pb_err *e);
     void *share_ctx;
-    char what[256];                 /* what the layouts are, for runs.layouts: "suite module copies ..." */
+    char what[512];                 /* what the layouts are, for runs.layouts: "suite module copies ..." */
 } pb_layout_set;
 
 typedef struct pb_runner_opts {

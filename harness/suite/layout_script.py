@@ -4,7 +4,7 @@
 
 Run by harness/meson.build at build time over the static libraries the module links:
 
-    layout_script.py READELF LAYOUTS BUILD_ROOT OUTDIR ARCHIVE...
+    layout_script.py READELF LAYOUTS SEED BUILD_ROOT OUTDIR ARCHIVE...
 
 For layout l = 4 o + j (order o, stratum j) it writes OUTDIR/layout_text_l.ld, which lists every
 code section of the archives' objects, in an order of the layout's own, each behind as much padding
@@ -20,6 +20,8 @@ once and at each byte of a 4-byte step four times, whatever its loops' alignment
 and the order are drawn from a hash of the function's section, object and archive (not its
 address, not the other functions): two builds that differ by an added function place every other
 function at the same offsets, and the same function lands at the same offsets in any checkout.
+SEED (meson's -Dlayout_seed) is part of every draw's key but for 0: another seed is another sample
+of the space of layouts, seed 0 the set every build of the lab places alike.
 OUTDIR/layout_plan.tsv lists what was planned (layout, offset, section, object, archive) for the
 placement test. Order 0 keeps the archives' order; a layout with o > 0 sorts the sections by the
 hash. Code the archives do not hold (the module's own objects, the C runtime's) follows, on the
@@ -46,8 +48,13 @@ def fail(what):
     sys.exit(2)
 
 
+SEED = 0            # which set of layouts (main: SEED); 0 keys the draws on the names alone
+
+
 def draw(*key):
-    """64 bits from the key: the same on every machine and in every checkout."""
+    """64 bits from the key (and the seed): the same on every machine and in every checkout."""
+    if SEED:
+        key = ('seed', SEED) + key
     h = hashlib.sha256('\0'.join(str(k) for k in key).encode()).digest()
     return int.from_bytes(h[:8], 'little')
 
@@ -82,13 +89,17 @@ def code_sections(readelf, archive):
 
 
 def main(argv):
-    if len(argv) < 5:
-        fail('usage: layout_script.py READELF LAYOUTS BUILD_ROOT OUTDIR ARCHIVE...')
-    readelf, layouts, build_root, outdir = argv[:4]
+    global SEED
+    if len(argv) < 6:
+        fail('usage: layout_script.py READELF LAYOUTS SEED BUILD_ROOT OUTDIR ARCHIVE...')
+    readelf, layouts, seed, build_root, outdir = argv[:5]
     # the link names each archive by its path from the build's root: so must the scripts
-    archives = [os.path.relpath(a, build_root) for a in argv[4:]]
+    archives = [os.path.relpath(a, build_root) for a in argv[5:]]
     if not layouts.isdigit() or not 1 <= int(layouts) <= STRATA * ORDERS:
         fail(f'LAYOUTS {layouts!r}: 1 to {STRATA * ORDERS}')
+    if not seed.isdigit() or len(seed) > 7:
+        fail(f'SEED {seed!r}: 0 to 1000000')
+    SEED = int(seed)
     layouts = int(layouts)
     first, funcs = [], []   # the retpoline thunks (aligned to 32, as the kernel aligns them) first
     for archive in archives:
@@ -107,7 +118,7 @@ def main(argv):
     for l in range(layouts):
         o, j = l // STRATA, l % STRATA
         order = funcs if o == 0 else sorted(funcs, key=lambda f: draw('order', o, *f[3]))
-        lines = [f'/* layout {l} (order {o}, stratum {j}): written by harness/suite/layout_script.py */',
+        lines = [f'/* layout {l} (order {o}, stratum {j}, seed {SEED}): written by harness/suite/layout_script.py */',
                  'SECTIONS', '{', '  .text : SUBALIGN(1)', '  {', '    . = ALIGN(64);']
         for archive, member, name in first:
             lines += ['    . = ALIGN(32);', f'    {archive}:{member}({name})']
