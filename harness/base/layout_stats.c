@@ -3,6 +3,7 @@
 #include "layout_stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "pb_config.h"
@@ -89,10 +90,52 @@ static int order_means(const pb_layout_ratio *out, int strata, double *m)
     return g;
 }
 
-int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf, int strata, pb_layout_ratio *out)
+/* The time part of a two-way CI: each pair's residual from its layout's ratio, averaged per time block
+ * (blocks with pairs of at least half the k layouts that count: a make-up pass's few rounds are
+ * not a block); the variance of the mean of the nb block means into *var. 0, or -1 when fewer than
+ * 2 blocks (or out of memory). */
+static int time_part(const double *d, const int *layout, const int *block, size_t n, const pb_layout_ratio *out,
+                     int k, double *var, int *nb)
+{
+    int maxb = -1;
+    for (size_t i = 0; i < n; i++)
+        if (block[i] > maxb) maxb = block[i];
+    if (maxb < 1) return -1;
+    double *sum = calloc((size_t)maxb + 1, sizeof *sum);
+    int *cnt = calloc((size_t)maxb + 1, sizeof *cnt);
+    int rc = -1;
+    if (sum && cnt) {
+        for (size_t i = 0; i < n; i++) {
+            if (block[i] < 0 || !isfinite(d[i])) continue;
+            double q = out->per_layout[layout[i]];
+            if (!isfinite(q)) continue;
+            sum[block[i]] += d[i] - log(q);
+            cnt[block[i]]++;
+        }
+        double m[64], mean = 0, ss = 0;
+        int g = 0;
+        for (int b = 0; b <= maxb && g < 64; b++)
+            if (cnt[b] > 0 && 2 * cnt[b] >= k) m[g++] = sum[b] / cnt[b];
+        for (int i = 0; i < g; i++) mean += m[i];
+        if (g >= 2) {
+            mean /= g;
+            for (int i = 0; i < g; i++) ss += (m[i] - mean) * (m[i] - mean);
+            *var = ss / (g - 1) / g;
+            *nb = g;
+            rc = 0;
+        }
+    }
+    free(sum);
+    free(cnt);
+    return rc;
+}
+
+int pb_layout_ratio_of(const double *d, const int *layout, const int *block, size_t n, double conf, int strata,
+                       pb_layout_ratio *out)
 {
     *out = (pb_layout_ratio){0};
     out->lo = out->hi = out->estimate = out->ci_lo = out->ci_hi = out->p_value = out->se_log = NAN;
+    out->se_order = out->se_time = NAN;
     for (int l = 0; l < PB_STATS_MAX_LAYOUTS; l++) out->per_layout[l] = NAN;
     double *v = malloc((n ? n : 1) * sizeof *v);
     if (!v) return -2;
@@ -121,22 +164,120 @@ int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf
     double om[PB_STATS_MAX_LAYOUTS];
     int g = order_means(out, strata, om);
     out->stratified = g >= PB_LAYOUT_MIN_ORDERS;
+    double vt = 0;
+    int nb = 0;
+    /* with blocks given (two implementations), the orders only with the time part beside them: where
+     * it cannot be had (one block: --quick), the layouts as draws, which take it in */
+    if (out->stratified && block && time_part(d, layout, block, n, out, k, &vt, &nb) != 0) out->stratified = 0;
     const double *u = out->stratified ? om : q;
     int nu = out->stratified ? g : k;
     double mean = 0, ss = 0;
     for (int i = 0; i < nu; i++) mean += u[i];
     mean /= nu;
     for (int i = 0; i < nu; i++) ss += (u[i] - mean) * (u[i] - mean);
-    double se = sqrt(ss / (nu - 1) / nu);
-    double tq = pb_t_quantile(0.5 + conf / 2, nu - 1);
+    double var = ss / (nu - 1) / nu, df = nu - 1;
+    if (nb) {
+        /* two crossed random factors, the function order and the time block: the mean's variance is
+         * the sum of the two parts (pair noise counted in both), Welch-Satterthwaite's df */
+        out->se_order = sqrt(var);
+        out->se_time = sqrt(vt);
+        out->blocks = nb;
+        double tot = var + vt;
+        df = tot > 0 ? tot * tot / (var * var / (nu - 1) + vt * vt / (nb - 1)) : nu - 1;
+        var = tot;
+    }
+    double se = sqrt(var);
+    double tq = pb_t_quantile(0.5 + conf / 2, df);
     out->units = nu;
-    out->df = nu - 1;
+    out->df = df;
     out->se_log = se;
     out->estimate = exp(mean);
     out->ci_lo = exp(mean - tq * se);
     out->ci_hi = exp(mean + tq * se);
-    out->p_value = se > 0 ? 2 * pb_t_cdf(-fabs(mean) / se, nu - 1) : (mean == 0 ? 1 : 0);
+    out->p_value = se > 0 ? 2 * pb_t_cdf(-fabs(mean) / se, df) : (mean == 0 ? 1 : 0);
     return 0;
+}
+
+static double digamma(double x)
+{
+    double r = 0;
+    for (; x < 6; x += 1) r -= 1 / x;
+    double f = 1 / (x * x);
+    return r + log(x) - 0.5 / x - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f / 240)));
+}
+
+static double trigamma(double x)
+{
+    double r = 0;
+    for (; x < 6; x += 1) r += 1 / (x * x);
+    double f = 1 / (x * x);
+    return r + 1 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f / 30)));
+}
+
+/* y with trigamma(y) = v (trigamma falls from +inf to 0): bisection in log y */
+static double trigamma_inverse(double v)
+{
+    double lo = -30, hi = 30;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (trigamma(exp(mid)) > v) lo = mid;
+        else hi = mid;
+    }
+    return exp(0.5 * (lo + hi));
+}
+
+int pb_moderate_prior(const double *v, const double *df, size_t k, double *d0, double *s0)
+{
+    if (k < 5) return 1;
+    double mean = 0, tri = 0, ss = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!(v[i] > 0) || !isfinite(v[i]) || !(df[i] > 0)) return 1;
+        mean += log(v[i]) - digamma(df[i] / 2) + log(df[i] / 2);
+        tri += trigamma(df[i] / 2);
+    }
+    mean /= (double)k;
+    tri /= (double)k;
+    for (size_t i = 0; i < k; i++) {
+        double e = log(v[i]) - digamma(df[i] / 2) + log(df[i] / 2) - mean;
+        ss += e * e;
+    }
+    double var = ss / (double)(k - 1) - tri;
+    /* var <= 0: the cells agree beyond what their df allow: d0 capped, which is a normal */
+    *d0 = var > 0 ? 2 * trigamma_inverse(var) : 1e6;
+    if (*d0 > 1e6) *d0 = 1e6;
+    *s0 = exp(mean + digamma(*d0 / 2) - log(*d0 / 2));
+    return 0;
+}
+
+void pb_layout_moderate(pb_layout_ratio *lr, double d0, double s0, int cells, double conf)
+{
+    if (!(lr->se_log > 0) || !isfinite(lr->se_log) || !(lr->df > 0)) return;
+    double v = lr->se_log * lr->se_log, df = d0 + lr->df;
+    double se = sqrt((d0 * s0 + lr->df * v) / df), mu = log(lr->estimate);
+    double tq = pb_t_quantile(0.5 + conf / 2, df);
+    lr->se_log = se;
+    lr->df = df;
+    lr->ci_lo = exp(mu - tq * se);
+    lr->ci_hi = exp(mu + tq * se);
+    lr->p_value = 2 * pb_t_cdf(-fabs(mu) / se, df);
+    lr->moderated = cells;
+}
+
+void pb_layout_ci_words(const pb_layout_ratio *lr, char *buf, size_t cap)
+{
+    int k;
+    if (lr->blocks)
+        k = snprintf(buf, cap, "Student t CI over the %d function orders' and the %d time blocks' means (two crossed "
+                     "random factors)", lr->units, lr->blocks);
+    else if (lr->stratified)
+        k = snprintf(buf, cap, "Student t CI over the %d function orders' means", lr->units);
+    else
+        k = snprintf(buf, cap, "Student t CI over the %d layouts as draws", lr->units);
+    if (k > 0 && (size_t)k < cap && lr->moderated)
+        k += snprintf(buf + k, cap - k, ", its variance moderated over the %d cells of the comparison", lr->moderated);
+    /* a prior fitted with d0 capped (the cells agree beyond what their df allow) is a normal quantile */
+    if (k > 0 && (size_t)k < cap)
+        snprintf(buf + k, cap - k, lr->df >= 1000 ? " (a normal quantile: over 1000 df)" : " (%.1f df)", lr->df);
 }
 
 int pb_layout_poststratify(pb_layout_ratio *lr, int strata, double conf)
@@ -163,7 +304,7 @@ int pb_layout_poststratify(pb_layout_ratio *lr, int strata, double conf)
 typedef struct layout_pairs {
     const pb_keyed_layout *c, *b;
     double *cv, *bv, *d;
-    int *layout;
+    int *layout, *block;   /* block: the pair's round until pb_paired_ratio_by_layout makes it a block */
     size_t n;
 } layout_pairs;
 
@@ -175,26 +316,33 @@ static int push_pair(void *ctx, size_t i, size_t j)
     p->d[p->n] = p->c[i].value > 0 && p->b[j].value > 0 ? log(p->c[i].value / p->b[j].value) : NAN;
     /* one round, one layout: the two sides share it (runner.c) */
     p->layout[p->n] = p->c[i].layout;
+    p->block[p->n] = p->c[i].key.round;
     p->n++;
     return 0;
 }
 
-int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keyed_layout *b, size_t nb, double conf,
-                              pb_paired *pr, pb_layout_ratio *lr, int *across)
+int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keyed_layout *b, size_t nb, int layouts,
+                              double conf, pb_paired *pr, pb_layout_ratio *lr, int *across)
 {
     size_t cap = (nc < nb ? nc : nb) + 1;
     layout_pairs p = {c, b, malloc(cap * sizeof(double)), malloc(cap * sizeof(double)), malloc(cap * sizeof(double)),
-                      malloc(cap * sizeof(int)), 0};
+                      malloc(cap * sizeof(int)), malloc(cap * sizeof(int)), 0};
     int rc = -2;
     *across = 0;
-    if (p.cv && p.bv && p.d && p.layout) {
+    if (p.cv && p.bv && p.d && p.layout && p.block) {
         if (nc && nb) pb_pair_by_round(&c[0].key, nc, sizeof *c, &b[0].key, nb, sizeof *b, push_pair, &p);
-        for (size_t i = 0; i < p.n; i++)
+        int L = layouts;
+        for (size_t i = 0; i < p.n; i++) {
             if (p.layout[i] < 0 || p.layout[i] >= PB_STATS_MAX_LAYOUTS) p.layout[i] = 0;
+            if (layouts <= 0 && p.layout[i] + 1 > L) L = p.layout[i] + 1;
+        }
+        /* the runner draws each block of L rounds as a permutation of the L layouts: a time window */
+        for (size_t i = 0; i < p.n; i++) p.block[i] = L > 0 && p.block[i] >= 0 ? p.block[i] / L : -1;
         rc = pb_paired_ratio(p.cv, p.bv, p.n, conf, pr);
-        /* two implementations: the layouts count as draws (layout_stats.h), their mean taken over the
-         * shifts' strata, which a design with a layout short of pairs keeps balanced */
-        int lrc = pb_layout_ratio_of(p.d, p.layout, p.n, conf, 0, lr);
+        /* two implementations: over the orders and the time blocks where the layouts are stratified
+         * (layout_stats.h), else the layouts as draws; the mean taken over the shifts' strata, which a
+         * design with a layout short of pairs keeps balanced */
+        int lrc = pb_layout_ratio_of(p.d, p.layout, p.block, p.n, conf, pb_layout_strata(), lr);
         if (lrc == -2) rc = -2;
         if (lrc == 0) pb_layout_poststratify(lr, pb_layout_strata(), conf);
         *across = lrc == 0;
@@ -203,5 +351,6 @@ int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keye
     free(p.bv);
     free(p.d);
     free(p.layout);
+    free(p.block);
     return rc;
 }

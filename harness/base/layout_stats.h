@@ -24,13 +24,20 @@
  * they neither widen the CI nor, drawn unevenly, move the estimate. Otherwise (too few orders, a layout
  * without pairs, strata 0) the layouts are treated as independent draws, as above.
  *
- * Which to use: over the orders only where the two sides are one implementation (an A/A gate, a
- * commit gate's two builds of an impl). Between two implementations (a run's new/old, a claim
- * gate) the layouts count as draws: whatever else moves a cell's rounds on the machine (a
- * neighbour, the host, in the seconds a cell takes) moves different code differently, and one run
- * cannot tell it from placement. On the Zen 5 VM the CI over orders of new/old was disjoint between
- * reruns of one binary (256 enc 32 KiB 1.019 [1.016, 1.023] against 0.980 [0.965, 0.995]); the
- * layouts as draws keep the verdict of four such reruns the same in 25 of 30 cells (12 over orders). */
+ * Which to use. One implementation against itself (an A/A gate, a commit gate's two builds of an
+ * impl): over the orders. Between two implementations in a run (finalize.c: new/old and every other
+ * ratio), two crossed random factors, the order and the time block (the rounds' block of the
+ * layouts' permutation: a pass runs every layout once, so a block is a window of the run):
+ *     var(mean) = var(orders' means)/orders + var(blocks' means of d - log q_l)/blocks,
+ * Welch-Satterthwaite's df, pair noise counted in both parts; then moderated over the run's cells of
+ * the comparison (pb_moderate_prior: their variances on 3-6 df each are fitted a common prior). Why:
+ * whatever else moves a cell's rounds (a neighbour, the host, in the seconds of a pass) moves two
+ * codes differently and is not placement; the blocks measure it. On the Zen 5 VM (2026-12-04, six
+ * placement seeds, two runs each, docs/layout.md) the headline's spread over seeds and runs was
+ * 0.006-0.011 (log) at 4-32 KiB: this CI's standard error 0.008, the layouts as draws' 0.018 (the
+ * stratified design's mean is far steadier than 16 independent draws), the orders' alone 0.007
+ * before the time part. Where the layouts are not stratified, or a run has one block (--quick), the
+ * layouts count as draws (which take the time part in); the claim gate keeps the layouts as draws. */
 #ifndef PB_LAYOUT_STATS_H
 #define PB_LAYOUT_STATS_H
 
@@ -59,6 +66,9 @@ typedef struct pb_layout_ratio {
     int units;                                   /* what the CI is over: nlayouts, or the orders */
     double df;                                   /* its degrees of freedom: units - 1 */
     int stratified;                              /* 1: over the orders' means (strata > 0 and enough) */
+    int blocks;                                  /* two-way: the time blocks in the CI (0: none) */
+    double se_order, se_time;                    /* two-way: se_log's two parts (NaN otherwise) */
+    int moderated;                               /* cells whose variances were pooled (0: not) */
 } pb_layout_ratio;
 
 /* The strata of this build's layouts: PB_LAYOUT_SHIFTS where lld gave each order its own function
@@ -66,10 +76,25 @@ typedef struct pb_layout_ratio {
 int pb_layout_strata(void);
 
 /* From n pairs' log ratios d[i], each in layout[i] (0 <= layout < PB_STATS_MAX_LAYOUTS), the
- * layouts stratified by strata shifts per order (0: independent). Returns 0 with out filled when
- * at least 2 layouts count; 1 when fewer (out->nlayouts says how many: estimate from the pairs as
- * one layout); -2 when out of memory. */
-int pb_layout_ratio_of(const double *d, const int *layout, size_t n, double conf, int strata, pb_layout_ratio *out);
+ * layouts stratified by strata shifts per order (0: independent). block (NULL: none) gives each pair
+ * its time block (the round's block of the layouts' permutation, runner.c: every layout once): where
+ * the layouts are stratified and at least 2 blocks hold pairs of half the layouts, the CI is the
+ * two-way one over the orders and the blocks (above). Returns 0 with out filled when at least 2
+ * layouts count; 1 when fewer (out->nlayouts says how many: estimate from the pairs as one layout);
+ * -2 when out of memory. */
+int pb_layout_ratio_of(const double *d, const int *layout, const int *block, size_t n, double conf, int strata,
+                       pb_layout_ratio *out);
+
+/* Smyth's empirical-Bayes prior for k variances v[i] on df[i] degrees of freedom (limma's fitFDist, by
+ * moments of log v): *d0 its degrees of freedom (capped at 1e6: a normal), *s0 its variance. Returns 0,
+ * or 1 when k < 5 (too few to fit one: each keeps its own) or a v is not positive and finite. */
+int pb_moderate_prior(const double *v, const double *df, size_t k, double *d0, double *s0);
+
+/* Moderates a two-way lr (its CI across layouts) with the prior (d0, s0) of its comparison's cells
+ * (pb_moderate_prior over their se_log^2): se_log^2 becomes (d0 s0 + df se_log^2)/(d0 + df) on
+ * d0 + df degrees of freedom, the CI and p-value recomputed around the same estimate; cells says over
+ * how many cells (lr->moderated). */
+void pb_layout_moderate(pb_layout_ratio *lr, double d0, double s0, int cells, double conf);
 
 /* The headline over the shifts' strata: the mean over the strata r (0 .. strata - 1) of the mean log
  * ratio of their layouts (l % strata == r) that count, the CI's half-width and degrees of freedom
@@ -87,11 +112,15 @@ typedef struct pb_keyed_layout {
 } pb_keyed_layout;
 /* Candidate samples c against baseline samples b (two implementations: a run's ratios), each sorted
  * by key, paired by round: the paired ratio over all pairs in *pr (pb_paired_ratio), and across
- * layouts in *lr (pb_layout_ratio_of with the layouts as draws;
- * when that returns 0 the caller reports lr's estimate and CI). Returns what pb_paired_ratio does,
- * or -2 when out of memory. */
-int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keyed_layout *b, size_t nb, double conf,
-                              pb_paired *pr, pb_layout_ratio *lr, int *across);
+ * layouts in *lr (pb_layout_ratio_of, two-way over the orders and the time blocks where the build's
+ * layouts are stratified, the rounds' blocks being layouts rounds long (<= 0: the largest layout of
+ * the pairs + 1); when that returns 0 the caller reports lr's estimate and CI). Returns what
+ * pb_paired_ratio does, or -2 when out of memory. */
+int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keyed_layout *b, size_t nb, int layouts,
+                              double conf, pb_paired *pr, pb_layout_ratio *lr, int *across);
+
+/* What lr's CI is, for a ratio's method: "Student t CI over ..." (cap bytes at most) */
+void pb_layout_ci_words(const pb_layout_ratio *lr, char *buf, size_t cap);
 
 /* Student t: the CDF of t with df degrees of freedom, and its quantile (df >= 1). */
 double pb_t_cdf(double t, double df);

@@ -106,7 +106,7 @@ static int across_layouts(pb_cmp_cell *c, const double *d, const int *lay, size_
                           const pb_gate_params *gp)
 {
     pb_layout_ratio lr;
-    if (!lay || pb_layout_ratio_of(d, lay, k, gp->conf, one_impl(c) ? pb_layout_strata() : 0, &lr) != 0) return -1;
+    if (!lay || pb_layout_ratio_of(d, lay, NULL, k, gp->conf, one_impl(c) ? pb_layout_strata() : 0, &lr) != 0) return -1;
     c->layouts = lr.nlayouts;
     c->layout_units = lr.units;
     c->layout_lo = lr.lo;

@@ -666,7 +666,7 @@ static int slot_ratio(const slot *slots, int rounds, int ncs, int c, int b, cons
         pb_paired pr;
         pb_layout_ratio lr;
         int across = 0;
-        if (pb_paired_ratio_by_layout(kc, nc, kb, nb, 0.95, &pr, &lr, &across) == 0) {
+        if (pb_paired_ratio_by_layout(kc, nc, kb, nb, 0, 0.95, &pr, &lr, &across) == 0) {
             *ratio = across ? lr.estimate : pr.estimate;
             rc = 0;
         }
@@ -757,7 +757,7 @@ static void progress_line(const run_ctx *rx, int idx, int n, const pb_cell *cell
         pb_paired pr;
         pb_layout_ratio lr;
         int across = 0;
-        int prc = kc && kb ? pb_paired_ratio_by_layout(kc, nc, kb, nb, 0.95, &pr, &lr, &across) : -2;
+        int prc = kc && kb ? pb_paired_ratio_by_layout(kc, nc, kb, nb, 0, 0.95, &pr, &lr, &across) : -2;
         if (prc == 0 && across)
             fprintf(stderr, "  time %s/%s %.3f [%.3f, %.3f] across %d layouts (%.3f to %.3f)", o->suite->candidate,
                     o->suite->baseline, lr.estimate, lr.ci_lo, lr.ci_hi, lr.nlayouts, lr.lo, lr.hi);
@@ -1276,7 +1276,7 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
         .metrics = metrics, .baseline = s->baseline, .candidate = s->candidate,
         .primary_metric = pb_suite_primary_metric(s),
     };
-    char layouts[600];
+    char layouts[1200];
     pb_layouts_describe(&rx->lay, layouts, sizeof layouts);
     ri.layouts = layouts;
     /* pinned before the first sample (and the counters' calibration), released after the last */

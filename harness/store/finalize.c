@@ -50,7 +50,21 @@ typedef struct finalize_ctx {
         double move, r_all, r_alone;   /* the largest move of the headline, |alone / all - 1|; NaN: none */
         char where[200];
     } core;
+    /* the ratios of the run, held until every cell is paired: their variances across layouts are
+     * moderated over the cells of each comparison (moderate_ratios) before they are written */
+    struct held_ratio *held;
+    size_t nheld, capheld;
 } finalize_ctx;
+
+/* One ratios row to be written: c against b (insert_ratio's arguments) */
+typedef struct held_ratio {
+    const struct case_row *c, *b;
+    pb_paired pr;
+    pb_layout_ratio lr;
+    int across;                  /* estimated across layouts: lr holds it */
+    char note[200];
+    size_t shared_taken;
+} held_ratio;
 
 static void copy_or(char *out, size_t cap, const char *v, const char *dflt)
 {
@@ -356,9 +370,10 @@ static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, c
             if (lr->n_per_layout[l])
                 k += (size_t)snprintf(per + k, sizeof per - k, "%s%d:%.6g", k ? " " : "", l,
                                       inv ? 1 / lr->per_layout[l] : lr->per_layout[l]);
-        char method[400];
+        char method[600], ci[300];
+        pb_layout_ci_words(lr, ci, sizeof ci);
         snprintf(method, sizeof method, "paired by round within each code layout; Hodges-Lehmann on log ratios per"
-                                        " layout, mean over layouts, Student t CI (layouts - 1 df)%s", note);
+                                        " layout, mean over layouts, %s%s", ci, note);
         pb_db_bind_text(q, 16, method);
         pb_db_bind_int(q, 17, lr->nlayouts);
         pb_db_bind_double(q, 18, inv ? 1 / lr->hi : lr->lo);
@@ -389,6 +404,18 @@ static size_t ns_per_op_keyed(const case_row *c, int alone, pb_keyed_layout *k)
     return n;
 }
 
+/* how many layouts the run gave c and b: the largest layout of their samples + 1 (the rounds' blocks
+ * of the layouts' permutation are that long) */
+static int layouts_of(const case_row *c, const case_row *b)
+{
+    int L = 1;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->r[i].layout + 1 > L) L = c->r[i].layout + 1;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->r[i].layout + 1 > L) L = b->r[i].layout + 1;
+    return L;
+}
+
 /* c against b over their pairs (alone: the pairs whose samples both ran on the core alone): 0, 1
  * (too few pairs), -2 (out of memory); across: estimated across layouts (lr) */
 static int pair_ratio(const case_row *c, const case_row *b, int alone, pb_paired *pr, pb_layout_ratio *lr,
@@ -399,7 +426,7 @@ static int pair_ratio(const case_row *c, const case_row *b, int alone, pb_paired
     *across = 0;
     if (kc && kb) {
         size_t nc = ns_per_op_keyed(c, alone, kc), nb = ns_per_op_keyed(b, alone, kb);
-        prc = pb_paired_ratio_by_layout(kc, nc, kb, nb, 0.95, pr, lr, across);
+        prc = pb_paired_ratio_by_layout(kc, nc, kb, nb, layouts_of(c, b), 0.95, pr, lr, across);
     }
     free(kc);
     free(kb);
@@ -496,13 +523,79 @@ static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_e
             snprintf(f->core.where, sizeof f->core.where, "%s %s %lld B", c->variant, c->op, (long long)c->size);
         }
     }
-    const pb_paired *use = use_alone ? &pa : &pr;
-    const pb_layout_ratio *ul = use_alone ? &la : &lr;
-    int ua = use_alone ? across_a : across;
+    if (f->nheld == f->capheld) {
+        size_t cap = f->capheld ? 2 * f->capheld : 64;
+        held_ratio *h = realloc(f->held, cap * sizeof *h);
+        if (!h) return pb_errf(e, "out of memory pairing samples");
+        f->held = h;
+        f->capheld = cap;
+    }
+    held_ratio *h = &f->held[f->nheld++];
+    h->c = c;
+    h->b = b;
+    h->pr = use_alone ? pa : pr;
+    h->lr = use_alone ? la : lr;
+    h->across = use_alone ? across_a : across;
+    snprintf(h->note, sizeof h->note, "%s", note);
+    h->shared_taken = use_alone ? 0 : shared;
+    return 0;
+}
+
+/* Does held ratio h estimate its CI over the orders and time blocks (two-way), which cells of one
+ * comparison share? */
+static int two_way(const held_ratio *h)
+{
+    return h->across && h->lr.blocks > 0;
+}
+
+/* The variances of the two-way ratios of each comparison (candidate, baseline: the same impls in
+ * every cell of the run) moderated together (pb_moderate_prior: Smyth's empirical Bayes, as the
+ * commit gate's cells are): a cell's variance on 3 to 6 df would put a t quantile of 2.6-3.2 and a
+ * CI width that varies from rerun to rerun by a third under every verdict; the cells of a run share
+ * the machine, the design and its placement noise. Out of memory: the cells keep their own. */
+static void moderate_ratios(finalize_ctx *f)
+{
+    double *v = malloc((f->nheld ? f->nheld : 1) * sizeof *v), *df = malloc((f->nheld ? f->nheld : 1) * sizeof *df);
+    char *done = calloc(f->nheld ? f->nheld : 1, 1);
+    for (size_t i = 0; v && df && done && i < f->nheld; i++) {
+        if (done[i] || !two_way(&f->held[i])) continue;
+        size_t k = 0;
+        for (size_t j = i; j < f->nheld; j++) {
+            const held_ratio *h = &f->held[j];
+            if (!two_way(h) || strcmp(h->c->impl, f->held[i].c->impl) || strcmp(h->b->impl, f->held[i].b->impl))
+                continue;
+            done[j] = 1;
+            v[k] = h->lr.se_log * h->lr.se_log;
+            df[k++] = h->lr.df;
+        }
+        double d0, s0;
+        if (pb_moderate_prior(v, df, k, &d0, &s0) != 0) continue;
+        for (size_t j = i; j < f->nheld; j++) {
+            held_ratio *h = &f->held[j];
+            if (!two_way(h) || strcmp(h->c->impl, f->held[i].c->impl) || strcmp(h->b->impl, f->held[i].b->impl))
+                continue;
+            pb_layout_moderate(&h->lr, d0, s0, (int)k, 0.95);
+            h->pr.estimate = h->lr.estimate;
+            h->pr.ci_lo = h->lr.ci_lo;
+            h->pr.ci_hi = h->lr.ci_hi;
+            h->pr.p_value = h->lr.p_value;
+        }
+    }
+    free(v);
+    free(df);
+    free(done);
+}
+
+/* Writes every held ratio: the time ratio, and the primary metric's where it is another */
+static int insert_ratios(finalize_ctx *f, pb_err *e)
+{
     int rc = 0;
-    for (int pass = 0; pass < 2 && rc == 0; pass++) {
-        if (pass == 1 && !strcmp(f->primary, PB_DEFAULT_METRIC)) break;
-        rc = insert_ratio(f, c, b, use, ua ? ul : NULL, pass, note, use_alone ? 0 : shared, e);
+    for (size_t i = 0; i < f->nheld && rc == 0; i++) {
+        const held_ratio *h = &f->held[i];
+        for (int pass = 0; pass < 2 && rc == 0; pass++) {
+            if (pass == 1 && !strcmp(f->primary, PB_DEFAULT_METRIC)) break;
+            rc = insert_ratio(f, h->c, h->b, &h->pr, h->across ? &h->lr : NULL, pass, h->note, h->shared_taken, e);
+        }
     }
     return rc;
 }
@@ -561,6 +654,7 @@ static void finalize_free(finalize_ctx *f)
     pb_db_finalize(f->upd_speed);
     for (size_t i = 0; i < f->ncases; i++) free(f->cs[i].r);
     free(f->cs);
+    free(f->held);
 }
 
 int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e)
@@ -613,6 +707,8 @@ int pb_store_finalize_run_noted(pb_store *s, int64_t run, const char *const *pai
     if (rc == 0) rc = derive_stats(&f, e);
     if (rc == 0) rc = pair_ratios(&f, e);
     if (rc == 0) rc = pair_extra(&f, e);
+    if (rc == 0) moderate_ratios(&f);
+    if (rc == 0) rc = insert_ratios(&f, e);
     if (rc == 0) core_note(&f, note, cap);
     finalize_free(&f);
     if (rc == 0) rc = pb_store_end_run(s, run, "complete", NULL, e);

@@ -2,8 +2,10 @@
 /* Code layouts as a measured factor (docs/layout.md), on seeded synthetic data with layout effects
  * built in: Student t's quantiles; the runner's balanced assignment of rounds to layouts; the
  * across-layout CI covering the true ratio at its nominal rate (where the pairs pooled as one
- * layout do not), over independent layouts and over stratified ones' function orders; the gate's cell statistics across layouts; and "depends on code layout" marking
- * exactly the cells whose per-layout ratios straddle a verdict boundary. No timing. */
+ * layout do not), over independent layouts, over stratified ones' function orders, and over the
+ * orders and the time blocks (a run's ratios), moderated over a run's cells or not; the gate's cell
+ * statistics across layouts; and "depends on code layout" marking exactly the cells whose
+ * per-layout ratios straddle a verdict boundary. No timing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +96,7 @@ static void coverage(void)
     for (int s = 0; s < S; s++) {
         size_t n = synth_cell(&r, mu, L, per, 0.04, 0.01, d, lay);
         pb_layout_ratio lr;
-        int rc = pb_layout_ratio_of(d, lay, n, 0.95, 0, &lr);
+        int rc = pb_layout_ratio_of(d, lay, NULL, n, 0.95, 0, &lr);
         if (rc != 0) { CHECK(0, "cell %d: not estimated across layouts (%d)", s, rc); continue; }
         cover += lr.ci_lo <= exp(mu) && exp(mu) <= lr.ci_hi;
         widths_ok += lr.lo <= lr.estimate && lr.estimate <= lr.hi;
@@ -114,7 +116,7 @@ static void coverage(void)
     for (int s = 0; s < S; s++) {
         size_t n = synth_cell(&r, mu, L, per, 0, 0.01, d, lay);
         pb_layout_ratio lr;
-        if (pb_layout_ratio_of(d, lay, n, 0.95, 0, &lr) == 0) cover += lr.ci_lo <= exp(mu) && exp(mu) <= lr.ci_hi;
+        if (pb_layout_ratio_of(d, lay, NULL, n, 0.95, 0, &lr) == 0) cover += lr.ci_lo <= exp(mu) && exp(mu) <= lr.ci_hi;
     }
     cv = (double)cover / S;
     CHECK(cv >= 0.935 && cv <= 0.975, "no layout effect: coverage %.4f", cv);
@@ -122,17 +124,17 @@ static void coverage(void)
     /* one layout only: not estimated across layouts */
     for (int i = 0; i < 8; i++) { d[i] = 0.01 * i; lay[i] = 3; }
     pb_layout_ratio lr;
-    CHECK(pb_layout_ratio_of(d, lay, 8, 0.95, 0, &lr) == 1 && lr.nlayouts == 1, "one layout: returns 1");
+    CHECK(pb_layout_ratio_of(d, lay, NULL, 8, 0.95, 0, &lr) == 1 && lr.nlayouts == 1, "one layout: returns 1");
 
     /* one pair in each of 16 layouts (--quick, a gate's first pass): across layouts all the same, each
      * layout's ratio that pair's, and the same coverage as with more pairs */
     for (int i = 0; i < 16; i++) { d[i] = 0.01 * (i % 5) - 0.02; lay[i] = 15 - i; }
-    CHECK(pb_layout_ratio_of(d, lay, 16, 0.95, 0, &lr) == 0 && lr.nlayouts == 16, "one pair a layout: across 16 (%d)", lr.nlayouts);
+    CHECK(pb_layout_ratio_of(d, lay, NULL, 16, 0.95, 0, &lr) == 0 && lr.nlayouts == 16, "one pair a layout: across 16 (%d)", lr.nlayouts);
     CHECK(fabs(lr.per_layout[15] - exp(-0.02)) < 1e-12 && lr.n_per_layout[0] == 1, "one pair a layout: its own ratio");
     cover = 0;
     for (int s = 0; s < S; s++) {
         size_t n = synth_cell(&r, mu, 16, 1, 0.04, 0.01, d, lay);
-        if (pb_layout_ratio_of(d, lay, n, 0.95, 0, &lr) == 0) cover += lr.ci_lo <= exp(mu) && exp(mu) <= lr.ci_hi;
+        if (pb_layout_ratio_of(d, lay, NULL, n, 0.95, 0, &lr) == 0) cover += lr.ci_lo <= exp(mu) && exp(mu) <= lr.ci_hi;
     }
     cv = (double)cover / S;
     CHECK(cv >= 0.935 && cv <= 0.965, "one pair in each of 16 layouts: coverage %.4f", cv);
@@ -181,8 +183,8 @@ static void stratified(void)
     for (int s = 0; s < S; s++) {
         size_t n = strat_cell(&r, mu, 4, d, lay);
         pb_layout_ratio st, iid;
-        CHECK(pb_layout_ratio_of(d, lay, n, 0.95, PB_LAYOUT_SHIFTS, &st) == 0 &&
-                  pb_layout_ratio_of(d, lay, n, 0.95, 0, &iid) == 0, "cell %d: estimated", s);
+        CHECK(pb_layout_ratio_of(d, lay, NULL, n, 0.95, PB_LAYOUT_SHIFTS, &st) == 0 &&
+                  pb_layout_ratio_of(d, lay, NULL, n, 0.95, 0, &iid) == 0, "cell %d: estimated", s);
         strat += st.stratified && st.units == 4 && st.df == 3 && !iid.stratified && iid.units == 16;
         cover += st.ci_lo <= exp(mu) && exp(mu) <= st.ci_hi;
         iid_cover += iid.ci_lo <= exp(mu) && exp(mu) <= iid.ci_hi;
@@ -227,12 +229,125 @@ static void stratified(void)
     for (size_t i = 0; i < n; i++)
         if (lay[i] != 5) { d[k] = d[i]; lay[k++] = lay[i]; }
     pb_layout_ratio lr;
-    CHECK(pb_layout_ratio_of(d, lay, k, 0.95, PB_LAYOUT_SHIFTS, &lr) == 0 && !lr.stratified && lr.units == 15,
+    CHECK(pb_layout_ratio_of(d, lay, NULL, k, 0.95, PB_LAYOUT_SHIFTS, &lr) == 0 && !lr.stratified && lr.units == 15,
           "an incomplete order: over the 15 layouts (%d, stratified %d)", lr.units, lr.stratified);
     /* two orders are too few for a CI over them */
     for (size_t i = 0; i < n; i++) lay[i] %= 8;
-    CHECK(pb_layout_ratio_of(d, lay, n, 0.95, PB_LAYOUT_SHIFTS, &lr) == 0 && !lr.stratified && lr.units == 8,
+    CHECK(pb_layout_ratio_of(d, lay, NULL, n, 0.95, PB_LAYOUT_SHIFTS, &lr) == 0 && !lr.stratified && lr.units == 8,
           "two orders: over the 8 layouts (%d)", lr.units);
+}
+
+/* A run's ratio between two implementations (finalize.c): 16 stratified layouts, each run once in each
+ * of 4 time blocks (the passes: every layout once a block). Each cell has the Zen 5 VM's placement
+ * effect (in each order one stratum's layout 15 % slower, which the order's mean takes out), order
+ * effects and order x stratum interactions (sd 0.01: what another set of layouts would change), a
+ * time effect per block (sd 0.01: the host in the seconds of one pass, the same for every layout of
+ * the block) and pair noise (0.01, one pair in ten five times that). The two-way CI over the orders
+ * and the blocks covers the true ratio at its nominal rate; the CI over the orders alone misses the
+ * time part and under-covers; the layouts as draws over-cover at about twice the width. Moderated
+ * over 30 cells of a run (pb_moderate_prior, pb_layout_moderate), still nominal. A block with pairs
+ * of fewer than half the layouts (a make-up pass) is not a block. */
+static size_t two_way_cell(pb_rng *r, double mu, int extra, double *d, int *lay, int *blk)
+{
+    size_t n = 0;
+    double tau[4];
+    for (int b = 0; b < 4; b++) tau[b] = 0.01 * normal(r);
+    double b_slow = log(1.15) - (log(1.15) + 3 * log(0.95)) / 4, b_fast = log(0.95) - (log(1.15) + 3 * log(0.95)) / 4;
+    for (int k = 0; k < 4; k++) {
+        double a = 0.01 * normal(r);
+        int slow = (int)(pb_rng_next(r) % 4);
+        for (int sh = 0; sh < 4; sh++) {
+            double ab = 0.01 * normal(r);
+            for (int b = 0; b < 4; b++) {
+                double sd = uniform(r) < 0.1 ? 0.05 : 0.01;
+                d[n] = mu + a + (sh == slow ? b_slow : b_fast) + ab + tau[b] + sd * normal(r);
+                lay[n] = k * 4 + sh;
+                blk[n++] = b;
+            }
+        }
+    }
+    for (int i = 0; i < extra; i++) {   /* make-up rounds: a fifth block with a few pairs */
+        d[n] = mu + 0.01 * normal(r);
+        lay[n] = i;
+        blk[n++] = 4;
+    }
+    return n;
+}
+
+static void two_way(void)
+{
+    pb_rng r;
+    pb_rng_seed(&r, 20261205);
+    enum { S = 4000, M = 30 };
+    const double mu = log(1.02);
+    int cover = 0, ocover = 0, icover = 0, shape = 0, mcover = 0, mtotal = 0;
+    static double wtwo[S], wiid[S];
+    double d[80];
+    int lay[80], blk[80];
+    for (int s = 0; s < S; s++) {
+        size_t n = two_way_cell(&r, mu, s % 3, d, lay, blk);
+        pb_layout_ratio tw, ord, iid;
+        CHECK(pb_layout_ratio_of(d, lay, blk, n, 0.95, PB_LAYOUT_SHIFTS, &tw) == 0 &&
+                  pb_layout_ratio_of(d, lay, NULL, n, 0.95, PB_LAYOUT_SHIFTS, &ord) == 0 &&
+                  pb_layout_ratio_of(d, lay, NULL, n, 0.95, 0, &iid) == 0, "cell %d: estimated", s);
+        shape += tw.stratified && tw.blocks == 4 && tw.units == 4 && tw.df >= 3 && tw.df <= 6 && ord.blocks == 0 &&
+                 fabs(tw.se_log * tw.se_log - tw.se_order * tw.se_order - tw.se_time * tw.se_time) < 1e-15 &&
+                 fabs(tw.estimate - iid.estimate) < 1e-12;
+        cover += tw.ci_lo <= exp(mu) && exp(mu) <= tw.ci_hi;
+        ocover += ord.ci_lo <= exp(mu) && exp(mu) <= ord.ci_hi;
+        icover += iid.ci_lo <= exp(mu) && exp(mu) <= iid.ci_hi;
+        wtwo[s] = log(tw.ci_hi / tw.ci_lo);
+        wiid[s] = log(iid.ci_hi / iid.ci_lo);
+    }
+    qsort(wtwo, S, sizeof wtwo[0], cmp_double);
+    qsort(wiid, S, sizeof wiid[0], cmp_double);
+    double cv = (double)cover / S, ocv = (double)ocover / S, icv = (double)icover / S, w = wiid[S / 2] / wtwo[S / 2];
+    /* a run's 30 cells, their variances moderated together */
+    static double wmod[S / M * M];
+    int nw = 0;
+    for (int g = 0; g < S / M; g++) {
+        pb_layout_ratio lr[M];
+        double v[M], df[M], d0, s0;
+        for (int i = 0; i < M; i++) {
+            size_t n = two_way_cell(&r, mu, 0, d, lay, blk);
+            pb_layout_ratio_of(d, lay, blk, n, 0.95, PB_LAYOUT_SHIFTS, &lr[i]);
+            v[i] = lr[i].se_log * lr[i].se_log;
+            df[i] = lr[i].df;
+        }
+        CHECK(pb_moderate_prior(v, df, M, &d0, &s0) == 0 && d0 > 0 && s0 > 0, "run %d: a prior fitted", g);
+        for (int i = 0; i < M; i++) {
+            double df0 = lr[i].df;
+            pb_layout_moderate(&lr[i], d0, s0, M, 0.95);
+            CHECK(lr[i].moderated == M && lr[i].df > df0, "run %d cell %d: moderated (df %.1f)", g, i, lr[i].df);
+            mcover += lr[i].ci_lo <= exp(mu) && exp(mu) <= lr[i].ci_hi;
+            mtotal++;
+            wmod[nw++] = log(lr[i].ci_hi / lr[i].ci_lo);
+        }
+    }
+    qsort(wmod, (size_t)nw, sizeof wmod[0], cmp_double);
+    double mcv = (double)mcover / mtotal;
+    printf("two-way CI (orders x time blocks) covers %.4f; over the orders alone %.4f; layouts as draws %.4f at %.1f "
+           "times the width; moderated over %d cells %.4f at %.2f times the two-way's median width\n", cv, ocv, icv,
+           w, M, mcv, wmod[nw / 2] / wtwo[S / 2]);
+    CHECK(shape == S, "two-way over 4 orders and 4 blocks, the make-up block left out, in every cell: %d of %d", shape, S);
+    CHECK(cv >= 0.935 && cv <= 0.975, "two-way: the 95%% CI covers the true ratio %.4f of the time", cv);
+    CHECK(ocv < 0.93, "over the orders alone the time part is missed: coverage %.4f", ocv);
+    CHECK(icv > 0.985 && w > 1.5, "layouts as draws: over-covers (%.4f) at %.1f times the width", icv, w);
+    CHECK(mcv >= 0.935 && mcv <= 0.965, "moderated over %d cells: coverage %.4f", M, mcv);
+    char words[300];
+    pb_layout_ratio one;
+    size_t n = two_way_cell(&r, mu, 0, d, lay, blk);
+    pb_layout_ratio_of(d, lay, blk, n, 0.95, PB_LAYOUT_SHIFTS, &one);
+    pb_layout_ci_words(&one, words, sizeof words);
+    CHECK(strstr(words, "4 function orders' and the 4 time blocks' means") != NULL, "the method says so: %s", words);
+    /* one block only (a --quick run): the time part cannot be had, so the layouts as draws */
+    for (size_t i = 0; i < n; i++) blk[i] = 0;
+    pb_layout_ratio_of(d, lay, blk, n, 0.95, PB_LAYOUT_SHIFTS, &one);
+    CHECK(!one.stratified && one.blocks == 0 && one.units == 16 && one.df == 15,
+          "one block: over the layouts as draws (blocks %d, units %d, df %g)", one.blocks, one.units, one.df);
+    /* too few cells for a prior: each keeps its own */
+    double v4[4] = {1e-4, 2e-4, 1e-4, 3e-4}, df4[4] = {3, 3, 3, 3}, d0, s0;
+    CHECK(pb_moderate_prior(v4, df4, 4, &d0, &s0) == 1, "4 cells: no prior");
 }
 
 /* A layout without pairs (finalize.c: every round of it ran on a shared core): the mean over the
@@ -251,7 +366,7 @@ static void poststratified(void)
     for (int s = 0; s < S; s++) {
         size_t n = strat_cell(&r, mu, 4, d, lay), k = 0;
         pb_layout_ratio full, lr;
-        CHECK(pb_layout_ratio_of(d, lay, n, 0.95, 0, &full) == 0, "cell %d: estimated", s);
+        CHECK(pb_layout_ratio_of(d, lay, NULL, n, 0.95, 0, &full) == 0, "cell %d: estimated", s);
         double before = full.estimate;
         pb_layout_poststratify(&full, PB_LAYOUT_SHIFTS, 0.95);
         same += fabs(full.estimate - before) < 1e-12;
@@ -262,7 +377,7 @@ static void poststratified(void)
                 if (lay[i] == l && d[i] - mu > log(1.08)) { slow = l; break; }
         for (size_t i = 0; i < n; i++)
             if (lay[i] != slow) { d[k] = d[i]; lay[k++] = lay[i]; }
-        CHECK(pb_layout_ratio_of(d, lay, k, 0.95, 0, &lr) == 0 && lr.nlayouts == 15, "cell %d: 15 layouts", s);
+        CHECK(pb_layout_ratio_of(d, lay, NULL, k, 0.95, 0, &lr) == 0 && lr.nlayouts == 15, "cell %d: 15 layouts", s);
         err_plain += log(lr.estimate) - mu;
         CHECK(pb_layout_poststratify(&lr, PB_LAYOUT_SHIFTS, 0.95) == 1, "cell %d: recentred", s);
         CHECK(lr.ci_lo < lr.estimate && lr.estimate < lr.ci_hi, "cell %d: the CI around the estimate", s);
@@ -386,7 +501,7 @@ static void layout_mark(void)
             }
         }
         pb_layout_ratio lr;
-        CHECK(pb_layout_ratio_of(d, lay, n, 0.95, 0, &lr) == 0, "%s: estimated", C[i].why);
+        CHECK(pb_layout_ratio_of(d, lay, NULL, n, 0.95, 0, &lr) == 0, "%s: estimated", C[i].why);
         int got = pb_verdict_straddles(PB_CLAIM_FASTER, 0.8, 0.10, lr.lo, lr.hi);
         CHECK(got == C[i].want, "%s: depends on code layout %d, want %d (per-layout %.3f to %.3f)", C[i].why, got,
               C[i].want, lr.lo, lr.hi);
@@ -409,6 +524,7 @@ int main(void)
     balanced_assignment();
     coverage();
     stratified();
+    two_way();
     poststratified();
     gate_cells();
     moderated();
