@@ -92,8 +92,8 @@ static int order_means(const pb_layout_ratio *out, int strata, double *m)
 
 /* The time part of a two-way CI: each pair's residual from its layout's ratio, averaged per time block
  * (blocks with pairs of at least half the k layouts that count: a make-up pass's few rounds are
- * not a block); the variance of the mean of the nb block means into *var. 0, or -1 when fewer than
- * 2 blocks (or out of memory). */
+ * not a block); the variance of the mean of the nb block means into *var. 0, -1 when fewer than 2
+ * blocks, -2 when out of memory. */
 static int time_part(const double *d, const int *layout, const int *block, size_t n, const pb_layout_ratio *out,
                      int k, double *var, int *nb)
 {
@@ -101,10 +101,11 @@ static int time_part(const double *d, const int *layout, const int *block, size_
     for (size_t i = 0; i < n; i++)
         if (block[i] > maxb) maxb = block[i];
     if (maxb < 1) return -1;
-    double *sum = calloc((size_t)maxb + 1, sizeof *sum);
+    double *sum = calloc((size_t)maxb + 1, sizeof *sum), *m = calloc((size_t)maxb + 1, sizeof *m);
     int *cnt = calloc((size_t)maxb + 1, sizeof *cnt);
-    int rc = -1;
-    if (sum && cnt) {
+    int rc = -2;
+    if (sum && m && cnt) {
+        rc = -1;
         for (size_t i = 0; i < n; i++) {
             if (block[i] < 0 || !isfinite(d[i])) continue;
             double q = out->per_layout[layout[i]];
@@ -112,9 +113,9 @@ static int time_part(const double *d, const int *layout, const int *block, size_
             sum[block[i]] += d[i] - log(q);
             cnt[block[i]]++;
         }
-        double m[64], mean = 0, ss = 0;
+        double mean = 0, ss = 0;
         int g = 0;
-        for (int b = 0; b <= maxb && g < 64; b++)
+        for (int b = 0; b <= maxb; b++)
             if (cnt[b] > 0 && 2 * cnt[b] >= k) m[g++] = sum[b] / cnt[b];
         for (int i = 0; i < g; i++) mean += m[i];
         if (g >= 2) {
@@ -126,6 +127,7 @@ static int time_part(const double *d, const int *layout, const int *block, size_
         }
     }
     free(sum);
+    free(m);
     free(cnt);
     return rc;
 }
@@ -168,7 +170,11 @@ int pb_layout_ratio_of(const double *d, const int *layout, const int *block, siz
     int nb = 0;
     /* with blocks given (two implementations), the orders only with the time part beside them: where
      * it cannot be had (one block: --quick), the layouts as draws, which take it in */
-    if (out->stratified && block && time_part(d, layout, block, n, out, k, &vt, &nb) != 0) out->stratified = 0;
+    if (out->stratified && block) {
+        int trc = time_part(d, layout, block, n, out, k, &vt, &nb);
+        if (trc == -2) return -2;
+        if (trc != 0) out->stratified = 0;
+    }
     const double *u = out->stratified ? om : q;
     int nu = out->stratified ? g : k;
     double mean = 0, ss = 0;

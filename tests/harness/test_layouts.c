@@ -345,6 +345,22 @@ static void two_way(void)
     pb_layout_ratio_of(d, lay, blk, n, 0.95, PB_LAYOUT_SHIFTS, &one);
     CHECK(!one.stratified && one.blocks == 0 && one.units == 16 && one.df == 15,
           "one block: over the layouts as draws (blocks %d, units %d, df %g)", one.blocks, one.units, one.df);
+    /* a long run (--rounds 1600: 100 blocks): every block counts */
+    {
+        enum { B = 100 };
+        static double dl[16 * B];
+        static int ll[16 * B], bl[16 * B];
+        size_t m = 0;
+        for (int b = 0; b < B; b++)
+            for (int l = 0; l < 16; l++) {
+                dl[m] = 0.01 * normal(&r) + (l % 4 == 0 ? 0.1 : 0);
+                ll[m] = l;
+                bl[m++] = b;
+            }
+        pb_layout_ratio lng;
+        CHECK(pb_layout_ratio_of(dl, ll, bl, m, 0.95, PB_LAYOUT_SHIFTS, &lng) == 0 && lng.blocks == B,
+              "100 blocks: all in the time part (%d)", lng.blocks);
+    }
     /* too few cells for a prior: each keeps its own */
     double v4[4] = {1e-4, 2e-4, 1e-4, 3e-4}, df4[4] = {3, 3, 3, 3}, d0, s0;
     CHECK(pb_moderate_prior(v4, df4, 4, &d0, &s0) == 1, "4 cells: no prior");
