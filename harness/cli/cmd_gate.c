@@ -301,6 +301,16 @@ static int needs_power(const pb_cmp_cell *c)
     return !(c->mdc < c->threshold / 2);
 }
 
+/* The cell of v (n of them) that is c's (the same impls, variant, op and size), or NULL */
+static const pb_cmp_cell *find_cell(const pb_cmp_cell *c, const pb_cmp_cell *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        if (!strcmp(v[i].impl_a, c->impl_a) && !strcmp(v[i].impl_b, c->impl_b) && !strcmp(v[i].variant, c->variant) &&
+            !strcmp(v[i].op, c->op) && v[i].size == c->size)
+            return &v[i];
+    return NULL;
+}
+
 /* One gate in one run (or in a few, with the reruns): first = the first pass, final = after reruns. */
 typedef struct session {
     pb_cmp_cell *first, *final;
@@ -361,6 +371,8 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, gate_layo
     const pb_gate_params gp = a->look;
     int rc = 0;
     pb_iters_memo memo = {0};   /* a rerun's cases keep their first pass's iterations */
+    pb_cmp_cell *kept = NULL;   /* the last pass's cells: what a cell left out of a rerun keeps */
+    size_t nkept = 0;
     const uint64_t t0 = pb_now_ns();
     for (int pass = 0; rc == 0; pass++) {
         double pass_start = (double)(pb_now_ns() - t0) * 1e-9, grid_s = -1;
@@ -401,6 +413,23 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, gate_layo
                                                        c->variant, c->op, c->size, metric);
         }
         pb_gate_decide(out->final, out->nfinal, &gp);
+        if (pass > 0 && kept) {
+            /* a cell this pass did not rerun keeps what the last look that had it found: it was
+             * decided there, on that look's share of alpha. Judged again beside the reruns' cells,
+             * whose pairs are now many times its own, the moderation's prior would no longer fit
+             * it (a 5 % slowdown's regressions after the first look came out inconclusive) */
+            for (size_t i = 0; i < out->nfinal; i++) {
+                if (find_cell(&out->final[i], run_only, run_nonly)) continue;
+                const pb_cmp_cell *k = find_cell(&out->final[i], kept, nkept);
+                if (k) out->final[i] = *k;
+            }
+        }
+        free(kept);
+        nkept = 0;
+        kept = malloc((out->nfinal + 1) * sizeof *kept);
+        if (!kept) { rc = pb_errf(e, "out of memory"); break; }
+        memcpy(kept, out->final, out->nfinal * sizeof *kept);
+        nkept = out->nfinal;
         if (pass == 0) {
             out->first = malloc((out->nfinal + 1) * sizeof *out->first);
             if (!out->first) { rc = pb_errf(e, "out of memory"); break; }
@@ -448,6 +477,7 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, gate_layo
                     pass + 1, a->reruns, rounds);
     }
     free(only);
+    free(kept);
     pb_iters_memo_free(&memo);
     pb_gate_data_free(&d);
     W->only = NULL;
