@@ -301,16 +301,6 @@ static int needs_power(const pb_cmp_cell *c)
     return !(c->mdc < c->threshold / 2);
 }
 
-/* The cell of v (n of them) that is c's (the same impls, variant, op and size), or NULL */
-static const pb_cmp_cell *find_cell(const pb_cmp_cell *c, const pb_cmp_cell *v, size_t n)
-{
-    for (size_t i = 0; v && i < n; i++)
-        if (!strcmp(v[i].impl_a, c->impl_a) && !strcmp(v[i].impl_b, c->impl_b) && !strcmp(v[i].variant, c->variant) &&
-            !strcmp(v[i].op, c->op) && v[i].size == c->size)
-            return &v[i];
-    return NULL;
-}
-
 /* One gate in one run (or in a few, with the reruns): first = the first pass, final = after reruns. */
 typedef struct session {
     pb_cmp_cell *first, *final;
@@ -419,8 +409,8 @@ static int run_session(const gate_args *a, pb_store *st, gate_wrap *W, gate_layo
              * whose pairs are now many times its own, the moderation's prior would no longer fit
              * it (a 5 % slowdown's regressions after the first look came out inconclusive) */
             for (size_t i = 0; i < out->nfinal; i++) {
-                if (find_cell(&out->final[i], run_only, run_nonly)) continue;
-                const pb_cmp_cell *k = find_cell(&out->final[i], kept, nkept);
+                if (pb_gate_find_cell(&out->final[i], run_only, run_nonly)) continue;
+                const pb_cmp_cell *k = pb_gate_find_cell(&out->final[i], kept, nkept);
                 if (k) out->final[i] = *k;
             }
         }

@@ -224,9 +224,9 @@ void pb_gate_decide(pb_cmp_cell *cells, size_t m, const pb_gate_params *gp)
     free(adj);
 }
 
-static const pb_cmp_cell *same_cell(const pb_cmp_cell *c, const pb_cmp_cell *v, size_t n)
+const pb_cmp_cell *pb_gate_find_cell(const pb_cmp_cell *c, const pb_cmp_cell *v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; v && i < n; i++)
         if (!strcmp(v[i].impl_a, c->impl_a) && !strcmp(v[i].impl_b, c->impl_b) && !strcmp(v[i].variant, c->variant) &&
             !strcmp(v[i].op, c->op) && v[i].size == c->size)
             return &v[i];
@@ -239,7 +239,7 @@ size_t pb_gate_confirm(pb_cmp_cell *cells, size_t n, const pb_cmp_cell *second, 
     for (size_t i = 0; i < n; i++) {
         pb_cmp_cell *c = &cells[i];
         if (c->verdict != PB_CELL_REGRESSION) continue;
-        const pb_cmp_cell *x = same_cell(c, second, n2);
+        const pb_cmp_cell *x = pb_gate_find_cell(c, second, n2);
         if (x && x->verdict == PB_CELL_REGRESSION) {
             confirmed++;
             snprintf(c->note, sizeof c->note, "confirmed by a second run: %.3f [%.3f, %.3f]", x->ratio, x->ci_lo,

@@ -149,6 +149,9 @@ void pb_gate_decide(pb_cmp_cell *cells, size_t m, const pb_gate_params *gp);
  * found. Returns the regressions confirmed. */
 size_t pb_gate_confirm(pb_cmp_cell *cells, size_t n, const pb_cmp_cell *second, size_t n2);
 
+/* The cell of v (n of them, v may be NULL) that is c's: the same impls, variant, op and size; or NULL. */
+const pb_cmp_cell *pb_gate_find_cell(const pb_cmp_cell *c, const pb_cmp_cell *v, size_t n);
+
 /* 1 if any regression, else 3 if any inconclusive, else 0 (NODATA/UNTESTED cells don't count). */
 int pb_gate_exit_status(const pb_cmp_cell *cells, size_t m);
 

@@ -548,6 +548,12 @@ static int two_way(const held_ratio *h)
     return h->across && h->lr.blocks > 0;
 }
 
+/* Are held ratios a and b of one comparison (the same candidate and baseline impls)? */
+static int same_comparison(const held_ratio *a, const held_ratio *b)
+{
+    return !strcmp(a->c->impl, b->c->impl) && !strcmp(a->b->impl, b->b->impl);
+}
+
 /* The variances of the two-way ratios of each comparison (candidate, baseline: the same impls in
  * every cell of the run) moderated together (pb_moderate_prior: Smyth's empirical Bayes, as the
  * commit gate's cells are): a cell's variance on 3 to 6 df would put a t quantile of 2.6-3.2 and a
@@ -562,8 +568,7 @@ static void moderate_ratios(finalize_ctx *f)
         size_t k = 0;
         for (size_t j = i; j < f->nheld; j++) {
             const held_ratio *h = &f->held[j];
-            if (!two_way(h) || strcmp(h->c->impl, f->held[i].c->impl) || strcmp(h->b->impl, f->held[i].b->impl))
-                continue;
+            if (!two_way(h) || !same_comparison(h, &f->held[i])) continue;
             done[j] = 1;
             v[k] = h->lr.se_log * h->lr.se_log;
             df[k++] = h->lr.df;
@@ -572,8 +577,7 @@ static void moderate_ratios(finalize_ctx *f)
         if (pb_moderate_prior(v, df, k, &d0, &s0) != 0) continue;
         for (size_t j = i; j < f->nheld; j++) {
             held_ratio *h = &f->held[j];
-            if (!two_way(h) || strcmp(h->c->impl, f->held[i].c->impl) || strcmp(h->b->impl, f->held[i].b->impl))
-                continue;
+            if (!two_way(h) || !same_comparison(h, &f->held[i])) continue;
             pb_layout_moderate(&h->lr, d0, s0, (int)k, 0.95);
             h->pr.estimate = h->lr.estimate;
             h->pr.ci_lo = h->lr.ci_lo;
