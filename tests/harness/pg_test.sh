@@ -223,6 +223,10 @@ pg-killed-writer-stays-incomplete)
     U=$(pg_db killed)
     # one pass: each cell is stored as its rounds end, and nothing is made up (docs/layout.md)
     LONG=(run --suite synthetic --rounds 500 --passes 1 --sample-ms 2 --sizes 1000,2000,3000,4000 --quiet --db "$U")
+    # SIGINT must come while the run still measures: 12 cells of about 2 s, the signal once the first
+    # is stored (with LONG's 4, a loaded CI once signalled after the last, and the run completed)
+    LONGER=(run --suite synthetic --rounds 500 --passes 1 --sample-ms 2
+            --sizes 1000,2000,3000,4000,5000,6000,7000,8000,9000,10000,11000,12000 --quiet --db "$U")
     wait_for() { # wait_for SQL: until it returns non-zero (a bound for a broken writer, not a timing:
                  # a sanitizer build under a full parallel test run takes minutes for a cell)
         for _ in $(seq 1500); do
@@ -245,7 +249,7 @@ pg-killed-writer-stays-incomplete)
     is "killed writer: still incomplete after the next run" "$(pgq "$U" "SELECT string_agg(status, ',' ORDER BY id) FROM runs")" \
        "incomplete,complete"
     # SIGINT: the writer marks its run incomplete with the reason, on its own connection
-    "$BENCH" "${LONG[@]}" > "$T/int.out" 2>&1 &
+    "$BENCH" "${LONGER[@]}" > "$T/int.out" 2>&1 &
     pid=$!
     wait_for "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 3"
     kill -INT $pid
