@@ -22,7 +22,7 @@
 #include "suite.h"
 #include "valgrind.h"
 
-enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_TARGET, O_MEASURE, O_VG_CHILD, O_VG_REPS, O_LAYOUTS, O_LAYOUT_SEED, O_CAGE, O_TIMEOUT, O_PASSES };
+enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_TARGET, O_MEASURE, O_VG_CHILD, O_VG_REPS, O_LAYOUTS, O_LAYOUT_SEED, O_CAGE, O_TIMEOUT, O_PASSES, O_BOUNDARY_ROUNDS };
 
 typedef struct run_args {
     pb_cli *cli;
@@ -44,6 +44,9 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT("passes", "N", "spread each cell's rounds over N passes of the grid, its cases set up anew\n"
                      "in each (default: one per 16 rounds, at most 4; 1 for exec and gbench: a\n"
                      "cell's rounds in one go). See docs/layout.md, \"Passes\".", O_PASSES),
+    PB_OPT("boundary-rounds", "N", "more rounds of the candidate and the baseline alone in each cell whose\n"
+                              "verdict is near a boundary after the run's rounds (default: as many as\n"
+                              "--rounds; 0: none). See docs/layout.md, \"Boundary rounds\".", O_BOUNDARY_ROUNDS),
     PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS, O_LAYOUTS),
     PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
     PB_OPT("sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS),
@@ -110,6 +113,7 @@ static int on_opt(void *ctx, int id, const char *v)
     }
     case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 2, 100000, &a->o.rounds);
     case O_PASSES: return pb_cli_int(a->cli, "passes", v, 1, 100000, &a->o.passes);
+    case O_BOUNDARY_ROUNDS: return pb_cli_int(a->cli, "boundary-rounds", v, 0, 100000, &a->o.boundary_rounds);
     case O_SAMPLE_MS: {
         char *end;
         double x = strtod(v, &end);
@@ -358,7 +362,7 @@ static int run_one(int argc, char **argv, const char *cmdline)
         .more_help = list_suites,
     };
     run_args a = {.cli = &cli, .target = "userspace", .measure = "time", .vg_reps = 1, .la = {.seed = 1},
-                  .o = {.db_path = pb_default_db(), .progress = 1, .command_line = cmdline}};
+                  .o = {.db_path = pb_default_db(), .progress = 1, .command_line = cmdline, .boundary_rounds = -1}};
     cli.on_opt = on_opt;
     cli.ctx = &a;
     if (pb_cli_find_suite("run", argc, argv, &cli.suite)) return 2;
@@ -392,10 +396,11 @@ static int run_one(int argc, char **argv, const char *cmdline)
                 a.target);
         rc = 2;
     }
-    if (rc == 0 && vg && (a.o.rounds || a.o.passes || a.o.sample_seconds > 0 || a.o.counters)) {
+    if (rc == 0 && vg && (a.o.rounds || a.o.passes || a.o.sample_seconds > 0 || a.o.counters || a.o.boundary_rounds >= 0)) {
         fprintf(stderr, "bench run: --%s has no meaning with --measure valgrind (counts: %d ops per case, no clock, "
                         "no hardware counters)\n",
-                a.o.rounds ? "rounds" : a.o.passes ? "passes" : a.o.sample_seconds > 0 ? "sample-ms" : "counters",
+                a.o.rounds ? "rounds" : a.o.passes ? "passes" : a.o.sample_seconds > 0 ? "sample-ms"
+                : a.o.counters ? "counters" : "boundary-rounds",
                 PB_VG_ITERS);
         rc = 2;
     }
@@ -403,9 +408,9 @@ static int run_one(int argc, char **argv, const char *cmdline)
         fprintf(stderr, "bench run: %s\n", e.msg);
         rc = 2;
     }
-    if (rc == 0 && strcmp(a.target, "userspace") && a.o.passes) {
-        fprintf(stderr, "bench run: --passes has no meaning with --target %s (the module times its cells itself)\n",
-                a.target);
+    if (rc == 0 && strcmp(a.target, "userspace") && (a.o.passes || a.o.boundary_rounds >= 0)) {
+        fprintf(stderr, "bench run: --%s has no meaning with --target %s (the module times its cells itself)\n",
+                a.o.passes ? "passes" : "boundary-rounds", a.target);
         rc = 2;
     }
     if (rc == 0 && strcmp(a.target, "userspace")) {
@@ -436,11 +441,22 @@ static int run_one(int argc, char **argv, const char *cmdline)
         pb_suite_opts_free(cli.suite, cli.suite_opts);
         return 2;
     }
+    /* the verdicts' boundaries, as the run's report will judge its cells (boundary rounds) */
+    pb_report_near *near = pb_report_near_open(cli.suite, pb_data_dir(), &e);
+    if (!near) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        pb_module_layouts_close(&ml);
+        pb_suite_opts_free(cli.suite, cli.suite_opts);
+        return 2;
+    }
+    a.o.near_boundary = pb_report_near_cell;
+    a.o.near_ctx = near;
     int64_t run = 0, failed = 0;
     int nfailed = 0;
     a.o.failed_cases = &nfailed;
     int r = pb_run(&a.o, &run, &e);
     failed = nfailed;
+    pb_report_near_close(near);
     pb_module_layouts_close(&ml);
     pb_suite_opts_free(cli.suite, cli.suite_opts);
     if (r == 130) { fprintf(stderr, "bench run: %s\n", e.msg); return 130; }

@@ -378,6 +378,54 @@ pb_claim pb_report_claim(const pb_suite *s, const char *variant, const char *op,
     return pb_suite_claim(s, &cell, dt);
 }
 
+double pb_report_doc_time(const pb_suite *s, const rows *doc, const char *variant, const char *op, int64_t size)
+{
+    const row *b = pb_report_find(doc, s->baseline, variant, op, size);
+    const row *c = pb_report_find(doc, s->candidate, variant, op, size);
+    if (!b || !c || !(b->median > 0) || !(c->median > 0)) return NAN;
+    double r = c->median / b->median;
+    return pb_metric_higher_is_better(pb_suite_primary_metric(s)) ? 1 / r : r;
+}
+
+/* What bench run needs of a suite's verdicts to find the cells near a boundary (report.h). */
+struct pb_report_near {
+    const pb_suite *s;
+    rows doc;
+    pb_verdict_cfg cfg;
+};
+
+pb_report_near *pb_report_near_open(const pb_suite *s, const char *data_dir, pb_err *e)
+{
+    pb_report_near *n = calloc(1, sizeof *n);
+    if (!n) {
+        pb_errf(e, "out of memory");
+        return NULL;
+    }
+    n->s = s;
+    if (pb_verdict_cfg_load(data_dir, s->name, &n->cfg, e) < 0 ||
+        load_doc(data_dir, s->name, pb_suite_primary_metric(s), &n->doc, e) < 0) {
+        pb_report_near_close(n);
+        return NULL;
+    }
+    return n;
+}
+
+int pb_report_near_cell(void *ctx, const pb_cell *cell, double est, double lo, double hi)
+{
+    const pb_report_near *n = ctx;
+    int64_t size = (int64_t)cell->size_bytes;
+    double dt = pb_report_doc_time(n->s, &n->doc, cell->variant, cell->op, size);
+    pb_claim c = pb_report_claim(n->s, cell->variant, cell->op, size, dt);
+    return pb_verdict_near(c, dt, n->cfg.tolerance, est, lo, hi);
+}
+
+void pb_report_near_close(pb_report_near *n)
+{
+    if (!n) return;
+    free(n->doc.v);
+    free(n);
+}
+
 int pb_report_real_pair(const pb_suite *s, int guest, const char **base, const char **cand)
 {
     *base = guest ? s->kmod_real : s->real_baseline;

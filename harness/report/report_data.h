@@ -154,6 +154,9 @@ void pb_report_axes(const rows *m, axes *a);
 /* the row of (impl, variant, op, size); size < 0 or a row of size 0: any size */
 const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size);
 
+/* The document's time ratio candidate/baseline of a cell (size < 0: any size), NaN if it gives none. */
+double pb_report_doc_time(const pb_suite *s, const rows *doc, const char *variant, const char *op, int64_t size);
+
 /* The figures of one suite's report, drawn by report_gnuplot.c: the time ratios (what the finding
  * is) and the absolute medians, each as PNG and SVG (the page inlines the SVG), and the script,
  * data and log they come from. Names of files in the report's private folder (render.h's

@@ -450,16 +450,6 @@ static int ratio_series_of(const pb_suite *s, const pb_report_data *d, ratio_ser
     return n;
 }
 
-/* The document's time ratio candidate/baseline of a cell (size < 0: any size), NaN if it gives none. */
-static double doc_time_ratio(const pb_suite *s, const rows *doc, const char *variant, const char *op, int64_t size)
-{
-    const row *b = pb_report_find(doc, s->baseline, variant, op, size);
-    const row *c = pb_report_find(doc, s->candidate, variant, op, size);
-    if (!b || !c || !(b->median > 0) || !(c->median > 0)) return NAN;
-    double r = c->median / b->median;
-    return pb_metric_higher_is_better(pb_suite_primary_metric(s)) ? 1 / r : r;
-}
-
 /* One panel of the ratio figure being written: where its script and data go, what it draws from,
  * and the next data block. */
 typedef struct panel {
@@ -509,7 +499,7 @@ static void write_doc_band(panel *p, double t)
         if (pass == 1 && !have_doc) break;
         for (int xi = 0; xi < npoints_of(p); xi++) {
             const char *v = p->by_size ? p->a->v[p->vi] : p->a->v[xi];
-            double dr = doc_time_ratio(p->s, &p->d->doc, v, p->a->o[p->oi], p->by_size ? p->a->sizes[xi] : -1);
+            double dr = pb_report_doc_time(p->s, &p->d->doc, v, p->a->o[p->oi], p->by_size ? p->a->sizes[xi] : -1);
             if (!isfinite(dr)) continue;
             have_doc = 1;
             if (pass == 1 && p->write_data) {
@@ -628,7 +618,7 @@ static void ratio_span(const pb_suite *s, const pb_report_data *d, const ratio_s
     for (int i = 0; i < d->doc.n; i++) {
         const row *c = &d->doc.v[i];
         if (strcmp(c->impl, s->candidate)) continue;
-        double dr = doc_time_ratio(s, &d->doc, c->variant, c->op, c->size);
+        double dr = pb_report_doc_time(s, &d->doc, c->variant, c->op, c->size);
         span_add(sp, dr / (1 + t));
         span_add(sp, dr * (1 + t));
     }

@@ -81,6 +81,13 @@ int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi)
     return 0;
 }
 
+int pb_verdict_near(pb_claim c, double doc, double t, double est, double lo, double hi)
+{
+    if (!(lo > 0) || !(est >= lo) || !(hi >= est) || !isfinite(hi)) return 0;
+    double a = lo / est, b = hi / est;
+    return pb_verdict_straddles(c, doc, t, est * a * a, est * b * b);
+}
+
 /* a CI that can be compared: finite or not, positive and in order */
 static int usable_ci(double lo, double hi)
 {

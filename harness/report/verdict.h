@@ -72,6 +72,14 @@ const char *pb_claim_name(pb_claim c);
  * another in another code layout: the cell "depends on code layout". 0 for NaN or lo == hi. */
 int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi);
 
+/* Could another run of the cell land on another verdict? Its CI [lo, hi] about the estimate est,
+ * widened to twice its width on the log scale (est (lo/est)^2 to est (hi/est)^2): 1 when a boundary of
+ * claim c's verdicts lies inside that (pb_verdict_straddles). A rerun's estimate differs from this
+ * one by about sqrt(2) standard errors, so a CI edge within one half-width of a boundary can cross it
+ * (about one rerun in twelve at the edge of that zone, more nearer). bench run gives such a cell
+ * boundary rounds (runner.h). 0 for NaN, non-positive or inverted figures. */
+int pb_verdict_near(pb_claim c, double doc, double t, double est, double lo, double hi);
+
 /* Are two time ratios apart by more than a factor 1+c beyond both of their 95 % CIs: [alo, ahi]
  * wholly above [blo, bhi]·(1+c), or wholly below [blo, bhi]/(1+c)? A touch is not apart. The
  * re-implementation's ratio against the real code's (b), or kmod-new/kmod-real against 1 (blo =

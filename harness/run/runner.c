@@ -81,6 +81,10 @@ typedef struct run_ctx {
     double tprobe_min;      /* the fastest core-sharing probe so far (counters.h): the core alone */
     long makeup_rounds;     /* make-up rounds run (cell_makeup) */
     int makeup_passes;      /* PB_MAKEUP_PASSES, or 0: --quick, one pass, one layout (runner.h) */
+    int boundary_rounds;    /* the rounds a cell near a verdict's boundary gets (0: none; runner.h) */
+    int boundary_base;      /* the first of them: after the make-up rounds' room, on a block's start */
+    int *boundary_layout;   /* boundary round boundary_base + j's code layout: boundary_layout[j] */
+    long boundary_cells;    /* cells that got them */
     double sample_s;
     pb_counters counters;
     int cyc, ins;           /* indices of cycles and instructions in counters; -1: not counted */
@@ -981,6 +985,7 @@ typedef struct cell_run {
     int ncs;
     int cap_rounds;         /* the run's rounds and room for the make-up rounds: slots[cap_rounds * ncs] */
     int nmakeup;            /* make-up rounds run so far: rounds rx->rounds .. rx->rounds + nmakeup - 1 */
+    int pair_only[2];       /* >= 0 (boundary rounds): only these two cases run (the candidate, the baseline) */
     int *layout_of;         /* each round's code layout */
     slot *slots;
     double target;
@@ -993,11 +998,14 @@ static int cell_run_init(run_ctx *rx, cell_run *cr, const pb_cell *cell, pb_err 
     cr->ncs = cell->nimpls;
     cr->target = cell->sample_seconds > 0 ? cell->sample_seconds : rx->sample_s;
     cr->cs = calloc(PB_MAX_IMPLS, sizeof *cr->cs);
-    cr->cap_rounds = rx->rounds + rx->makeup_passes * rx->lay.n;
+    cr->cap_rounds = rx->boundary_rounds ? rx->boundary_base + rx->boundary_rounds
+                                         : rx->rounds + rx->makeup_passes * rx->lay.n;
+    cr->pair_only[0] = cr->pair_only[1] = -1;
     cr->slots = calloc((size_t)(unsigned)cr->cap_rounds * (size_t)(unsigned)cr->ncs, sizeof *cr->slots);
     cr->layout_of = calloc((size_t)(unsigned)cr->cap_rounds, sizeof *cr->layout_of);
     if (!cr->cs || !cr->slots || !cr->layout_of) return pb_errf(e, "out of memory");
     for (int r = 0; r < rx->rounds; r++) cr->layout_of[r] = rx->lay.of_round[r];
+    for (int j = 0; j < rx->boundary_rounds; j++) cr->layout_of[rx->boundary_base + j] = rx->boundary_layout[j];
     for (int i = 0; i < cr->ncs; i++) {
         case_state *c = &cr->cs[i];
         snprintf(c->impl, sizeof c->impl, "%s", cell->impls[i]);
@@ -1032,6 +1040,10 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
     const pb_cell *cell = cr->cell;
     case_state *cs = cr->cs;
     int ncs = cr->ncs, rc = 0;
+    /* which cases this pass runs: all, or the two of boundary rounds (the others are not set up) */
+    int use[PB_MAX_IMPLS];
+    for (int i = 0; i < ncs; i++)
+        use[i] = cr->pair_only[0] < 0 || i == cr->pair_only[0] || i == cr->pair_only[1];
     /* the suite's per-cell set-up, on the run's own options: once per pass of the cell, whatever the layouts */
     pb_err he = {{0}};
     int begun = !s->cell_begin || s->cell_begin(o->suite_opts, cell, &he) == 0;
@@ -1041,13 +1053,13 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
         rc = -2;
     }
     for (int i = 0; i < ncs && rc == 0; i++) {
-        if (!first && (!cs[i].ready || cs[i].failed[0])) continue;
+        if (!use[i] || (!first && (!cs[i].ready || cs[i].failed[0]))) continue;
         cs[i].ready = 0;
         rc = set_up_impl(rx, cell, &cs[i], e);
         if (rc == 0 && first && cs[i].ready) cs[i].nl_set = cs[i].nl;
     }
     for (int i = 0; i < ncs && rc == 0; i++) {
-        if (!cs[i].ready || cs[i].failed[0]) continue;
+        if (!use[i] || !cs[i].ready || cs[i].failed[0]) continue;
         const pb_case *c0 = &cs[i].c[0];
         if (first)
             cs[i].iters = c0->external_sample ? 1 : c0->seeded_ns ? SEEDED_ITERS
@@ -1060,7 +1072,7 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
      * does; a whole sample each, 15 of them per case with 16 layouts, cost a quarter of a default
      * run's time (sigpool: 117 s against 100 s with 8 layouts) for nothing the rounds need */
     for (int i = 0; i < ncs && rc == 0; i++)
-        for (int l = 1; cs[i].ready && !cs[i].c[0].external_sample && !cs[i].c[0].seeded_ns && l < cs[i].nl; l++)
+        for (int l = 1; use[i] && cs[i].ready && !cs[i].c[0].external_sample && !cs[i].c[0].seeded_ns && l < cs[i].nl; l++)
             run_body(rx, &cs[i], l, cs[i].iters / 8 ? cs[i].iters / 8 : 1, 1);
 
     if (rc == 0) {
@@ -1076,7 +1088,7 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
                 sl->layout = cr->layout_of[r];
                 sl->li = cs[i].nl > 1 ? sl->layout : 0;
                 sl->stack_offset = rx->lay.n > 1 ? rx->lay.stack_offset[sl->layout] : 0;
-                if (!cs[i].ready || (!first && cs[i].failed[0])) continue;
+                if (!use[i] || !cs[i].ready || (!first && cs[i].failed[0])) continue;
                 char name[256];
                 snprintf(name, sizeof name, "%s/%s/%s/%llu/%s/round:%d", s->name, cell->variant, cell->op,
                          (unsigned long long)cell->size_bytes, cs[i].impl, r);
@@ -1151,6 +1163,108 @@ static int cell_makeup(run_ctx *rx, cell_run *cr, pb_err *e)
     cr->nmakeup += n;
     rx->makeup_rounds += n;
     return cell_pass(rx, cr, 0, rr, n, e);
+}
+
+/* Test-only: PB_TEST_NEAR_ALL=1 calls every cell with a ratio near a boundary, so that the boundary
+ * rounds of a suite with more impls than the two can be checked without depending on the clock. */
+static int near_all_test(void)
+{
+    const char *t = getenv("PB_TEST_NEAR_ALL");
+    return t && !strcmp(t, "1");
+}
+
+/* impl's ready case in a cell, or -1 */
+static int ready_case(const cell_run *cr, const char *impl)
+{
+    for (int i = 0; i < cr->ncs; i++)
+        if (!strcmp(cr->cs[i].impl, impl)) return cr->cs[i].ready && !cr->cs[i].failed[0] ? i : -1;
+    return -1;
+}
+
+/* The candidate against the baseline in every cell after the passes and make-up passes, as
+ * finalize.c estimates a run's ratio (across layouts, two-way where the layouts allow, the two-way
+ * variances moderated over the cells: pb_moderate_prior), on all the pairs so far; near[i] set for
+ * the cells the caller's near_boundary picks. 0, or -2 when out of memory. */
+static int find_near(run_ctx *rx, cell_run *crs, int n, char *near)
+{
+    const pb_runner_opts *o = rx->o;
+    pb_layout_ratio *lr = calloc((size_t)n, sizeof *lr);
+    pb_paired *pr = calloc((size_t)n, sizeof *pr);
+    int *state = calloc((size_t)n, sizeof *state);   /* 0 none, 1 paired, 2 across layouts, 3 two-way */
+    double *v = calloc((size_t)n, sizeof *v), *df = calloc((size_t)n, sizeof *df);
+    int rc = lr && pr && state && v && df ? 0 : -2;
+    for (int i = 0; i < n && rc == 0; i++) {
+        cell_run *cr = &crs[i];
+        int c = ready_case(cr, o->suite->candidate), b = ready_case(cr, o->suite->baseline);
+        int upto = rx->rounds + cr->nmakeup;
+        if (c < 0 || b < 0) continue;
+        pb_keyed_layout *kc = malloc((size_t)upto * sizeof *kc), *kb = malloc((size_t)upto * sizeof *kb);
+        if (!kc || !kb) rc = -2;
+        int across = 0;
+        if (rc == 0) {
+            size_t nc = keyed_of(cr->slots, upto, cr->ncs, c, NULL, kc), nb = keyed_of(cr->slots, upto, cr->ncs, b, NULL, kb);
+            int prc = pb_paired_ratio_by_layout(kc, nc, kb, nb, rx->lay.n, 0.95, &pr[i], &lr[i], &across);
+            if (prc == -2) rc = -2;
+            else if (prc == 0) state[i] = !across ? 1 : lr[i].blocks > 0 ? 3 : 2;
+        }
+        free(kc);
+        free(kb);
+    }
+    size_t k = 0;
+    for (int i = 0; i < n && rc == 0; i++)
+        if (state[i] == 3) {
+            v[k] = lr[i].se_log * lr[i].se_log;
+            df[k++] = lr[i].df;
+        }
+    double d0, s0;
+    if (rc == 0 && pb_moderate_prior(v, df, k, &d0, &s0) == 0)
+        for (int i = 0; i < n; i++)
+            if (state[i] == 3) pb_layout_moderate(&lr[i], d0, s0, (int)k, 0.95);
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (!state[i]) continue;
+        double est = state[i] > 1 ? lr[i].estimate : pr[i].estimate, lo = state[i] > 1 ? lr[i].ci_lo : pr[i].ci_lo,
+               hi = state[i] > 1 ? lr[i].ci_hi : pr[i].ci_hi;
+        near[i] = o->near_boundary(o->near_ctx, crs[i].cell, est, lo, hi) == 1 || near_all_test();
+    }
+    free(lr);
+    free(pr);
+    free(state);
+    free(v);
+    free(df);
+    return rc;
+}
+
+/* Boundary rounds (runner.h; docs/layout.md, "Boundary rounds"): the cells find_near picks get
+ * rx->boundary_rounds more rounds of the candidate and the baseline alone, in as many passes over
+ * those cells as the run's rounds had (each a block of every layout once, as the run's own). */
+static int boundary_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e)
+{
+    const pb_runner_opts *o = rx->o;
+    int E = rx->boundary_rounds;
+    char *near = calloc((size_t)(n > 0 ? n : 1), 1);
+    int *rr = malloc((size_t)E * sizeof *rr);
+    int rc = near && rr ? find_near(rx, crs, n, near) : -2;
+    if (rc == -2) rc = pb_errf(e, "out of memory");
+    for (int i = 0; i < n && rc == 0; i++)
+        if (near[i]) {
+            crs[i].pair_only[0] = ready_case(&crs[i], o->suite->candidate);
+            crs[i].pair_only[1] = ready_case(&crs[i], o->suite->baseline);
+            rx->boundary_cells++;
+        }
+    int passes = (int)((long long)rx->passes * E / rx->rounds);
+    if (passes < 1) passes = 1;
+    if (o->progress && rx->boundary_cells && rc == 0)
+        fprintf(stderr, "bench: %ld cell%s near a verdict's boundary: %d more rounds of %s and %s each\n",
+                rx->boundary_cells, rx->boundary_cells == 1 ? "" : "s", E, o->suite->candidate, o->suite->baseline);
+    for (int p = 0; p < passes && rx->boundary_cells && rc == 0 && !g_signal; p++) {
+        int r0 = (int)((long long)E * p / passes), r1 = (int)((long long)E * (p + 1) / passes);
+        for (int r = r0; r < r1; r++) rr[r - r0] = rx->boundary_base + r;
+        for (int i = 0; i < n && rc == 0 && !g_signal; i++)
+            if (near[i]) rc = cell_pass(rx, &crs[i], 0, rr, r1 - r0, e);
+    }
+    free(near);
+    free(rr);
+    return rc;
 }
 
 /* The cell after its last pass, stored in one transaction: whole or not at all. idx: its place
@@ -1264,8 +1378,11 @@ static int begin_run(run_ctx *rx, int cpu, int ncells, pb_err *e)
         snprintf(cage, sizeof cage, "cage=%s timeout=%g ",
                  o->cage == PB_CAGE_ALL ? "all" : o->cage == PB_CAGE_NONE ? "none" : "user", o->timeout_s);
     /* passes only when more than one: a run in one pass reads as before passes existed */
-    char passes[32] = "";
-    if (rx->passes > 1) snprintf(passes, sizeof passes, "passes=%d ", rx->passes);
+    char passes[64] = "";
+    int k = 0;
+    if (rx->passes > 1) k = snprintf(passes, sizeof passes, "passes=%d ", rx->passes);
+    if (rx->boundary_rounds && k >= 0)
+        snprintf(passes + k, sizeof passes - (size_t)k, "boundary_rounds=%d ", rx->boundary_rounds);
     snprintf(opts, sizeof opts, "rounds=%d %ssample_s=%g quick=%d impls=%s sizes=%s %s%s", rx->rounds, passes, rx->sample_s,
              o->quick, o->impls ? o->impls : "all", o->sizes ? o->sizes : "grid", cage,
              o->options_text ? o->options_text : "");
@@ -1371,6 +1488,7 @@ static int run_grid(run_ctx *rx, const pb_grid *g, pb_err *e)
          * shared, and another pass would cost a quarter of a run for little (the noise says so) */
         if (2 * left > made) break;
     }
+    if (rx->boundary_rounds && rc == 0 && !g_signal) rc = boundary_passes(rx, crs, n, e);
     for (int i = 0; i < n && rc == 0 && !g_signal; i++) {
         int show = o->progress && (pb_now_ns() - rx->t0 > 2000000000ull || i == n - 1);
         rc = cell_store(rx, &crs[i], i, n, show, e);
@@ -1419,6 +1537,33 @@ int pb_default_passes(const pb_suite *s, int rounds)
     return p < 1 ? 1 : p > PB_MAX_DEFAULT_PASSES ? PB_MAX_DEFAULT_PASSES : p;
 }
 
+/* Boundary rounds' room and code layouts (runner.h): none with --quick (one look at each cell), for
+ * a suite whose sample is a process or that has cell hooks (as passes: such a sample is long
+ * already), or without a caller's near_boundary. They start on a block of the layouts' permutation
+ * after the make-up rounds' room, and continue its blocks (pb_layouts_assign), so that each is a
+ * time block of every layout once. 0, or -1 + e. */
+static int boundary_layouts(run_ctx *rx, pb_err *e)
+{
+    const pb_runner_opts *o = rx->o;
+    const pb_suite *s = o->suite;
+    if (!o->near_boundary || o->quick || s->sample_words || s->cell_begin || s->cell_end || !o->boundary_rounds)
+        return 0;
+    int E = o->boundary_rounds < 0 ? rx->rounds : o->boundary_rounds, L = rx->lay.n;
+    int base = (rx->rounds + rx->makeup_passes * L + L - 1) / L * L;
+    int *all = calloc((size_t)(base + E), sizeof *all);
+    rx->boundary_layout = calloc((size_t)E, sizeof *rx->boundary_layout);
+    if (!all || !rx->boundary_layout) {
+        free(all);
+        return pb_errf(e, "out of memory");
+    }
+    if (L > 1) pb_layouts_assign(all, base + E, L, rx->lay.set->seed);
+    memcpy(rx->boundary_layout, all + base, (size_t)E * sizeof *all);
+    free(all);
+    rx->boundary_rounds = E;
+    rx->boundary_base = base;
+    return 0;
+}
+
 int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
 {
     const pb_suite *s = o->suite;
@@ -1463,6 +1608,12 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
      * more by default) in more than one layout: a run in one pass is one look at each cell, and its
      * samples are as many as its rounds say */
     rx.makeup_passes = o->quick || rx.passes < 2 || rx.lay.n < 2 ? 0 : PB_MAKEUP_PASSES;
+    if (boundary_layouts(&rx, e) < 0) {
+        pb_layouts_end(&rx.lay);
+        pb_objects_free(&rx.objects);
+        free(g.cells);
+        return -1;
+    }
     int ret = begin_run(&rx, cpu, g.ncells, e);
     if (ret == 0) {
         *run_id = rx.run;
@@ -1470,6 +1621,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     }
     if (o->failed_cases) *o->failed_cases = rx.failed_cases;
     close_run(&rx);
+    free(rx.boundary_layout);
     pb_layouts_end(&rx.lay);
     pb_objects_free(&rx.objects);
     free(g.cells);

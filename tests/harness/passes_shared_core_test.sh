@@ -9,7 +9,7 @@
 # depends on this machine's load or clock: every time comes from the seed.
 BENCH=$1
 source "$(dirname "$0")/../lib.sh"
-R=(--suite synthetic --seed 7 --quiet --layouts 8 --rounds 32 --sample-ms 0.05 --shift 1.2)
+R=(--suite synthetic --seed 7 --quiet --layouts 8 --rounds 32 --sample-ms 0.05 --shift 1.2 --boundary-rounds 0)
 rounds() { q "$1" "SELECT group_concat(k, ' ') FROM (SELECT c.impl || c.size_bytes || '/' || s.round || '/' || s.layout AS k FROM samples s JOIN cases c ON c.id = s.case_id ORDER BY c.impl, c.size_bytes, s.round)"; }
 
 # ---- passes: the same rounds in the same layouts, whatever the passes ----

@@ -125,6 +125,23 @@ int main(void)
         CHECK(got == a->want, "apart is symmetric: %s: got %d", a->why, got);
     }
 
+    /* near a boundary: the CI doubled about its estimate on the log scale meets one. "faster", doc
+     * 0.5, t 0.25: boundaries 0.4, 0.625, 0.99 and 1. */
+    CHECK(!pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 0.5, 0.45, 0.55), "near: around the document's ratio, far");
+    CHECK(pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 0.55, 0.50, 0.60),
+          "near: upper end within a half-width of 0.625 (doubled: 0.66)");
+    CHECK(pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 1.02, 1.00, 1.04),
+          "near: lower end 1.00, within a half-width of 0.99 (doubled: 0.98)");
+    CHECK(!pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 1.05, 1.03, 1.07), "near: lower end 1.03, doubled 1.01: far");
+    CHECK(pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 0.98, 0.95, 1.01), "near: a CI across 1 (inconclusive)");
+    CHECK(pb_verdict_near(PB_CLAIM_NOT_SLOWER, 0.976, 0.10, 0.878, 0.865, 0.891),
+          "near: xts 384 enc 64 B's band edge 0.887 inside the CI");
+    CHECK(pb_verdict_near(PB_CLAIM_EQUAL, NAN, 0.10, 1.08, 1.06, 1.10), "near: equal, 1.1 just past the CI");
+    CHECK(!pb_verdict_near(PB_CLAIM_EQUAL, NAN, 0.10, 1.0, 0.99, 1.01), "near: equal, well inside");
+    CHECK(!pb_verdict_near(PB_CLAIM_NONE, NAN, 0.10, 1.0, 0.5, 1.5), "near: no claim: never");
+    CHECK(!pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, NAN, 0.9, 1.1), "near: NaN: never");
+    CHECK(!pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 1.0, 1.1, 0.9), "near: inverted: never");
+
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     pb_verdict_cfg c;
     pb_err e = {{0}};

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Boundary rounds (docs/layout.md, "Boundary rounds"), end to end on seeded samples: a cell whose
+# new/old lies near a verdict's boundary (synthetic's claim is "equal", within 1/1.1 to 1.1: a
+# --shift of 1.1 sits on it, 1.5 far from it) gets --boundary-rounds more rounds of new and old,
+# on a block of every layout once each, after the make-up rounds' room; a cell far from one, a
+# --quick run and --boundary-rounds 0 get none; with more impls than the two (xts, every cell
+# called near by the test-only PB_TEST_NEAR_ALL) only the candidate and the baseline run them.
+# Nothing here depends on this machine's load or clock: every synthetic time comes from the seed,
+# and the xts run is checked for which samples it stored, not for what they took.
+BENCH=$1
+source "$(dirname "$0")/../lib.sh"
+R=(--suite synthetic --seed 7 --quiet --layouts 8 --rounds 32 --sample-ms 0.05)
+per_impl() { q "$1" "SELECT group_concat(n, ' ') FROM (SELECT c.impl || c.size_bytes || ':' || count(*) AS n FROM samples s JOIN cases c ON c.id = s.case_id GROUP BY c.impl, c.size_bytes ORDER BY c.impl, c.size_bytes)"; }
+
+# ---- near: 32 more rounds of each cell, rounds 48-79 (32 + 2 x 8 make-up room, on a block's start) ----
+D=$T/near.db
+out=$("$BENCH" run "${R[@]}" --shift 1.1 --db "$D" 2>&1)
+is "near: exit" "$?" "0"
+is "near: 64 samples of each impl in each cell" "$(per_impl "$D")" "new1000:64 new10000:64 old1000:64 old10000:64"
+is "near: the boundary rounds are rounds 48-79" \
+   "$(q "$D" "SELECT min(round) || '-' || max(round) || ':' || count(*) FROM samples WHERE round >= 32")" "48-79:128"
+is "near: every layout 4 times in them, in each cell and impl" \
+   "$(q "$D" "SELECT group_concat(DISTINCT n) FROM (SELECT count(*) AS n FROM samples s JOIN cases c ON c.id = s.case_id WHERE round >= 48 GROUP BY c.impl, c.size_bytes, s.layout)")" "4"
+is "near: each block of 8 rounds every layout once" \
+   "$(q "$D" "SELECT group_concat(DISTINCT n) FROM (SELECT count(DISTINCT s.layout) AS n FROM samples s JOIN cases c ON c.id = s.case_id WHERE round >= 48 GROUP BY c.impl, c.size_bytes, s.round / 8)")" "8"
+is "near: the ratio over all 64 pairs" "$(q "$D" "SELECT group_concat(n_pairs) FROM ratios WHERE candidate = 'new' AND metric = 'ns_per_op'")" "64,64"
+is "near: the setting stored with the run" "$(q "$D" "SELECT options LIKE 'rounds=32 passes=2 boundary_rounds=32 %' FROM runs")" "1"
+is "near: the seed's ratio" "$(q "$D" "SELECT group_concat(estimate BETWEEN 1.05 AND 1.15) FROM ratios WHERE candidate = 'new' AND metric = 'ns_per_op'")" "1,1"
+D=$T/said.db
+out=$("$BENCH" run --suite synthetic --seed 7 --layouts 8 --rounds 32 --sample-ms 0.05 --shift 1.1 --db "$D" 2>&1)
+[[ $out == *"bench: 2 cells near a verdict's boundary: 32 more rounds of new and old each"* ]] && ok ||
+    bad "near: the progress lines do not say it: $out"
+
+# ---- how many: --boundary-rounds N, 0 none ----
+D=$T/n16.db
+"$BENCH" run "${R[@]}" --shift 1.1 --boundary-rounds 16 --db "$D" >/dev/null 2>&1
+is "--boundary-rounds 16: 48 samples each, rounds 48-63" \
+   "$(per_impl "$D")/$(q "$D" "SELECT max(round) FROM samples")" "new1000:48 new10000:48 old1000:48 old10000:48/63"
+D=$T/n0.db
+"$BENCH" run "${R[@]}" --shift 1.1 --boundary-rounds 0 --db "$D" >/dev/null 2>&1
+is "--boundary-rounds 0: none, and not in the options" \
+   "$(q "$D" "SELECT max(round) FROM samples")/$(q "$D" "SELECT options LIKE '%boundary_rounds%' FROM runs")" "31/0"
+
+# ---- far, and --quick: none ----
+D=$T/far.db
+"$BENCH" run "${R[@]}" --shift 1.5 --db "$D" >/dev/null 2>&1
+is "far: no boundary round" "$(q "$D" "SELECT max(round) FROM samples")/$(q "$D" "SELECT group_concat(n_pairs) FROM ratios WHERE candidate = 'new' AND metric = 'ns_per_op'")" "31/32,32"
+D=$T/quick.db
+"$BENCH" run --suite synthetic --seed 7 --quiet --quick --shift 1.1 --db "$D" >/dev/null 2>&1
+is "--quick: none" "$(q "$D" "SELECT max(round) FROM samples")/$(q "$D" "SELECT options LIKE '%boundary_rounds%' FROM runs")" "15/0"
+
+# ---- refused ----
+expect 2 "--boundary-rounds" "$BENCH" run "${R[@]}" --boundary-rounds -1 --db "$T/bad.db"
+expect 2 "--boundary-rounds" "$BENCH" run "${R[@]}" --boundary-rounds x --db "$T/bad.db"
+expect 2 "--boundary-rounds has no meaning with --measure valgrind" "$BENCH" run --suite synthetic --measure valgrind --boundary-rounds 4 --db "$T/bad.db"
+expect 2 "--boundary-rounds has no meaning with --target qemu" "$BENCH" run --suite xts --target qemu --boundary-rounds 4 --db "$T/bad.db"
+[[ -e $T/bad.db ]] && bad "a refused --boundary-rounds stored a database" || ok
+
+# ---- more impls than the two: only the candidate and the baseline run them ----
+D=$T/xts.db
+PB_TEST_NEAR_ALL=1 "$BENCH" run --suite xts --quiet --impl old,new,old-nomem --sizes 64 --rounds 4 \
+    --layouts 2 --sample-ms 0.02 --boundary-rounds 2 --db "$D" >/dev/null 2>&1
+is "xts: exit" "$?" "0"
+is "xts: old and new 6 samples a cell, old-nomem 4" \
+   "$(q "$D" "SELECT group_concat(k) FROM (SELECT DISTINCT c.impl || ':' || n AS k FROM (SELECT case_id, count(*) AS n FROM samples GROUP BY case_id) x JOIN cases c ON c.id = x.case_id ORDER BY k)")" \
+   "new:6,old-nomem:4,old:6"
+finish
