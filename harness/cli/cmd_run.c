@@ -44,9 +44,9 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT("passes", "N", "spread each cell's rounds over N passes of the grid, its cases set up anew\n"
                      "in each (default: one per 16 rounds, at most 4; 1 for exec and gbench: a\n"
                      "cell's rounds in one go). See docs/layout.md, \"Passes\".", O_PASSES),
-    PB_OPT("boundary-rounds", "N", "more rounds of the candidate and the baseline alone in each cell whose\n"
-                              "verdict is near a boundary after the run's rounds (default: as many as\n"
-                              "--rounds; 0: none). See docs/layout.md, \"Boundary rounds\".", O_BOUNDARY_ROUNDS),
+    PB_OPT("boundary-rounds", "N", "more rounds of each cell whose verdict is near a boundary after the\n"
+                              "run's rounds (default: half of --rounds; 0: none). See docs/layout.md,\n"
+                              "\"Boundary rounds\".", O_BOUNDARY_ROUNDS),
     PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS, O_LAYOUTS),
     PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
     PB_OPT("sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS),

@@ -985,7 +985,6 @@ typedef struct cell_run {
     int ncs;
     int cap_rounds;         /* the run's rounds and room for the make-up rounds: slots[cap_rounds * ncs] */
     int nmakeup;            /* make-up rounds run so far: rounds rx->rounds .. rx->rounds + nmakeup - 1 */
-    int pair_only[2];       /* >= 0 (boundary rounds): only these two cases run (the candidate, the baseline) */
     int *layout_of;         /* each round's code layout */
     slot *slots;
     double target;
@@ -1000,7 +999,6 @@ static int cell_run_init(run_ctx *rx, cell_run *cr, const pb_cell *cell, pb_err 
     cr->cs = calloc(PB_MAX_IMPLS, sizeof *cr->cs);
     cr->cap_rounds = rx->boundary_rounds ? rx->boundary_base + rx->boundary_rounds
                                          : rx->rounds + rx->makeup_passes * rx->lay.n;
-    cr->pair_only[0] = cr->pair_only[1] = -1;
     cr->slots = calloc((size_t)(unsigned)cr->cap_rounds * (size_t)(unsigned)cr->ncs, sizeof *cr->slots);
     cr->layout_of = calloc((size_t)(unsigned)cr->cap_rounds, sizeof *cr->layout_of);
     if (!cr->cs || !cr->slots || !cr->layout_of) return pb_errf(e, "out of memory");
@@ -1040,10 +1038,6 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
     const pb_cell *cell = cr->cell;
     case_state *cs = cr->cs;
     int ncs = cr->ncs, rc = 0;
-    /* which cases this pass runs: all, or the two of boundary rounds (the others are not set up) */
-    int use[PB_MAX_IMPLS];
-    for (int i = 0; i < ncs; i++)
-        use[i] = cr->pair_only[0] < 0 || i == cr->pair_only[0] || i == cr->pair_only[1];
     /* the suite's per-cell set-up, on the run's own options: once per pass of the cell, whatever the layouts */
     pb_err he = {{0}};
     int begun = !s->cell_begin || s->cell_begin(o->suite_opts, cell, &he) == 0;
@@ -1053,13 +1047,13 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
         rc = -2;
     }
     for (int i = 0; i < ncs && rc == 0; i++) {
-        if (!use[i] || (!first && (!cs[i].ready || cs[i].failed[0]))) continue;
+        if (!first && (!cs[i].ready || cs[i].failed[0])) continue;
         cs[i].ready = 0;
         rc = set_up_impl(rx, cell, &cs[i], e);
         if (rc == 0 && first && cs[i].ready) cs[i].nl_set = cs[i].nl;
     }
     for (int i = 0; i < ncs && rc == 0; i++) {
-        if (!use[i] || !cs[i].ready || cs[i].failed[0]) continue;
+        if (!cs[i].ready || cs[i].failed[0]) continue;
         const pb_case *c0 = &cs[i].c[0];
         if (first)
             cs[i].iters = c0->external_sample ? 1 : c0->seeded_ns ? SEEDED_ITERS
@@ -1072,7 +1066,7 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
      * does; a whole sample each, 15 of them per case with 16 layouts, cost a quarter of a default
      * run's time (sigpool: 117 s against 100 s with 8 layouts) for nothing the rounds need */
     for (int i = 0; i < ncs && rc == 0; i++)
-        for (int l = 1; use[i] && cs[i].ready && !cs[i].c[0].external_sample && !cs[i].c[0].seeded_ns && l < cs[i].nl; l++)
+        for (int l = 1; cs[i].ready && !cs[i].c[0].external_sample && !cs[i].c[0].seeded_ns && l < cs[i].nl; l++)
             run_body(rx, &cs[i], l, cs[i].iters / 8 ? cs[i].iters / 8 : 1, 1);
 
     if (rc == 0) {
@@ -1088,7 +1082,7 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
                 sl->layout = cr->layout_of[r];
                 sl->li = cs[i].nl > 1 ? sl->layout : 0;
                 sl->stack_offset = rx->lay.n > 1 ? rx->lay.stack_offset[sl->layout] : 0;
-                if (!use[i] || !cs[i].ready || (!first && cs[i].failed[0])) continue;
+                if (!cs[i].ready || (!first && cs[i].failed[0])) continue;
                 char name[256];
                 snprintf(name, sizeof name, "%s/%s/%s/%llu/%s/round:%d", s->name, cell->variant, cell->op,
                          (unsigned long long)cell->size_bytes, cs[i].impl, r);
@@ -1235,8 +1229,9 @@ static int find_near(run_ctx *rx, cell_run *crs, int n, char *near)
 }
 
 /* Boundary rounds (runner.h; docs/layout.md, "Boundary rounds"): the cells find_near picks get
- * rx->boundary_rounds more rounds of the candidate and the baseline alone, in as many passes over
- * those cells as the run's rounds had (each a block of every layout once, as the run's own). */
+ * rx->boundary_rounds more rounds of every impl, as the run's own rounds (not the candidate and the
+ * baseline alone: with nothing between them they measured another ratio, docs/layout.md), in passes
+ * over those cells of as many rounds as the run's passes (each a block of every layout once). */
 static int boundary_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
@@ -1245,17 +1240,12 @@ static int boundary_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e)
     int *rr = malloc((size_t)E * sizeof *rr);
     int rc = near && rr ? find_near(rx, crs, n, near) : -2;
     if (rc == -2) rc = pb_errf(e, "out of memory");
-    for (int i = 0; i < n && rc == 0; i++)
-        if (near[i]) {
-            crs[i].pair_only[0] = ready_case(&crs[i], o->suite->candidate);
-            crs[i].pair_only[1] = ready_case(&crs[i], o->suite->baseline);
-            rx->boundary_cells++;
-        }
+    for (int i = 0; i < n && rc == 0; i++) rx->boundary_cells += near[i];
     int passes = (int)((long long)rx->passes * E / rx->rounds);
     if (passes < 1) passes = 1;
     if (o->progress && rx->boundary_cells && rc == 0)
-        fprintf(stderr, "bench: %ld cell%s near a verdict's boundary: %d more rounds of %s and %s each\n",
-                rx->boundary_cells, rx->boundary_cells == 1 ? "" : "s", E, o->suite->candidate, o->suite->baseline);
+        fprintf(stderr, "bench: %ld cell%s near a verdict's boundary (%s/%s): %d more rounds each\n",
+                rx->boundary_cells, rx->boundary_cells == 1 ? "" : "s", o->suite->candidate, o->suite->baseline, E);
     for (int p = 0; p < passes && rx->boundary_cells && rc == 0 && !g_signal; p++) {
         int r0 = (int)((long long)E * p / passes), r1 = (int)((long long)E * (p + 1) / passes);
         for (int r = r0; r < r1; r++) rr[r - r0] = rx->boundary_base + r;
@@ -1548,7 +1538,7 @@ static int boundary_layouts(run_ctx *rx, pb_err *e)
     const pb_suite *s = o->suite;
     if (!o->near_boundary || o->quick || s->sample_words || s->cell_begin || s->cell_end || !o->boundary_rounds)
         return 0;
-    int E = o->boundary_rounds < 0 ? rx->rounds : o->boundary_rounds, L = rx->lay.n;
+    int E = o->boundary_rounds < 0 ? (rx->rounds + 1) / 2 : o->boundary_rounds, L = rx->lay.n;
     int base = (rx->rounds + rx->makeup_passes * L + L - 1) / L * L;
     int *all = calloc((size_t)(base + E), sizeof *all);
     rx->boundary_layout = calloc((size_t)E, sizeof *rx->boundary_layout);

@@ -85,9 +85,9 @@ typedef struct pb_runner_opts {
     /* Boundary rounds (docs/layout.md, "Boundary rounds"): after the passes and make-up passes, the
      * candidate against the baseline of every cell, estimated as finalize.c does (across layouts, its
      * variance moderated over the cells); each cell for which near_boundary(near_ctx, cell, estimate,
-     * CI) says 1 gets boundary_rounds more rounds of those two impls alone, in passes as the run's
-     * own, its other impls untouched. NULL: none (the gates; --quick has none either). boundary_rounds:
-     * -1 as many as the run's rounds, 0 none, else how many. */
+     * CI) says 1 gets boundary_rounds more rounds of all its impls, in passes as the run's own. NULL:
+     * none (the gates; --quick has none either). boundary_rounds: -1 half the run's rounds (rounded
+     * up), 0 none, else how many. */
     int (*near_boundary)(void *ctx, const pb_cell *cell, double est, double lo, double hi);
     void *near_ctx;
     int boundary_rounds;

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Boundary rounds (docs/layout.md, "Boundary rounds"), end to end on seeded samples: a cell whose
 # new/old lies near a verdict's boundary (synthetic's claim is "equal", within 1/1.1 to 1.1: a
-# --shift of 1.1 sits on it, 1.5 far from it) gets --boundary-rounds more rounds of new and old,
-# on a block of every layout once each, after the make-up rounds' room; a cell far from one, a
-# --quick run and --boundary-rounds 0 get none; with more impls than the two (xts, every cell
-# called near by the test-only PB_TEST_NEAR_ALL) only the candidate and the baseline run them.
+# --shift of 1.1 sits on it, 1.5 far from it) gets --boundary-rounds more rounds (default: half
+# the run's), each pass of them a block of every layout once, after the make-up rounds' room; a
+# cell far from one, a --quick run and --boundary-rounds 0 get none; with more impls than the two
+# (xts, every cell called near by the test-only PB_TEST_NEAR_ALL) every impl runs them.
 # Nothing here depends on this machine's load or clock: every synthetic time comes from the seed,
 # and the xts run is checked for which samples it stored, not for what they took.
 BENCH=$1
@@ -13,30 +13,30 @@ source "$(dirname "$0")/../lib.sh"
 R=(--suite synthetic --seed 7 --quiet --layouts 8 --rounds 32 --sample-ms 0.05)
 per_impl() { q "$1" "SELECT group_concat(n, ' ') FROM (SELECT c.impl || c.size_bytes || ':' || count(*) AS n FROM samples s JOIN cases c ON c.id = s.case_id GROUP BY c.impl, c.size_bytes ORDER BY c.impl, c.size_bytes)"; }
 
-# ---- near: 32 more rounds of each cell, rounds 48-79 (32 + 2 x 8 make-up room, on a block's start) ----
+# ---- near: 16 more rounds of each cell, rounds 48-63 (32 + 2 x 8 make-up room, on a block's start) ----
 D=$T/near.db
 out=$("$BENCH" run "${R[@]}" --shift 1.1 --db "$D" 2>&1)
 is "near: exit" "$?" "0"
-is "near: 64 samples of each impl in each cell" "$(per_impl "$D")" "new1000:64 new10000:64 old1000:64 old10000:64"
-is "near: the boundary rounds are rounds 48-79" \
-   "$(q "$D" "SELECT min(round) || '-' || max(round) || ':' || count(*) FROM samples WHERE round >= 32")" "48-79:128"
-is "near: every layout 4 times in them, in each cell and impl" \
-   "$(q "$D" "SELECT group_concat(DISTINCT n) FROM (SELECT count(*) AS n FROM samples s JOIN cases c ON c.id = s.case_id WHERE round >= 48 GROUP BY c.impl, c.size_bytes, s.layout)")" "4"
+is "near: 48 samples of each impl in each cell" "$(per_impl "$D")" "new1000:48 new10000:48 old1000:48 old10000:48"
+is "near: the boundary rounds are rounds 48-63" \
+   "$(q "$D" "SELECT min(round) || '-' || max(round) || ':' || count(*) FROM samples WHERE round >= 32")" "48-63:64"
+is "near: every layout twice in them, in each cell and impl" \
+   "$(q "$D" "SELECT group_concat(DISTINCT n) FROM (SELECT count(*) AS n FROM samples s JOIN cases c ON c.id = s.case_id WHERE round >= 48 GROUP BY c.impl, c.size_bytes, s.layout)")" "2"
 is "near: each block of 8 rounds every layout once" \
    "$(q "$D" "SELECT group_concat(DISTINCT n) FROM (SELECT count(DISTINCT s.layout) AS n FROM samples s JOIN cases c ON c.id = s.case_id WHERE round >= 48 GROUP BY c.impl, c.size_bytes, s.round / 8)")" "8"
-is "near: the ratio over all 64 pairs" "$(q "$D" "SELECT group_concat(n_pairs) FROM ratios WHERE candidate = 'new' AND metric = 'ns_per_op'")" "64,64"
-is "near: the setting stored with the run" "$(q "$D" "SELECT options LIKE 'rounds=32 passes=2 boundary_rounds=32 %' FROM runs")" "1"
+is "near: the ratio over all 48 pairs" "$(q "$D" "SELECT group_concat(n_pairs) FROM ratios WHERE candidate = 'new' AND metric = 'ns_per_op'")" "48,48"
+is "near: the setting stored with the run" "$(q "$D" "SELECT options LIKE 'rounds=32 passes=2 boundary_rounds=16 %' FROM runs")" "1"
 is "near: the seed's ratio" "$(q "$D" "SELECT group_concat(estimate BETWEEN 1.05 AND 1.15) FROM ratios WHERE candidate = 'new' AND metric = 'ns_per_op'")" "1,1"
 D=$T/said.db
 out=$("$BENCH" run --suite synthetic --seed 7 --layouts 8 --rounds 32 --sample-ms 0.05 --shift 1.1 --db "$D" 2>&1)
-[[ $out == *"bench: 2 cells near a verdict's boundary: 32 more rounds of new and old each"* ]] && ok ||
+[[ $out == *"bench: 2 cells near a verdict's boundary (new/old): 16 more rounds each"* ]] && ok ||
     bad "near: the progress lines do not say it: $out"
 
 # ---- how many: --boundary-rounds N, 0 none ----
-D=$T/n16.db
-"$BENCH" run "${R[@]}" --shift 1.1 --boundary-rounds 16 --db "$D" >/dev/null 2>&1
-is "--boundary-rounds 16: 48 samples each, rounds 48-63" \
-   "$(per_impl "$D")/$(q "$D" "SELECT max(round) FROM samples")" "new1000:48 new10000:48 old1000:48 old10000:48/63"
+D=$T/n40.db
+"$BENCH" run "${R[@]}" --shift 1.1 --boundary-rounds 40 --db "$D" >/dev/null 2>&1
+is "--boundary-rounds 40: 72 samples each, rounds 48-87" \
+   "$(per_impl "$D")/$(q "$D" "SELECT max(round) FROM samples")" "new1000:72 new10000:72 old1000:72 old10000:72/87"
 D=$T/n0.db
 "$BENCH" run "${R[@]}" --shift 1.1 --boundary-rounds 0 --db "$D" >/dev/null 2>&1
 is "--boundary-rounds 0: none, and not in the options" \
@@ -57,12 +57,12 @@ expect 2 "--boundary-rounds has no meaning with --measure valgrind" "$BENCH" run
 expect 2 "--boundary-rounds has no meaning with --target qemu" "$BENCH" run --suite xts --target qemu --boundary-rounds 4 --db "$T/bad.db"
 [[ -e $T/bad.db ]] && bad "a refused --boundary-rounds stored a database" || ok
 
-# ---- more impls than the two: only the candidate and the baseline run them ----
+# ---- more impls than the two: every impl runs them, as in the run's rounds ----
 D=$T/xts.db
 PB_TEST_NEAR_ALL=1 "$BENCH" run --suite xts --quiet --impl old,new,old-nomem --sizes 64 --rounds 4 \
     --layouts 2 --sample-ms 0.02 --boundary-rounds 2 --db "$D" >/dev/null 2>&1
 is "xts: exit" "$?" "0"
-is "xts: old and new 6 samples a cell, old-nomem 4" \
+is "xts: old, new and old-nomem 6 samples a cell" \
    "$(q "$D" "SELECT group_concat(k) FROM (SELECT DISTINCT c.impl || ':' || n AS k FROM (SELECT case_id, count(*) AS n FROM samples GROUP BY case_id) x JOIN cases c ON c.id = x.case_id ORDER BY k)")" \
-   "new:6,old-nomem:4,old:6"
+   "new:6,old-nomem:6,old:6"
 finish
