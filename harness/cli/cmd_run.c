@@ -449,7 +449,7 @@ static int run_one(int argc, char **argv, const char *cmdline)
         pb_suite_opts_free(cli.suite, cli.suite_opts);
         return 2;
     }
-    a.o.near_boundary = pb_report_near_cell;
+    a.o.nearness = pb_report_near_cell;
     a.o.near_ctx = near;
     int64_t run = 0, failed = 0;
     int nfailed = 0;

@@ -92,13 +92,13 @@ int pb_report_page_close(pb_report_page *p, int failed, pb_err *e);
 int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
                           pb_err *e);
 
-/* bench run's boundary rounds (runner.h, pb_runner_opts.near_boundary): suite s's verdict settings
+/* bench run's boundary rounds (runner.h, pb_runner_opts.nearness): suite s's verdict settings
  * and document ratios, read once from data_dir (its report's). NULL + e when they cannot be read. */
 typedef struct pb_report_near pb_report_near;
 pb_report_near *pb_report_near_open(const pb_suite *s, const char *data_dir, pb_err *e);
-/* pb_runner_opts.near_boundary with ctx a pb_report_near: pb_verdict_near on the cell's claim, the
+/* pb_runner_opts.nearness with ctx a pb_report_near: pb_verdict_nearness on the cell's claim, the
  * document's time ratio and the suite's tolerance, as its report judges it. */
-int pb_report_near_cell(void *ctx, const pb_cell *cell, double est, double lo, double hi);
+double pb_report_near_cell(void *ctx, const pb_cell *cell, double est, double lo, double hi);
 void pb_report_near_close(pb_report_near *n);
 
 /* The one way text reaches a gnuplot script: `in` as the inside of a single-quoted gnuplot

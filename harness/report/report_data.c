@@ -410,13 +410,13 @@ pb_report_near *pb_report_near_open(const pb_suite *s, const char *data_dir, pb_
     return n;
 }
 
-int pb_report_near_cell(void *ctx, const pb_cell *cell, double est, double lo, double hi)
+double pb_report_near_cell(void *ctx, const pb_cell *cell, double est, double lo, double hi)
 {
     const pb_report_near *n = ctx;
     int64_t size = (int64_t)cell->size_bytes;
     double dt = pb_report_doc_time(n->s, &n->doc, cell->variant, cell->op, size);
     pb_claim c = pb_report_claim(n->s, cell->variant, cell->op, size, dt);
-    return pb_verdict_near(c, dt, n->cfg.tolerance, est, lo, hi);
+    return pb_verdict_nearness(c, dt, n->cfg.tolerance, est, lo, hi);
 }
 
 void pb_report_near_close(pb_report_near *n)

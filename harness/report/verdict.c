@@ -81,11 +81,25 @@ int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi)
     return 0;
 }
 
-int pb_verdict_near(pb_claim c, double doc, double t, double est, double lo, double hi)
+/* [lo, hi] widened to w times its width about est, on the log scale: does it straddle a boundary? */
+static int straddles_widened(pb_claim c, double doc, double t, double est, double lo, double hi, double w)
 {
-    if (!(lo > 0) || !(est >= lo) || !(hi >= est) || !isfinite(hi)) return 0;
-    double a = lo / est, b = hi / est;
-    return pb_verdict_straddles(c, doc, t, est * a * a, est * b * b);
+    return pb_verdict_straddles(c, doc, t, est * pow(lo / est, w), est * pow(hi / est, w));
+}
+
+double pb_verdict_nearness(pb_claim c, double doc, double t, double est, double lo, double hi)
+{
+    if (!(lo > 0) || !(est >= lo) || !(hi >= est) || !isfinite(hi) || lo == hi ||
+        !straddles_widened(c, doc, t, est, lo, hi, PB_VERDICT_NEAR_WIDTH))
+        return INFINITY;
+    /* the widened intervals are nested, so straddling is monotone in w: bisection */
+    double a = 0, b = PB_VERDICT_NEAR_WIDTH;
+    for (int i = 0; i < 50; i++) {
+        double m = 0.5 * (a + b);
+        if (straddles_widened(c, doc, t, est, lo, hi, m)) b = m;
+        else a = m;
+    }
+    return b;
 }
 
 /* a CI that can be compared: finite or not, positive and in order */

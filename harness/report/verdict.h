@@ -72,13 +72,16 @@ const char *pb_claim_name(pb_claim c);
  * another in another code layout: the cell "depends on code layout". 0 for NaN or lo == hi. */
 int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi);
 
-/* Could another run of the cell land on another verdict? Its CI [lo, hi] about the estimate est,
- * widened to twice its width on the log scale (est (lo/est)^2 to est (hi/est)^2): 1 when a boundary of
- * claim c's verdicts lies inside that (pb_verdict_straddles). A rerun's estimate differs from this
- * one by about sqrt(2) standard errors, so a CI edge within one half-width of a boundary can cross it
- * (about one rerun in twelve at the edge of that zone, more nearer). bench run gives such a cell
- * boundary rounds (runner.h). 0 for NaN, non-positive or inverted figures. */
-int pb_verdict_near(pb_claim c, double doc, double t, double est, double lo, double hi);
+/* How near a boundary of claim c's verdicts is a cell's CI [lo, hi] about its estimate est: the
+ * smallest w at which a boundary lies inside the CI widened to w times its width about est on the
+ * log scale (est (lo/est)^w to est (hi/est)^w; pb_verdict_straddles), up to PB_VERDICT_NEAR_WIDTH;
+ * INFINITY when none is inside even then, or for NaN, non-positive or inverted figures. w <= 1: a
+ * boundary inside the CI itself. A rerun's estimate differs from this one by about sqrt(2)
+ * standard errors, so a CI edge within one half-width of a boundary (w <= 2) can cross it (about
+ * one rerun in twelve at w = 2, more nearer). bench run gives the nearest cells boundary rounds
+ * (runner.h). */
+#define PB_VERDICT_NEAR_WIDTH 2.0
+double pb_verdict_nearness(pb_claim c, double doc, double t, double est, double lo, double hi);
 
 /* Are two time ratios apart by more than a factor 1+c beyond both of their 95 % CIs: [alo, ahi]
  * wholly above [blo, bhi]·(1+c), or wholly below [blo, bhi]/(1+c)? A touch is not apart. The

@@ -1159,8 +1159,9 @@ static int cell_makeup(run_ctx *rx, cell_run *cr, pb_err *e)
     return cell_pass(rx, cr, 0, rr, n, e);
 }
 
-/* Test-only: PB_TEST_NEAR_ALL=1 calls every cell with a ratio near a boundary, so that the boundary
- * rounds of a suite with more impls than the two can be checked without depending on the clock. */
+/* Test-only: PB_TEST_NEAR_ALL=1 puts every cell with a ratio on a boundary (nearness 0), so that the
+ * boundary rounds of a suite with more impls than the two can be checked without depending on the
+ * clock. */
 static int near_all_test(void)
 {
     const char *t = getenv("PB_TEST_NEAR_ALL");
@@ -1178,15 +1179,16 @@ static int ready_case(const cell_run *cr, const char *impl)
 /* The candidate against the baseline in every cell after the passes and make-up passes, as
  * finalize.c estimates a run's ratio (across layouts, two-way where the layouts allow, the two-way
  * variances moderated over the cells: pb_moderate_prior), on all the pairs so far; near[i] set for
- * the cells the caller's near_boundary picks. 0, or -2 when out of memory. */
+ * the nearest cells by the caller's nearness, at most one in PB_BOUNDARY_SHARE of the run's (at
+ * least one), ties in the grid's order. 0, or -2 when out of memory. */
 static int find_near(run_ctx *rx, cell_run *crs, int n, char *near)
 {
     const pb_runner_opts *o = rx->o;
     pb_layout_ratio *lr = calloc((size_t)n, sizeof *lr);
     pb_paired *pr = calloc((size_t)n, sizeof *pr);
     int *state = calloc((size_t)n, sizeof *state);   /* 0 none, 1 paired, 2 across layouts, 3 two-way */
-    double *v = calloc((size_t)n, sizeof *v), *df = calloc((size_t)n, sizeof *df);
-    int rc = lr && pr && state && v && df ? 0 : -2;
+    double *v = calloc((size_t)n, sizeof *v), *df = calloc((size_t)n, sizeof *df), *w = calloc((size_t)n, sizeof *w);
+    int rc = lr && pr && state && v && df && w ? 0 : -2;
     for (int i = 0; i < n && rc == 0; i++) {
         cell_run *cr = &crs[i];
         int c = ready_case(cr, o->suite->candidate), b = ready_case(cr, o->suite->baseline);
@@ -1215,16 +1217,27 @@ static int find_near(run_ctx *rx, cell_run *crs, int n, char *near)
         for (int i = 0; i < n; i++)
             if (state[i] == 3) pb_layout_moderate(&lr[i], d0, s0, (int)k, 0.95);
     for (int i = 0; i < n && rc == 0; i++) {
+        w[i] = INFINITY;
         if (!state[i]) continue;
         double est = state[i] > 1 ? lr[i].estimate : pr[i].estimate, lo = state[i] > 1 ? lr[i].ci_lo : pr[i].ci_lo,
                hi = state[i] > 1 ? lr[i].ci_hi : pr[i].ci_hi;
-        near[i] = o->near_boundary(o->near_ctx, crs[i].cell, est, lo, hi) == 1 || near_all_test();
+        w[i] = near_all_test() ? 0 : o->nearness(o->near_ctx, crs[i].cell, est, lo, hi);
+    }
+    /* the nearest first: a cell that is not picked yet and nearer than every other not picked */
+    int most = (n + PB_BOUNDARY_SHARE - 1) / PB_BOUNDARY_SHARE;
+    for (int k = 0; k < most && rc == 0; k++) {
+        int best = -1;
+        for (int i = 0; i < n; i++)
+            if (!near[i] && isfinite(w[i]) && (best < 0 || w[i] < w[best])) best = i;
+        if (best < 0) break;
+        near[best] = 1;
     }
     free(lr);
     free(pr);
     free(state);
     free(v);
     free(df);
+    free(w);
     return rc;
 }
 
@@ -1529,14 +1542,14 @@ int pb_default_passes(const pb_suite *s, int rounds)
 
 /* Boundary rounds' room and code layouts (runner.h): none with --quick (one look at each cell), for
  * a suite whose sample is a process or that has cell hooks (as passes: such a sample is long
- * already), or without a caller's near_boundary. They start on a block of the layouts' permutation
+ * already), or without a caller's nearness. They start on a block of the layouts' permutation
  * after the make-up rounds' room, and continue its blocks (pb_layouts_assign), so that each is a
  * time block of every layout once. 0, or -1 + e. */
 static int boundary_layouts(run_ctx *rx, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
     const pb_suite *s = o->suite;
-    if (!o->near_boundary || o->quick || s->sample_words || s->cell_begin || s->cell_end || !o->boundary_rounds)
+    if (!o->nearness || o->quick || s->sample_words || s->cell_begin || s->cell_end || !o->boundary_rounds)
         return 0;
     int E = o->boundary_rounds < 0 ? (rx->rounds + 1) / 2 : o->boundary_rounds, L = rx->lay.n;
     int base = (rx->rounds + rx->makeup_passes * L + L - 1) / L * L;

@@ -84,11 +84,12 @@ typedef struct pb_runner_opts {
     const char *user_revision, *user_label;
     /* Boundary rounds (docs/layout.md, "Boundary rounds"): after the passes and make-up passes, the
      * candidate against the baseline of every cell, estimated as finalize.c does (across layouts, its
-     * variance moderated over the cells); each cell for which near_boundary(near_ctx, cell, estimate,
-     * CI) says 1 gets boundary_rounds more rounds of all its impls, in passes as the run's own. NULL:
-     * none (the gates; --quick has none either). boundary_rounds: -1 half the run's rounds (rounded
-     * up), 0 none, else how many. */
-    int (*near_boundary)(void *ctx, const pb_cell *cell, double est, double lo, double hi);
+     * variance moderated over the cells); nearness(near_ctx, cell, estimate, CI) says how near a
+     * verdict's boundary it is (smaller: nearer; INFINITY: not near), and the nearest cells, at most
+     * a quarter of the run's (PB_BOUNDARY_SHARE), get boundary_rounds more rounds of all their impls,
+     * in passes as the run's own. NULL: none (the gates; --quick has none either). boundary_rounds:
+     * -1 half the run's rounds (rounded up), 0 none, else how many. */
+    double (*nearness)(void *ctx, const pb_cell *cell, double est, double lo, double hi);
     void *near_ctx;
     int boundary_rounds;
 } pb_runner_opts;
@@ -133,6 +134,9 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e);
  * not --quick) and more than one layout, a cell's code layout none of whose rounds ran on a core of
  * its own gets one more round, in up to this many passes. */
 #define PB_MAKEUP_PASSES 2
+/* Boundary rounds go to at most one cell in this many of a run's (at least one): with half the
+ * rounds each, an eighth of the grid's time more where cells cost alike (docs/layout.md) */
+#define PB_BOUNDARY_SHARE 4
 #define PB_MAX_DEFAULT_PASSES 4
 int pb_default_passes(const pb_suite *s, int rounds);
 

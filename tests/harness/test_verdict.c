@@ -125,22 +125,27 @@ int main(void)
         CHECK(got == a->want, "apart is symmetric: %s: got %d", a->why, got);
     }
 
-    /* near a boundary: the CI doubled about its estimate on the log scale meets one. "faster", doc
-     * 0.5, t 0.25: boundaries 0.4, 0.625, 0.99 and 1. */
-    CHECK(!pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 0.5, 0.45, 0.55), "near: around the document's ratio, far");
-    CHECK(pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 0.55, 0.50, 0.60),
-          "near: upper end within a half-width of 0.625 (doubled: 0.66)");
-    CHECK(pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 1.02, 1.00, 1.04),
-          "near: lower end 1.00, within a half-width of 0.99 (doubled: 0.98)");
-    CHECK(!pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 1.05, 1.03, 1.07), "near: lower end 1.03, doubled 1.01: far");
-    CHECK(pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 0.98, 0.95, 1.01), "near: a CI across 1 (inconclusive)");
-    CHECK(pb_verdict_near(PB_CLAIM_NOT_SLOWER, 0.976, 0.10, 0.878, 0.865, 0.891),
-          "near: xts 384 enc 64 B's band edge 0.887 inside the CI");
-    CHECK(pb_verdict_near(PB_CLAIM_EQUAL, NAN, 0.10, 1.08, 1.06, 1.10), "near: equal, 1.1 just past the CI");
-    CHECK(!pb_verdict_near(PB_CLAIM_EQUAL, NAN, 0.10, 1.0, 0.99, 1.01), "near: equal, well inside");
-    CHECK(!pb_verdict_near(PB_CLAIM_NONE, NAN, 0.10, 1.0, 0.5, 1.5), "near: no claim: never");
-    CHECK(!pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, NAN, 0.9, 1.1), "near: NaN: never");
-    CHECK(!pb_verdict_near(PB_CLAIM_FASTER, 0.5, 0.25, 1.0, 1.1, 0.9), "near: inverted: never");
+    /* nearness: the smallest widening of the CI (about its estimate, log scale) that takes in a
+     * boundary, up to 2. "faster", doc 0.5, t 0.25: boundaries 0.4, 0.625, 0.99 and 1. */
+    CHECK(isinf(pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, 0.5, 0.45, 0.55)), "nearness: around the document's ratio, far");
+    double w = pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, 0.55, 0.50, 0.60);
+    CHECK(fabs(w - log(0.625 / 0.55) / log(0.60 / 0.55)) < 1e-9, "nearness: upper end towards 0.625: %.12g", w);
+    w = pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, 1.03, 1.01, 1.05);
+    CHECK(fabs(w - log(1.00 / 1.03) / log(1.01 / 1.03)) < 1e-9 && w > 1 && w < 2,
+          "nearness: lower end 1.01 towards 1, the nearer of 1 and 0.99: %.12g", w);
+    w = pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, 1.02, 1.00, 1.04);
+    CHECK(fabs(w - 1) < 1e-9, "nearness: lower end on 1: %.12g", w);
+    CHECK(isinf(pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, 1.05, 1.03, 1.07)),
+          "nearness: lower end 1.03, doubled 1.01: far");
+    w = pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, 0.98, 0.95, 1.01);
+    CHECK(w < 1, "nearness: a CI across 1 (inconclusive) has its boundary inside: %g", w);
+    w = pb_verdict_nearness(PB_CLAIM_NOT_SLOWER, 0.976, 0.10, 0.878, 0.865, 0.891);
+    CHECK(w < 1, "nearness: xts 384 enc 64 B's band edge 0.887 inside the CI: %g", w);
+    CHECK(pb_verdict_nearness(PB_CLAIM_EQUAL, NAN, 0.10, 1.08, 1.06, 1.10) < 2, "nearness: equal, 1.1 just past the CI");
+    CHECK(isinf(pb_verdict_nearness(PB_CLAIM_EQUAL, NAN, 0.10, 1.0, 0.99, 1.01)), "nearness: equal, well inside");
+    CHECK(isinf(pb_verdict_nearness(PB_CLAIM_NONE, NAN, 0.10, 1.0, 0.5, 1.5)), "nearness: no claim: never");
+    CHECK(isinf(pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, NAN, 0.9, 1.1)), "nearness: NaN: never");
+    CHECK(isinf(pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, 1.0, 1.1, 0.9)), "nearness: inverted: never");
 
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     pb_verdict_cfg c;
