@@ -934,12 +934,21 @@ static void cage_quit(void *p)
 /* The impl's cases set up here, or in a cage of their own when they are code the lab did not
  * write (or --cage all): 0 (set up, or marked unavailable, or failed in its cage: cs->failed) or
  * -1 + e (the lab's own set-up failed: the run fails). */
+/* Is impl set up and timed in a cage (pb_runner_opts.cage)? 1 or 0 */
+static int impl_caged(const run_ctx *rx, const char *impl)
+{
+    const pb_runner_opts *o = rx->o;
+    char who[300];
+    int user = pb_suite_user_code(o->suite, o->suite_opts, impl, who, sizeof who) == 1;
+    return !(o->cage == PB_CAGE_NONE || (o->cage == PB_CAGE_USER && !user));
+}
+
 static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
     char who[300];
     int user = pb_suite_user_code(o->suite, o->suite_opts, cs->impl, who, sizeof who) == 1;
-    if (o->cage == PB_CAGE_NONE || (o->cage == PB_CAGE_USER && !user)) return set_up_here(rx, cell, cs, e);
+    if (!impl_caged(rx, cs->impl)) return set_up_here(rx, cell, cs, e);
     if (!user || !who[0]) snprintf(who, sizeof who, "%s %s", o->suite->name, cs->impl);
     cage_server_ctx x = {rx, cell, cs, rx->counters};
     x.tsc_only.nhw = 0;
@@ -1046,12 +1055,16 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
                 he.msg);
         rc = -2;
     }
-    for (int i = 0; i < ncs && rc == 0; i++) {
-        if (!first && (!cs[i].ready || cs[i].failed[0])) continue;
-        cs[i].ready = 0;
-        rc = set_up_impl(rx, cell, &cs[i], e);
-        if (rc == 0 && first && cs[i].ready) cs[i].nl_set = cs[i].nl;
-    }
+    /* the caged impls first: their cage is a fork of this process, and a fork taken while the
+     * suite's own cases run threads (sigpool's workers) can inherit a lock one of them held; in the
+     * sanitizer build the child's set-up then never ended (tests/sigpool/plugin_test.sh) */
+    for (int caged = 1; caged >= 0; caged--)
+        for (int i = 0; i < ncs && rc == 0; i++) {
+            if (impl_caged(rx, cs[i].impl) != caged || (!first && (!cs[i].ready || cs[i].failed[0]))) continue;
+            cs[i].ready = 0;
+            rc = set_up_impl(rx, cell, &cs[i], e);
+            if (rc == 0 && first && cs[i].ready) cs[i].nl_set = cs[i].nl;
+        }
     for (int i = 0; i < ncs && rc == 0; i++) {
         if (!cs[i].ready || cs[i].failed[0]) continue;
         const pb_case *c0 = &cs[i].c[0];
