@@ -931,9 +931,6 @@ static void cage_quit(void *p)
     free_impl(x->cs);
 }
 
-/* The impl's cases set up here, or in a cage of their own when they are code the lab did not
- * write (or --cage all): 0 (set up, or marked unavailable, or failed in its cage: cs->failed) or
- * -1 + e (the lab's own set-up failed: the run fails). */
 /* Is impl set up and timed in a cage (pb_runner_opts.cage)? 1 or 0 */
 static int impl_caged(const run_ctx *rx, const char *impl)
 {
@@ -943,6 +940,9 @@ static int impl_caged(const run_ctx *rx, const char *impl)
     return !(o->cage == PB_CAGE_NONE || (o->cage == PB_CAGE_USER && !user));
 }
 
+/* The impl's cases set up here, or in a cage of their own when they are code the lab did not
+ * write (or --cage all): 0 (set up, or marked unavailable, or failed in its cage: cs->failed) or
+ * -1 + e (the lab's own set-up failed: the run fails). */
 static int set_up_impl(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err *e)
 {
     const pb_runner_opts *o = rx->o;
@@ -1625,6 +1625,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
      * samples are as many as its rounds say */
     rx.makeup_passes = o->quick || rx.passes < 2 || rx.lay.n < 2 ? 0 : PB_MAKEUP_PASSES;
     if (boundary_layouts(&rx, e) < 0) {
+        free(rx.boundary_layout);
         pb_layouts_end(&rx.lay);
         pb_objects_free(&rx.objects);
         free(g.cells);
