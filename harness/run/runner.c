@@ -151,6 +151,9 @@ typedef struct case_state {
     double target;          /* the cell's sample length, s: the cage's default limit */
 } case_state;
 
+/* seconds of ops that warm a code layout's case before a pass's rounds (cell_pass) */
+#define PB_WARM_S 0.25e-3
+
 /* Iterations of a case with a seeded time source: the body does no timed work, so any count will do. */
 #define SEEDED_ITERS 1000
 
@@ -1075,12 +1078,20 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
             run_body(rx, &cs[i], 0, 1, 1);   /* the warm-up the first pass's calibration did */
     }
     /* the other layouts' cases warmed, so that no layout's first round pays its page faults and cold
-     * code alone: an eighth of a sample's ops (at least one) touches every page and line a sample
-     * does; a whole sample each, 15 of them per case with 16 layouts, cost a quarter of a default
-     * run's time (sigpool: 117 s against 100 s with 8 layouts) for nothing the rounds need */
-    for (int i = 0; i < ncs && rc == 0; i++)
+     * code alone: the ops of PB_WARM_S (an eighth of a default 2 ms sample; at least one op) touch
+     * every page and line a sample does. A whole sample each, 15 of them per case with 16 layouts,
+     * cost a quarter of a default run's time (sigpool: 117 s against 100 s with 8 layouts); an
+     * eighth of sigpool's 10-15 ms samples still cost 12 of its 130 s on the Zen 5 VM
+     * (2026-12-05), where make-up passes warmed 15 layouts for one round. So only the layouts
+     * this pass's rounds run in, each for the same time whatever the sample length. */
+    char used[PB_MAX_LAYOUTS] = {0};
+    for (int k = 0; k < nrr; k++) used[cr->layout_of[rr[k]]] = 1;
+    for (int i = 0; i < ncs && rc == 0; i++) {
+        double share = cr->target > PB_WARM_S * 8 ? PB_WARM_S / cr->target : 1.0 / 8;
+        uint64_t warm = (uint64_t)((double)cs[i].iters * share);
         for (int l = 1; cs[i].ready && !cs[i].c[0].external_sample && !cs[i].c[0].seeded_ns && l < cs[i].nl; l++)
-            run_body(rx, &cs[i], l, cs[i].iters / 8 ? cs[i].iters / 8 : 1, 1);
+            if (used[l]) run_body(rx, &cs[i], l, warm ? warm : 1, 1);
+    }
 
     if (rc == 0) {
         pb_gb_clear();
