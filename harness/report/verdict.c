@@ -46,6 +46,12 @@ const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi)
     }
 }
 
+const char *pb_verdict_of_pairs(pb_claim c, double doc, double t, double lo, double hi, int n, int shared)
+{
+    if (c != PB_CLAIM_NONE && n > 0 && 2 * (long)shared > n) return V_INCONCLUSIVE;
+    return pb_verdict(c, doc, t, lo, hi);
+}
+
 int pb_verdict_straddles(pb_claim c, double doc, double t, double lo, double hi)
 {
     if (c == PB_CLAIM_NONE || !(lo < hi) || !(t > 0) || !isfinite(t)) return 0;

@@ -64,6 +64,12 @@ int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg 
  *   none        "no claim".
  * A NaN or inverted CI, or a NaN/non-positive tolerance, is "inconclusive here". */
 const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi);
+/* The verdict of a stored ratio over n pairs, shared of which had a sample on a shared core: as
+ * pb_verdict, but "inconclusive here" where most of them did (2 shared > n). Such a cell kept every
+ * round because too few ran on the core alone (docs/layout.md, "A shared core"), and its ratio is
+ * then the shared core's (docs/verdicts.md). Every report uses it for every verdict it draws from a
+ * stored ratio. */
+const char *pb_verdict_of_pairs(pb_claim c, double doc, double t, double lo, double hi, int n, int shared);
 /* "faster", "equal", "not slower", or "-" (no claim): the report's claim column. */
 const char *pb_claim_name(pb_claim c);
 

@@ -67,4 +67,17 @@ is "quick: the shared pairs it took" "$(q "$Dq" "SELECT group_concat(shared_pair
 [[ $out == *"; core shared 2"* ]] && ok || bad "quick: the summary does not count the cells: $out"
 expect 0 "synthetic.md" "$BENCH" report --db "$Dq" --out "$T/qplots"
 grep -q "| core shared: 4 of 16 pairs |" "$T/qplots/synthetic.md" && ok || bad "quick: the table does not mark the cells"
+# most of a ratio's pairs on a shared core: the cell gets no verdict (verdict.h pb_verdict_of_pairs); the
+# stored ratios are this run's with more of their pairs counted shared
+cp "$Dq" "$T/most.db"
+q "$T/most.db" "UPDATE ratios SET shared_pairs = 9 WHERE candidate = 'new' AND size_bytes = 10000" >/dev/null
+expect 0 "synthetic.md" "$BENCH" report --db "$T/most.db" --out "$T/mplots"
+grep -q "| claim does not hold | .* | core shared: 4 of 16 pairs |" "$T/qplots/synthetic.md" && ok ||
+    bad "most shared: the 10000 B cell's verdict to compare with is gone"
+grep -q "| 10000 B | .* | inconclusive here | .* | core shared: 9 of 16 pairs |" "$T/mplots/synthetic.md" && ok ||
+    bad "most shared: 9 of 16 pairs shared, yet a verdict: $(grep '10000 B' "$T/mplots/synthetic.md")"
+grep -q "claim does not hold 0; inconclusive here 2;" "$T/mplots/synthetic.md" && ok || bad "most shared: the summary counts a verdict"
+expect 0 "" "$BENCH" report --machines all --db "$T/most.db" --out "$T/mmach"
+grep -q '| 10000 B | .* inconclusive here {layouts' "$T/mmach/synthetic_machines.md" && ok ||
+    bad "most shared: the machines report draws a verdict: $(grep '10000 B' "$T/mmach/synthetic_machines.md")"
 finish

@@ -147,6 +147,20 @@ int main(void)
     CHECK(isinf(pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, NAN, 0.9, 1.1)), "nearness: NaN: never");
     CHECK(isinf(pb_verdict_nearness(PB_CLAIM_FASTER, 0.5, 0.25, 1.0, 1.1, 0.9)), "nearness: inverted: never");
 
+    /* a ratio most of whose pairs ran on a shared core gives no verdict; half or fewer leave it as is */
+    CHECK(!strcmp(pb_verdict_of_pairs(PB_CLAIM_FASTER, 1.0, 0.10, 0.908, 0.964, 110, 107), "inconclusive here"),
+          "of pairs: 107 of 110 shared: no verdict");
+    CHECK(!strcmp(pb_verdict_of_pairs(PB_CLAIM_FASTER, 1.0, 0.10, 0.908, 0.964, 10, 6), "inconclusive here"),
+          "of pairs: 6 of 10 shared: no verdict");
+    CHECK(!strcmp(pb_verdict_of_pairs(PB_CLAIM_FASTER, 1.0, 0.10, 0.908, 0.964, 10, 5), "claim holds"),
+          "of pairs: 5 of 10 shared: the CI's verdict");
+    CHECK(!strcmp(pb_verdict_of_pairs(PB_CLAIM_FASTER, 1.0, 0.10, 1.01, 1.05, 64, 0), "claim does not hold"),
+          "of pairs: none shared: the CI's verdict");
+    CHECK(!strcmp(pb_verdict_of_pairs(PB_CLAIM_NONE, 1.0, 0.10, 0.9, 0.95, 10, 9), "no claim"),
+          "of pairs: no claim stays no claim");
+    CHECK(!strcmp(pb_verdict_of_pairs(PB_CLAIM_EQUAL, NAN, 0.05, 0.99, 1.01, 0, 0), "claim holds"),
+          "of pairs: n unknown (0): the CI's verdict");
+
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     pb_verdict_cfg c;
     pb_err e = {{0}};
