@@ -446,6 +446,11 @@ int pb_report_real_of(const pb_report_data *d, const pb_suite *s, int64_t run, i
     return 0;
 }
 
+const char *pb_report_verdict(pb_claim c, double dt, double t, const ratio *r)
+{
+    return pb_verdict_of_pairs(c, dt, t, r->lo, r->hi, r->n, r->shared);
+}
+
 int pb_report_real_differs(int guest, int have, const ratio *reimpl, const ratio *real, double c)
 {
     if (guest) return pb_verdict_apart(real->lo, real->hi, 1, 1, c);

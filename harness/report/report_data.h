@@ -120,6 +120,9 @@ const pb_suite *pb_report_suite_of_run(pb_store *st, const pb_suite *s, int64_t 
  * ratio of it in some cell: 1 and *base, *cand, or 0 (the table then stays as it was). */
 int pb_report_real_of(const pb_report_data *d, const pb_suite *s, int64_t run, int guest, const char **base,
                       const char **cand);
+/* The verdict of claim c on a stored ratio r (pb_verdict_of_pairs: none where most of its pairs ran
+ * on a shared core), the document's time ratio dt and tolerance t: every report's verdicts. */
+const char *pb_report_verdict(pb_claim c, double dt, double t, const ratio *r);
 /* Does a cell differ from the real code (pb_verdict_apart with threshold c)? The userspace table
  * compares the re-implementation's ratio reimpl (have: it exists) with the real code's, real; the
  * kernel-module table (guest) the ratio kmod_candidate/kmod_real, real, with 1 (the same cost). */

@@ -376,7 +376,7 @@ static void real_text(char *out, size_t cap, const mreport *m, const mcol *c, co
     }
     int differs = pb_report_real_differs(c->guest, have, &r, &rr, m->cfg.real_code_threshold);
     snprintf(out, cap, " {real code %.3f [%.3f, %.3f]%s%s%s%s}", rr.est, rr.lo, rr.hi, c->guest ? "" : " ",
-             c->guest ? "" : pb_verdict_of_pairs(cl, dt, m->cfg.tolerance, rr.lo, rr.hi, rr.n, rr.shared), differs ? ": " : "",
+             c->guest ? "" : pb_report_verdict(cl, dt, m->cfg.tolerance, &rr), differs ? ": " : "",
              differs ? pb_real_mark : "");
 }
 
@@ -466,7 +466,7 @@ static void write_table(FILE *f, int html, mreport *m)
                              pb_verdict_straddles(cl, dt, m->cfg.tolerance, r.layout_lo, r.layout_hi)
                                  ? ": depends on code layout" : "");
                 snprintf(b, sizeof b, "%.3f [%.3f, %.3f] %s%s", r.est, r.lo, r.hi,
-                         pb_verdict_of_pairs(cl, dt, m->cfg.tolerance, r.lo, r.hi, r.n, r.shared), lay);
+                         pb_report_verdict(cl, dt, m->cfg.tolerance, &r), lay);
             }
             else
                 snprintf(b, sizeof b, "-");
@@ -494,7 +494,7 @@ static void count_all(mreport *m)
             ratio r;
             int have = pb_report_ratio(&m->c[k].d, m->c[k].run, PB_DEFAULT_METRIC, m->c[k].base, m->c[k].cand,
                                        x->variant, x->op, x->size, &r);
-            count(&m->c[k].n, have ? pb_verdict_of_pairs(cl, dt, m->cfg.tolerance, r.lo, r.hi, r.n, r.shared) : "no data");
+            count(&m->c[k].n, have ? pb_report_verdict(cl, dt, m->cfg.tolerance, &r) : "no data");
             ratio rr;
             m->c[k].n.real_differs += real_ratio(&m->c[k], x, &rr) &&
                                       pb_report_real_differs(m->c[k].guest, have, &r, &rr, m->cfg.real_code_threshold);

@@ -263,8 +263,7 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     c->have_t = pb_report_ratio(d, run, PB_DEFAULT_METRIC, ts->base, ts->cand, c->variant, c->op, c->size, &c->rt);
     double dt = doc_time(d, s, ts->metric, c);
     pb_claim cl = pb_report_claim(s, c->variant, c->op, c->size, dt);
-    const char *v = c->have_t ? pb_verdict_of_pairs(cl, dt, cfg->tolerance, c->rt.lo, c->rt.hi, c->rt.n, c->rt.shared)
-                               : pb_verdict_no_data;
+    const char *v = c->have_t ? pb_report_verdict(cl, dt, cfg->tolerance, &c->rt) : pb_verdict_no_data;
     tw_row(t, 0);
     if (t->html) tw_verdict_cell(t, v);
     tw_cell(t, "%s", tw_name(t, c->variant));
@@ -290,8 +289,7 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     if (t->html) tw_verdict_cell(t, v); else tw_cell(t, "%s", v);
     /* the real code's own answer to the claim (docs/verdicts.md: the one that says whether the patch holds) */
     if (ts->real && !ts->guest)
-        tw_cell(t, "%s", c->have_r ? pb_verdict_of_pairs(cl, dt, cfg->tolerance, c->rr.lo, c->rr.hi, c->rr.n, c->rr.shared)
-                                     : pb_verdict_no_data);
+        tw_cell(t, "%s", c->have_r ? pb_report_verdict(cl, dt, cfg->tolerance, &c->rr) : pb_verdict_no_data);
     if (ts->np) tw_cell(t, "%s", codegen ? pb_codegen_mark : "");
     int layout = c->have_t && c->rt.layouts > 1 &&
                  pb_verdict_straddles(cl, dt, cfg->tolerance, c->rt.layout_lo, c->rt.layout_hi);

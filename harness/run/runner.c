@@ -1086,8 +1086,8 @@ static int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nr
      * this pass's rounds run in, each for the same time whatever the sample length. */
     char used[PB_MAX_LAYOUTS] = {0};
     for (int k = 0; k < nrr; k++) used[cr->layout_of[rr[k]]] = 1;
+    double share = cr->target > PB_WARM_S * 8 ? PB_WARM_S / cr->target : 1.0 / 8;
     for (int i = 0; i < ncs && rc == 0; i++) {
-        double share = cr->target > PB_WARM_S * 8 ? PB_WARM_S / cr->target : 1.0 / 8;
         uint64_t warm = (uint64_t)((double)cs[i].iters * share);
         for (int l = 1; cs[i].ready && !cs[i].c[0].external_sample && !cs[i].c[0].seeded_ns && l < cs[i].nl; l++)
             if (used[l]) run_body(rx, &cs[i], l, warm ? warm : 1, 1);
