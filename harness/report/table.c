@@ -297,7 +297,9 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     /* the candidate's ratio took pairs from a shared core: too few on the core alone (or --quick) */
     int shared = c->have_t && c->rt.shared > 0;
     if (ts->shared) {
-        if (shared) tw_cell(t, "%s: %d of %d pairs", pb_shared_mark, c->rt.shared, c->rt.n);
+        if (shared)
+            tw_cell(t, "%s: %d of %d pairs%s", pb_shared_mark, c->rt.shared, c->rt.n,
+                    pb_verdict_shared_most(c->rt.n, c->rt.shared) ? ", no verdict" : "");
         else tw_cell(t, "%s", "");
     }
     int differs = c->have_r && pb_report_real_differs(ts->guest, c->have_t, &c->rt, &c->rr, cfg->real_code_threshold);

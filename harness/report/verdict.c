@@ -46,9 +46,14 @@ const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi)
     }
 }
 
+int pb_verdict_shared_most(int n, int shared)
+{
+    return n > 0 && 2 * (long)shared > n;
+}
+
 const char *pb_verdict_of_pairs(pb_claim c, double doc, double t, double lo, double hi, int n, int shared)
 {
-    if (c != PB_CLAIM_NONE && n > 0 && 2 * (long)shared > n) return V_INCONCLUSIVE;
+    if (c != PB_CLAIM_NONE && pb_verdict_shared_most(n, shared)) return V_INCONCLUSIVE;
     return pb_verdict(c, doc, t, lo, hi);
 }
 

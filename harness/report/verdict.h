@@ -70,6 +70,8 @@ const char *pb_verdict(pb_claim c, double doc, double t, double lo, double hi);
  * then the shared core's (docs/verdicts.md). Every report uses it for every verdict it draws from a
  * stored ratio. */
 const char *pb_verdict_of_pairs(pb_claim c, double doc, double t, double lo, double hi, int n, int shared);
+/* Did most of a ratio's n pairs (more than half) have a sample on a shared core? */
+int pb_verdict_shared_most(int n, int shared);
 /* "faster", "equal", "not slower", or "-" (no claim): the report's claim column. */
 const char *pb_claim_name(pb_claim c);
 
