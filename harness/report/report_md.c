@@ -115,8 +115,9 @@ static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, cons
             "  when the whole CI lies within [1/(1+t), 1+t]; *not slower* needs the CI below 1+t.\n"
             "- *direction holds, size differs*: the direction is right but the CI misses the document's band;\n"
             "  *measured/document* says by how much (and, for a speed-up, how large it is against the document's).\n"
-            "- *claim does not hold*: *faster* shows not even a %.0f %% gain, *not slower* is slower by more than\n"
-            "  t, *equal* lies wholly outside [1/(1+t), 1+t].\n"
+            "- *claim does not hold*: *faster* shows no gain and rules out one of %.0f %% or, where the document\n"
+            "  gives a number, every gain its band allows (CI wholly above d·(1+t)); *not slower* is slower by\n"
+            "  more than t; *equal* lies wholly outside [1/(1+t), 1+t].\n"
             "- *inconclusive here*: anything else (the CI is too wide to tell on this machine).\n\n",
             cfg->tolerance, cfg->codegen_threshold, cfg->source, PB_VERDICT_MIN_GAIN * 100);
     fprintf(md,

@@ -54,7 +54,9 @@ int pb_verdict_cfg_load(const char *data_dir, const char *suite, pb_verdict_cfg 
  *   faster      "claim holds" when hi < 1 and the CI overlaps [doc/(1+t), doc*(1+t)]
  *               (any hi < 1 without a doc number); "direction holds, size differs"
  *               when hi < 1 and it does not overlap; "claim does not hold" when
- *               lo > 0.99 (not even a 1 % gain); else "inconclusive here".
+ *               lo > 0.99 (not even a 1 % gain) or, with a doc number, lo > doc*(1+t)
+ *               (no gain shown and every gain the band allows ruled out); else
+ *               "inconclusive here".
  *   not slower  "claim holds" when hi <= 1+t and the CI overlaps doc's band (any
  *               hi <= 1+t without a number); "direction holds, size differs" when
  *               hi <= 1+t outside the band; "claim does not hold" when lo > 1+t.
