@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <unistd.h>
 
+#include "pb.h"
 #include "pb_config.h"
 
 /* The build's own paths are writable arrays of a fixed size, in .data and not .rodata: the suite
@@ -15,8 +16,8 @@
  * static data) apart by the difference of their paths (docs/layout.md). */
 #define BUILT_PATH_MAX 4096
 _Static_assert(sizeof PB_SOURCE_ROOT + sizeof "/data" <= BUILT_PATH_MAX, "the source tree's path is too long");
-static char built_data_dir[BUILT_PATH_MAX] = PB_SOURCE_ROOT "/data";
-static char built_source_root[BUILT_PATH_MAX] = PB_SOURCE_ROOT;
+static PB_LAYOUT_DATA char built_data_dir[BUILT_PATH_MAX] = PB_SOURCE_ROOT "/data";
+static PB_LAYOUT_DATA char built_source_root[BUILT_PATH_MAX] = PB_SOURCE_ROOT;
 
 /* An installed bench finds what meson installed beside it, relative to its own path (so an
  * installed tree can move, and never reads the build or source tree): PB_INSTALLED_DATADIR and

@@ -40,4 +40,10 @@ uint64_t pb_now_ns(void);
 /* Keep the compiler from optimising away a computed value. */
 static inline void pb_sink(const void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
 
+/* Marks a build's own text kept writable and never written: it then lies in .data behind the
+ * code, not in .rodata ahead of it, so that its length (a checkout's path, a revision's) cannot move
+ * one build's functions against another's (docs/layout.md). tests/form accepts such file-scope
+ * state, as it accepts the runner's signal flag, and nothing else. */
+#define PB_LAYOUT_DATA
+
 #endif

@@ -12,17 +12,6 @@
 #include "pb_config.h"
 #include "suite.h"
 
-static pb_help_format help_format = PB_HELP_TEXT;
-static const char *man_what;
-
-void pb_cli_set_help_format(pb_help_format f, const char *what)
-{
-    help_format = f;
-    man_what = what;
-}
-
-pb_help_format pb_cli_help_format(void) { return help_format; }
-
 /* text as roff: a backslash is \e, a '-' is \- (a minus, as man pages write options), and a line
  * that starts with '.' or '\'' is not a request */
 static void roff(FILE *f, const char *s, size_t n)
@@ -69,7 +58,7 @@ static void man_verbatim(FILE *f, const char *title, const char *text)
     fputs(".fi\n", f);
 }
 
-static void print_man(FILE *f, const pb_cli *c)
+static void print_man(FILE *f, const pb_cli *c, const char *man_what)
 {
     char page[64], upper[64];
     snprintf(page, sizeof page, "bench-%s", c->cmd);
@@ -106,7 +95,8 @@ static void print_man(FILE *f, const pb_cli *c)
         }
     }
     fputs(".SH OPTIONS\n", f);
-    for (const pb_cli_opt *o = c->opts; o && o->name; o++) man_opt(f, o->name, o->arg, o->help);
+    for (const pb_cli_opt *o = c->opts; o && o->name; o++)
+        if (!o->internal) man_opt(f, o->name, o->arg, o->help);
     man_opt(f, "help", NULL, "this help");
     man_verbatim(f, "MORE OPTIONS", c->epilogue);
     if (c->more_help) {
@@ -127,18 +117,24 @@ static void print_man(FILE *f, const pb_cli *c)
  * word is the option's value */
 static void print_options(FILE *f, const pb_cli *c)
 {
-    for (const pb_cli_opt *o = c->opts; o && o->name; o++) fprintf(f, "--%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    for (const pb_cli_opt *o = c->opts; o && o->name; o++)
+        if (!o->internal) fprintf(f, "--%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     fputs("--help\n", f);
     if (c->suite)
         for (const pb_suite_opt *o = c->suite->options; o && o->name; o++)
             fprintf(f, "--%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
-int pb_cli_help_other(FILE *f, const pb_cli *c)
+int pb_cli_help_other(FILE *f, const pb_cli *c, const char *as)
 {
-    switch (help_format) {
-    case PB_HELP_MAN: print_man(f, c); return 1;
-    case PB_HELP_OPTIONS: print_options(f, c); return 1;
-    default: return 0;
+    if (!as) return 0;
+    if (!strncmp(as, "man:", 4)) {
+        print_man(f, c, as[4] ? as + 4 : c->cmd);
+        return 1;
     }
+    if (!strcmp(as, "options")) {
+        print_options(f, c);
+        return 1;
+    }
+    return 0;
 }

@@ -7,13 +7,8 @@
 
 #include "cli_opts.h"
 
-typedef enum { PB_HELP_TEXT, PB_HELP_MAN, PB_HELP_OPTIONS } pb_help_format;
-
-/* How the next --help prints: as text (the default), a man page whose NAME line says `what`, or
- * one option per line. Set by bench help before it calls the command with --help. */
-void pb_cli_set_help_format(pb_help_format f, const char *what);
-pb_help_format pb_cli_help_format(void);
-/* --help in the format set: 1 if it printed (man page or option names), 0 for text. */
-int pb_cli_help_other(FILE *f, const pb_cli *c);
+/* --help as `bench help --man CMD` or `--options CMD` asks (pb_cli_help's `as`): 1 if it printed
+ * (a man page or the option names), 0 for text (as NULL). */
+int pb_cli_help_other(FILE *f, const pb_cli *c, const char *as);
 
 #endif

@@ -82,12 +82,13 @@ static void print_opt(FILE *f, const char *name, const char *arg, const char *he
     }
 }
 
-void pb_cli_help(FILE *f, const pb_cli *c)
+void pb_cli_help(FILE *f, const pb_cli *c, const char *as)
 {
-    if (pb_cli_help_other(f, c)) return;
+    if (pb_cli_help_other(f, c, as)) return;
     fputs(c->synopsis, f);
     fputs("\nOptions:\n", f);
-    for (const pb_cli_opt *o = c->opts; o && o->name; o++) print_opt(f, o->name, o->arg, o->help);
+    for (const pb_cli_opt *o = c->opts; o && o->name; o++)
+        if (!o->internal) print_opt(f, o->name, o->arg, o->help);
     print_opt(f, "help", NULL, "this help");
     if (c->epilogue) fputs(c->epilogue, f);
     if (c->suite) {
@@ -135,7 +136,8 @@ static void append_suite_text(pb_cli *c, const char *name, const char *value)
 /* getopt_long's value of the i-th option: above every character getopt returns itself */
 enum { VAL0 = 1000 };
 
-/* getopt_long's table: the command's options, then the suite's, then --help; *nown: how many are
+/* getopt_long's table: the command's options, then the suite's, then --help and --help-as (bench
+ * help's: cli_opts.h); *nown: how many are
  * the command's own, *n: all of them. NULL when out of memory. */
 static struct option *long_options(const pb_cli *c, size_t *nown, size_t *n)
 {
@@ -143,7 +145,7 @@ static struct option *long_options(const pb_cli *c, size_t *nown, size_t *n)
     *nown = 0;
     for (const pb_cli_opt *o = c->opts; o && o->name; o++) (*nown)++;
     for (const pb_suite_opt *o = c->suite ? c->suite->options : NULL; o && o->name; o++) nsuite++;
-    struct option *lo = calloc(*nown + nsuite + 2, sizeof *lo);
+    struct option *lo = calloc(*nown + nsuite + 3, sizeof *lo);
     if (!lo) return NULL;
     size_t k = 0;
     for (size_t i = 0; i < *nown; i++)
@@ -154,6 +156,7 @@ static struct option *long_options(const pb_cli *c, size_t *nown, size_t *n)
         lo[k++] = (struct option){so->name, so->arg ? required_argument : no_argument, NULL, VAL0 + (int)(*nown + i)};
     }
     lo[k++] = (struct option){"help", no_argument, NULL, 'h'};
+    lo[k++] = (struct option){"help-as", required_argument, NULL, 'H'};
     *n = k;
     return lo;
 }
@@ -195,18 +198,20 @@ const char *pb_cli_nearest(const char *typed, const char *const *names, size_t n
 }
 
 /* ", did you mean --X?" for a mistyped long option name, nearest among the n getopt entries */
-static void suggestion(const char *name, const struct option *lo, size_t n, char *out, size_t cap)
+static void suggestion(const pb_cli *c, size_t nown, const char *name, const struct option *lo, size_t n,
+                       char *out, size_t cap)
 {
     const char *names[256];
     size_t k = 0;
-    for (size_t i = 0; i < n && k < sizeof names / sizeof names[0]; i++) names[k++] = lo[i].name;
+    for (size_t i = 0; i < n && k < sizeof names / sizeof names[0]; i++)
+        if (strcmp(lo[i].name, "help-as") && !(i < nown && c->opts[i].internal)) names[k++] = lo[i].name;
     const char *hit = pb_cli_nearest(name, names, k);
     if (hit) snprintf(out, cap, "did you mean --%s? ", hit);
     else out[0] = 0;
 }
 
 /* getopt's '?': a value given to a boolean, an option the suite or the command does not have */
-static void unknown_option(const pb_cli *c, const struct option *lo, size_t n, const char *arg)
+static void unknown_option(const pb_cli *c, size_t nown, const struct option *lo, size_t n, const char *arg)
 {
     char name[64];
     written_name(arg, name, sizeof name);
@@ -214,7 +219,7 @@ static void unknown_option(const pb_cli *c, const struct option *lo, size_t n, c
     int boolean = 0;
     for (size_t i = 0; i < n && !boolean; i++) boolean = lo[i].has_arg == no_argument && !strcmp(lo[i].name, name);
     char hint[96];
-    suggestion(name, lo, n, hint, sizeof hint);
+    suggestion(c, nown, name, lo, n, hint, sizeof hint);
     if (eq && boolean && !strncmp(arg, "--", 2))
         pb_cli_error(c, "--%s takes no value (got '%s')", name, eq + 1);   /* "--quick=no" */
     else if (c->suite && !strncmp(arg, "--", 2))
@@ -305,6 +310,7 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
     /* '-' first: non-options come back in order, as option 1;
      * ':' : a missing value is reported as ':' and not printed by getopt */
     int rc = 0, help = 0;
+    const char *help_as = NULL;
     /* the first value of each of the command's own options, for a repeat's message */
     const char **first = calloc(nown + 1, sizeof *first);
     if (!first) { free(lo); return pb_cli_error(c, "out of memory"), 2; }
@@ -322,13 +328,14 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
             continue;
         }
         if (ch == 'h') { help = 1; continue; }
+        if (ch == 'H') { help = 1; help_as = optarg; continue; }
         if (ch == ':') {
             pb_cli_error(c, "--%s needs a value", written_name(arg, name, sizeof name));
             rc = 2;
             break;
         }
         if (ch == '?') {
-            unknown_option(c, lo, k, arg);
+            unknown_option(c, nown, lo, k, arg);
             rc = 2;
             break;
         }
@@ -350,7 +357,7 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
     for (int i = optind; rc == 0 && i < argc; i++)
         if (positional(c, argv[i]) < 0) rc = 2;
     if (rc == 0 && help) {
-        pb_cli_help(stdout, c);
+        pb_cli_help(stdout, c, help_as);
         rc = 1;
     }
     free(lo);

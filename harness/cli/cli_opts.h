@@ -42,25 +42,29 @@ typedef struct pb_cli_opt {
     pb_cli_type type;
     size_t offset;        /* PB_CLI_STRING, CLEAR, CPU: where in the command's ctx */
     pb_cli_repeat repeat;
+    int internal;         /* bench's own (a child it starts): parsed, never shown in help, man or completion */
 } pb_cli_opt;
 
 /* An option handed to on_opt, one given at most once, a comma list given at most once, and a
  * table's end. */
-#define PB_OPT(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_LAST}
-#define PB_OPT_ONCE(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONCE}
-#define PB_OPT_LIST(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONE_LIST}
-#define PB_OPT_END {NULL, NULL, NULL, 0, PB_CLI_CALLBACK, 0, PB_CLI_LAST}
+#define PB_OPT(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 0}
+#define PB_OPT_ONCE(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONCE, 0}
+#define PB_OPT_LIST(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONE_LIST, 0}
+#define PB_OPT_END {NULL, NULL, NULL, 0, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 0}
+/* An option bench passes to a child of its own: parsed as PB_OPT, listed nowhere a user reads
+ * (tests/form checks that --help, the man pages and the completion never show one). */
+#define PB_OPT_INTERNAL(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 1}
 /* The options every command that has them declares alike (type: the command's ctx type). */
 #define PB_DB_HELP "the database: a SQLite file or a postgresql:// URI\n(default $PB_DB or " PB_DEFAULT_DB_PATH ")"
-#define PB_OPT_DB(type, field) {"db", "PATH", PB_DB_HELP, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST}
-#define PB_OPT_DB_READ(type, field) {"db", "PATH", PB_DB_HELP ", opened read-only", 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST}
-#define PB_OPT_QUIET(type, field) {"quiet", NULL, "no progress on stderr", 0, PB_CLI_CLEAR, offsetof(type, field), PB_CLI_LAST}
+#define PB_OPT_DB(type, field) {"db", "PATH", PB_DB_HELP, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 0}
+#define PB_OPT_DB_READ(type, field) {"db", "PATH", PB_DB_HELP ", opened read-only", 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 0}
+#define PB_OPT_QUIET(type, field) {"quiet", NULL, "no progress on stderr", 0, PB_CLI_CLEAR, offsetof(type, field), PB_CLI_LAST, 0}
 #define PB_OPT_CPU(type, field)                                                                                 \
     {"cpu", "N|none",                                                                                           \
      "pin the benchmark thread to online CPU N (default: the last online\n"                                    \
      "CPU, when more than one is online); none: do not pin. Stored with\n"                                     \
      "each run (runs.cpu_affinity), with why when not pinned",                                                \
-     0, PB_CLI_CPU, offsetof(type, field), PB_CLI_LAST}
+     0, PB_CLI_CPU, offsetof(type, field), PB_CLI_LAST, 0}
 
 /* The user's side of a run of the user's code (docs/your-code.md): stored, shown, ordered by. */
 #define PB_CLI_USER_TEXT_MAX 200
@@ -70,10 +74,10 @@ typedef struct pb_cli_opt {
      "--dirty of the repository the candidate's binary or plug-in is in); bench\n"                            \
      "history orders such runs by it. Only for runs of your code (gbench, exec,\n"                            \
      "--plugin, --gcrypt-lib)",                                                                                 \
-     0, PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE}
+     0, PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE, 0}
 #define PB_OPT_LABEL(type, field)                                                                               \
     {"label", "TEXT", "a name for your side of the run (\"PR 42\", \"-O3 build\"), stored and shown", 0,       \
-     PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE}
+     PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE, 0}
 
 typedef struct pb_cli {
     const char *cmd;              /* "run": messages read "bench run: ..." */
@@ -106,8 +110,10 @@ typedef struct pb_cli {
  * on stderr: exit 2). */
 int pb_cli_parse(pb_cli *c, int argc, char **argv);
 
-/* --help as pb_cli_parse prints it. */
-void pb_cli_help(FILE *f, const pb_cli *c);
+/* --help as pb_cli_parse prints it: as text (as NULL), or as `bench help` asks with the parser's
+ * own --help-as: "man:WHAT" (a man page whose NAME line says WHAT) or "options" (one option a line,
+ * for the completion). */
+void pb_cli_help(FILE *f, const pb_cli *c, const char *as);
 
 /* The suite named by --suite NAME / --suite=NAME, if any, so that its options can be parsed
  * (and listed by --help). 0 (*s NULL when none given), or 2 after printing

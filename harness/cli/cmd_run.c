@@ -72,8 +72,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_REVISION(run_args, o.user_revision),
     PB_OPT_LABEL(run_args, o.user_label),
     PB_OPT_QUIET(run_args, o.progress),
-    PB_OPT("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD),
-    PB_OPT("vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS),
+    PB_OPT_INTERNAL("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD),
+    PB_OPT_INTERNAL("vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS),
     PB_OPT_END,
 };
 

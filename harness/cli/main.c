@@ -73,13 +73,16 @@ static int help_other(int argc, char **argv)
     for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++) {
         if (strcmp(argv[3], CMDS[i].name)) continue;
         /* --options CMD --suite S: the command sees the suite, and lists its options too */
-        char *args[8] = {argv[3]};
+        char *args[9] = {argv[3]};
         int n = 1;
         for (int k = 4; k < argc && n < 6; k++) args[n++] = argv[k];
         if (argc - 4 > 5) { fprintf(stderr, "bench help --options: too many words after %s\n", argv[3]); return 2; }
-        args[n++] = "--help";
+        /* how the command's --help prints, handed down in its own words (cli_opts.h) */
+        char as[128];
+        snprintf(as, sizeof as, "%s%s", man ? "man:" : "options", man ? CMDS[i].what : "");
+        args[n++] = "--help-as";
+        args[n++] = as;
         args[n] = NULL;
-        pb_cli_set_help_format(man ? PB_HELP_MAN : PB_HELP_OPTIONS, CMDS[i].what);
         return CMDS[i].fn(n, args);
     }
     fprintf(stderr, "bench help %s: unknown command '%s' (bench help --commands)\n", mode, argv[3]);

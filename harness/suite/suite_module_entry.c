@@ -8,7 +8,7 @@
  * (docs/layout.md): a revision of another length ("-dirty") must not move one build's functions or
  * static data against another's. */
 _Static_assert(sizeof PB_VCS_SHA <= 256, "git describe gave more than 255 characters");
-static char module_vcs[256] = PB_VCS_SHA;
+static PB_LAYOUT_DATA char module_vcs[256] = PB_VCS_SHA;
 
 __attribute__((visibility("default"))) const pb_suite_module_info pb_suite_module_v2 = {
     .abi_version = PB_SUITE_ABI_VERSION,
