@@ -320,7 +320,7 @@ static int push_pair(void *ctx, size_t i, size_t j)
     p->cv[p->n] = p->c[i].value;
     p->bv[p->n] = p->b[j].value;
     p->d[p->n] = p->c[i].value > 0 && p->b[j].value > 0 ? log(p->c[i].value / p->b[j].value) : NAN;
-    /* one round, one layout: the two sides share it (runner.c) */
+    /* one round, one layout: the two sides share it (run/passes.c) */
     p->layout[p->n] = p->c[i].layout;
     p->block[p->n] = p->c[i].key.round;
     p->n++;

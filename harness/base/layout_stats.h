@@ -77,7 +77,7 @@ int pb_layout_strata(void);
 
 /* From n pairs' log ratios d[i], each in layout[i] (0 <= layout < PB_STATS_MAX_LAYOUTS), the
  * layouts stratified by strata shifts per order (0: independent). block (NULL: none) gives each pair
- * its time block (the round's block of the layouts' permutation, runner.c: every layout once): where
+ * its time block (the round's block of the layouts' permutation, run/layouts.c: every layout once): where
  * the layouts are stratified and at least 2 blocks hold pairs of half the layouts, the CI is the
  * two-way one over the orders and the blocks (above). Returns 0 with out filled when at least 2
  * layouts count; 1 when fewer (out->nlayouts says how many: estimate from the pairs as one layout);
@@ -114,8 +114,9 @@ typedef struct pb_keyed_layout {
  * by key, paired by round: the paired ratio over all pairs in *pr (pb_paired_ratio), and across
  * layouts in *lr (pb_layout_ratio_of, two-way over the orders and the time blocks where the build's
  * layouts are stratified, the rounds' blocks being layouts rounds long (<= 0: the largest layout of
- * the pairs + 1); when that returns 0 the caller reports lr's estimate and CI). Returns what
- * pb_paired_ratio does, or -2 when out of memory. */
+ * the pairs + 1); when that returns 0 the caller reports lr's estimate and CI: pb_cell_ratio_of,
+ * cell_ratio.h, composes the headline so). Returns what pb_paired_ratio does, or -2 when out of
+ * memory. */
 int pb_paired_ratio_by_layout(const pb_keyed_layout *c, size_t nc, const pb_keyed_layout *b, size_t nb, int layouts,
                               double conf, pb_paired *pr, pb_layout_ratio *lr, int *across);
 

@@ -243,33 +243,3 @@ int pb_pair_by_round(const pb_round_key *a, size_t na, size_t stride_a, const pb
     }
     return 0;
 }
-
-typedef struct keyed_pairs {
-    const pb_keyed *c, *b;
-    double *cv, *bv;
-    size_t n;
-} keyed_pairs;
-
-static int push_keyed_pair(void *ctx, size_t i, size_t j)
-{
-    keyed_pairs *kp = ctx;
-    kp->cv[kp->n] = kp->c[i].value;
-    kp->bv[kp->n] = kp->b[j].value;
-    kp->n++;
-    return 0;
-}
-
-int pb_paired_ratio_by_round(const pb_keyed *c, size_t nc, const pb_keyed *b, size_t nb, double conf,
-                             pb_paired *out)
-{
-    size_t cap = nc < nb ? nc : nb;
-    keyed_pairs kp = {c, b, malloc((cap ? cap : 1) * sizeof(double)), malloc((cap ? cap : 1) * sizeof(double)), 0};
-    int rc = -2;
-    if (kp.cv && kp.bv) {
-        if (nc && nb) pb_pair_by_round(&c[0].key, nc, sizeof *c, &b[0].key, nb, sizeof *b, push_keyed_pair, &kp);
-        rc = pb_paired_ratio(kp.cv, kp.bv, kp.n, conf, out);
-    }
-    free(kp.cv);
-    free(kp.bv);
-    return rc;
-}

@@ -53,17 +53,4 @@ typedef struct pb_round_key {
 int pb_pair_by_round(const pb_round_key *a, size_t na, size_t stride_a, const pb_round_key *b, size_t nb,
                      size_t stride_b, int (*on_pair)(void *ctx, size_t i, size_t j), void *ctx);
 
-/* One sample of a case as a cell's ratio reads it: its key and its value (ns per op). */
-typedef struct pb_keyed {
-    pb_round_key key;
-    double value;
-} pb_keyed;
-/* The paired ratio of two cases of one cell: candidate samples c[0..nc) against baseline samples
- * b[0..nb), each list sorted by key, paired by pb_pair_by_round, then pb_paired_ratio. The one
- * way a cell's ratio comes from its samples, for the store (finalize) and the runner's progress
- * line alike; the gate pairs its observations with pb_pair_by_round too (or by alternation) and
- * takes the ratio of the pairs with pb_paired_ratio. Returns as pb_paired_ratio. */
-int pb_paired_ratio_by_round(const pb_keyed *c, size_t nc, const pb_keyed *b, size_t nb, double conf,
-                             pb_paired *out);
-
 #endif

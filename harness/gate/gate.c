@@ -119,6 +119,10 @@ static int across_layouts(pb_cmp_cell *c, const double *d, const int *lay, size_
     return 0;
 }
 
+/* A gate's estimate of a cell, on purpose not a run's headline (cell_ratio.h): its pairs are already
+ * made (from the gate's runs together, with their order), its layouts count as draws unless one
+ * implementation faces itself (across_layouts), without time blocks, and beside the ratio it needs
+ * the noise and the smallest change it could find (mdc) at Holm's level. */
 void pb_cmp_cell_stats_layouts(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
                                const int *layout, size_t n, size_t m, const pb_gate_params *gp)
 {

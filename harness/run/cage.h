@@ -7,7 +7,7 @@
  * plug-in's heap corruption would outlive it, and nothing in-process sees an _exit(0). A child
  * that dies, exits or stops answering costs only its own cases: the runner fails them, naming
  * the code, and carries on with every other impl. The child times itself (its clock, TSC and
- * core-speed probe around the body, as sample_fn does in-process), so the socket's round trip is
+ * core-speed probe around the body, as take_sample does in-process), so the socket's round trip is
  * outside every sample; it runs on bench's CPU (the pin is inherited) while bench sleeps in poll.
  *
  * The protocol is one request, one reply, both fixed-size structs: a child is a fork of this

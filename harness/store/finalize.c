@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell_ratio.h"
 #include "layout_stats.h"
 #include "metrics.h"
 #include "stats.h"
@@ -59,9 +60,7 @@ typedef struct finalize_ctx {
 /* One ratios row to be written: c against b (insert_ratio's arguments) */
 typedef struct held_ratio {
     const struct case_row *c, *b;
-    pb_paired pr;
-    pb_layout_ratio lr;
-    int across;                  /* estimated across layouts: lr holds it */
+    pb_cell_ratio r;             /* the headline (cell_ratio.h) */
     char note[200];
     size_t shared_taken;
 } held_ratio;
@@ -393,7 +392,7 @@ static int insert_ratio(finalize_ctx *f, const case_row *c, const case_row *b, c
     return pb_db_step(q) == PB_DB_DONE ? 0 : pb_store_sqlerr(f->s, e, "insert ratio");
 }
 
-/* a case's samples as (key, ns per op, layout), for pb_paired_ratio_by_layout, into k (c->n
+/* a case's samples as (key, ns per op, layout), for pb_cell_ratio_of, into k (c->n
  * entries); alone: only those on the core alone. Returns how many. */
 static size_t ns_per_op_keyed(const case_row *c, int alone, pb_keyed_layout *k)
 {
@@ -416,28 +415,19 @@ static int layouts_of(const case_row *c, const case_row *b)
     return L;
 }
 
-/* c against b over their pairs (alone: the pairs whose samples both ran on the core alone): 0, 1
- * (too few pairs), -2 (out of memory); across: estimated across layouts (lr) */
-static int pair_ratio(const case_row *c, const case_row *b, int alone, pb_paired *pr, pb_layout_ratio *lr,
-                      int *across)
+/* c against b over their pairs (alone: the pairs whose samples both ran on the core alone), as
+ * every cell's headline is composed (cell_ratio.h): 0, -1 (too few pairs), -2 (out of memory) */
+static int pair_ratio(const case_row *c, const case_row *b, int alone, pb_cell_ratio *r)
 {
     pb_keyed_layout *kc = malloc((c->n ? c->n : 1) * sizeof *kc), *kb = malloc((b->n ? b->n : 1) * sizeof *kb);
     int prc = -2;
-    *across = 0;
+    r->across = 0;
     if (kc && kb) {
         size_t nc = ns_per_op_keyed(c, alone, kc), nb = ns_per_op_keyed(b, alone, kb);
-        prc = pb_paired_ratio_by_layout(kc, nc, kb, nb, layouts_of(c, b), 0.95, pr, lr, across);
+        prc = pb_cell_ratio_of(kc, nc, kb, nb, layouts_of(c, b), r);
     }
     free(kc);
     free(kb);
-    if (prc == 0 && *across) {
-        /* the headline across layouts (layout_stats.h); median_ratio stays the pairs' plain median */
-        pr->estimate = lr->estimate;
-        pr->ci_lo = lr->ci_lo;
-        pr->ci_hi = lr->ci_hi;
-        pr->conf = 0.95;
-        pr->p_value = lr->p_value;
-    }
     return prc;
 }
 
@@ -464,17 +454,16 @@ static size_t pairs_alone(const case_row *c, const case_row *b)
  * keeps a layout (pb_layout_poststratify then keeps the strata balanced), or, in a build without
  * strata, every layout keeps a pair. In one layout: PB_ALONE_MIN_PAIRS pairs stay. */
 #define PB_ALONE_MIN_PAIRS 6
-static int alone_keeps_design(const pb_paired *all, const pb_layout_ratio *lr_all, int across_all,
-                              const pb_paired *alone, const pb_layout_ratio *lr_alone, int across_alone)
+static int alone_keeps_design(const pb_cell_ratio *all, const pb_cell_ratio *alone)
 {
-    if (!across_all) return alone->n >= PB_ALONE_MIN_PAIRS || alone->n == all->n;
-    if (!across_alone) return 0;
+    if (!all->across) return alone->pr.n >= PB_ALONE_MIN_PAIRS || alone->pr.n == all->pr.n;
+    if (!alone->across) return 0;
     int strata = pb_layout_strata() > 1 ? pb_layout_strata() : PB_STATS_MAX_LAYOUTS;
     for (int r = 0; r < strata; r++) {
         int had = 0, kept = 0;
         for (int l = r; l < PB_STATS_MAX_LAYOUTS; l += strata) {
-            had += lr_all->n_per_layout[l] > 0;
-            kept += lr_alone->n_per_layout[l] > 0;
+            had += all->lr.n_per_layout[l] > 0;
+            kept += alone->lr.n_per_layout[l] > 0;
         }
         if (had && !kept) return 0;
     }
@@ -487,39 +476,37 @@ static int alone_keeps_design(const pb_paired *all, const pb_layout_ratio *lr_al
  * they moved it are said (the run's noise, the ratio's method). */
 static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_err *e)
 {
-    pb_paired pr, pa;
-    pb_layout_ratio lr, la;
-    int across = 0, across_a = 0;
-    int prc = pair_ratio(c, b, 0, &pr, &lr, &across);
+    pb_cell_ratio all, al;
+    int prc = pair_ratio(c, b, 0, &all);
     if (prc == -2) return pb_errf(e, "out of memory pairing samples");
     if (prc != 0) return 0;
     /* how many pairs had a sample on a shared core: those the pairs on the core alone lack (where
      * fewer than two are left, pair_ratio counts none: counted here) */
-    int prc_a = pair_ratio(c, b, 1, &pa, &la, &across_a);
+    int prc_a = pair_ratio(c, b, 1, &al);
     if (prc_a == -2) return pb_errf(e, "out of memory pairing samples");
-    size_t alone = prc_a == 0 ? pa.n : pairs_alone(c, b);
-    size_t shared = pr.n > alone ? pr.n - alone : 0;
-    int use_alone = shared && !f->quick && prc_a == 0 && alone_keeps_design(&pr, &lr, across, &pa, &la, across_a);
+    size_t alone = prc_a == 0 ? al.pr.n : pairs_alone(c, b);
+    size_t shared = all.pr.n > alone ? all.pr.n - alone : 0;
+    int use_alone = shared && !f->quick && prc_a == 0 && alone_keeps_design(&all, &al);
     char note[200] = "";
     if (shared && use_alone)
         snprintf(note, sizeof note, "; on the core alone: %zu of %zu pairs (%zu had a sample on a shared core)",
-                 pa.n, pr.n, shared);
+                 al.pr.n, all.pr.n, shared);
     else if (shared && f->quick)
         snprintf(note, sizeof note, "; every pair: %zu of %zu had a sample on a shared core (a quick run keeps"
-                                    " them)", shared, pr.n);
+                                    " them)", shared, all.pr.n);
     else if (shared)
         snprintf(note, sizeof note, "; every pair: %zu of %zu had a sample on a shared core, and the rest would"
-                                    " leave a stratum of the code layouts without a pair", shared, pr.n);
+                                    " leave a stratum of the code layouts without a pair", shared, all.pr.n);
     if (!strcmp(c->impl, f->candidate) && !strcmp(b->impl, f->baseline)) {
-        f->core.pairs += (long)pr.n;
+        f->core.pairs += (long)all.pr.n;
         f->core.shared += (long)shared;
         f->core.alone += use_alone;
         f->core.every += shared && !use_alone && !f->quick;
-        double move = use_alone ? fabs(pa.estimate / pr.estimate - 1) : 0;
+        double move = use_alone ? fabs(al.pr.estimate / all.pr.estimate - 1) : 0;
         if (use_alone && !(move <= f->core.move)) {
             f->core.move = move;
-            f->core.r_all = pr.estimate;
-            f->core.r_alone = pa.estimate;
+            f->core.r_all = all.pr.estimate;
+            f->core.r_alone = al.pr.estimate;
             snprintf(f->core.where, sizeof f->core.where, "%s %s %lld B", c->variant, c->op, (long long)c->size);
         }
     }
@@ -533,19 +520,10 @@ static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_e
     held_ratio *h = &f->held[f->nheld++];
     h->c = c;
     h->b = b;
-    h->pr = use_alone ? pa : pr;
-    h->lr = use_alone ? la : lr;
-    h->across = use_alone ? across_a : across;
+    h->r = use_alone ? al : all;
     snprintf(h->note, sizeof h->note, "%s", note);
     h->shared_taken = use_alone ? 0 : shared;
     return 0;
-}
-
-/* Does held ratio h estimate its CI over the orders and time blocks (two-way), which cells of one
- * comparison share? */
-static int two_way(const held_ratio *h)
-{
-    return h->across && h->lr.blocks > 0;
 }
 
 /* Are held ratios a and b of one comparison (the same candidate and baseline impls)? */
@@ -561,32 +539,19 @@ static int same_comparison(const held_ratio *a, const held_ratio *b)
  * the machine, the design and its placement noise. Out of memory: the cells keep their own. */
 static void moderate_ratios(finalize_ctx *f)
 {
-    double *v = malloc((f->nheld ? f->nheld : 1) * sizeof *v), *df = malloc((f->nheld ? f->nheld : 1) * sizeof *df);
+    pb_cell_ratio **grp = malloc((f->nheld ? f->nheld : 1) * sizeof *grp);
     char *done = calloc(f->nheld ? f->nheld : 1, 1);
-    for (size_t i = 0; v && df && done && i < f->nheld; i++) {
-        if (done[i] || !two_way(&f->held[i])) continue;
+    for (size_t i = 0; grp && done && i < f->nheld; i++) {
+        if (done[i] || !pb_cell_ratio_two_way(&f->held[i].r)) continue;
         size_t k = 0;
-        for (size_t j = i; j < f->nheld; j++) {
-            const held_ratio *h = &f->held[j];
-            if (!two_way(h) || !same_comparison(h, &f->held[i])) continue;
-            done[j] = 1;
-            v[k] = h->lr.se_log * h->lr.se_log;
-            df[k++] = h->lr.df;
-        }
-        double d0, s0;
-        if (pb_moderate_prior(v, df, k, &d0, &s0) != 0) continue;
-        for (size_t j = i; j < f->nheld; j++) {
-            held_ratio *h = &f->held[j];
-            if (!two_way(h) || !same_comparison(h, &f->held[i])) continue;
-            pb_layout_moderate(&h->lr, d0, s0, (int)k, 0.95);
-            h->pr.estimate = h->lr.estimate;
-            h->pr.ci_lo = h->lr.ci_lo;
-            h->pr.ci_hi = h->lr.ci_hi;
-            h->pr.p_value = h->lr.p_value;
-        }
+        for (size_t j = i; j < f->nheld; j++)
+            if (pb_cell_ratio_two_way(&f->held[j].r) && same_comparison(&f->held[j], &f->held[i])) {
+                done[j] = 1;
+                grp[k++] = &f->held[j].r;
+            }
+        pb_cell_ratios_moderate(grp, k);
     }
-    free(v);
-    free(df);
+    free(grp);
     free(done);
 }
 
@@ -598,7 +563,8 @@ static int insert_ratios(finalize_ctx *f, pb_err *e)
         const held_ratio *h = &f->held[i];
         for (int pass = 0; pass < 2 && rc == 0; pass++) {
             if (pass == 1 && !strcmp(f->primary, PB_DEFAULT_METRIC)) break;
-            rc = insert_ratio(f, h->c, h->b, &h->pr, h->across ? &h->lr : NULL, pass, h->note, h->shared_taken, e);
+            const pb_layout_ratio *lr = h->r.across ? &h->r.lr : NULL;
+            rc = insert_ratio(f, h->c, h->b, &h->r.pr, lr, pass, h->note, h->shared_taken, e);
         }
     }
     return rc;
