@@ -19,6 +19,7 @@
 
 #include "callgrind_parse.h"
 #include "metrics.h"
+#include "reads.h"
 #include "common/gcrypt_init.h"
 
 extern char **environ;
@@ -534,21 +535,7 @@ static int insert_stat(pb_store *st, int64_t cid, const char *metric, const char
     double lo, med, hi;
     pb_vg_range(c, metric, &lo, &med, &hi);
     if (!isfinite(med)) return 0;
-    pb_stmt *s;
-    if (pb_db_prepare(st->db,
-                           "INSERT INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max)"
-                           " VALUES (?1, ?2, ?3, 'valgrind', ?4, ?5, ?6, ?7, ?6, ?7)", &s) != PB_DB_OK)
-        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_bind_int64(s, 1, cid);
-    pb_db_bind_text(s, 2, metric);
-    pb_db_bind_text(s, 3, unit);
-    pb_db_bind_int(s, 4, c->reps);
-    pb_db_bind_double(s, 5, med);
-    pb_db_bind_double(s, 6, lo);
-    pb_db_bind_double(s, 7, hi);
-    int ok = pb_db_step(s) == PB_DB_DONE;
-    pb_db_finalize(s);
-    return ok ? 0 : pb_errf(e, "%s: insert stats: %s", st->path, pb_db_errmsg(st->db));
+    return pb_store_add_count_stat(st, cid, metric, unit, c->reps, lo, med, hi, e);
 }
 
 static int insert_ratio(pb_store *st, int64_t run, const char *suite, const pb_vg_case *b, const pb_vg_case *c,
@@ -557,25 +544,8 @@ static int insert_ratio(pb_store *st, int64_t run, const char *suite, const pb_v
     pb_vg_metrics mb, mc;
     pb_vg_metrics_of(b, 0, &mb);
     pb_vg_metrics_of(c, 0, &mc);
-    double ratio = mc.insns_per_op / mb.insns_per_op;
-    pb_stmt *s;
-    if (pb_db_prepare(st->db,
-                           "INSERT INTO ratios (run_id, suite, variant, op, size_bytes, metric, baseline, candidate,"
-                           " n_pairs, estimate, median_ratio, method)"
-                           " VALUES (?1,?2,?3,?4,?5,'insns_per_op',?6,?7,1,?8,?8,"
-                           " 'valgrind count ratio (deterministic: no CI)')", &s) != PB_DB_OK)
-        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_bind_int64(s, 1, run);
-    pb_db_bind_text(s, 2, suite);
-    pb_db_bind_text(s, 3, c->variant);
-    pb_db_bind_text(s, 4, c->op);
-    pb_db_bind_int64(s, 5, (int64_t)c->size);
-    pb_db_bind_text(s, 6, b->impl);
-    pb_db_bind_text(s, 7, c->impl);
-    pb_db_bind_double(s, 8, ratio);
-    int ok = pb_db_step(s) == PB_DB_DONE;
-    pb_db_finalize(s);
-    return ok ? 0 : pb_errf(e, "%s: insert ratio: %s", st->path, pb_db_errmsg(st->db));
+    return pb_store_add_count_ratio(st, run, suite, c->variant, c->op, (int64_t)c->size, b->impl, c->impl,
+                                    mc.insns_per_op / mb.insns_per_op, e);
 }
 
 int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, const char *command_line, pb_err *e)

@@ -15,7 +15,8 @@
 
 #include "store.h"
 
-/* sql prepared on s with its parameters bound: 0, or -1 + e ("PATH: what: the database's words"). */
+/* sql prepared on s with its parameters bound: 0, or -1 + e ("PATH: what: the database's words";
+ * what NULL: "PATH: the database's words", as pb_store_sqlerr). */
 int pb_query(pb_store *s, pb_stmt **q, pb_err *e, const char *what, const char *sql, const char *types, ...);
 /* A prepared q reset and bound anew (a statement run once per row of a loop). */
 void pb_query_bind(pb_stmt *q, const char *types, ...);

@@ -16,6 +16,7 @@ _Static_assert(PB_DB_REFUSED == PB_STORE_REFUSED, "one code for a refused store"
 
 int pb_store_sqlerr(pb_store *s, pb_err *e, const char *what)
 {
+    if (!what) return pb_errf(e, "%s: %s", s->path, pb_db_errmsg(s->db));
     return pb_errf(e, "%s: %s: %s", s->path, what, pb_db_errmsg(s->db));
 }
 
