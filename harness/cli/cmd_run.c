@@ -236,9 +236,8 @@ static void spread_summary(const char *db, int64_t run, const pb_suite *suite)
     pb_err e = {{0}};
     if (pb_store_open_readonly(&st, db, &e) < 0) return;
     spread_ctx x = {.st = &st, .run = run, .suite = suite};
-    pb_run_row *r = malloc(sizeof *r);
-    if (r && pb_store_run_row(&st, run, r, NULL) == 1) snprintf(x.base, sizeof x.base, "%s", r->baseline);
-    free(r);
+    pb_run_row r;
+    if (pb_store_run_row(&st, run, &r, NULL) == 1) snprintf(x.base, sizeof x.base, "%s", r.baseline);
     pb_store_each_ok_case(&st, run, print_spread, &x);
     pb_store_close(&st);
 }

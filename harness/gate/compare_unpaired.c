@@ -108,14 +108,11 @@ static int unpaired_row(void *ctx, const pb_case_key *k)
 /* run's suite and status (cap bytes each): 1, or 0 where there is no such run or it cannot be read */
 static int run_row(pb_store *st, int64_t run, char *suite, size_t cap, char *status, size_t scap)
 {
-    pb_run_row *r = malloc(sizeof *r);
-    int found = r && pb_store_run_row(st, run, r, NULL) == 1;
-    if (found) {
-        snprintf(suite, cap, "%s", r->suite);
-        snprintf(status, scap, "%s", r->status);
-    }
-    free(r);
-    return found;
+    pb_run_row r;
+    if (pb_store_run_row(st, run, &r, NULL) != 1) return 0;
+    snprintf(suite, cap, "%s", r.suite);
+    snprintf(status, scap, "%s", r.status);
+    return 1;
 }
 
 int pb_compare_unpaired(pb_store *st, int64_t run_a, int64_t run_b, const char *impl, FILE *f, pb_err *e)

@@ -26,16 +26,13 @@ int pb_baseline_name_ok(const char *name, pb_err *e)
 int pb_baseline_save(pb_store *st, const char *name, int64_t run, const char *command_line, int64_t *was, pb_err *e)
 {
     *was = 0;
-    pb_run_row *r = malloc(sizeof *r);
-    if (!r) return pb_errf(e, "out of memory");
-    int have = pb_store_run_row(st, run, r, e), rc = 0;
-    if (have < 0) rc = -1;
-    else if (!have) rc = (pb_errf(e, "%s has no run %lld", st->path, (long long)run), PB_STORE_REFUSED);
-    else if (strcmp(r->status, "complete"))
-        rc = (pb_errf(e, "run %lld is %s: only a complete run can be a baseline", (long long)run, r->status),
-              PB_STORE_REFUSED);
-    free(r);
-    if (rc) return rc;
+    pb_run_row r;
+    int have = pb_store_run_row(st, run, &r, e);
+    if (have < 0) return -1;
+    if (!have) return pb_errf(e, "%s has no run %lld", st->path, (long long)run), PB_STORE_REFUSED;
+    if (strcmp(r.status, "complete"))
+        return pb_errf(e, "run %lld is %s: only a complete run can be a baseline", (long long)run, r.status),
+               PB_STORE_REFUSED;
     if (pb_store_begin(st, e) < 0) return -1;
     if (pb_baseline_find(st, name, was, e) < 0 || pb_gate_baseline_write(st, name, run, command_line, e) < 0) {
         pb_store_rollback(st);
@@ -87,8 +84,7 @@ typedef struct run_conf {
 static int read_conf(pb_store *st, int64_t run, run_conf *c, pb_err *e)
 {
     memset(c, 0, sizeof *c);
-    pb_run_row *r = malloc(sizeof *r);
-    if (!r) return pb_errf(e, "out of memory");
+    pb_run_row row, *r = &row;
     int found = pb_store_run_row(st, run, r, e);
     if (found > 0) {
         c->id = run;
@@ -100,7 +96,6 @@ static int read_conf(pb_store *st, int64_t run, run_conf *c, pb_err *e)
         for (int i = 0; i < 8; i++) snprintf(f[i], cap[i], "%s", v[i]);
         c->layouts[strcspn(c->layouts, ":")] = 0;   /* "16 (seed 1)": how many, and their seed */
     }
-    free(r);
     if (found < 0) return -1;
     return found ? 0 : (pb_errf(e, "%s has no run %lld", st->path, (long long)run), PB_STORE_REFUSED);
 }

@@ -26,8 +26,7 @@ int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e)
 int pb_gate_run_meta(pb_store *s, int64_t run, pb_run_meta *m, pb_err *e)
 {
     memset(m, 0, sizeof *m);
-    pb_run_row *r = malloc(sizeof *r);
-    if (!r) return pb_errf(e, "out of memory");
+    pb_run_row row, *r = &row;
     int found = pb_store_run_row(s, run, r, e);
     if (found > 0) {
         m->id = run;
@@ -41,20 +40,13 @@ int pb_gate_run_meta(pb_store *s, int64_t run, pb_run_meta *m, pb_err *e)
         snprintf(m->git_sha, sizeof m->git_sha, "%s", r->git_sha);
         snprintf(m->options, sizeof m->options, "%s", r->options);
     }
-    free(r);
     if (found < 0) return -1;
     return found ? 0 : pb_errf(e, "%s has no run %lld", s->path, (long long)run);
 }
 
 static pb_gate_case *new_case(pb_gate_data *d)
 {
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 64;
-        pb_gate_case *nc = realloc(d->c, cap * sizeof *nc);
-        if (!nc) return NULL;
-        d->c = nc;
-        d->cap = cap;
-    }
+    if (pb_query_grow((void **)&d->c, &d->cap, d->n, sizeof *d->c) < 0) return NULL;
     pb_gate_case *c = &d->c[d->n++];
     memset(c, 0, sizeof *c);
     return c;
@@ -62,13 +54,7 @@ static pb_gate_case *new_case(pb_gate_data *d)
 
 static int push_obs(pb_gate_case *c, size_t *cap, const pb_gate_obs *o)
 {
-    if (c->n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 64;
-        pb_gate_obs *v = realloc(c->obs, nc * sizeof *v);
-        if (!v) return -1;
-        c->obs = v;
-        *cap = nc;
-    }
+    if (pb_query_grow((void **)&c->obs, cap, c->n, sizeof *c->obs) < 0) return -1;
     c->obs[c->n++] = *o;
     return 0;
 }

@@ -16,19 +16,15 @@
  * is not in the store or not complete (an incomplete run is never reported) */
 static int run_of(pb_store *st, int64_t run, char *suite, size_t cap, int *is_guest, pb_err *e)
 {
-    pb_run_row *r = malloc(sizeof *r);
-    if (!r) return pb_errf(e, "out of memory");
-    int found = pb_report_run_row(st, run, r, e), rc = 0;
-    if (found < 0) rc = -1;
-    else if (!found) rc = pb_errf(e, "no run %lld in %s", (long long)run, st->path);
-    else if (strcmp(r->status, "complete"))
-        rc = pb_errf(e, "run %lld is %s, not complete: it is never reported", (long long)run, r->status);
-    if (rc == 0) {
-        snprintf(suite, cap, "%s", r->suite);
-        *is_guest = strcmp(r->target, "userspace") != 0;
-    }
-    free(r);
-    return rc;
+    pb_run_row r;
+    int found = pb_report_run_row(st, run, &r, e);
+    if (found < 0) return -1;
+    if (!found) return pb_errf(e, "no run %lld in %s", (long long)run, st->path);
+    if (strcmp(r.status, "complete"))
+        return pb_errf(e, "run %lld is %s, not complete: it is never reported", (long long)run, r.status);
+    snprintf(suite, cap, "%s", r.suite);
+    *is_guest = strcmp(r.target, "userspace") != 0;
+    return 0;
 }
 
 int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_plan *plan, pb_err *e)

@@ -87,6 +87,36 @@ static void *grow(void **v, size_t *n, size_t sz)
     return x;
 }
 
+typedef struct ratios_ctx {
+    pb_report_data *d;
+    int64_t run;
+    pb_err *e;
+} ratios_ctx;
+
+static int ratio_of_row(void *ctx, pb_stmt *q)
+{
+    ratios_ctx *c = ctx;
+    ratio_row *x = grow((void **)&c->d->ratios, &c->d->nratios, sizeof *x);
+    if (!x) return pb_errf(c->e, "out of memory loading ratios");
+    x->run = c->run;
+    snprintf(x->metric, sizeof x->metric, "%s", pb_db_column_text(q, 0));
+    snprintf(x->base, sizeof x->base, "%s", pb_db_column_text(q, 1));
+    snprintf(x->cand, sizeof x->cand, "%s", pb_db_column_text(q, 2));
+    snprintf(x->variant, sizeof x->variant, "%s", pb_db_column_text(q, 3));
+    snprintf(x->op, sizeof x->op, "%s", pb_db_column_text(q, 4));
+    x->size = pb_db_column_int64(q, 5);
+    x->r.est = pb_db_column_double(q, 6);
+    x->r.lo = pb_db_column_double(q, 7);
+    x->r.hi = pb_db_column_double(q, 8);
+    x->r.p = pb_db_column_double(q, 9);
+    x->r.n = pb_db_column_int(q, 10);
+    x->r.layouts = pb_db_column_int(q, 11);
+    x->r.layout_lo = pb_query_real(q, 12);
+    x->r.layout_hi = pb_query_real(q, 13);
+    x->r.shared = pb_db_column_type(q, 14) == PB_DB_NULL ? 0 : pb_db_column_int(q, 14);
+    return 0;
+}
+
 static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 {
     pb_stmt *q;
@@ -95,30 +125,8 @@ static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
                  " n_pairs, layouts, layout_lo, layout_hi, shared_pairs FROM ratios WHERE run_id=?1 ORDER BY id", "i",
                  run) < 0)
         return -1;
-    int rc = 0, step;
-    while ((step = pb_db_step(q)) == PB_DB_ROW) {
-        ratio_row *x = grow((void **)&d->ratios, &d->nratios, sizeof *x);
-        if (!x) { rc = pb_errf(e, "out of memory loading ratios"); break; }
-        x->run = run;
-        snprintf(x->metric, sizeof x->metric, "%s", pb_db_column_text(q, 0));
-        snprintf(x->base, sizeof x->base, "%s", pb_db_column_text(q, 1));
-        snprintf(x->cand, sizeof x->cand, "%s", pb_db_column_text(q, 2));
-        snprintf(x->variant, sizeof x->variant, "%s", pb_db_column_text(q, 3));
-        snprintf(x->op, sizeof x->op, "%s", pb_db_column_text(q, 4));
-        x->size = pb_db_column_int64(q, 5);
-        x->r.est = pb_db_column_double(q, 6);
-        x->r.lo = pb_db_column_double(q, 7);
-        x->r.hi = pb_db_column_double(q, 8);
-        x->r.p = pb_db_column_double(q, 9);
-        x->r.n = pb_db_column_int(q, 10);
-        x->r.layouts = pb_db_column_int(q, 11);
-        x->r.layout_lo = pb_query_real(q, 12);
-        x->r.layout_hi = pb_query_real(q, 13);
-        x->r.shared = pb_db_column_type(q, 14) == PB_DB_NULL ? 0 : pb_db_column_int(q, 14);
-    }
-    if (rc == 0 && step != PB_DB_DONE) rc = pb_errf(e, "%s: reading ratios: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_finalize(q);
-    return rc;
+    ratios_ctx c = {d, run, e};
+    return pb_query_rows(st, q, ratio_of_row, &c, e, "reading ratios");
 }
 
 static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)

@@ -163,6 +163,25 @@ static void libraries_view(char *buf, size_t cap)
     gcry_free(hwf);
 }
 
+/* codepath.txt in dir: the libraries as this child sees them under valgrind, then the suite's
+ * start-up settings as it applied them (runs.suite_settings). 0, or -1 + e. */
+static int write_codepath(const pb_runner_opts *o, const char *dir, pb_err *e)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/codepath.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return pb_errf(e, "%s: %s", path, strerror(errno));
+    char libs[512];
+    libraries_view(libs, sizeof libs);
+    const char *eff = pb_suite_effective_options(o->suite, o->suite_opts);
+    clean(libs);
+    char settings[512];
+    snprintf(settings, sizeof settings, "%s", eff ? eff : "");
+    clean(settings);
+    fprintf(f, "under valgrind: %s\n%s\n", libs, settings);
+    return fclose(f) != 0 ? pb_errf(e, "%s: write error", path) : 0;
+}
+
 int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
 {
     if (!RUNNING_ON_VALGRIND)
@@ -172,22 +191,9 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
     pb_grid g;
     if (pb_runner_grid(o, &g, e) < 0) return -1;
     char path[1024];
-    snprintf(path, sizeof path, "%s/codepath.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) { free(g.cells); return pb_errf(e, "%s: %s", path, strerror(errno)); }
-    char libs[512];
-    libraries_view(libs, sizeof libs);
-    /* line 2: the suite's start-up settings as this child applied them (runs.suite_settings) */
-    const char *eff = pb_suite_effective_options(s, o->suite_opts);
-    clean(libs);
-    char settings[512];
-    snprintf(settings, sizeof settings, "%s", eff ? eff : "");
-    clean(settings);
-    fprintf(f, "under valgrind: %s\n%s\n", libs, settings);
-    if (fclose(f) != 0) { free(g.cells); return pb_errf(e, "%s: write error", path); }
-
+    if (write_codepath(o, dir, e) < 0) { free(g.cells); return -1; }
     snprintf(path, sizeof path, "%s/cases.tsv", dir);
-    f = fopen(path, "w");
+    FILE *f = fopen(path, "w");
     if (!f) { free(g.cells); return pb_errf(e, "%s: %s", path, strerror(errno)); }
     char tested[PB_MAX_IMPLS * 4][PB_NAME_MAX];
     char why[PB_MAX_IMPLS * 4][PB_ERR_MAX];
