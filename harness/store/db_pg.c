@@ -11,7 +11,11 @@
  * cell's samples or a run's statistics thus cost one round trip per batch, not one per row, and
  * they still commit together or not at all. Parameter types: integers int8, doubles float8,
  * text and NULL unknown (the server infers them from where they stand). Values read back as
- * SQLite would give them: booleans 1/0, NULL as NULL. */
+ * SQLite would give them: booleans 1/0, NULL as NULL.
+ *
+ * A store here (db_impl.h's slots) is a postgresql:// URI without a password, versioned by its
+ * pb_meta row, created and migrated under an advisory lock; table definitions are SQLite's words
+ * translated (p_ddl). */
 #include "db_impl.h"
 
 #include <ctype.h>
@@ -64,9 +68,9 @@ static int check_no_password(const char *path, const char *what, pb_err *e)
     }
     if (!pw) return 0;
     return pb_errf(e,
-             "%s: the PostgreSQL URI carries a password; give it through PGPASSWORD, PGPASSFILE or ~/.pgpass"
-             " (docs/fleet.md), never on the command line or in the store",
-             what);
+                   "%s: the PostgreSQL URI carries a password; give it through PGPASSWORD, PGPASSFILE or ~/.pgpass"
+                   " (docs/fleet.md), never on the command line or in the store",
+                   what);
 }
 
 int pb_db_check_no_password(const char *path, const char *what, char *msg, size_t cap)
