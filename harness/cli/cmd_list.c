@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_opts.h"
 #include "metrics.h"
+#include "reads.h"
 #include "store.h"
 #include "suite.h"
 
@@ -26,6 +27,22 @@ static int on_opt(void *ctx, int id, const char *v)
     (void)v;
     a->runs = 1;
     return 0;
+}
+
+/* the header of the runs' table, once, before the first run or alone */
+static void print_header(int *printed)
+{
+    if (*printed) return;
+    *printed = 1;
+    printf("%-5s %-8s %-10s %-9s %-24s %-6s %-12s %s\n", "run", "suite", "status", "target", "started", "cases",
+           "git", "note");
+}
+
+static void print_run(void *ctx, const pb_run_listing *r)
+{
+    print_header(ctx);
+    printf("%-5lld %-8s %-10s %-9s %-24s %-6d %-12s %s\n", (long long)r->id, r->suite, r->status, r->target,
+           r->started_at, r->cases, r->git, r->note);
 }
 
 int cmd_list(int argc, char **argv)
@@ -72,29 +89,12 @@ int cmd_list(int argc, char **argv)
     pb_store st;
     pb_err e = {{0}};
     if (pb_store_open_readonly(&st, db, &e) < 0) { fprintf(stderr, "bench list: %s\n", e.msg); return 2; }
-    pb_stmt *q;
-    if (pb_db_prepare(st.db,
-                           "SELECT r.id, r.suite, r.status, r.target, r.started_at, COALESCE(r.status_reason,''),"
-                           " (SELECT count(*) FROM cases c WHERE c.run_id = r.id), substr(r.git_sha,1,12)"
-                           " FROM runs r ORDER BY r.id DESC", &q) != PB_DB_OK) {
-        fprintf(stderr, "bench list: %s: %s\n", db, pb_db_errmsg(st.db));
-        pb_store_close(&st);
-        return 1;
-    }
-    printf("%-5s %-8s %-10s %-9s %-24s %-6s %-12s %s\n", "run", "suite", "status", "target", "started", "cases",
-           "git", "note");
-    int rc;
-    while ((rc = pb_db_step(q)) == PB_DB_ROW)
-        printf("%-5lld %-8s %-10s %-9s %-24s %-6d %-12s %s\n", (long long)pb_db_column_int64(q, 0),
-               pb_db_column_text(q, 1), pb_db_column_text(q, 2), pb_db_column_text(q, 3),
-               pb_db_column_text(q, 4), pb_db_column_int(q, 6), pb_db_column_text(q, 7),
-               pb_db_column_text(q, 5));
-    /* a corrupt page shows up here, after some rows: say so instead of a short list and exit 0 */
-    int failed = rc != PB_DB_DONE;
-    if (failed) fprintf(stderr, "bench list: %s: reading runs: %s\n", db, pb_db_errmsg(st.db));
-    pb_db_finalize(q);
+    int header = 0;
+    int listed = pb_store_each_run(&st, print_run, &header, &e);
+    if (listed >= 0) print_header(&header);   /* a store without runs: the header alone */
+    if (listed) fprintf(stderr, "bench list: %s\n", e.msg);
     pb_store_close(&st);
-    return failed ? 1 : 0;
+    return listed ? 1 : 0;
 }
 
 /* `bench migrate [--db PATH]`: bring a database to this bench's schema (one transaction). */

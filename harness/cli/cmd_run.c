@@ -14,9 +14,11 @@
 #include "pb_spawn.h"
 #include "gbshim.h"
 #include "kmod_target.h"
+#include "metrics.h"
 #include "runner.h"
 #include "store.h"
 #include "pb_config.h"
+#include "reads.h"
 #include "report.h"
 #include "runenv.h"
 #include "suite.h"
@@ -182,26 +184,46 @@ static void closing_summary(const pb_suite *s, const char *db, int64_t run)
     pb_store_close(&st);
 }
 
-/* The paired ratio of impl against the run's baseline in the time metric, for a cell: 1 + *r. */
-static int time_ratio(pb_store *st, int64_t run, const char *base, const char *impl, const char *variant,
-                      const char *op, int64_t size, double r[3])
+/* What the hyperfine-style figures of a run's cases need while they are printed. */
+typedef struct spread_ctx {
+    pb_store *st;
+    int64_t run;
+    const pb_suite *suite;
+    char base[PB_NAME_MAX];            /* the run's baseline */
+    char last[2 * PB_NAME_MAX + 32];   /* the cell printed last */
+} spread_ctx;
+
+/* One case's figures, under its cell's heading where the cell changes; nothing for a case whose
+ * samples keep neither user and system time apart nor (a suite whose sample is a process) CPU time. */
+static void print_spread(void *ctx, const pb_case_key *k)
 {
-    pb_stmt *q;
-    if (pb_db_prepare(st->db,
-                      "SELECT estimate, ci_lo, ci_hi FROM ratios WHERE run_id = ?1 AND metric = 'ns_per_op'"
-                      " AND baseline = ?2 AND candidate = ?3 AND variant = ?4 AND op = ?5 AND size_bytes = ?6"
-                      " AND estimate IS NOT NULL", &q) != PB_DB_OK)
-        return 0;
-    pb_db_bind_int64(q, 1, run);
-    pb_db_bind_text(q, 2, base);
-    pb_db_bind_text(q, 3, impl);
-    pb_db_bind_text(q, 4, variant);
-    pb_db_bind_text(q, 5, op);
-    pb_db_bind_int64(q, 6, size);
-    int have = pb_db_step(q) == PB_DB_ROW;
-    for (int i = 0; have && i < 3; i++) r[i] = pb_db_column_double(q, i);
-    pb_db_finalize(q);
-    return have;
+    spread_ctx *x = ctx;
+    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
+    snprintf(impl, sizeof impl, "%s", k->impl);
+    snprintf(variant, sizeof variant, "%s", k->variant);
+    snprintf(op, sizeof op, "%s", k->op);
+    const pb_case_key key = {.impl = impl, .variant = variant, .op = op, .size = k->size};
+    pb_time_spread sp;
+    if (pb_store_time_spread(x->st, x->run, &key, &sp) != 1) return;
+    if (!sp.has_split && !(x->suite->sample_words && sp.has_cpu)) return;
+    char cell[sizeof x->last];
+    snprintf(cell, sizeof cell, "%s %s", variant, op);
+    if (strcmp(cell, x->last)) printf("\n%s:\n", cell);
+    snprintf(x->last, sizeof x->last, "%s", cell);
+    char a[32], b[32], u[32], s[32];
+    printf("  %s\n", impl);
+    if (sp.has_split)
+        printf("    Time (mean \u00b1 \u03c3):  %s \u00b1 %s    [User: %s, System: %s]\n", pb_fmt_ns(a, sizeof a, sp.mean),
+               pb_fmt_ns(b, sizeof b, sp.stddev), pb_fmt_ns(u, sizeof u, sp.user), pb_fmt_ns(s, sizeof s, sp.sys));
+    else
+        printf("    Time (mean \u00b1 \u03c3):  %s \u00b1 %s    [CPU: %s]\n", pb_fmt_ns(a, sizeof a, sp.mean),
+               pb_fmt_ns(b, sizeof b, sp.stddev), pb_fmt_ns(u, sizeof u, sp.cpu));
+    printf("    Range (min \u2026 max):  %s \u2026 %s    %lld runs\n", pb_fmt_ns(a, sizeof a, sp.min),
+           pb_fmt_ns(b, sizeof b, sp.max), (long long)sp.n);
+    double r[3];
+    if (strcmp(impl, x->base) &&
+        pb_store_ratio(x->st, x->run, PB_DEFAULT_METRIC, x->base, impl, variant, op, k->size, r))
+        printf("    Ratio %s/%s (paired by round):  %.3f [%.3f, %.3f]\n", impl, x->base, r[0], r[1], r[2]);
 }
 
 /* Per command of each cell, hyperfine's figures, for the cases whose samples keep user and system
@@ -213,50 +235,10 @@ static void spread_summary(const char *db, int64_t run, const pb_suite *suite)
     pb_store st;
     pb_err e = {{0}};
     if (pb_store_open_readonly(&st, db, &e) < 0) return;
-    pb_stmt *q;
-    char base[PB_NAME_MAX] = "";
-    if (pb_db_prepare(st.db, "SELECT baseline FROM runs WHERE id = ?1", &q) == PB_DB_OK) {
-        pb_db_bind_int64(q, 1, run);
-        if (pb_db_step(q) == PB_DB_ROW && pb_db_column_type(q, 0) != PB_DB_NULL)
-            snprintf(base, sizeof base, "%s", pb_db_column_str(q, 0));
-        pb_db_finalize(q);
-    }
-    if (pb_db_prepare(st.db,
-                      "SELECT impl, variant, op, size_bytes FROM cases WHERE run_id = ?1 AND status = 'ok'"
-                      " ORDER BY id", &q) != PB_DB_OK) {
-        pb_store_close(&st);
-        return;
-    }
-    pb_db_bind_int64(q, 1, run);
-    char last[2 * PB_NAME_MAX + 32] = "";
-    while (pb_db_step(q) == PB_DB_ROW) {
-        char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
-        snprintf(impl, sizeof impl, "%s", pb_db_column_str(q, 0));
-        snprintf(variant, sizeof variant, "%s", pb_db_column_str(q, 1));
-        snprintf(op, sizeof op, "%s", pb_db_column_str(q, 2));
-        int64_t size = pb_db_column_int64(q, 3);
-        pb_time_spread sp;
-        if (pb_export_time_spread(&st, run, impl, variant, op, size, &sp) != 1) continue;
-        if (!sp.has_split && !(suite->sample_words && sp.has_cpu)) continue;
-        char cell[sizeof last];
-        snprintf(cell, sizeof cell, "%s %s", variant, op);
-        if (strcmp(cell, last)) printf("\n%s:\n", cell);
-        snprintf(last, sizeof last, "%s", cell);
-        char a[32], b[32], u[32], s[32];
-        printf("  %s\n", impl);
-        if (sp.has_split)
-            printf("    Time (mean \u00b1 \u03c3):  %s \u00b1 %s    [User: %s, System: %s]\n", pb_fmt_ns(a, sizeof a, sp.mean),
-                   pb_fmt_ns(b, sizeof b, sp.stddev), pb_fmt_ns(u, sizeof u, sp.user), pb_fmt_ns(s, sizeof s, sp.sys));
-        else
-            printf("    Time (mean \u00b1 \u03c3):  %s \u00b1 %s    [CPU: %s]\n", pb_fmt_ns(a, sizeof a, sp.mean),
-                   pb_fmt_ns(b, sizeof b, sp.stddev), pb_fmt_ns(u, sizeof u, sp.cpu));
-        printf("    Range (min \u2026 max):  %s \u2026 %s    %lld runs\n", pb_fmt_ns(a, sizeof a, sp.min),
-               pb_fmt_ns(b, sizeof b, sp.max), (long long)sp.n);
-        double r[3];
-        if (strcmp(impl, base) && time_ratio(&st, run, base, impl, variant, op, size, r))
-            printf("    Ratio %s/%s (paired by round):  %.3f [%.3f, %.3f]\n", impl, base, r[0], r[1], r[2]);
-    }
-    pb_db_finalize(q);
+    spread_ctx x = {.st = &st, .run = run, .suite = suite};
+    pb_run_row r;
+    if (pb_store_run_row(&st, run, &r, NULL) == 1) snprintf(x.base, sizeof x.base, "%s", r.baseline);
+    pb_store_each_ok_case(&st, run, print_spread, &x);
     pb_store_close(&st);
 }
 
@@ -349,6 +331,103 @@ static int plugins_into_impls(run_args *a, const pb_cli *cli, char *buf, size_t 
     return 0;
 }
 
+/* The command line into cli and a; impls (cap bytes) holds the --impl list where --plugin adds to it.
+ * 0, 1 after --help, or 2 after printing why. */
+static int parse_run(pb_cli *cli, run_args *a, int argc, char **argv, char *impls, size_t cap)
+{
+    if (pb_cli_find_suite("run", argc, argv, &cli->suite)) return 2;
+    pb_err e = {{0}};
+    if (cli->suite && !(cli->suite_opts = pb_suite_opts_new(cli->suite, &e))) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        return 2;
+    }
+    int rc = pb_cli_parse(cli, argc, argv);
+    if (rc == 0 && !cli->suite) {
+        fprintf(stderr, "bench run: --suite is required (see bench run --help)\n");
+        rc = 2;
+    }
+    if (rc == 0) rc = plugins_into_impls(a, cli, impls, cap);
+    return rc;
+}
+
+/* Options that mean nothing together (--measure valgrind and timing, --target and passes), and the
+ * store's path: 0, or 2 after printing why. */
+static int refuse_conflicts(const run_args *a, int vg)
+{
+    if (vg && strcmp(a->target, "userspace")) {
+        fprintf(stderr, "bench run: --measure valgrind counts this process's implementations: not with --target %s\n",
+                a->target);
+        return 2;
+    }
+    if (vg && (a->o.rounds || a->o.passes || a->o.sample_seconds > 0 || a->o.counters || a->o.boundary_rounds >= 0)) {
+        fprintf(stderr, "bench run: --%s has no meaning with --measure valgrind (counts: %d ops per case, no clock, "
+                        "no hardware counters)\n",
+                a->o.rounds ? "rounds" : a->o.passes ? "passes" : a->o.sample_seconds > 0 ? "sample-ms"
+                : a->o.counters ? "counters" : "boundary-rounds",
+                PB_VG_ITERS);
+        return 2;
+    }
+    pb_err e = {{0}};
+    if (pb_store_check_path(a->o.db_path, &e) < 0) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        return 2;
+    }
+    if (strcmp(a->target, "userspace") && (a->o.passes || a->o.boundary_rounds >= 0)) {
+        fprintf(stderr, "bench run: --%s has no meaning with --target %s (the module times its cells itself)\n",
+                a->o.passes ? "passes" : "boundary-rounds", a->target);
+        return 2;
+    }
+    return 0;
+}
+
+/* --target qemu|host: the kernel module times the suite's cells (kmod_target.h); its exit status. */
+static int run_kmod(const run_args *a, const pb_cli *cli, const char *cmdline)
+{
+    if (!strcmp(a->target, "qemu") || !strcmp(a->target, "host"))
+        return pb_kmod_target_run(cli->suite->name, a->target, a->o.db_path, a->o.quick, a->o.rounds, cmdline);
+    fprintf(stderr, "bench run: unknown --target '%s' (userspace, qemu or host)\n", a->target);
+    return 2;
+}
+
+/* The timed run of a->o (its suite and options set) in this build's code layouts (ml and set: where
+ * they are kept while it runs), with the verdicts' boundaries for its boundary rounds, then its
+ * closing lines. The command's exit status. */
+static int run_timed(run_args *a, const pb_cli *cli, pb_module_layouts *ml, pb_layout_set *set)
+{
+    if (open_layouts(a, ml, set) < 0) return 2;
+    /* the verdicts' boundaries, as the run's report will judge its cells (boundary rounds) */
+    pb_err e = {{0}};
+    pb_report_near *near = pb_report_near_open(cli->suite, pb_data_dir(), &e);
+    if (!near) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        pb_module_layouts_close(ml);
+        return 2;
+    }
+    a->o.nearness = pb_report_near_cell;
+    a->o.near_ctx = near;
+    int64_t run = 0;
+    int failed = 0;
+    a->o.failed_cases = &failed;
+    int r = pb_run(&a->o, &run, &e);
+    pb_report_near_close(near);
+    pb_module_layouts_close(ml);
+    if (r == 130) { fprintf(stderr, "bench run: %s\n", e.msg); return 130; }
+    if (r < 0) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        return r == -2 ? 2 : 1;
+    }
+    printf("run %lld complete (suite %s) in %s\n", (long long)run, cli->suite->name, a->o.db_path);
+    closing_summary(cli->suite, a->o.db_path, run);
+    spread_summary(a->o.db_path, run, cli->suite);
+    if (failed) {
+        /* complete (every other case stands) but not clean: the caller must hear of it */
+        fprintf(stderr, "bench run: %lld case%s of code the lab did not write failed (said above; stored unavailable, reason 'failed: ...')\n",
+                (long long)failed, failed == 1 ? "" : "s");
+        return 1;
+    }
+    return 0;
+}
+
 static int run_one(int argc, char **argv, const char *cmdline)
 {
     pb_cli cli = {
@@ -365,115 +444,30 @@ static int run_one(int argc, char **argv, const char *cmdline)
                   .o = {.db_path = pb_default_db(), .progress = 1, .command_line = cmdline, .boundary_rounds = -1}};
     cli.on_opt = on_opt;
     cli.ctx = &a;
-    if (pb_cli_find_suite("run", argc, argv, &cli.suite)) return 2;
-    pb_err e = {{0}};
-    if (cli.suite && !(cli.suite_opts = pb_suite_opts_new(cli.suite, &e))) {
-        fprintf(stderr, "bench run: %s\n", e.msg);
-        return 2;
-    }
-    int rc = pb_cli_parse(&cli, argc, argv);
-    if (rc == 0 && !cli.suite) {
-        fprintf(stderr, "bench run: --suite is required (see bench run --help)\n");
-        rc = 2;
-    }
     char impls[512];
-    if (rc == 0) rc = plugins_into_impls(&a, &cli, impls, sizeof impls);
+    pb_module_layouts ml;
+    pb_layout_set set;
+    int rc = parse_run(&cli, &a, argc, argv, impls, sizeof impls);
+    const int vg = !strcmp(a.measure, "valgrind");
+    a.o.suite = cli.suite;
+    a.o.suite_opts = cli.suite_opts;
+    a.o.options_text = cli.suite_text;
     if (rc == 0 && a.vg_child) {
         /* the child under callgrind: it measures and writes its files, it stores nothing */
-        a.o.suite = cli.suite;
-        a.o.suite_opts = cli.suite_opts;
-        a.o.options_text = cli.suite_text;
+        pb_err e = {{0}};
         if (pb_vg_child(&a.o, a.vg_child, a.vg_reps, &e) < 0) {
             fprintf(stderr, "bench run: %s\n", e.msg);
             rc = 2;
         }
-        pb_suite_opts_free(cli.suite, cli.suite_opts);
-        return rc;
+    } else if (rc == 0 && !(rc = refuse_conflicts(&a, vg))) {
+        rc = strcmp(a.target, "userspace") ? run_kmod(&a, &cli, cmdline)
+             : vg                          ? cmd_run_valgrind(&a.o, &cli, cmdline)
+                                           : run_timed(&a, &cli, &ml, &set);
+    } else if (rc == 1) {
+        rc = 0;   /* --help */
     }
-    const int vg = !strcmp(a.measure, "valgrind");
-    if (rc == 0 && vg && strcmp(a.target, "userspace")) {
-        fprintf(stderr, "bench run: --measure valgrind counts this process's implementations: not with --target %s\n",
-                a.target);
-        rc = 2;
-    }
-    if (rc == 0 && vg && (a.o.rounds || a.o.passes || a.o.sample_seconds > 0 || a.o.counters || a.o.boundary_rounds >= 0)) {
-        fprintf(stderr, "bench run: --%s has no meaning with --measure valgrind (counts: %d ops per case, no clock, "
-                        "no hardware counters)\n",
-                a.o.rounds ? "rounds" : a.o.passes ? "passes" : a.o.sample_seconds > 0 ? "sample-ms"
-                : a.o.counters ? "counters" : "boundary-rounds",
-                PB_VG_ITERS);
-        rc = 2;
-    }
-    if (rc == 0 && pb_store_check_path(a.o.db_path, &e) < 0) {
-        fprintf(stderr, "bench run: %s\n", e.msg);
-        rc = 2;
-    }
-    if (rc == 0 && strcmp(a.target, "userspace") && (a.o.passes || a.o.boundary_rounds >= 0)) {
-        fprintf(stderr, "bench run: --%s has no meaning with --target %s (the module times its cells itself)\n",
-                a.o.passes ? "passes" : "boundary-rounds", a.target);
-        rc = 2;
-    }
-    if (rc == 0 && strcmp(a.target, "userspace")) {
-        if (!strcmp(a.target, "qemu") || !strcmp(a.target, "host"))
-            rc = pb_kmod_target_run(cli.suite->name, a.target, a.o.db_path, a.o.quick, a.o.rounds, cmdline);
-        else {
-            fprintf(stderr, "bench run: unknown --target '%s' (userspace, qemu or host)\n", a.target);
-            rc = 2;
-        }
-        pb_suite_opts_free(cli.suite, cli.suite_opts);
-        return rc;
-    }
-    if (rc) {
-        if (cli.suite) pb_suite_opts_free(cli.suite, cli.suite_opts);
-        return rc == 1 ? 0 : rc;
-    }
-    a.o.suite = cli.suite;
-    a.o.suite_opts = cli.suite_opts;
-    a.o.options_text = cli.suite_text;
-    if (vg) {
-        rc = cmd_run_valgrind(&a.o, &cli, cmdline);
-        pb_suite_opts_free(cli.suite, cli.suite_opts);
-        return rc;
-    }
-    pb_module_layouts ml;
-    pb_layout_set set;
-    if (open_layouts(&a, &ml, &set) < 0) {
-        pb_suite_opts_free(cli.suite, cli.suite_opts);
-        return 2;
-    }
-    /* the verdicts' boundaries, as the run's report will judge its cells (boundary rounds) */
-    pb_report_near *near = pb_report_near_open(cli.suite, pb_data_dir(), &e);
-    if (!near) {
-        fprintf(stderr, "bench run: %s\n", e.msg);
-        pb_module_layouts_close(&ml);
-        pb_suite_opts_free(cli.suite, cli.suite_opts);
-        return 2;
-    }
-    a.o.nearness = pb_report_near_cell;
-    a.o.near_ctx = near;
-    int64_t run = 0, failed = 0;
-    int nfailed = 0;
-    a.o.failed_cases = &nfailed;
-    int r = pb_run(&a.o, &run, &e);
-    failed = nfailed;
-    pb_report_near_close(near);
-    pb_module_layouts_close(&ml);
-    pb_suite_opts_free(cli.suite, cli.suite_opts);
-    if (r == 130) { fprintf(stderr, "bench run: %s\n", e.msg); return 130; }
-    if (r < 0) {
-        fprintf(stderr, "bench run: %s\n", e.msg);
-        return r == -2 ? 2 : 1;
-    }
-    printf("run %lld complete (suite %s) in %s\n", (long long)run, cli.suite->name, a.o.db_path);
-    closing_summary(cli.suite, a.o.db_path, run);
-    spread_summary(a.o.db_path, run, cli.suite);
-    if (failed) {
-        /* complete (every other case stands) but not clean: the caller must hear of it */
-        fprintf(stderr, "bench run: %lld case%s of code the lab did not write failed (said above; stored unavailable, reason 'failed: ...')\n",
-                (long long)failed, failed == 1 ? "" : "s");
-        return 1;
-    }
-    return 0;
+    if (cli.suite) pb_suite_opts_free(cli.suite, cli.suite_opts);
+    return rc;
 }
 
 /* Is suite s one that re-runs a published patch (it has the document's table, data/<suite>_doc.tsv)? */

@@ -6,10 +6,10 @@
  *                 ratio, CI, p-value, minimum detectable change, Holm's
  *                 correction over the cells of one comparison, the verdict;
  *                 and the threshold file (ci/thresholds).
- *   gate_store.c  what comes from and goes to SQLite: the samples of runs,
- *                 pairing them (within a run by round, across alternating runs
- *                 by alternation), refusing runs of other machines or jobs,
- *                 and the comparisons/comparison_cells/calibrations tables.
+ *   gate_store.c  what comes from and goes to the store: the samples of runs,
+ *                 the comparisons/comparison_cells/calibrations tables; and
+ *   gate_cells.c  pairing them (within a run by round, across alternating runs
+ *                 by alternation), refusing runs of other machines or jobs.
  *   gate_out.c    the gate's render table: the table on stdout, --format md and
  *                 --format json (written with jansson).
  *
@@ -219,7 +219,7 @@ int pb_cell_under_threshold(const pb_cmp_cell *c, const pb_gate_params *gp);
 /* "slower by 8.9 % [2.7 %, 11.5 %], under the 15 % threshold" into b; returns b */
 const char *pb_under_threshold_text(char *b, size_t cap, const pb_cmp_cell *c);
 
-/* ---- the store (gate_store.c) ---- */
+/* ---- the store (gate_store.c), cells and pairs (gate_cells.c) ---- */
 
 /* pb_store_open (whose schema includes the gate's tables, store/schema.c); must_exist:
  * refuse (rather than create) a missing file. */

@@ -18,21 +18,8 @@
 #include <string.h>
 
 #include "compare_unpaired.h"
+#include "reads.h"
 #include "stats.h"
-
-/* the newest complete run of suite other than base, or 0 */
-static int64_t newest_run(pb_store *st, const char *suite, int64_t base)
-{
-    pb_stmt *q;
-    if (pb_db_prepare(st->db, "SELECT max(id) FROM runs WHERE suite = ?1 AND status = 'complete' AND id <> ?2", &q) !=
-        PB_DB_OK)
-        return 0;
-    pb_db_bind_text(q, 1, suite);
-    pb_db_bind_int64(q, 2, base);
-    int64_t id = pb_db_step(q) == PB_DB_ROW ? pb_db_column_int64(q, 0) : 0;
-    pb_db_finalize(q);
-    return id;
-}
 
 static const pb_gate_case *case_of(const pb_gate_data *d, int64_t run, const pb_gate_case *like)
 {
@@ -179,7 +166,7 @@ static int resolve(pb_store *st, against_ctx *x, pb_err *e)
                                        "makes one)", o->name, st->path, o->name);
     pb_run_meta ma, mb;
     if (pb_gate_run_meta(st, x->base, &ma, e) < 0) return -1;
-    x->run = o->run ? o->run : newest_run(st, ma.suite, x->base);
+    x->run = o->run ? o->run : pb_store_newest_run_but(st, ma.suite, x->base);
     if (!x->run)
         return pb_errf(e, "no complete run of %s but the baseline's own (run %lld): bench run it first", ma.suite,
                        (long long)x->base);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* gate_baseline.c — the baselines table and what makes two runs comparable unpaired
- * (gate_baseline.h). The gate itself is gate_against.c. */
+/* gate_baseline.c — stored baselines (their rows are gate_store.c's) and what makes two runs
+ * comparable unpaired (gate_baseline.h). The gate itself is gate_against.c. */
 #include "gate_baseline.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "gate_store.h"
+#include "reads.h"
 #include "suite.h"
 #include "text_out.h"
 
@@ -21,103 +23,54 @@ int pb_baseline_name_ok(const char *name, pb_err *e)
     return 0;
 }
 
-static int run_status(pb_store *st, int64_t run, char *status, size_t cap, pb_err *e)
-{
-    pb_stmt *q;
-    if (pb_db_prepare(st->db, "SELECT status FROM runs WHERE id = ?1", &q) != PB_DB_OK)
-        return pb_store_sqlerr(st, e, "read run");
-    pb_db_bind_int64(q, 1, run);
-    int r = pb_db_step(q);
-    if (r == PB_DB_ROW) pb_db_column_copy(q, 0, status, cap);
-    pb_db_finalize(q);
-    if (r != PB_DB_ROW && r != PB_DB_DONE) return pb_store_sqlerr(st, e, "read run");
-    return r == PB_DB_ROW;
-}
-
-int pb_baseline_find(pb_store *st, const char *name, int64_t *run, pb_err *e)
-{
-    pb_stmt *q;
-    if (pb_db_prepare(st->db, "SELECT run_id FROM baselines WHERE name = ?1", &q) != PB_DB_OK)
-        return pb_store_sqlerr(st, e, "read baselines");
-    pb_db_bind_text(q, 1, name);
-    int r = pb_db_step(q);
-    if (r == PB_DB_ROW) *run = pb_db_column_int64(q, 0);
-    pb_db_finalize(q);
-    if (r != PB_DB_ROW && r != PB_DB_DONE) return pb_store_sqlerr(st, e, "read baselines");
-    return r == PB_DB_ROW;
-}
-
-static int write_baseline(pb_store *st, const char *name, int64_t run, const char *command_line, pb_err *e)
-{
-    pb_stmt *q;
-    if (pb_db_prepare(st->db,
-                      "INSERT INTO baselines (name, run_id, saved_at, command_line) VALUES (?1, ?2, ?3, ?4)"
-                      " ON CONFLICT (name) DO UPDATE SET run_id = excluded.run_id, saved_at = excluded.saved_at,"
-                      " command_line = excluded.command_line", &q) != PB_DB_OK)
-        return pb_store_sqlerr(st, e, "save baseline");
-    char now[32];
-    pb_db_now(now);
-    pb_db_bind_text(q, 1, name);
-    pb_db_bind_int64(q, 2, run);
-    pb_db_bind_text(q, 3, now);
-    pb_db_bind_text(q, 4, command_line);
-    int r = pb_db_step(q);
-    pb_db_finalize(q);
-    return r == PB_DB_DONE ? 0 : pb_store_sqlerr(st, e, "save baseline");
-}
-
 int pb_baseline_save(pb_store *st, const char *name, int64_t run, const char *command_line, int64_t *was, pb_err *e)
 {
-    char status[32] = "";
     *was = 0;
-    int have = run_status(st, run, status, sizeof status, e);
+    pb_run_row r;
+    int have = pb_store_run_row(st, run, &r, e);
     if (have < 0) return -1;
     if (!have) return pb_errf(e, "%s has no run %lld", st->path, (long long)run), PB_STORE_REFUSED;
-    if (strcmp(status, "complete"))
-        return pb_errf(e, "run %lld is %s: only a complete run can be a baseline", (long long)run, status),
+    if (strcmp(r.status, "complete"))
+        return pb_errf(e, "run %lld is %s: only a complete run can be a baseline", (long long)run, r.status),
                PB_STORE_REFUSED;
     if (pb_store_begin(st, e) < 0) return -1;
-    if (pb_baseline_find(st, name, was, e) < 0 || write_baseline(st, name, run, command_line, e) < 0) {
+    if (pb_baseline_find(st, name, was, e) < 0 || pb_gate_baseline_write(st, name, run, command_line, e) < 0) {
         pb_store_rollback(st);
         return -1;
     }
     return pb_store_commit(st, e);
 }
 
-int pb_baseline_list(pb_store *st, FILE *f, pb_err *e)
+typedef struct list_ctx {
+    FILE *f;
+    int rows;
+} list_ctx;
+
+static void list_header(list_ctx *x)
 {
-    pb_stmt *q;
-    if (pb_db_prepare(st->db,
-                      "SELECT b.name, b.run_id, r.suite, b.saved_at, COALESCE(r.user_label, r.user_revision, '')"
-                      " FROM baselines b JOIN runs r ON r.id = b.run_id ORDER BY b.name", &q) != PB_DB_OK)
-        return pb_store_sqlerr(st, e, "read baselines");
-    fprintf(f, "%-24s %6s %-10s %-26s %s\n", "baseline", "run", "suite", "saved", "your revision");
-    int r, rows = 0;
-    while ((r = pb_db_step(q)) == PB_DB_ROW) {
-        char name[PB_BASELINE_NAME_MAX * 4 + 1], suite[PB_NAME_MAX * 4], at[128], rev[1024];
-        fprintf(f, "%-24s %6lld %-10s %-26s %s\n", pb_term_text(name, sizeof name, pb_db_column_str(q, 0)),
-                (long long)pb_db_column_int64(q, 1), pb_term_text(suite, sizeof suite, pb_db_column_str(q, 2)),
-                pb_term_text(at, sizeof at, pb_db_column_str(q, 3)), pb_term_text(rev, sizeof rev, pb_db_column_str(q, 4)));
-        rows++;
-    }
-    pb_db_finalize(q);
-    if (r != PB_DB_DONE) return pb_store_sqlerr(st, e, "read baselines");
-    if (!rows) fprintf(f, "(none: bench baseline save NAME [--run ID])\n");
-    return 0;
+    if (!x->rows) fprintf(x->f, "%-24s %6s %-10s %-26s %s\n", "baseline", "run", "suite", "saved", "your revision");
 }
 
-int pb_baseline_delete(pb_store *st, const char *name, pb_err *e)
+static void list_row(void *ctx, const pb_baseline_row *r)
 {
-    pb_stmt *q;
-    if (pb_db_prepare(st->db, "DELETE FROM baselines WHERE name = ?1 RETURNING run_id", &q) != PB_DB_OK)
-        return pb_store_sqlerr(st, e, "delete baseline");
-    pb_db_bind_text(q, 1, name);
-    int r = pb_db_step(q);
-    int found = r == PB_DB_ROW;
-    if (found) r = pb_db_step(q);
-    pb_db_finalize(q);
-    if (r != PB_DB_DONE) return pb_store_sqlerr(st, e, "delete baseline");
-    return found;
+    list_ctx *x = ctx;
+    list_header(x);
+    char name[PB_BASELINE_NAME_MAX * 4 + 1], suite[PB_NAME_MAX * 4], at[128], rev[1024];
+    fprintf(x->f, "%-24s %6lld %-10s %-26s %s\n", pb_term_text(name, sizeof name, r->name), (long long)r->run,
+            pb_term_text(suite, sizeof suite, r->suite), pb_term_text(at, sizeof at, r->saved_at),
+            pb_term_text(rev, sizeof rev, r->revision));
+    x->rows++;
+}
+
+int pb_baseline_list(pb_store *st, FILE *f, pb_err *e)
+{
+    list_ctx x = {.f = f};
+    int r = pb_gate_each_baseline(st, list_row, &x, e);
+    if (r < 0) return -1;
+    list_header(&x);   /* none yet: the header above the line that says so */
+    if (r) return -1;
+    if (!x.rows) fprintf(f, "(none: bench baseline save NAME [--run ID])\n");
+    return 0;
 }
 
 /* ---- comparable runs ---- */
@@ -130,26 +83,21 @@ typedef struct run_conf {
 
 static int read_conf(pb_store *st, int64_t run, run_conf *c, pb_err *e)
 {
-    pb_stmt *q;
     memset(c, 0, sizeof *c);
-    if (pb_db_prepare(st->db,
-                      "SELECT suite, status, target, COALESCE(machine_id, ''), COALESCE(hostname, ''),"
-                      " COALESCE(cpu_model, ''), COALESCE(options, ''), COALESCE(layouts, '1') FROM runs WHERE id = ?1",
-                      &q) != PB_DB_OK)
-        return pb_store_sqlerr(st, e, "read run");
-    pb_db_bind_int64(q, 1, run);
-    int r = pb_db_step(q);
-    if (r == PB_DB_ROW) {
+    pb_run_row row, *r = &row;
+    int found = pb_store_run_row(st, run, r, e);
+    if (found > 0) {
         c->id = run;
         char *f[] = {c->suite, c->status, c->target, c->machine, c->host, c->cpu, c->options, c->layouts};
+        const char *v[] = {r->suite, r->status, r->target, r->machine_id, r->hostname, r->cpu_model, r->options,
+                           r->layouts};
         size_t cap[] = {sizeof c->suite, sizeof c->status, sizeof c->target, sizeof c->machine, sizeof c->host,
                         sizeof c->cpu, sizeof c->options, sizeof c->layouts};
-        for (int i = 0; i < 8; i++) pb_db_column_copy(q, i, f[i], cap[i]);
+        for (int i = 0; i < 8; i++) snprintf(f[i], cap[i], "%s", v[i]);
         c->layouts[strcspn(c->layouts, ":")] = 0;   /* "16 (seed 1)": how many, and their seed */
     }
-    pb_db_finalize(q);
-    if (r == PB_DB_DONE) return pb_errf(e, "%s has no run %lld", st->path, (long long)run), PB_STORE_REFUSED;
-    return r == PB_DB_ROW ? 0 : pb_store_sqlerr(st, e, "read run");
+    if (found < 0) return -1;
+    return found ? 0 : (pb_errf(e, "%s has no run %lld", st->path, (long long)run), PB_STORE_REFUSED);
 }
 
 /* The items of a run's options (runner.c: "rounds=N sample_s=S ... --opt=VALUE --flag ..."): the

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gate_store.h"
+#include "reads.h"
 #include "text_out.h"
 
 pb_cell_verdict pb_det_verdict(double lo, double hi, double threshold)
@@ -186,49 +188,14 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
     return rc;
 }
 
-/* the per-op values of one metric in one valgrind run */
-typedef struct det_row {
-    char impl[PB_NAME_MAX], variant[PB_NAME_MAX], op[PB_NAME_MAX];
-    uint64_t size;
-    double v[3];   /* smallest, median, largest over the run's repetitions */
-    int n;
-} det_row;
-
-static int load_rows(pb_store *st, int64_t run, const char *metric, det_row **out, size_t *nout, pb_err *e)
+/* the per-op counts of one metric in one valgrind run: 0, or -1 + e (none, or the store failed) */
+static int load_rows(pb_store *st, int64_t run, const char *metric, pb_case_stat **out, size_t *nout, pb_err *e)
 {
-    pb_stmt *q;
+    if (pb_store_case_stats(st, run, metric, "valgrind", out, nout, e) < 0) return -1;
+    if (*nout) return 0;
+    free(*out);
     *out = NULL;
-    *nout = 0;
-    if (pb_db_prepare(st->db,
-                           "SELECT c.impl, c.variant, c.op, c.size_bytes, s.median, s.min, s.max, s.n"
-                           " FROM cases c JOIN stats s ON s.case_id = c.id"
-                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND s.source = 'valgrind' ORDER BY c.id", &q) != PB_DB_OK)
-        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_bind_int64(q, 1, run);
-    pb_db_bind_text(q, 2, metric);
-    size_t cap = 0;
-    int rc = 0;
-    while (pb_db_step(q) == PB_DB_ROW) {
-        if (*nout == cap) {
-            det_row *nr = realloc(*out, (cap = cap ? 2 * cap : 64) * sizeof *nr);
-            if (!nr) { rc = pb_errf(e, "out of memory"); break; }
-            *out = nr;
-        }
-        det_row *r = &(*out)[(*nout)++];
-        snprintf(r->impl, PB_NAME_MAX, "%s", (const char *)pb_db_column_text(q, 0));
-        snprintf(r->variant, PB_NAME_MAX, "%s", (const char *)pb_db_column_text(q, 1));
-        snprintf(r->op, PB_NAME_MAX, "%s", (const char *)pb_db_column_text(q, 2));
-        r->size = (uint64_t)pb_db_column_int64(q, 3);
-        r->v[1] = pb_db_column_double(q, 4);
-        r->v[0] = pb_db_column_double(q, 5);
-        r->v[2] = pb_db_column_double(q, 6);
-        r->n = pb_db_column_int(q, 7);
-    }
-    pb_db_finalize(q);
-    if (rc == 0 && !*nout) rc = pb_errf(e, "run %lld has no %s counted under valgrind (bench run --measure valgrind)",
-                                        (long long)run, metric);
-    if (rc < 0) { free(*out); *out = NULL; }
-    return rc;
+    return pb_errf(e, "run %lld has no %s counted under valgrind (bench run --measure valgrind)", (long long)run, metric);
 }
 
 static int run_id(const char *list, const char *opt, int64_t *id, pb_err *e)
@@ -260,7 +227,7 @@ int pb_gate_valgrind_runs(const pb_det_gate *g, const char *runs_a, const char *
     double t;
     int line;
     if (pb_thresholds_lookup(th, "commit", ma.suite, metric, &t, &line, e) < 0) return -1;
-    det_row *ra = NULL, *rb = NULL;
+    pb_case_stat *ra = NULL, *rb = NULL;
     size_t na = 0, nb = 0, n = 0;
     int rc = load_rows(st, a, metric, &ra, &na, e);
     if (rc == 0) rc = load_rows(st, b, metric, &rb, &nb, e);
@@ -291,47 +258,36 @@ int pb_gate_valgrind_runs(const pb_det_gate *g, const char *runs_a, const char *
     return rc;
 }
 
-int64_t pb_gate_last_comparison(pb_store *st)
+typedef struct two_ctx {
+    FILE *f;
+    int64_t time_id, count_id;
+    int header;
+} two_ctx;
+
+static void two_header(two_ctx *x)
 {
-    pb_stmt *q;
-    int64_t id = 0;
-    if (pb_db_prepare(st->db, "SELECT max(id) FROM comparisons", &q) != PB_DB_OK) return 0;
-    if (pb_db_step(q) == PB_DB_ROW) id = pb_db_column_int64(q, 0);
-    pb_db_finalize(q);
-    return id;
+    if (x->header++) return;
+    fprintf(x->f, "\ntwo metrics per cell (comparisons %lld: time, %lld: counts)\n", (long long)x->time_id,
+            (long long)x->count_id);
+    fprintf(x->f, "%-12s %-8s %8s  %-24s %-13s  %-9s %-13s  %s\n", "variant", "op", "bytes", "time ratio [CI]",
+            "verdict", "insns", "verdict", "reading");
+}
+
+static void two_row(void *ctx, const pb_two_metric_row *r)
+{
+    two_ctx *x = ctx;
+    two_header(x);
+    char tcol[40];
+    snprintf(tcol, sizeof tcol, "%.3f [%.3f, %.3f]", r->time_ratio, r->time_lo, r->time_hi);
+    fprintf(x->f, "%-12s %-8s %8lld  %-24s %-13s  %-9.5f %-13s  %s\n", r->variant, r->op, (long long)r->size, tcol,
+            r->time_verdict, r->count_ratio, r->count_verdict,
+            pb_two_metric_note(r->count_ratio, r->count_threshold, r->time_ratio, r->time_lo, r->time_hi));
 }
 
 int pb_two_metric_print(FILE *f, pb_store *st, int64_t time_id, int64_t count_id, pb_err *e)
 {
-    pb_stmt *q;
-    char sql[640];
-    snprintf(sql, sizeof sql,
-             "SELECT t.variant, t.op, t.size_bytes, t.ratio, t.ci_lo, t.ci_hi, t.verdict, c.ratio,"
-             " c.verdict, c.threshold FROM comparison_cells t JOIN comparison_cells c"
-             " ON c.comparison_id = ?2 AND c.baseline = t.baseline AND c.candidate = t.candidate"
-             " AND c.variant = t.variant AND c.op = t.op AND c.size_bytes = t.size_bytes"
-             " WHERE t.comparison_id = ?1 ORDER BY t.%s", pb_db_rowid(st->db));
-    if (pb_db_prepare(st->db, sql, &q) != PB_DB_OK)
-        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_bind_int64(q, 1, time_id);
-    pb_db_bind_int64(q, 2, count_id);
-    fprintf(f, "\ntwo metrics per cell (comparisons %lld: time, %lld: counts)\n", (long long)time_id,
-            (long long)count_id);
-    fprintf(f, "%-12s %-8s %8s  %-24s %-13s  %-9s %-13s  %s\n", "variant", "op", "bytes", "time ratio [CI]", "verdict",
-            "insns", "verdict", "reading");
-    while (pb_db_step(q) == PB_DB_ROW) {
-        double tr = pb_db_column_type(q, 3) == PB_DB_NULL ? NAN : pb_db_column_double(q, 3);
-        double lo = pb_db_column_type(q, 4) == PB_DB_NULL ? NAN : pb_db_column_double(q, 4);
-        double hi = pb_db_column_type(q, 5) == PB_DB_NULL ? NAN : pb_db_column_double(q, 5);
-        double cr = pb_db_column_type(q, 7) == PB_DB_NULL ? NAN : pb_db_column_double(q, 7);
-        double ct = pb_db_column_double(q, 9);
-        char tcol[40];
-        snprintf(tcol, sizeof tcol, "%.3f [%.3f, %.3f]", tr, lo, hi);
-        fprintf(f, "%-12s %-8s %8lld  %-24s %-13s  %-9.5f %-13s  %s\n", (const char *)pb_db_column_text(q, 0),
-                (const char *)pb_db_column_text(q, 1), (long long)pb_db_column_int64(q, 2), tcol,
-                (const char *)pb_db_column_text(q, 6), cr, (const char *)pb_db_column_text(q, 8),
-                pb_two_metric_note(cr, ct, tr, lo, hi));
-    }
-    pb_db_finalize(q);
+    two_ctx x = {.f = f, .time_id = time_id, .count_id = count_id};
+    if (pb_gate_each_two_metric(st, time_id, count_id, two_row, &x, e) < 0) return -1;
+    two_header(&x);   /* no cell in common: the header alone */
     return 0;
 }

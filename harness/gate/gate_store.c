@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* gate_store.c — the gate's side of SQLite: samples of runs in, pairing, refusals, comparisons out. */
+/* gate_store.c — the gate's reads and writes, all of gate/'s SQL: runs and their samples in;
+ * comparisons, their runs and cells, calibrations and stored baselines out and back; the count
+ * gate's two metrics side by side. What the gate does with them is gate_cells.c's and gate.c's. */
 #include "gate.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "gate_baseline.h"
+#include "gate_det.h"
+#include "gate_store.h"
+#include "query.h"
+#include "reads.h"
 
 int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e)
 {
@@ -18,41 +25,28 @@ int pb_gate_open(pb_store *s, const char *path, int must_exist, pb_err *e)
 
 int pb_gate_run_meta(pb_store *s, int64_t run, pb_run_meta *m, pb_err *e)
 {
-    pb_stmt *st;
     memset(m, 0, sizeof *m);
-    if (pb_db_prepare(s->db,
-                           "SELECT suite, status, baseline, candidate, primary_metric, machine_id, job_id, git_sha,"
-                           " options FROM runs WHERE id = ?1", &st) != PB_DB_OK)
-        return pb_store_sqlerr(s, e, "read run");
-    pb_db_bind_int64(st, 1, run);
-    if (pb_db_step(st) != PB_DB_ROW) {
-        pb_db_finalize(st);
-        return pb_errf(e, "%s has no run %lld", s->path, (long long)run);
+    pb_run_row row, *r = &row;
+    int found = pb_store_run_row(s, run, r, e);
+    if (found > 0) {
+        m->id = run;
+        snprintf(m->suite, sizeof m->suite, "%s", r->suite);
+        snprintf(m->status, sizeof m->status, "%s", r->status);
+        snprintf(m->baseline, sizeof m->baseline, "%s", r->baseline);
+        snprintf(m->candidate, sizeof m->candidate, "%s", r->candidate);
+        snprintf(m->primary_metric, sizeof m->primary_metric, "%s", r->primary_metric[0] ? r->primary_metric : PB_DEFAULT_METRIC);
+        snprintf(m->machine_id, sizeof m->machine_id, "%s", r->machine_id);
+        snprintf(m->job_id, sizeof m->job_id, "%s", r->job_id);
+        snprintf(m->git_sha, sizeof m->git_sha, "%s", r->git_sha);
+        snprintf(m->options, sizeof m->options, "%s", r->options);
     }
-    m->id = run;
-    pb_db_column_copy(st, 0, m->suite, sizeof m->suite);
-    pb_db_column_copy(st, 1, m->status, sizeof m->status);
-    pb_db_column_copy(st, 2, m->baseline, sizeof m->baseline);
-    pb_db_column_copy(st, 3, m->candidate, sizeof m->candidate);
-    pb_db_column_copy(st, 4, m->primary_metric, sizeof m->primary_metric);
-    pb_db_column_copy(st, 5, m->machine_id, sizeof m->machine_id);
-    pb_db_column_copy(st, 6, m->job_id, sizeof m->job_id);
-    pb_db_column_copy(st, 7, m->git_sha, sizeof m->git_sha);
-    pb_db_column_copy(st, 8, m->options, sizeof m->options);
-    if (!m->primary_metric[0]) snprintf(m->primary_metric, sizeof m->primary_metric, PB_DEFAULT_METRIC);
-    pb_db_finalize(st);
-    return 0;
+    if (found < 0) return -1;
+    return found ? 0 : pb_errf(e, "%s has no run %lld", s->path, (long long)run);
 }
 
 static pb_gate_case *new_case(pb_gate_data *d)
 {
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 64;
-        pb_gate_case *nc = realloc(d->c, cap * sizeof *nc);
-        if (!nc) return NULL;
-        d->c = nc;
-        d->cap = cap;
-    }
+    if (pb_query_grow((void **)&d->c, &d->cap, d->n, sizeof *d->c) < 0) return NULL;
     pb_gate_case *c = &d->c[d->n++];
     memset(c, 0, sizeof *c);
     return c;
@@ -60,13 +54,7 @@ static pb_gate_case *new_case(pb_gate_data *d)
 
 static int push_obs(pb_gate_case *c, size_t *cap, const pb_gate_obs *o)
 {
-    if (c->n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 64;
-        pb_gate_obs *v = realloc(c->obs, nc * sizeof *v);
-        if (!v) return -1;
-        c->obs = v;
-        *cap = nc;
-    }
+    if (pb_query_grow((void **)&c->obs, cap, c->n, sizeof *c->obs) < 0) return -1;
     c->obs[c->n++] = *o;
     return 0;
 }
@@ -75,15 +63,13 @@ int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data 
 {
     int inverse = pb_metric_higher_is_better(metric);
     pb_stmt *st;
-    if (pb_db_prepare(s->db,
-                           "SELECT c.id, c.impl, c.variant, c.op, c.size_bytes, c.status, c.reason,"
-                           "       s.round, s.repetition, m.value, s.position, s.layout"
-                           " FROM cases c LEFT JOIN samples s ON s.case_id = c.id"
-                           " LEFT JOIN sample_metrics m ON m.sample_id = s.id AND m.metric = ?2"
-                           " WHERE c.run_id = ?1 ORDER BY c.id, s.round, s.repetition", &st) != PB_DB_OK)
-        return pb_store_sqlerr(s, e, "read samples");
-    pb_db_bind_int64(st, 1, run);
-    pb_db_bind_text(st, 2, metric);
+    if (pb_query(s, &st, e, "read samples",
+                 "SELECT c.id, c.impl, c.variant, c.op, c.size_bytes, c.status, c.reason,"
+                 "       s.round, s.repetition, m.value, s.position, s.layout"
+                 " FROM cases c LEFT JOIN samples s ON s.case_id = c.id"
+                 " LEFT JOIN sample_metrics m ON m.sample_id = s.id AND m.metric = ?2"
+                 " WHERE c.run_id = ?1 ORDER BY c.id, s.round, s.repetition", "it", run, metric) < 0)
+        return -1;
     int64_t cur = -1;
     pb_gate_case *c = NULL;
     size_t cap = 0;
@@ -130,69 +116,6 @@ void pb_gate_data_free(pb_gate_data *d)
     memset(d, 0, sizeof *d);
 }
 
-int pb_gate_check_runs(const pb_run_meta *m, size_t n, pb_err *e)
-{
-    for (size_t i = 0; i < n; i++) {
-        const pb_run_meta *r = &m[i], *f = &m[0];
-        if (strcmp(r->status, "complete"))
-            return pb_errf(e, "run %lld is %s, not complete: it cannot be compared", (long long)r->id, r->status);
-        if (strcmp(r->suite, f->suite))
-            return pb_errf(e, "run %lld is of suite %s, run %lld of suite %s: only runs of one suite compare",
-                           (long long)r->id, r->suite, (long long)f->id, f->suite);
-        if (!r->machine_id[0])
-            return pb_errf(e, "run %lld does not record its machine: refusing to compare it with other runs",
-                           (long long)r->id);
-        if (strcmp(r->machine_id, f->machine_id))
-            return pb_errf(e,
-                           "run %lld was measured on machine %.12s..., run %lld on machine %.12s...: comparisons "
-                           "across machines are refused (each machine has its own speed and noise; run both "
-                           "sides on one machine, see ci/perf-gate)",
-                           (long long)r->id, r->machine_id, (long long)f->id, f->machine_id);
-        if (!r->job_id[0])
-            return pb_errf(e,
-                           "run %lld has no job id (PB_JOB_ID was not set): only runs made in one job, alternating "
-                           "on one machine, are compared (see ci/perf-gate)",
-                           (long long)r->id);
-        if (strcmp(r->job_id, f->job_id))
-            return pb_errf(e,
-                           "run %lld belongs to job '%s', run %lld to job '%s': comparisons across jobs are refused "
-                           "(the machine's state between jobs is unknown; see ci/perf-gate)",
-                           (long long)r->id, r->job_id, (long long)f->id, f->job_id);
-        if (strcmp(r->options, f->options))
-            return pb_errf(e, "run %lld was run with '%s', run %lld with '%s': not the same procedure",
-                           (long long)r->id, r->options, (long long)f->id, f->options);
-    }
-    return 0;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-int pb_gate_check_alternation(const int64_t *a, const int64_t *b, size_t k, pb_err *e)
-{
-    int64_t *all = malloc((2 * k + 1) * sizeof *all);
-    if (!all) return pb_errf(e, "out of memory");
-    memcpy(all, a, k * sizeof *a);
-    memcpy(all + k, b, k * sizeof *b);
-    qsort(all, 2 * k, sizeof *all, cmp_i64);
-    int rc = 0;
-    for (size_t i = 0; i + 1 < 2 * k && rc == 0; i++)
-        if (all[i] == all[i + 1]) rc = pb_errf(e, "run %lld is on both sides", (long long)all[i]);
-    for (size_t j = 0; j < k && rc == 0; j++) {
-        int64_t x = all[2 * j], y = all[2 * j + 1];
-        if (!((x == a[j] && y == b[j]) || (x == b[j] && y == a[j])))
-            rc = pb_errf(e,
-                         "baseline run %lld and candidate run %lld are not alternation %zu: the runs of the two "
-                         "sides must alternate (give both lists in run order; ci/perf-gate makes such sessions)",
-                         (long long)a[j], (long long)b[j], j + 1);
-    }
-    free(all);
-    return rc;
-}
-
 int pb_gate_load_sessions(pb_store *s, const int64_t *a, const int64_t *b, size_t k, const char *metric,
                           char *metric_out, size_t cap, pb_run_meta *meta0, pb_gate_data *d, pb_err *e)
 {
@@ -211,262 +134,14 @@ int pb_gate_load_sessions(pb_store *s, const int64_t *a, const int64_t *b, size_
     free(m);
     return rc;
 }
-
-/* ---- cells and pairs ---- */
-
-static const pb_gate_case *find_case(const pb_gate_data *d, int64_t run, const char *impl, const pb_cmp_cell *key)
-{
-    for (size_t i = 0; i < d->n; i++) {
-        const pb_gate_case *c = &d->c[i];
-        if (c->run == run && c->size == key->size && !strcmp(c->impl, impl) && !strcmp(c->variant, key->variant) &&
-            !strcmp(c->op, key->op))
-            return c;
-    }
-    return NULL;
-}
-
-static int same_key(const pb_cmp_cell *c, const pb_gate_case *g)
-{
-    return c->size == g->size && !strcmp(c->variant, g->variant) && !strcmp(c->op, g->op);
-}
-
-/* append the distinct cell keys where impl_a and impl_b both have a case in some run, in the order of the data */
-static int collect_keys(const pb_gate_data *d, const char *impl_a, const char *impl_b, pb_cmp_cell **out, size_t *n,
-                        pb_err *e)
-{
-    for (size_t i = 0; i < d->n; i++) {
-        const pb_gate_case *g = &d->c[i];
-        if (strcmp(g->impl, impl_a)) continue;
-        int dup = 0;
-        for (size_t j = 0; j < *n && !dup; j++)
-            dup = !strcmp((*out)[j].impl_a, impl_a) && !strcmp((*out)[j].impl_b, impl_b) && same_key(&(*out)[j], g);
-        if (dup) continue;
-        pb_cmp_cell key;
-        memset(&key, 0, sizeof key);
-        snprintf(key.variant, sizeof key.variant, "%s", g->variant);
-        snprintf(key.op, sizeof key.op, "%s", g->op);
-        key.size = g->size;
-        int has_b = 0;
-        for (size_t j = 0; j < d->n && !has_b; j++) has_b = !strcmp(d->c[j].impl, impl_b) && same_key(&key, &d->c[j]);
-        if (!has_b) continue;
-        pb_cmp_cell *nv = realloc(*out, (*n + 1) * sizeof *nv);   /* a few hundred cells at most */
-        if (!nv) return pb_errf(e, "out of memory");
-        *out = nv;
-        key.threshold = NAN;
-        key.calibrated_mdc = NAN;
-        snprintf(key.impl_a, sizeof key.impl_a, "%s", impl_a);
-        snprintf(key.impl_b, sizeof key.impl_b, "%s", impl_b);
-        (*out)[(*n)++] = key;
-    }
-    return 0;
-}
-
-typedef struct pairs {
-    double *a, *b;
-    signed char *o;   /* +1: A ran first, -1: B did */
-    int *l;           /* the pair's code layout */
-    size_t n, cap;
-} pairs;
-
-static int pairs_push(pairs *p, double b, double a, int a_first, int layout)
-{
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 64;
-        double *na = realloc(p->a, cap * sizeof *na);
-        if (!na) return -1;
-        p->a = na;
-        double *nb = realloc(p->b, cap * sizeof *nb);
-        if (!nb) return -1;
-        p->b = nb;
-        signed char *no = realloc(p->o, cap);
-        if (!no) return -1;
-        p->o = no;
-        int *nl = realloc(p->l, cap * sizeof *nl);
-        if (!nl) return -1;
-        p->l = nl;
-        p->cap = cap;
-    }
-    p->l[p->n] = layout;
-    p->a[p->n] = a;
-    p->b[p->n] = b;
-    p->o[p->n] = a_first ? 1 : -1;
-    p->n++;
-    return 0;
-}
-
-static void pairs_free(pairs *p)
-{
-    free(p->a);
-    free(p->b);
-    free(p->o);
-    free(p->l);
-}
-
-/* the costs of a pair of observations of cases a and b (pb_pair_by_round) */
-typedef struct obs_pairs {
-    const pb_gate_case *a, *b;
-    pairs *p;
-} obs_pairs;
-
-static int push_obs_pair(void *ctx, size_t i, size_t j)
-{
-    obs_pairs *op = ctx;
-    const pb_gate_obs *oa = &op->a->obs[i], *ob = &op->b->obs[j];
-    /* one round, one layout (runner.c): the two sides share it */
-    return pairs_push(op->p, ob->cost, oa->cost, oa->position < ob->position, oa->layout) < 0 ? -1 : 0;
-}
-
-static double case_median(const pb_gate_case *c)
-{
-    double *v = malloc((c->n ? c->n : 1) * sizeof *v);
-    if (!v) return NAN;
-    for (size_t i = 0; i < c->n; i++) v[i] = c->obs[i].cost;
-    double m = pb_median(v, c->n);
-    free(v);
-    return m;
-}
-
-/* why a cell has no pairs: an unavailable side */
-static void note_unavailable(pb_cmp_cell *c, const pb_gate_case *a, const pb_gate_case *b)
-{
-    const pb_gate_case *u = (a && !a->ok) ? a : (b && !b->ok) ? b : NULL;
-    if (u && !c->note[0]) snprintf(c->note, sizeof c->note, "%s unavailable: %.120s", u->impl, u->reason);
-}
-
-static int runs_of(const pb_gate_data *d, int64_t **runs, size_t *n)
-{
-    *runs = malloc((d->n ? d->n : 1) * sizeof **runs);
-    *n = 0;
-    if (!*runs) return -1;
-    for (size_t i = 0; i < d->n; i++) {
-        int dup = 0;
-        for (size_t j = 0; j < *n && !dup; j++) dup = (*runs)[j] == d->c[i].run;
-        if (!dup) (*runs)[(*n)++] = d->c[i].run;
-    }
-    return 0;
-}
-
-int pb_gate_cells_within_pairs(const pb_gate_data *d, const char *const *impl_a, const char *const *impl_b,
-                               size_t npairs, const pb_gate_params *gp, pb_cmp_cell **cells, size_t *ncells, pb_err *e)
-{
-    *cells = NULL;
-    *ncells = 0;
-    for (size_t k = 0; k < npairs; k++)
-        if (collect_keys(d, impl_a[k], impl_b[k], cells, ncells, e) < 0) { free(*cells); *cells = NULL; *ncells = 0; return -1; }
-    int64_t *runs;
-    size_t nruns;
-    if (runs_of(d, &runs, &nruns) < 0) { free(*cells); *cells = NULL; *ncells = 0; return pb_errf(e, "out of memory"); }
-    int rc = 0;
-    for (size_t i = 0; i < *ncells && rc == 0; i++) {
-        pb_cmp_cell *c = &(*cells)[i];
-        pairs p = {0};
-        for (size_t r = 0; r < nruns && rc == 0; r++) {
-            const pb_gate_case *ca = find_case(d, runs[r], c->impl_a, c), *cb = find_case(d, runs[r], c->impl_b, c);
-            note_unavailable(c, ca, cb);
-            if (!ca || !cb || !ca->ok || !cb->ok) continue;
-            /* both lists are sorted by (round, repetition) */
-            obs_pairs op = {ca, cb, &p};
-            if (ca->n && cb->n &&
-                pb_pair_by_round((const pb_round_key *)&ca->obs[0].round, ca->n, sizeof *ca->obs,
-                                 (const pb_round_key *)&cb->obs[0].round, cb->n, sizeof *cb->obs, push_obs_pair, &op))
-                rc = pb_errf(e, "out of memory");
-        }
-        c->rounds = (int)p.n;
-        /* m = every cell of every pair: Holm runs over all of them */
-        if (rc == 0) pb_cmp_cell_stats_layouts(c, p.b, p.a, p.o, p.l, p.n, *ncells, gp);
-        pairs_free(&p);
-    }
-    free(runs);
-    if (rc == 0 && pb_gate_moderate_layouts(*cells, *ncells, gp) < 0) rc = pb_errf(e, "out of memory");
-    if (rc < 0) { free(*cells); *cells = NULL; *ncells = 0; }
-    return rc;
-}
-
-int pb_gate_cells_within(const pb_gate_data *d, const char *impl_a, const char *impl_b, const pb_gate_params *gp,
-                         pb_cmp_cell **cells, size_t *ncells, pb_err *e)
-{
-    return pb_gate_cells_within_pairs(d, &impl_a, &impl_b, 1, gp, cells, ncells, e);
-}
-
-int pb_gate_cells_across(const pb_gate_data *d, const int64_t *runs_a, const int64_t *runs_b, size_t k,
-                         const char *impl, const pb_gate_params *gp, pb_cmp_cell **cells, size_t *ncells, pb_err *e)
-{
-    *cells = NULL;
-    *ncells = 0;
-    /* impls measured on both sides (every impl in the first alternation), or the one asked for */
-    for (size_t i = 0; i < d->n; i++) {
-        const pb_gate_case *g = &d->c[i];
-        if (g->run != runs_a[0] || (impl && strcmp(g->impl, impl))) continue;
-        int on_b = 0;
-        for (size_t j = 0; j < d->n && !on_b; j++) on_b = d->c[j].run == runs_b[0] && !strcmp(d->c[j].impl, g->impl);
-        if (!on_b) continue;
-        if (collect_keys(d, g->impl, g->impl, cells, ncells, e) < 0) return -1;
-    }
-    if (!*ncells)
-        return pb_errf(e, "no implementation%s%s was measured on both sides (runs %lld and %lld)", impl ? " " : "",
-                       impl ? impl : "", (long long)runs_a[0], (long long)runs_b[0]);
-    int rc = 0;
-    for (size_t i = 0; i < *ncells && rc == 0; i++) {
-        pb_cmp_cell *c = &(*cells)[i];
-        pairs p = {0};
-        if (k == 1) {
-            /* one run each: all samples of a side are one moment; no paired test is valid */
-            const pb_gate_case *ca = find_case(d, runs_a[0], c->impl_a, c), *cb = find_case(d, runs_b[0], c->impl_b, c);
-            note_unavailable(c, ca, cb);
-            if (ca && cb && ca->ok && cb->ok) {
-                double *va = malloc((ca->n + 1) * sizeof *va), *vb = malloc((cb->n + 1) * sizeof *vb);
-                if (!va || !vb) rc = pb_errf(e, "out of memory");
-                for (size_t x = 0; rc == 0 && x < ca->n; x++) va[x] = ca->obs[x].cost;
-                for (size_t y = 0; rc == 0 && y < cb->n; y++) vb[y] = cb->obs[y].cost;
-                if (rc == 0) pb_cmp_cell_untested(c, vb, cb->n, va, ca->n);
-                free(va);
-                free(vb);
-            } else {
-                pb_cmp_cell_untested(c, NULL, 0, NULL, 0);
-            }
-            snprintf(c->note + strlen(c->note), sizeof c->note - strlen(c->note), "%s",
-                     c->note[0] ? "" : "one run each: ratio of medians, no test");
-            c->rounds = 1;
-            continue;
-        }
-        for (size_t j = 0; j < k && rc == 0; j++) {
-            const pb_gate_case *ca = find_case(d, runs_a[j], c->impl_a, c), *cb = find_case(d, runs_b[j], c->impl_b, c);
-            note_unavailable(c, ca, cb);
-            if (!ca || !cb || !ca->ok || !cb->ok || !ca->n || !cb->n) continue;
-            /* each run's median is over all its layouts already */
-            if (pairs_push(&p, case_median(cb), case_median(ca), runs_a[j] < runs_b[j], 0) < 0)
-                rc = pb_errf(e, "out of memory");
-        }
-        c->rounds = (int)p.n;
-        if (rc == 0) pb_cmp_cell_stats(c, p.b, p.a, p.o, p.n, *ncells, gp);
-        pairs_free(&p);
-    }
-    if (rc < 0) { free(*cells); *cells = NULL; *ncells = 0; }
-    return rc;
-}
-
 /* ---- storing comparisons ---- */
-
-static void bind_real(pb_stmt *st, int i, double v)
-{
-    if (isfinite(v)) pb_db_bind_double(st, i, v);
-    else pb_db_bind_null(st, i);
-}
 
 static int add_run_link(pb_store *s, int64_t cmp, int64_t run, const char *side, int alternation, pb_err *e)
 {
-    pb_stmt *st;
-    if (pb_db_prepare(s->db,
-                           "INSERT INTO comparison_runs (comparison_id, run_id, side, alternation)"
-                           " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING", &st) != PB_DB_OK)
-        return pb_store_sqlerr(s, e, "link run");
-    pb_db_bind_int64(st, 1, cmp);
-    pb_db_bind_int64(st, 2, run);
-    pb_db_bind_text(st, 3, side);
-    if (alternation > 0) pb_db_bind_int(st, 4, alternation); else pb_db_bind_null(st, 4);
-    int rc = pb_db_step(st);
-    pb_db_finalize(st);
-    return rc == PB_DB_DONE ? 0 : pb_store_sqlerr(s, e, "link run");
+    return pb_query_exec(s, e, "link run",
+                         "INSERT INTO comparison_runs (comparison_id, run_id, side, alternation)"
+                         " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING", "iitk", cmp, run, side,
+                         (int64_t)(alternation > 0 ? alternation : -1));
 }
 
 /* every row of q (run_id, side, alternation) into *runs */
@@ -494,8 +169,7 @@ int pb_gate_comparison_runs(pb_store *s, int64_t comparison, pb_cmp_run **runs, 
     pb_stmt *q;
     *runs = NULL;
     *n = 0;
-    if (pb_db_prepare(s->db, sql, &q) != PB_DB_OK) return pb_store_sqlerr(s, e, "read the runs of a comparison");
-    pb_db_bind_int64(q, 1, comparison);
+    if (pb_query(s, &q, e, "read the runs of a comparison", sql, "i", comparison) < 0) return -1;
     int rc = run_rows(q, runs, n, e);
     pb_db_finalize(q);
     if (rc < 0) {
@@ -506,93 +180,61 @@ int pb_gate_comparison_runs(pb_store *s, int64_t comparison, pb_cmp_run **runs, 
     return rc;
 }
 
+/* The comparison's row, its id in *id (the machine and job are those of its first baseline run). */
+static int insert_comparison(pb_store *s, const pb_comparison *c, size_t n, int64_t *id, pb_err *e)
+{
+    char now[32];
+    pb_db_now(now);
+    int rc = pb_query_int(s, id, e, "insert comparison",
+                          "INSERT INTO comparisons (created_at, command, gate, suite, metric, pairing, alpha, conf,"
+                          " power, ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note,"
+                          " baseline)"
+                          " SELECT ?16, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+                          " ?11, ?12, r.machine_id, r.job_id, ?13, ?14, ?17 FROM runs r WHERE r.id = ?15 RETURNING id",
+                          "tttttdddittkttitt", c->command, c->gate, c->suite, c->metric, c->pairing, c->gp->alpha,
+                          c->gp->conf, c->gp->power, (int64_t)n, c->thresholds, pb_gate_exit_name(c->exit_status),
+                          (int64_t)(c->exit_status >= 0 ? c->exit_status : -1), c->command_line, c->note, c->runs_a[0],
+                          now, c->baseline);
+    if (rc == 0) return pb_store_sqlerr(s, e, "insert comparison");   /* no such run: no row */
+    return rc < 0 ? -1 : 0;
+}
+
+static const char CELL_SQL[] =
+    "INSERT INTO comparison_cells (comparison_id, baseline, candidate, variant, op,"
+    " size_bytes, n_pairs, rounds, ratio, ci_lo, ci_hi, conf, p_value, p_holm, se_log, noise,"
+    " mdc, calibrated_mdc, threshold, change, verdict, note, order_effect)"
+    " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23)"
+    " ON CONFLICT (comparison_id, baseline, candidate, variant, op, size_bytes) DO UPDATE SET"
+    " n_pairs = excluded.n_pairs, rounds = excluded.rounds, ratio = excluded.ratio,"
+    " ci_lo = excluded.ci_lo, ci_hi = excluded.ci_hi, conf = excluded.conf,"
+    " p_value = excluded.p_value, p_holm = excluded.p_holm, se_log = excluded.se_log,"
+    " noise = excluded.noise, mdc = excluded.mdc, calibrated_mdc = excluded.calibrated_mdc,"
+    " threshold = excluded.threshold, change = excluded.change, verdict = excluded.verdict,"
+    " note = excluded.note, order_effect = excluded.order_effect";
+
 static int store_body(pb_store *s, const pb_comparison *c, const pb_cmp_cell *cells, size_t n, int64_t *id,
                       pb_err *e)
 {
-    pb_stmt *st;
-    if (pb_db_prepare(s->db,
-                           "INSERT INTO comparisons (created_at, command, gate, suite, metric, pairing, alpha, conf,"
-                           " power, ncells, thresholds, verdict, exit_status, machine_id, job_id, command_line, note,"
-                           " baseline)"
-                           " SELECT ?16, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                           " ?11, ?12, r.machine_id, r.job_id, ?13, ?14, ?17 FROM runs r WHERE r.id = ?15 RETURNING id", &st) != PB_DB_OK)
-        return pb_store_sqlerr(s, e, "insert comparison");
-    pb_db_bind_text(st, 1, c->command);
-    pb_db_bind_text(st, 2, c->gate);
-    pb_db_bind_text(st, 3, c->suite);
-    pb_db_bind_text(st, 4, c->metric);
-    pb_db_bind_text(st, 5, c->pairing);
-    pb_db_bind_double(st, 6, c->gp->alpha);
-    pb_db_bind_double(st, 7, c->gp->conf);
-    pb_db_bind_double(st, 8, c->gp->power);
-    pb_db_bind_int64(st, 9, (int64_t)n);
-    pb_db_bind_text(st, 10, c->thresholds);
-    pb_db_bind_text(st, 11, pb_gate_exit_name(c->exit_status));
-    if (c->exit_status >= 0) pb_db_bind_int(st, 12, c->exit_status); else pb_db_bind_null(st, 12);
-    pb_db_bind_text(st, 13, c->command_line);
-    pb_db_bind_text(st, 14, c->note);
-    pb_db_bind_int64(st, 15, c->runs_a[0]);
-    char now[32];
-    pb_db_now(now);
-    pb_db_bind_text(st, 16, now);
-    pb_db_bind_text(st, 17, c->baseline);
-    int rc = pb_db_step(st);
-    if (rc == PB_DB_ROW) *id = pb_db_column_int64(st, 0);
-    pb_db_finalize(st);
-    if (rc != PB_DB_ROW) return pb_store_sqlerr(s, e, "insert comparison");
-
+    if (insert_comparison(s, c, n, id, e) < 0) return -1;
     for (size_t i = 0; i < c->nruns_a; i++)
         if (add_run_link(s, *id, c->runs_a[i], c->runs_b ? "baseline" : "both", c->alternating ? (int)i + 1 : 0, e) < 0)
             return -1;
     for (size_t i = 0; c->runs_b && i < c->nruns_b; i++)
         if (add_run_link(s, *id, c->runs_b[i], "candidate", c->alternating ? (int)i + 1 : 0, e) < 0) return -1;
-
-    if (pb_db_prepare(s->db,
-                           "INSERT INTO comparison_cells (comparison_id, baseline, candidate, variant, op,"
-                           " size_bytes, n_pairs, rounds, ratio, ci_lo, ci_hi, conf, p_value, p_holm, se_log, noise,"
-                           " mdc, calibrated_mdc, threshold, change, verdict, note, order_effect)"
-                           " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23)"
-                           " ON CONFLICT (comparison_id, baseline, candidate, variant, op, size_bytes) DO UPDATE SET"
-                           " n_pairs = excluded.n_pairs, rounds = excluded.rounds, ratio = excluded.ratio,"
-                           " ci_lo = excluded.ci_lo, ci_hi = excluded.ci_hi, conf = excluded.conf,"
-                           " p_value = excluded.p_value, p_holm = excluded.p_holm, se_log = excluded.se_log,"
-                           " noise = excluded.noise, mdc = excluded.mdc, calibrated_mdc = excluded.calibrated_mdc,"
-                           " threshold = excluded.threshold, change = excluded.change, verdict = excluded.verdict,"
-                           " note = excluded.note, order_effect = excluded.order_effect", &st) != PB_DB_OK)
-        return pb_store_sqlerr(s, e, "insert comparison cell");
-    for (size_t i = 0; i < n; i++) {
+    pb_stmt *st;
+    if (pb_db_prepare(s->db, CELL_SQL, &st) != PB_DB_OK) return pb_store_sqlerr(s, e, "insert comparison cell");
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
         const pb_cmp_cell *x = &cells[i];
-        pb_db_reset(st);
-        pb_db_bind_int64(st, 1, *id);
-        pb_db_bind_text(st, 2, x->impl_a);
-        pb_db_bind_text(st, 3, x->impl_b);
-        pb_db_bind_text(st, 4, x->variant);
-        pb_db_bind_text(st, 5, x->op);
-        pb_db_bind_int64(st, 6, (int64_t)x->size);
-        pb_db_bind_int64(st, 7, (int64_t)x->n);
-        pb_db_bind_int(st, 8, x->rounds);
-        bind_real(st, 9, x->ratio);
-        bind_real(st, 10, x->ci_lo);
-        bind_real(st, 11, x->ci_hi);
-        bind_real(st, 12, x->conf);
-        bind_real(st, 13, x->p);
-        bind_real(st, 14, x->p_holm);
-        bind_real(st, 15, x->se_log);
-        bind_real(st, 16, x->noise);
-        bind_real(st, 17, x->mdc);
-        bind_real(st, 18, x->calibrated_mdc);
-        bind_real(st, 19, x->threshold);
-        pb_db_bind_text(st, 20, pb_cmp_change(x, c->gp));
-        pb_db_bind_text(st, 21, pb_cell_verdict_name(x->verdict));
-        pb_db_bind_text(st, 22, x->note[0] ? x->note : NULL);
-        bind_real(st, 23, x->order_effect);
-        if (pb_db_step(st) != PB_DB_DONE) {
-            pb_db_finalize(st);
-            return pb_store_sqlerr(s, e, "insert comparison cell");
-        }
+        pb_query_bind(st, "itttt" "iin" "rrrrrrrrrrr" "ttt" "r", *id, x->impl_a, x->impl_b, x->variant, x->op,
+                      (int64_t)x->size, (int64_t)x->n, x->rounds, x->ratio, x->ci_lo, x->ci_hi, x->conf, x->p,
+                      x->p_holm, x->se_log, x->noise, x->mdc, x->calibrated_mdc, x->threshold,
+                      pb_cmp_change(x, c->gp), pb_cell_verdict_name(x->verdict), x->note[0] ? x->note : NULL,
+                      x->order_effect);
+        if (pb_db_step(st) != PB_DB_DONE) rc = pb_store_sqlerr(s, e, "insert comparison cell");
     }
     pb_db_finalize(st);
-    return 0;
+    return rc;
 }
 
 int64_t pb_gate_store(pb_store *s, const pb_comparison *c, const pb_cmp_cell *cells, size_t n, pb_err *e)
@@ -607,67 +249,63 @@ int64_t pb_gate_store(pb_store *s, const pb_comparison *c, const pb_cmp_cell *ce
     return id;
 }
 
+/* What one cell of a calibration stores: medians over the repeats of what one gate sees, the worst
+ * A/A ratio, the pairs per repeat and the alarms (v: room for cal->repeats values). */
+typedef struct cal_row {
+    double se, noise, mdc, worst, npairs;
+    int alarms, inconc;
+} cal_row;
+
+static cal_row calibration_row(const pb_calibration *cal, size_t i, double *v)
+{
+    cal_row c = {.se = NAN, .noise = NAN, .mdc = NAN, .worst = NAN};
+    for (int pass = 0; pass < 3; pass++) {
+        size_t k = 0;
+        for (size_t r = 0; r < cal->repeats; r++) {
+            const pb_cmp_cell *x = &cal->first[r][i];
+            double val = pass == 0 ? x->se_log : pass == 1 ? x->noise : x->mdc;
+            if (x->verdict != PB_CELL_NODATA && !isnan(val)) v[k++] = val;
+        }
+        double med = pb_median(v, k);
+        if (pass == 0) c.se = med; else if (pass == 1) c.noise = med; else c.mdc = med;
+    }
+    for (size_t r = 0; r < cal->repeats; r++) {
+        const pb_cmp_cell *x = &cal->first[r][i], *f = &cal->final[r][i];
+        if (x->verdict != PB_CELL_NODATA && (isnan(c.worst) || fabs(log(x->ratio)) > fabs(log(c.worst))))
+            c.worst = x->ratio;
+        c.npairs += (double)x->n;
+        c.alarms += f->verdict == PB_CELL_REGRESSION;
+        c.inconc += f->verdict == PB_CELL_INCONCLUSIVE;
+    }
+    c.npairs = (double)llround(c.npairs / (double)cal->repeats);
+    return c;
+}
+
 int pb_gate_store_calibration(pb_store *s, const pb_calibration *cal, pb_err *e)
 {
     pb_stmt *st;
     if (pb_store_begin(s, e) < 0) return -1;
     if (pb_db_prepare(s->db,
-                           "INSERT INTO calibrations (created_at, machine_id, job_id, suite, metric, pairing, impl,"
-                           " variant, op, size_bytes, repeats, n_pairs, se_log, noise, mdc, worst_ratio, false_alarms,"
-                           " inconclusive, threshold, first_comparison, last_comparison)"
-                           " SELECT ?20, r.machine_id, r.job_id, ?1, ?2, ?3, ?4,"
-                           " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18"
-                           " FROM runs r WHERE r.id = ?19", &st) != PB_DB_OK) {
+                      "INSERT INTO calibrations (created_at, machine_id, job_id, suite, metric, pairing, impl,"
+                      " variant, op, size_bytes, repeats, n_pairs, se_log, noise, mdc, worst_ratio, false_alarms,"
+                      " inconclusive, threshold, first_comparison, last_comparison)"
+                      " SELECT ?20, r.machine_id, r.job_id, ?1, ?2, ?3, ?4,"
+                      " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18"
+                      " FROM runs r WHERE r.id = ?19", &st) != PB_DB_OK) {
+        pb_store_sqlerr(s, e, "insert calibration");
         pb_store_rollback(s);
-        return pb_store_sqlerr(s, e, "insert calibration");
+        return -1;
     }
     double *v = malloc((cal->repeats + 1) * sizeof *v);
     int rc = v ? 0 : pb_errf(e, "out of memory");
     for (size_t i = 0; i < cal->ncells && rc == 0; i++) {
-        /* medians over the repeats of what one gate sees; the worst A/A ratio; the alarms */
-        double se = NAN, noise = NAN, mdc = NAN, worst = NAN, npairs = 0;
-        int alarms = 0, inconc = 0;
-        for (int pass = 0; pass < 3; pass++) {
-            size_t k = 0;
-            for (size_t r = 0; r < cal->repeats; r++) {
-                const pb_cmp_cell *x = &cal->first[r][i];
-                double val = pass == 0 ? x->se_log : pass == 1 ? x->noise : x->mdc;
-                if (x->verdict != PB_CELL_NODATA && !isnan(val)) v[k++] = val;
-            }
-            double med = pb_median(v, k);
-            if (pass == 0) se = med; else if (pass == 1) noise = med; else mdc = med;
-        }
-        for (size_t r = 0; r < cal->repeats; r++) {
-            const pb_cmp_cell *x = &cal->first[r][i], *f = &cal->final[r][i];
-            if (x->verdict != PB_CELL_NODATA && (isnan(worst) || fabs(log(x->ratio)) > fabs(log(worst)))) worst = x->ratio;
-            npairs += (double)x->n;
-            alarms += f->verdict == PB_CELL_REGRESSION;
-            inconc += f->verdict == PB_CELL_INCONCLUSIVE;
-        }
+        cal_row c = calibration_row(cal, i, v);
         const pb_cmp_cell *c0 = &cal->first[0][i];
-        pb_db_reset(st);
-        pb_db_bind_text(st, 1, cal->suite);
-        pb_db_bind_text(st, 2, cal->metric);
-        pb_db_bind_text(st, 3, cal->pairing);
-        pb_db_bind_text(st, 4, cal->impl);
-        pb_db_bind_text(st, 5, c0->variant);
-        pb_db_bind_text(st, 6, c0->op);
-        pb_db_bind_int64(st, 7, (int64_t)c0->size);
-        pb_db_bind_int64(st, 8, (int64_t)cal->repeats);
-        pb_db_bind_int64(st, 9, (int64_t)llround(npairs / (double)cal->repeats));
-        bind_real(st, 10, se);
-        bind_real(st, 11, noise);
-        bind_real(st, 12, mdc);
-        bind_real(st, 13, worst);
-        pb_db_bind_int(st, 14, alarms);
-        pb_db_bind_int(st, 15, inconc);
-        bind_real(st, 16, c0->threshold);
-        pb_db_bind_int64(st, 17, cal->first_comparison);
-        pb_db_bind_int64(st, 18, cal->last_comparison);
-        pb_db_bind_int64(st, 19, cal->run);
         char now[32];
         pb_db_now(now);
-        pb_db_bind_text(st, 20, now);
+        pb_query_bind(st, "ttttttiiirrrrnnriiit", cal->suite, cal->metric, cal->pairing, cal->impl, c0->variant, c0->op,
+                      (int64_t)c0->size, (int64_t)cal->repeats, (int64_t)c.npairs, c.se, c.noise, c.mdc, c.worst,
+                      c.alarms, c.inconc, c0->threshold, cal->first_comparison, cal->last_comparison, cal->run, now);
         if (pb_db_step(st) != PB_DB_DONE) rc = pb_store_sqlerr(s, e, "insert calibration");
     }
     free(v);
@@ -684,15 +322,9 @@ static double calibrated(pb_store *s, const char *sql, const char *machine_id, c
                          const char *impl, const char *variant, const char *op, uint64_t size, const char *metric)
 {
     pb_stmt *st;
-    if (pb_db_prepare(s->db, sql, &st) != PB_DB_OK) return NAN;
-    pb_db_bind_text(st, 1, machine_id);
-    pb_db_bind_text(st, 2, pairing);
-    pb_db_bind_text(st, 3, suite);
-    pb_db_bind_text(st, 4, impl);
-    pb_db_bind_text(st, 5, variant);
-    pb_db_bind_text(st, 6, op);
-    pb_db_bind_int64(st, 7, (int64_t)size);
-    pb_db_bind_text(st, 8, metric);
+    if (pb_query(s, &st, NULL, NULL, sql, "ttttttit", machine_id, pairing, suite, impl, variant, op, (int64_t)size,
+                 metric) < 0)
+        return NAN;
     double v = NAN;
     if (pb_db_step(st) == PB_DB_ROW) v = pb_db_column_double(st, 0);
     pb_db_finalize(st);
@@ -716,4 +348,85 @@ double pb_gate_calibrated_noise(pb_store *s, const char *machine_id, const char 
                                 const char *metric)
 {
     return calibrated(s, CALIBRATED_SQL("noise"), machine_id, pairing, suite, impl, variant, op, size, metric);
+}
+
+/* ---- stored baselines (gate_baseline.h) ---- */
+
+int pb_baseline_find(pb_store *st, const char *name, int64_t *run, pb_err *e)
+{
+    return pb_query_int(st, run, e, "read baselines", "SELECT run_id FROM baselines WHERE name = ?1", "t", name);
+}
+
+int pb_gate_baseline_write(pb_store *st, const char *name, int64_t run, const char *command_line, pb_err *e)
+{
+    char now[32];
+    pb_db_now(now);
+    return pb_query_exec(st, e, "save baseline",
+                         "INSERT INTO baselines (name, run_id, saved_at, command_line) VALUES (?1, ?2, ?3, ?4)"
+                         " ON CONFLICT (name) DO UPDATE SET run_id = excluded.run_id, saved_at = excluded.saved_at,"
+                         " command_line = excluded.command_line", "titt", name, run, now, command_line);
+}
+
+int pb_gate_each_baseline(pb_store *st, void (*each)(void *ctx, const pb_baseline_row *r), void *ctx, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_query(st, &q, e, "read baselines",
+                 "SELECT b.name, b.run_id, r.suite, b.saved_at, COALESCE(r.user_label, r.user_revision, '')"
+                 " FROM baselines b JOIN runs r ON r.id = b.run_id ORDER BY b.name", "") < 0)
+        return -1;
+    int rc;
+    while ((rc = pb_db_step(q)) == PB_DB_ROW) {
+        const pb_baseline_row r = {.name = pb_db_column_str(q, 0), .run = pb_db_column_int64(q, 1),
+                                   .suite = pb_db_column_str(q, 2), .saved_at = pb_db_column_str(q, 3),
+                                   .revision = pb_db_column_str(q, 4)};
+        each(ctx, &r);
+    }
+    pb_db_finalize(q);
+    return rc == PB_DB_DONE ? 0 : (pb_store_sqlerr(st, e, "read baselines"), 1);
+}
+
+int pb_baseline_delete(pb_store *st, const char *name, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_query(st, &q, e, "delete baseline", "DELETE FROM baselines WHERE name = ?1 RETURNING run_id", "t", name) < 0)
+        return -1;
+    int r = pb_db_step(q);
+    int found = r == PB_DB_ROW;
+    if (found) r = pb_db_step(q);
+    pb_db_finalize(q);
+    if (r != PB_DB_DONE) return pb_store_sqlerr(st, e, "delete baseline");
+    return found;
+}
+
+/* ---- the count gate (gate_det.h) ---- */
+
+int64_t pb_gate_last_comparison(pb_store *st)
+{
+    int64_t id = 0;
+    if (pb_query_int(st, &id, NULL, NULL, "SELECT max(id) FROM comparisons", "") <= 0) return 0;
+    return id;
+}
+
+int pb_gate_each_two_metric(pb_store *st, int64_t time_id, int64_t count_id,
+                            void (*each)(void *ctx, const pb_two_metric_row *r), void *ctx, pb_err *e)
+{
+    char sql[640];
+    snprintf(sql, sizeof sql,
+             "SELECT t.variant, t.op, t.size_bytes, t.ratio, t.ci_lo, t.ci_hi, t.verdict, c.ratio,"
+             " c.verdict, c.threshold FROM comparison_cells t JOIN comparison_cells c"
+             " ON c.comparison_id = ?2 AND c.baseline = t.baseline AND c.candidate = t.candidate"
+             " AND c.variant = t.variant AND c.op = t.op AND c.size_bytes = t.size_bytes"
+             " WHERE t.comparison_id = ?1 ORDER BY t.%s", pb_db_rowid(st->db));
+    pb_stmt *q;
+    if (pb_query(st, &q, e, NULL, sql, "ii", time_id, count_id) < 0) return -1;
+    while (pb_db_step(q) == PB_DB_ROW) {
+        const pb_two_metric_row r = {
+            .variant = pb_db_column_text(q, 0), .op = pb_db_column_text(q, 1), .size = pb_db_column_int64(q, 2),
+            .time_ratio = pb_query_real(q, 3), .time_lo = pb_query_real(q, 4), .time_hi = pb_query_real(q, 5),
+            .time_verdict = pb_db_column_text(q, 6), .count_ratio = pb_query_real(q, 7),
+            .count_verdict = pb_db_column_text(q, 8), .count_threshold = pb_db_column_double(q, 9)};
+        each(ctx, &r);
+    }
+    pb_db_finalize(q);
+    return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "reads.h"
 #include "store.h"
 
 /* The runs to export into ids (at most cap): run (if not 0) when it is complete (and of suite, if
@@ -24,20 +25,6 @@ int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *id
 struct json_t;
 struct json_t *pb_json_text(const char *s);
 
-/* The spread of one case's wall time per operation over all of its stored samples, hyperfine's
- * figures: mean and standard deviation (n - 1), min and max, and the mean user and system CPU time
- * per operation where every sample has them (has_split; exec). ns throughout. */
-typedef struct pb_time_spread {
-    int64_t n;
-    double mean, stddev, min, max;
-    int has_split;
-    double user, sys;
-    int has_cpu;               /* every sample has its CPU time (cpu_ns: user + system) */
-    double cpu;                /* its mean per operation (gbench's CPU time; exec's user + sys) */
-} pb_time_spread;
-/* That of the case (run, impl, variant, op, size): 1, 0 when it has no sample, -1 on a failed read. */
-int pb_export_time_spread(pb_store *st, int64_t run, const char *impl, const char *variant, const char *op,
-                          int64_t size, pb_time_spread *out);
 /* The columns cols[0..ncols) of run id (those that are not NULL), as a JSON object in the table's order:
  * integers and reals as numbers, text as pb_json_text. An empty object for no such run. */
 struct json_t *pb_json_run_columns(pb_store *st, int64_t id, const char *const *cols, size_t ncols);

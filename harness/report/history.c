@@ -255,25 +255,6 @@ static int hp_finish(history_plots *hp, const char *gnuplot, int series, int rc)
     return rc;
 }
 
-/* The series' rows, ordered by machine and cell, then in run order. */
-static int history_query(pb_store *st, const pb_history_opts *o, const char *impl, const char *metric, pb_stmt **q)
-{
-    if (pb_db_prepare(st->db,
-                      "SELECT COALESCE(r.machine_id, r.cpu_model, '?'), s.variant, s.op, s.size_bytes, r.id,"
-                      " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median,"
-                      " COALESCE(r.user_label, r.user_revision, '')"
-                      " FROM summary s JOIN runs r ON r.id = s.run_id"
-                      " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = 'userspace'"
-                      " ORDER BY 1, 2, 3, 4, r.started_at, r.id", q) != PB_DB_OK) {
-        fprintf(stderr, "bench history: %s: %s\n", o->db, pb_db_errmsg(st->db));
-        return -1;
-    }
-    pb_db_bind_text(*q, 1, o->suite->name);
-    pb_db_bind_text(*q, 2, impl);
-    pb_db_bind_text(*q, 3, metric);
-    return 0;
-}
-
 /* Reads q's rows into one series per (machine, cell) and reports each as it ends. The number of
  * series in *series; 0, 1 (out of memory) or 2 (the store failed). */
 static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const pb_metric *m,
@@ -284,25 +265,25 @@ static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const 
     char key[512] = "", machine[256] = "", cell[256] = "";
     int rc = 0;
     for (;;) {
-        int step = pb_db_step(q);
+        pb_history_row r;
+        pb_err e = {{0}};
+        int step = pb_report_history_next(st, q, &r, &e);
         char k2[512] = "";
-        if (step == PB_DB_ROW)
-            snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", pb_db_column_text(q, 0), pb_db_column_text(q, 1),
-                     pb_db_column_text(q, 2), (long long)pb_db_column_int64(q, 3));
-        if (n && (step != PB_DB_ROW || strcmp(k2, key))) {
+        if (step > 0)
+            snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", r.machine, r.variant, r.op, (long long)r.size);
+        if (n && (step <= 0 || strcmp(k2, key))) {
             report_series(machine, cell, pts, n, cp, m, ro, plots);
             (*series)++;
             n = 0;
         }
-        if (step != PB_DB_ROW) {
-            if (step != PB_DB_DONE) { fprintf(stderr, "bench history: %s\n", pb_db_errmsg(st->db)); rc = 2; }
+        if (step <= 0) {
+            if (step < 0) { fprintf(stderr, "bench history: %s\n", e.msg); rc = 2; }
             break;
         }
         snprintf(key, sizeof key, "%s", k2);
-        snprintf(machine, sizeof machine, "machine %s", pb_db_column_text(q, 0));
+        snprintf(machine, sizeof machine, "machine %s", r.machine);
         char sz[32];
-        snprintf(cell, sizeof cell, "%s %s %s", pb_db_column_text(q, 1), pb_db_column_text(q, 2),
-                 pb_fmt_bytes(sz, sizeof sz, pb_db_column_int64(q, 3)));
+        snprintf(cell, sizeof cell, "%s %s %s", r.variant, r.op, pb_fmt_bytes(sz, sizeof sz, r.size));
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 64;
             point *np = realloc(pts, nc * sizeof *np);
@@ -311,11 +292,11 @@ static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const 
             cap = nc;
         }
         point *p = &pts[n++];
-        p->run = pb_db_column_int64(q, 4);
-        snprintf(p->git, sizeof p->git, "%s", pb_db_column_text(q, 5));
-        snprintf(p->user, sizeof p->user, "%s", pb_db_column_text(q, 8));
-        snprintf(p->started, sizeof p->started, "%s", pb_db_column_text(q, 6));
-        p->median = pb_db_column_double(q, 7);
+        p->run = r.run;
+        snprintf(p->git, sizeof p->git, "%s", r.git);
+        snprintf(p->user, sizeof p->user, "%s", r.user);
+        snprintf(p->started, sizeof p->started, "%s", r.started);
+        p->median = r.median;
     }
     free(pts);
     return rc;
@@ -337,7 +318,9 @@ int pb_history(pb_store *st, const pb_history_opts *o)
     int orc = plots ? hp_open(&hp, o, gnuplot, sizeof gnuplot) : 0;
     if (orc) return orc;
     pb_stmt *q;
-    if (history_query(st, o, impl, metric, &q) < 0) {
+    pb_err qe = {{0}};
+    if (pb_report_history_rows(st, s->name, impl, metric, &q, &qe) < 0) {
+        fprintf(stderr, "bench history: %s\n", qe.msg);
         if (plots) hp_finish(&hp, gnuplot, 0, 2);   /* nothing drawn, nothing left */
         return 2;
     }

@@ -2,11 +2,13 @@
 /* history_order.c — see history_order.h. */
 #include "history_order.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "paths.h"
 #include "pb_git.h"
+#include "report_data.h"
 
 typedef struct run_revs {
     int64_t *id;
@@ -32,29 +34,32 @@ static int revs_grow(run_revs *r, size_t cap)
     return user ? 0 : -1;
 }
 
+typedef struct revs_ctx {
+    run_revs *r;
+    size_t have;
+    char *repo;
+    size_t cap;
+    pb_err *e;
+} revs_ctx;
+
+static int add_rev(void *ctx, int64_t run, const char *git, const char *user, const char *repo)
+{
+    revs_ctx *x = ctx;
+    run_revs *r = x->r;
+    if (r->n == x->have && revs_grow(r, x->have = x->have ? 2 * x->have : 64) < 0) return pb_errf(x->e, "out of memory");
+    r->id[r->n] = run;
+    snprintf(r->lab[r->n], sizeof r->lab[0], "%s", git);
+    snprintf(r->user[r->n], sizeof r->user[0], "%s", user);
+    if (r->user[r->n][0] && *repo) snprintf(x->repo, x->cap, "%s", repo);
+    r->n++;
+    return 0;
+}
+
 /* the runs' revisions, by id; the newest user repository in repo */
 static int read_revs(pb_store *st, const char *suite, run_revs *r, char *repo, size_t cap, pb_err *e)
 {
-    pb_stmt *q;
-    if (pb_db_prepare(st->db,
-                      "SELECT id, COALESCE(git_sha, ''), COALESCE(user_revision, ''), COALESCE(user_repo, '')"
-                      " FROM runs WHERE suite = ?1 AND status = 'complete' AND target = 'userspace' ORDER BY id",
-                      &q) != PB_DB_OK)
-        return pb_store_sqlerr(st, e, "history: read runs");
-    pb_db_bind_text(q, 1, suite);
-    size_t have = 0;
-    int rc = 0, step;
-    while ((step = pb_db_step(q)) == PB_DB_ROW) {
-        if (r->n == have && revs_grow(r, have = have ? 2 * have : 64) < 0) { rc = pb_errf(e, "out of memory"); break; }
-        r->id[r->n] = pb_db_column_int64(q, 0);
-        pb_db_column_copy(q, 1, r->lab[r->n], sizeof r->lab[0]);
-        pb_db_column_copy(q, 2, r->user[r->n], sizeof r->user[0]);
-        if (r->user[r->n][0] && *pb_db_column_str(q, 3)) pb_db_column_copy(q, 3, repo, cap);
-        r->n++;
-    }
-    if (rc == 0 && step != PB_DB_DONE) rc = pb_store_sqlerr(st, e, "history: read runs");
-    pb_db_finalize(q);
-    return rc;
+    revs_ctx x = {.r = r, .repo = repo, .cap = cap, .e = e};
+    return pb_report_each_run_rev(st, suite, add_rev, &x, e);
 }
 
 /* The git order of each revision revs[i] (""; -1) in the repository at top, in out[i]; every one

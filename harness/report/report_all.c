@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* report_all.c — `bench report` over every suite: which runs it reports (the SQL the command line
- * must not hold), and the life of the HTML page around the suites' sections. */
+/* report_all.c — `bench report` over every suite: which runs it reports (their reads are
+ * report_data.c's), and the life of the HTML page around the suites' sections. */
 #include "report.h"
 
 #include <errno.h>
@@ -12,56 +12,18 @@
 #include "report_data.h"
 #include "report_machines.h"
 
-/* The store's own words when a query of it cannot even be prepared (a corrupt page, a table missing):
- * -1 + e, never a statement bound and stepped that does not exist */
-static int store_unreadable(pb_store *st, pb_err *e)
-{
-    return pb_errf(e, "%s: cannot read the store: %s", st->path, pb_db_errmsg(st->db));
-}
-
-/* The newest complete run of a suite: userspace (guest = 0) or a kernel-module run (guest = 1), in *id
- * (0: none). 0, or -1 + e when the store cannot be read. */
-static int latest_run(pb_store *st, const char *suite, int guest, int64_t *id, pb_err *e)
-{
-    pb_stmt *q;
-    *id = 0;
-    if (pb_db_prepare(st->db,
-                      "SELECT id FROM runs WHERE status='complete' AND suite=?1"
-                      " AND (CASE WHEN target = 'userspace' THEN 0 ELSE 1 END) = ?2 ORDER BY id DESC LIMIT 1",
-                      &q) != PB_DB_OK)
-        return store_unreadable(st, e);
-    pb_db_bind_text(q, 1, suite);
-    pb_db_bind_int(q, 2, guest);
-    int rc = pb_db_step(q);
-    if (rc == PB_DB_ROW) *id = pb_db_column_int64(q, 0);
-    pb_db_finalize(q);
-    return rc == PB_DB_ROW || rc == PB_DB_DONE ? 0 : store_unreadable(st, e);
-}
-
 /* run's suite into suite (cap bytes) and whether it is a kernel-module run; 0, or -1 + e when it
  * is not in the store or not complete (an incomplete run is never reported) */
 static int run_of(pb_store *st, int64_t run, char *suite, size_t cap, int *is_guest, pb_err *e)
 {
-    pb_stmt *q;
-    if (pb_db_prepare(st->db, "SELECT suite, status, target FROM runs WHERE id = ?1", &q) != PB_DB_OK)
-        return store_unreadable(st, e);
-    pb_db_bind_int64(q, 1, run);
-    int step = pb_db_step(q), found = step == PB_DB_ROW;
-    if (!found && step != PB_DB_DONE) {
-        pb_db_finalize(q);
-        return store_unreadable(st, e);
-    }
-    char status[32] = "", target[32] = "";
-    if (found) {
-        snprintf(suite, cap, "%s", pb_db_column_text(q, 0));
-        snprintf(status, sizeof status, "%s", pb_db_column_text(q, 1));
-        snprintf(target, sizeof target, "%s", pb_db_column_text(q, 2));
-    }
-    pb_db_finalize(q);
+    pb_run_row r;
+    int found = pb_report_run_row(st, run, &r, e);
+    if (found < 0) return -1;
     if (!found) return pb_errf(e, "no run %lld in %s", (long long)run, st->path);
-    if (strcmp(status, "complete"))
-        return pb_errf(e, "run %lld is %s, not complete: it is never reported", (long long)run, status);
-    *is_guest = strcmp(target, "userspace") != 0;
+    if (strcmp(r.status, "complete"))
+        return pb_errf(e, "run %lld is %s, not complete: it is never reported", (long long)run, r.status);
+    snprintf(suite, cap, "%s", r.suite);
+    *is_guest = strcmp(r.target, "userspace") != 0;
     return 0;
 }
 
@@ -76,11 +38,11 @@ int pb_report_plan_runs(pb_store *st, int64_t run, const char *suite, pb_report_
         if (*plan->suite && strcmp(s->name, plan->suite)) continue;
         pb_report_job j = {.s = s};
         if (run && !run_is_guest) j.run = run;
-        else if (latest_run(st, s->name, 0, &j.run, e) < 0) return -1;
+        else if (pb_report_latest_run(st, s->name, 0, &j.run, e) < 0) return -1;
         /* kernel-module rows only for a suite that declares a kernel-module part */
         if (!s->kmod_impls) j.guest_run = 0;
         else if (run && run_is_guest) j.guest_run = run;
-        else if (latest_run(st, s->name, 1, &j.guest_run, e) < 0) return -1;
+        else if (pb_report_latest_run(st, s->name, 1, &j.guest_run, e) < 0) return -1;
         if (!j.run && run) {
             pb_errf(e, "run %lld is a kernel-module run; it is drawn beside a userspace run of %s, and there is none "
                     "yet (bench run --suite %s)", (long long)run, s->name, s->name);

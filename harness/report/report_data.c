@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* report_data.c — everything a suite's report draws from, loaded once: measured medians, the
- * document's rows, the stored ratios, unavailable cases and the runs' headers. All of the
- * report's SQL is here; the renderers (report_gnuplot.c, report_md.c) only read the struct. */
+ * document's rows, the stored ratios, unavailable cases and the runs' headers; and what report/'s
+ * other commands read (which runs, export's rows, history's series, the per-machine columns). All
+ * of report/'s SQL is here; the renderers only read what it returns. */
 #include "report_data.h"
 
 #include <math.h>
@@ -9,31 +10,16 @@
 #include <string.h>
 
 #include "metrics.h"
-
-row *pb_report_push(rows *r)
-{
-    if (r->n == r->cap) {
-        int cap = r->cap ? 2 * r->cap : 64;
-        row *nv = realloc(r->v, (size_t)cap * sizeof *nv);
-        if (!nv) return NULL;
-        r->v = nv;
-        r->cap = cap;
-    }
-    row *x = &r->v[r->n++];
-    memset(x, 0, sizeof *x);
-    return x;
-}
+#include "query.h"
 
 static int load_measured(pb_store *st, int64_t run, const char *metric, int guest, rows *out, pb_err *e)
 {
     pb_stmt *q;
-    if (pb_db_prepare(st->db,
-                           "SELECT c.impl, c.variant, c.op, c.size_bytes, s.median, s.p10, s.p90"
-                           " FROM cases c JOIN stats s ON s.case_id = c.id JOIN runs r ON r.id = c.run_id"
-                           " WHERE c.run_id = ?1 AND s.metric = ?2 AND r.status = 'complete' ORDER BY c.id", &q) != PB_DB_OK)
-        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_bind_int64(q, 1, run);
-    pb_db_bind_text(q, 2, metric);
+    if (pb_query(st, &q, e, NULL,
+                 "SELECT c.impl, c.variant, c.op, c.size_bytes, s.median, s.p10, s.p90"
+                 " FROM cases c JOIN stats s ON s.case_id = c.id JOIN runs r ON r.id = c.run_id"
+                 " WHERE c.run_id = ?1 AND s.metric = ?2 AND r.status = 'complete' ORDER BY c.id", "it", run, metric) < 0)
+        return -1;
     while (pb_db_step(q) == PB_DB_ROW) {
         row *x = pb_report_push(out);
         if (!x) break;
@@ -83,61 +69,10 @@ static int load_doc(const char *dir, const char *suite, const char *metric, rows
     return 0;
 }
 
-int pb_report_index_of(char list[][PB_NAME_MAX], int n, const char *s)
-{
-    for (int i = 0; i < n; i++)
-        if (!strcmp(list[i], s)) return i;
-    return -1;
-}
-
-void pb_report_add_unique(char list[][PB_NAME_MAX], int *n, const char *s)
-{
-    if (pb_report_index_of(list, *n, s) < 0 && *n < MAXV) snprintf(list[(*n)++], PB_NAME_MAX, "%s", s);
-}
-
-void pb_report_axes(const rows *m, axes *a)
-{
-    memset(a, 0, sizeof *a);
-    for (int i = 0; i < m->n; i++) {
-        pb_report_add_unique(a->v, &a->nv, m->v[i].variant);
-        pb_report_add_unique(a->o, &a->no, m->v[i].op);
-        char label[PB_NAME_MAX];
-        snprintf(label, sizeof label, "%s", m->v[i].impl);
-        pb_report_add_unique(a->impl, &a->ni, label);
-        int found = 0;
-        for (int k = 0; k < a->ns; k++) found |= a->sizes[k] == m->v[i].size;
-        if (!found && a->ns < 64) a->sizes[a->ns++] = m->v[i].size;
-    }
-    /* sizes ascending */
-    for (int i = 1; i < a->ns; i++)
-        for (int j = i; j > 0 && a->sizes[j - 1] > a->sizes[j]; j--) {
-            int64_t t = a->sizes[j]; a->sizes[j] = a->sizes[j - 1]; a->sizes[j - 1] = t;
-        }
-}
-
-const row *pb_report_find(const rows *r, const char *impl, const char *variant, const char *op, int64_t size)
-{
-    for (int i = 0; i < r->n; i++) {
-        const row *x = &r->v[i];
-        if (!strcmp(x->impl, impl) && !strcmp(x->variant, variant) && !strcmp(x->op, op) &&
-            (x->size == size || size < 0 || x->size == 0))
-            return x;
-    }
-    return NULL;
-}
-
 static char *dup_text(pb_stmt *q, int col)
 {
     const char *t = pb_db_column_text(q, col);
     return t ? strdup((const char *)t) : NULL;
-}
-
-static int prepare(pb_store *st, const char *sql, pb_stmt **q, int64_t run, pb_err *e)
-{
-    if (pb_db_prepare(st->db, sql, q) != PB_DB_OK)
-        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_bind_int64(*q, 1, run);
-    return 0;
 }
 
 /* grow *v (of *n elements of size sz) by one zeroed element; NULL when out of memory */
@@ -152,44 +87,53 @@ static void *grow(void **v, size_t *n, size_t sz)
     return x;
 }
 
+typedef struct ratios_ctx {
+    pb_report_data *d;
+    int64_t run;
+    pb_err *e;
+} ratios_ctx;
+
+static int ratio_of_row(void *ctx, pb_stmt *q)
+{
+    ratios_ctx *c = ctx;
+    ratio_row *x = grow((void **)&c->d->ratios, &c->d->nratios, sizeof *x);
+    if (!x) return pb_errf(c->e, "out of memory loading ratios");
+    x->run = c->run;
+    snprintf(x->metric, sizeof x->metric, "%s", pb_db_column_text(q, 0));
+    snprintf(x->base, sizeof x->base, "%s", pb_db_column_text(q, 1));
+    snprintf(x->cand, sizeof x->cand, "%s", pb_db_column_text(q, 2));
+    snprintf(x->variant, sizeof x->variant, "%s", pb_db_column_text(q, 3));
+    snprintf(x->op, sizeof x->op, "%s", pb_db_column_text(q, 4));
+    x->size = pb_db_column_int64(q, 5);
+    x->r.est = pb_db_column_double(q, 6);
+    x->r.lo = pb_db_column_double(q, 7);
+    x->r.hi = pb_db_column_double(q, 8);
+    x->r.p = pb_db_column_double(q, 9);
+    x->r.n = pb_db_column_int(q, 10);
+    x->r.layouts = pb_db_column_int(q, 11);
+    x->r.layout_lo = pb_query_real(q, 12);
+    x->r.layout_hi = pb_query_real(q, 13);
+    x->r.shared = pb_db_column_type(q, 14) == PB_DB_NULL ? 0 : pb_db_column_int(q, 14);
+    return 0;
+}
+
 static int load_ratios(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 {
     pb_stmt *q;
-    if (prepare(st, "SELECT metric, baseline, candidate, variant, op, size_bytes, estimate, ci_lo, ci_hi, p_value,"
-                    " n_pairs, layouts, layout_lo, layout_hi, shared_pairs FROM ratios WHERE run_id=?1 ORDER BY id", &q,
-                    run, e) < 0)
+    if (pb_query(st, &q, e, NULL,
+                 "SELECT metric, baseline, candidate, variant, op, size_bytes, estimate, ci_lo, ci_hi, p_value,"
+                 " n_pairs, layouts, layout_lo, layout_hi, shared_pairs FROM ratios WHERE run_id=?1 ORDER BY id", "i",
+                 run) < 0)
         return -1;
-    int rc = 0, step;
-    while ((step = pb_db_step(q)) == PB_DB_ROW) {
-        ratio_row *x = grow((void **)&d->ratios, &d->nratios, sizeof *x);
-        if (!x) { rc = pb_errf(e, "out of memory loading ratios"); break; }
-        x->run = run;
-        snprintf(x->metric, sizeof x->metric, "%s", pb_db_column_text(q, 0));
-        snprintf(x->base, sizeof x->base, "%s", pb_db_column_text(q, 1));
-        snprintf(x->cand, sizeof x->cand, "%s", pb_db_column_text(q, 2));
-        snprintf(x->variant, sizeof x->variant, "%s", pb_db_column_text(q, 3));
-        snprintf(x->op, sizeof x->op, "%s", pb_db_column_text(q, 4));
-        x->size = pb_db_column_int64(q, 5);
-        x->r.est = pb_db_column_double(q, 6);
-        x->r.lo = pb_db_column_double(q, 7);
-        x->r.hi = pb_db_column_double(q, 8);
-        x->r.p = pb_db_column_double(q, 9);
-        x->r.n = pb_db_column_int(q, 10);
-        x->r.layouts = pb_db_column_int(q, 11);
-        x->r.layout_lo = pb_db_column_type(q, 12) == PB_DB_NULL ? NAN : pb_db_column_double(q, 12);
-        x->r.layout_hi = pb_db_column_type(q, 13) == PB_DB_NULL ? NAN : pb_db_column_double(q, 13);
-        x->r.shared = pb_db_column_type(q, 14) == PB_DB_NULL ? 0 : pb_db_column_int(q, 14);
-    }
-    if (rc == 0 && step != PB_DB_DONE) rc = pb_errf(e, "%s: reading ratios: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_finalize(q);
-    return rc;
+    ratios_ctx c = {d, run, e};
+    return pb_query_rows(st, q, ratio_of_row, &c, e, "reading ratios");
 }
 
 static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err *e)
 {
     pb_stmt *q;
-    if (prepare(st, "SELECT impl, variant, op, reason FROM cases WHERE run_id=?1 AND status='unavailable'", &q, run,
-                e) < 0)
+    if (pb_query(st, &q, e, NULL, "SELECT impl, variant, op, reason FROM cases WHERE run_id=?1 AND status='unavailable'",
+                 "i", run) < 0)
         return -1;
     int rc = 0;
     while (pb_db_step(q) == PB_DB_ROW) {
@@ -205,8 +149,9 @@ static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err
     pb_db_finalize(q);
     if (rc < 0) return -1;
     /* the notes: one line per impl and reason, its cells listed */
-    if (prepare(st, "SELECT impl, group_concat(variant || ' ' || op, ', '), min(reason) FROM cases"
-                    " WHERE run_id=?1 AND status='unavailable' GROUP BY impl, reason", &q, run, e) < 0)
+    if (pb_query(st, &q, e, NULL,
+                 "SELECT impl, group_concat(variant || ' ' || op, ', '), min(reason) FROM cases"
+                 " WHERE run_id=?1 AND status='unavailable' GROUP BY impl, reason", "i", run) < 0)
         return -1;
     while (pb_db_step(q) == PB_DB_ROW) {
         note_row *x = grow((void **)&d->notes, &d->nnotes, sizeof *x);
@@ -223,7 +168,7 @@ static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err
 static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
 {
     pb_stmt *q;
-    if (prepare(st,
+    if (pb_query(st, &q, e, NULL,
                 "SELECT started_at, git_sha, compiler, cflags, cpu_model, cpu_flags, kernel, clock_source,"
                 " governor, boost, tick_source, counter_source, command_line, options, target,"
                 " COALESCE(guest_kernel,''), libs, suite_settings,"
@@ -231,7 +176,7 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
                 "   || ' of ' || count(*) END"
                 "   FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = runs.id),"
                 " cpu_affinity, NULL, noise, loadavg_start, loadavg_end, build_parity"
-                " FROM runs WHERE id = ?1", &q, run, e) < 0)
+                " FROM runs WHERE id = ?1", "i", run) < 0)
         return -1;
     ri->run = run;
     if (pb_db_step(q) == PB_DB_ROW) {
@@ -289,7 +234,8 @@ static int load_spreads(pb_store *st, const pb_suite *s, pb_report_data *d, pb_e
         const row *x = &d->m.v[i];
         if (x->guest) continue;
         pb_time_spread sp;
-        int rc = pb_export_time_spread(st, d->run, x->impl, x->variant, x->op, x->size, &sp);
+        const pb_case_key k = {.impl = x->impl, .variant = x->variant, .op = x->op, .size = x->size};
+        int rc = pb_store_time_spread(st, d->run, &k, &sp);
         if (rc < 0) return pb_errf(e, "reading the samples of run %lld failed", (long long)d->run);
         if (rc == 0) continue;
         spread_row *y = grow((void **)&d->spreads, &d->nspreads, sizeof *y);
@@ -325,66 +271,6 @@ int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t gu
     if (rc == 0) rc = load_spreads(st, s, d, e);
     if (rc < 0) pb_report_data_free(d);
     return rc;
-}
-
-int pb_report_ratio(const pb_report_data *d, int64_t run, const char *metric, const char *base, const char *cand,
-                    const char *variant, const char *op, int64_t size, ratio *r)
-{
-    for (size_t i = 0; i < d->nratios; i++) {
-        const ratio_row *x = &d->ratios[i];
-        if (x->run == run && x->size == size && !strcmp(x->metric, metric) && !strcmp(x->base, base) &&
-            !strcmp(x->cand, cand) && !strcmp(x->variant, variant) && !strcmp(x->op, op)) {
-            *r = x->r;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
-                          const char *op)
-{
-    for (size_t i = 0; i < d->nunavail; i++) {
-        const unavail_row *x = &d->unavail[i];
-        if (x->run == run && !strcmp(x->impl, impl) && !strcmp(x->variant, variant) &&
-            (!strcmp(x->op, op) || !strcmp(x->op, "-")))
-            return 1;
-    }
-    return 0;
-}
-
-const char *pb_report_missing_reason(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
-                                     const char *op, char *buf, size_t cap)
-{
-    for (size_t i = 0; i < d->nunavail; i++) {
-        const unavail_row *x = &d->unavail[i];
-        if (x->run == run && !strcmp(x->impl, impl) && !strcmp(x->variant, variant) &&
-            (!strcmp(x->op, op) || !strcmp(x->op, "-")) && x->reason[0]) {
-            snprintf(buf, cap, "%s", x->reason);
-            return buf;
-        }
-    }
-    snprintf(buf, cap, "no result in run %lld", (long long)run);
-    return buf;
-}
-
-pb_claim pb_report_claim(const pb_suite *s, const char *variant, const char *op, int64_t size, double dt)
-{
-    pb_cell cell;
-    memset(&cell, 0, sizeof cell);
-    snprintf(cell.variant, sizeof cell.variant, "%s", variant);
-    snprintf(cell.op, sizeof cell.op, "%s", op);
-    cell.size_bytes = (uint64_t)size;
-    return pb_suite_claim(s, &cell, dt);
-}
-
-double pb_report_doc_time(const pb_suite *s, const rows *doc, const char *variant, const char *op, int64_t size)
-{
-    const row *b = pb_report_find(doc, s->baseline, variant, op, size);
-    const row *c = pb_report_find(doc, s->candidate, variant, op, size);
-    if (!b || !c || !(b->median > 0) || !(c->median > 0)) return NAN;
-    double r = c->median / b->median;
-    return pb_metric_higher_is_better(pb_suite_primary_metric(s)) ? 1 / r : r;
 }
 
 /* What bench run needs of a suite's verdicts to find the cells near a boundary (report.h). */
@@ -426,72 +312,11 @@ void pb_report_near_close(pb_report_near *n)
     free(n);
 }
 
-int pb_report_real_pair(const pb_suite *s, int guest, const char **base, const char **cand)
-{
-    *base = guest ? s->kmod_real : s->real_baseline;
-    *cand = guest ? s->kmod_candidate : s->real_candidate;
-    return *base && *cand;
-}
-
-int pb_report_real_of(const pb_report_data *d, const pb_suite *s, int64_t run, int guest, const char **base,
-                      const char **cand)
-{
-    if (!pb_report_real_pair(s, guest, base, cand)) return 0;
-    for (size_t i = 0; i < d->nratios; i++) {
-        const ratio_row *x = &d->ratios[i];
-        if (x->run == run && !strcmp(x->metric, PB_DEFAULT_METRIC) && !strcmp(x->base, *base) &&
-            !strcmp(x->cand, *cand))
-            return 1;
-    }
-    return 0;
-}
-
-const char *pb_report_verdict(pb_claim c, double dt, double t, const ratio *r)
-{
-    return pb_verdict_of_pairs(c, dt, t, r->lo, r->hi, r->n, r->shared);
-}
-
-int pb_report_real_differs(int guest, int have, const ratio *reimpl, const ratio *real, double c)
-{
-    if (guest) return pb_verdict_apart(real->lo, real->hi, 1, 1, c);
-    return have && pb_verdict_apart(reimpl->lo, reimpl->hi, real->lo, real->hi, c);
-}
-
-void pb_report_real_legend(FILE *f, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
-                           const pb_verdict_cfg *cfg, void (*esc)(FILE *, const char *), const char *open,
-                           const char *close)
-{
-    const char *rb, *rc;
-    if (!pb_report_real_of(d, s, run, guest, &rb, &rc)) return;
-    char words[1024];
-    double c = cfg->real_code_threshold;
-    if (guest)
-        snprintf(words, sizeof words,
-                 ", the re-implemented template against the kernel's own in the same boot: its time ratio (1: the "
-                 "same cost) stands in the column \"real code\", and a cell whose CI lies wholly outside "
-                 "[1/%.2f, %.2f] is marked \"%s\".", 1 + c, 1 + c, pb_real_mark);
-    else
-        snprintf(words, sizeof words,
-                 ", the patch's own code at its parent and at the patch. Its time ratio stands beside the "
-                 "re-implementation's with the verdict the claim gets on it: where the real code ran, that is the "
-                 "answer to whether the patch holds here. A cell is marked \"%s\" when the two ratios are more "
-                 "than %.0f %% apart beyond both CIs (one CI wholly above the other's times %.2f, or wholly below it "
-                 "divided by %.2f): the re-implementation's answer there is not the real code's.",
-                 pb_real_mark, c * 100, 1 + c, 1 + c);
-    fputs(open, f);
-    esc(f, "the run also timed ");
-    esc(f, rc);
-    esc(f, " against ");
-    esc(f, rb);
-    esc(f, words);
-    fputs(close, f);
-}
-
 const pb_suite *pb_report_suite_of_run(pb_store *st, const pb_suite *s, int64_t run, pb_run_roles *r)
 {
     pb_stmt *q;
     pb_err e = {{0}};
-    if (prepare(st, "SELECT baseline, candidate FROM runs WHERE id = ?1", &q, run, &e) < 0) return s;
+    if (pb_query(st, &q, &e, NULL, "SELECT baseline, candidate FROM runs WHERE id = ?1", "i", run) < 0) return s;
     int named = 0;
     if (pb_db_step(q) == PB_DB_ROW && pb_db_column_type(q, 0) != PB_DB_NULL && pb_db_column_type(q, 1) != PB_DB_NULL) {
         snprintf(r->base, sizeof r->base, "%s", pb_db_column_str(q, 0));
@@ -504,4 +329,194 @@ const pb_suite *pb_report_suite_of_run(pb_store *st, const pb_suite *s, int64_t 
     r->named.baseline = r->base;
     r->named.candidate = r->cand;
     return &r->named;
+}
+
+/* ---- which runs ---- */
+
+/* The store's own words when a query of it cannot even be prepared or read (a corrupt page, a
+ * table missing): -1 + e, never a statement bound and stepped that does not exist */
+static int store_unreadable(pb_store *st, pb_err *e)
+{
+    return pb_errf(e, "%s: cannot read the store: %s", st->path, pb_db_errmsg(st->db));
+}
+
+int pb_report_latest_run(pb_store *st, const char *suite, int guest, int64_t *id, pb_err *e)
+{
+    *id = 0;
+    if (pb_query_int(st, id, NULL, NULL,
+                     "SELECT id FROM runs WHERE status='complete' AND suite=?1"
+                     " AND (CASE WHEN target = 'userspace' THEN 0 ELSE 1 END) = ?2 ORDER BY id DESC LIMIT 1",
+                     "tn", suite, guest) < 0)
+        return store_unreadable(st, e);
+    return 0;
+}
+
+int pb_report_run_row(pb_store *st, int64_t run, pb_run_row *r, pb_err *e)
+{
+    int found = pb_store_run_row(st, run, r, NULL);
+    return found < 0 ? store_unreadable(st, e) : found;
+}
+
+int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, int cap)
+{
+    pb_stmt *q;
+    int rc = run ? pb_query(st, &q, NULL, NULL,
+                            "SELECT id FROM runs WHERE id = ?1 AND status = 'complete' AND suite = coalesce(?2, suite)",
+                            "it", run, suite)
+                 : pb_query(st, &q, NULL, NULL,
+                            "SELECT max(id) FROM runs WHERE status = 'complete' AND target = 'userspace'"
+                            " AND suite = coalesce(?2, suite) GROUP BY suite ORDER BY suite", "-t", suite);
+    if (rc < 0) return -1;
+    int n = 0;
+    rc = PB_DB_DONE;
+    while (n < cap && (rc = pb_db_step(q)) == PB_DB_ROW) ids[n++] = pb_db_column_int64(q, 0);
+    pb_db_finalize(q);
+    return n < cap && rc != PB_DB_DONE ? -1 : n;
+}
+
+/* ---- export's rows ---- */
+
+int pb_report_each_stat(pb_store *st, const int64_t *ids, int n, void (*each)(void *ctx, const pb_stat_row *r),
+                        void *ctx)
+{
+    for (int k = 0; k < n; k++) {
+        pb_stmt *q;
+        if (pb_query(st, &q, NULL, NULL,
+                     "SELECT run_id, suite, impl, variant, op, size_bytes, metric, unit, n, median, p10, p90 FROM summary"
+                     " WHERE run_id = ?1 ORDER BY suite, variant, op, size_bytes, impl, metric", "i", ids[k]) < 0)
+            return -1;
+        while (pb_db_step(q) == PB_DB_ROW) {
+            const pb_stat_row r = {
+                .run = pb_db_column_int64(q, 0), .suite = pb_db_column_str(q, 1), .impl = pb_db_column_str(q, 2),
+                .variant = pb_db_column_str(q, 3), .op = pb_db_column_str(q, 4), .size = pb_db_column_int64(q, 5),
+                .metric = pb_db_column_str(q, 6), .unit = pb_db_column_str(q, 7), .n = pb_db_column_int64(q, 8),
+                .median = pb_db_column_double(q, 9), .p10 = pb_db_column_double(q, 10),
+                .p90 = pb_db_column_double(q, 11)};
+            each(ctx, &r);
+        }
+        pb_db_finalize(q);
+    }
+    return 0;
+}
+
+int pb_report_each_export_ratio(pb_store *st, int64_t run, void (*each)(void *ctx, const pb_export_ratio *r),
+                                void *ctx)
+{
+    pb_stmt *q;
+    if (pb_query(st, &q, NULL, NULL,
+                 "SELECT suite, variant, op, size_bytes, metric, baseline, candidate, estimate, ci_lo,"
+                 " ci_hi, p_value, n_pairs, layouts, layout_lo, layout_hi FROM summary_ratios"
+                 " WHERE run_id = ?1 ORDER BY id", "i", run) < 0)
+        return -1;
+    while (pb_db_step(q) == PB_DB_ROW) {
+        const pb_export_ratio r = {
+            .run = run, .suite = pb_db_column_str(q, 0), .variant = pb_db_column_str(q, 1),
+            .op = pb_db_column_str(q, 2), .size = pb_db_column_int64(q, 3), .metric = pb_db_column_str(q, 4),
+            .baseline = pb_db_column_str(q, 5), .candidate = pb_db_column_str(q, 6),
+            .estimate = pb_db_column_double(q, 7), .ci_lo = pb_db_column_double(q, 8),
+            .ci_hi = pb_db_column_double(q, 9), .p_value = pb_db_column_double(q, 10),
+            .n_pairs = pb_db_column_int64(q, 11), .layouts = pb_db_column_int64(q, 12),
+            .layout_lo = pb_query_real(q, 13), .layout_hi = pb_query_real(q, 14)};
+        each(ctx, &r);
+    }
+    pb_db_finalize(q);
+    return 0;
+}
+
+/* ---- history's series ---- */
+
+int pb_report_history_rows(pb_store *st, const char *suite, const char *impl, const char *metric, pb_stmt **q,
+                           pb_err *e)
+{
+    return pb_query(st, q, e, NULL,
+                    "SELECT COALESCE(r.machine_id, r.cpu_model, '?'), s.variant, s.op, s.size_bytes, r.id,"
+                    " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median,"
+                    " COALESCE(r.user_label, r.user_revision, '')"
+                    " FROM summary s JOIN runs r ON r.id = s.run_id"
+                    " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = 'userspace'"
+                    " ORDER BY 1, 2, 3, 4, r.started_at, r.id", "ttt", suite, impl, metric);
+}
+
+int pb_report_history_next(pb_store *st, pb_stmt *q, pb_history_row *r, pb_err *e)
+{
+    int step = pb_db_step(q);
+    if (step == PB_DB_DONE) return 0;
+    if (step != PB_DB_ROW) return pb_errf(e, "%s", pb_db_errmsg(st->db));
+    *r = (pb_history_row){.machine = pb_db_column_text(q, 0), .variant = pb_db_column_text(q, 1),
+                          .op = pb_db_column_text(q, 2), .size = pb_db_column_int64(q, 3),
+                          .run = pb_db_column_int64(q, 4), .git = pb_db_column_text(q, 5),
+                          .started = pb_db_column_text(q, 6), .median = pb_db_column_double(q, 7),
+                          .user = pb_db_column_text(q, 8)};
+    return 1;
+}
+
+typedef struct rev_rows {
+    int (*each)(void *ctx, int64_t run, const char *git, const char *user, const char *repo);
+    void *ctx;
+} rev_rows;
+
+static int rev_row(void *ctx, pb_stmt *q)
+{
+    rev_rows *x = ctx;
+    return x->each(x->ctx, pb_db_column_int64(q, 0), pb_db_column_str(q, 1), pb_db_column_str(q, 2),
+                   pb_db_column_str(q, 3));
+}
+
+int pb_report_each_run_rev(pb_store *st, const char *suite,
+                           int (*each)(void *ctx, int64_t run, const char *git, const char *user, const char *repo),
+                           void *ctx, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_query(st, &q, e, "history: read runs",
+                 "SELECT id, COALESCE(git_sha, ''), COALESCE(user_revision, ''), COALESCE(user_repo, '')"
+                 " FROM runs WHERE suite = ?1 AND status = 'complete' AND target = 'userspace' ORDER BY id",
+                 "t", suite) < 0)
+        return -1;
+    rev_rows x = {each, ctx};
+    return pb_query_rows(st, q, rev_row, &x, e, "history: read runs");
+}
+
+/* ---- the per-machine report's columns ---- */
+
+int pb_report_each_machine_run(pb_store *st, const char *suite, int (*each)(void *ctx, const pb_machine_run *r),
+                               void *ctx, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_query(st, &q, e, NULL,
+                 "SELECT id, machine_id, target, cpu_affinity, cpu_model, started_at, hostname FROM runs"
+                 " WHERE status = 'complete' AND suite = ?1 ORDER BY started_at DESC, id DESC", "t", suite) < 0)
+        return -1;
+    int rc = 0;
+    while (rc == 0 && pb_db_step(q) == PB_DB_ROW) {
+        const pb_machine_run r = {.run = pb_db_column_int64(q, 0), .machine = pb_db_column_str(q, 1),
+                                  .target = pb_db_column_str(q, 2), .affinity = pb_db_column_str(q, 3),
+                                  .cpu = pb_db_column_str(q, 4), .started = pb_db_column_str(q, 5),
+                                  .host = pb_db_column_str(q, 6)};
+        rc = each(ctx, &r);
+    }
+    pb_db_finalize(q);
+    return rc;
+}
+
+typedef struct pair_rows {
+    int (*each)(void *ctx, const char *base, const char *cand);
+    void *ctx;
+} pair_rows;
+
+static int pair_row(void *ctx, pb_stmt *q)
+{
+    pair_rows *x = ctx;
+    return x->each(x->ctx, pb_db_column_str(q, 0), pb_db_column_str(q, 1));
+}
+
+int pb_report_each_ratio_pair(pb_store *st, int64_t run, const char *metric,
+                              int (*each)(void *ctx, const char *base, const char *cand), void *ctx, pb_err *e)
+{
+    pb_stmt *q;
+    if (pb_query(st, &q, e, NULL,
+                 "SELECT DISTINCT baseline, candidate FROM ratios WHERE run_id = ?1 AND metric = ?2"
+                 " ORDER BY baseline, candidate", "it", run, metric) < 0)
+        return -1;
+    pair_rows x = {each, ctx};
+    return pb_query_rows(st, q, pair_row, &x, e, "reading ratios");
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* report_data.h — inside `bench report` (not for other layers): the data of one suite's report,
- * loaded once by report_data.c (where all of the report's SQL is), and the renderers that draw
- * it: report_gnuplot.c (plots), table.c (the one table writer), report_md.c and report_html.c
- * (the pages). report.c runs them through the render table (render.h). */
+/* report_data.h — inside report/ (not for other layers): the data of one suite's report, loaded
+ * once by report_data.c (where all of report/'s SQL is, the reads of export, history and the
+ * per-machine report too), its lookups (report_cells.c), and the renderers that draw it:
+ * report_gnuplot.c (plots), table.c (the one table writer), report_md.c and report_html.c (the
+ * pages). report.c runs them through the render table (render.h). */
 #ifndef PB_REPORT_DATA_H
 #define PB_REPORT_DATA_H
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 
 #include "export.h"
+#include "reads.h"
 #include "render.h"
 #include "report.h"
 
@@ -142,6 +144,76 @@ int pb_report_unavailable(const pb_report_data *d, int64_t run, const char *impl
  * reason the store has for its unavailable case, else "no result in run N", into buf. */
 const char *pb_report_missing_reason(const pb_report_data *d, int64_t run, const char *impl, const char *variant,
                                      const char *op, char *buf, size_t cap);
+
+/* ---- report/'s other reads (report_data.c): text valid until each returns ---- */
+
+/* The newest complete run of suite: userspace (guest 0) or a kernel-module run (guest 1), in *id (0:
+ * none). 0, or -1 + e ("PATH: cannot read the store: ...") when the store cannot be read. */
+int pb_report_latest_run(pb_store *st, const char *suite, int guest, int64_t *id, pb_err *e);
+/* pb_store_run_row with the same words for a store that cannot be read: 1, 0 (no such run), -1 + e. */
+int pb_report_run_row(pb_store *st, int64_t run, pb_run_row *r, pb_err *e);
+
+/* One row of the summary view: a case's statistics in one metric ("" for NULL text). */
+typedef struct pb_stat_row {
+    int64_t run;
+    const char *suite, *impl, *variant, *op;
+    int64_t size;
+    const char *metric, *unit;
+    int64_t n;
+    double median, p10, p90;
+} pb_stat_row;
+/* Every row of the summary of runs ids[0..n), run by run, each run's by suite, variant, op, size,
+ * impl and metric, to each. 0, or -1 when a run's rows cannot be read (those before were handed on). */
+int pb_report_each_stat(pb_store *st, const int64_t *ids, int n, void (*each)(void *ctx, const pb_stat_row *r),
+                        void *ctx);
+/* One stored ratio of a complete run, as the export lists it (NULL text ""; NULL numbers 0, but
+ * layout_lo/hi NaN: one layout). */
+typedef struct pb_export_ratio {
+    int64_t run;
+    const char *suite, *variant, *op;
+    int64_t size;
+    const char *metric, *baseline, *candidate;
+    double estimate, ci_lo, ci_hi, p_value;
+    int64_t n_pairs, layouts;
+    double layout_lo, layout_hi;
+} pb_export_ratio;
+/* Every ratio of run, in the order stored, to each: 0, or -1 where they cannot be read. */
+int pb_report_each_export_ratio(pb_store *st, int64_t run, void (*each)(void *ctx, const pb_export_ratio *r),
+                                void *ctx);
+
+/* One run's median of a cell in `bench history`'s series ("?" for a machine or commit not known). */
+typedef struct pb_history_row {
+    const char *machine, *variant, *op;
+    int64_t size, run;
+    const char *git, *started, *user;   /* git: the commit's first 12; user: the user's label or revision, or "" */
+    double median;
+} pb_history_row;
+/* The rows of impl in metric of suite's complete userspace runs, ordered by machine and cell, then
+ * in run order: *q to read with pb_report_history_next and free with pb_db_finalize. 0, or -1 + e
+ * ("PATH: the database's words"). */
+int pb_report_history_rows(pb_store *st, const char *suite, const char *impl, const char *metric, pb_stmt **q,
+                           pb_err *e);
+/* The next row into *r: 1, 0 after the last, -1 + e (the database's words). */
+int pb_report_history_next(pb_store *st, pb_stmt *q, pb_history_row *r, pb_err *e);
+/* Every complete userspace run of suite by id: its commit, the user's revision and the user's
+ * repository ("" where NULL), to each until it returns non-zero. 0, each's value, or -1 + e. */
+int pb_report_each_run_rev(pb_store *st, const char *suite,
+                           int (*each)(void *ctx, int64_t run, const char *git, const char *user, const char *repo),
+                           void *ctx, pb_err *e);
+
+/* A complete run of suite as the per-machine report groups it ("" for NULL). */
+typedef struct pb_machine_run {
+    int64_t run;
+    const char *machine, *target, *affinity, *cpu, *started, *host;
+} pb_machine_run;
+/* Every complete run of suite, newest first, to each until it returns non-zero: 0, each's value, or
+ * -1 + e ("PATH: the database's words"). */
+int pb_report_each_machine_run(pb_store *st, const char *suite, int (*each)(void *ctx, const pb_machine_run *r),
+                               void *ctx, pb_err *e);
+/* Every pair (baseline, candidate) that run has a ratio of in metric, in name order, to each until it
+ * returns non-zero: 0, each's value, or -1 + e ("PATH: reading ratios: ..."). */
+int pb_report_each_ratio_pair(pb_store *st, int64_t run, const char *metric,
+                              int (*each)(void *ctx, const char *base, const char *cand), void *ctx, pb_err *e);
 
 #define MAXV 32
 typedef struct axes {

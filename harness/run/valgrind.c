@@ -19,6 +19,7 @@
 
 #include "callgrind_parse.h"
 #include "metrics.h"
+#include "reads.h"
 #include "common/gcrypt_init.h"
 
 extern char **environ;
@@ -162,6 +163,25 @@ static void libraries_view(char *buf, size_t cap)
     gcry_free(hwf);
 }
 
+/* codepath.txt in dir: the libraries as this child sees them under valgrind, then the suite's
+ * start-up settings as it applied them (runs.suite_settings). 0, or -1 + e. */
+static int write_codepath(const pb_runner_opts *o, const char *dir, pb_err *e)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/codepath.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return pb_errf(e, "%s: %s", path, strerror(errno));
+    char libs[512];
+    libraries_view(libs, sizeof libs);
+    const char *eff = pb_suite_effective_options(o->suite, o->suite_opts);
+    clean(libs);
+    char settings[512];
+    snprintf(settings, sizeof settings, "%s", eff ? eff : "");
+    clean(settings);
+    fprintf(f, "under valgrind: %s\n%s\n", libs, settings);
+    return fclose(f) != 0 ? pb_errf(e, "%s: write error", path) : 0;
+}
+
 int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
 {
     if (!RUNNING_ON_VALGRIND)
@@ -171,22 +191,9 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
     pb_grid g;
     if (pb_runner_grid(o, &g, e) < 0) return -1;
     char path[1024];
-    snprintf(path, sizeof path, "%s/codepath.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) { free(g.cells); return pb_errf(e, "%s: %s", path, strerror(errno)); }
-    char libs[512];
-    libraries_view(libs, sizeof libs);
-    /* line 2: the suite's start-up settings as this child applied them (runs.suite_settings) */
-    const char *eff = pb_suite_effective_options(s, o->suite_opts);
-    clean(libs);
-    char settings[512];
-    snprintf(settings, sizeof settings, "%s", eff ? eff : "");
-    clean(settings);
-    fprintf(f, "under valgrind: %s\n%s\n", libs, settings);
-    if (fclose(f) != 0) { free(g.cells); return pb_errf(e, "%s: write error", path); }
-
+    if (write_codepath(o, dir, e) < 0) { free(g.cells); return -1; }
     snprintf(path, sizeof path, "%s/cases.tsv", dir);
-    f = fopen(path, "w");
+    FILE *f = fopen(path, "w");
     if (!f) { free(g.cells); return pb_errf(e, "%s: %s", path, strerror(errno)); }
     char tested[PB_MAX_IMPLS * 4][PB_NAME_MAX];
     char why[PB_MAX_IMPLS * 4][PB_ERR_MAX];
@@ -534,21 +541,7 @@ static int insert_stat(pb_store *st, int64_t cid, const char *metric, const char
     double lo, med, hi;
     pb_vg_range(c, metric, &lo, &med, &hi);
     if (!isfinite(med)) return 0;
-    pb_stmt *s;
-    if (pb_db_prepare(st->db,
-                           "INSERT INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max)"
-                           " VALUES (?1, ?2, ?3, 'valgrind', ?4, ?5, ?6, ?7, ?6, ?7)", &s) != PB_DB_OK)
-        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_bind_int64(s, 1, cid);
-    pb_db_bind_text(s, 2, metric);
-    pb_db_bind_text(s, 3, unit);
-    pb_db_bind_int(s, 4, c->reps);
-    pb_db_bind_double(s, 5, med);
-    pb_db_bind_double(s, 6, lo);
-    pb_db_bind_double(s, 7, hi);
-    int ok = pb_db_step(s) == PB_DB_DONE;
-    pb_db_finalize(s);
-    return ok ? 0 : pb_errf(e, "%s: insert stats: %s", st->path, pb_db_errmsg(st->db));
+    return pb_store_add_count_stat(st, cid, metric, unit, c->reps, lo, med, hi, e);
 }
 
 static int insert_ratio(pb_store *st, int64_t run, const char *suite, const pb_vg_case *b, const pb_vg_case *c,
@@ -557,25 +550,8 @@ static int insert_ratio(pb_store *st, int64_t run, const char *suite, const pb_v
     pb_vg_metrics mb, mc;
     pb_vg_metrics_of(b, 0, &mb);
     pb_vg_metrics_of(c, 0, &mc);
-    double ratio = mc.insns_per_op / mb.insns_per_op;
-    pb_stmt *s;
-    if (pb_db_prepare(st->db,
-                           "INSERT INTO ratios (run_id, suite, variant, op, size_bytes, metric, baseline, candidate,"
-                           " n_pairs, estimate, median_ratio, method)"
-                           " VALUES (?1,?2,?3,?4,?5,'insns_per_op',?6,?7,1,?8,?8,"
-                           " 'valgrind count ratio (deterministic: no CI)')", &s) != PB_DB_OK)
-        return pb_errf(e, "%s: %s", st->path, pb_db_errmsg(st->db));
-    pb_db_bind_int64(s, 1, run);
-    pb_db_bind_text(s, 2, suite);
-    pb_db_bind_text(s, 3, c->variant);
-    pb_db_bind_text(s, 4, c->op);
-    pb_db_bind_int64(s, 5, (int64_t)c->size);
-    pb_db_bind_text(s, 6, b->impl);
-    pb_db_bind_text(s, 7, c->impl);
-    pb_db_bind_double(s, 8, ratio);
-    int ok = pb_db_step(s) == PB_DB_DONE;
-    pb_db_finalize(s);
-    return ok ? 0 : pb_errf(e, "%s: insert ratio: %s", st->path, pb_db_errmsg(st->db));
+    return pb_store_add_count_ratio(st, run, suite, c->variant, c->op, (int64_t)c->size, b->impl, c->impl,
+                                    mc.insns_per_op / mb.insns_per_op, e);
 }
 
 int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, const char *command_line, pb_err *e)

@@ -20,7 +20,7 @@
  * place of INSERT OR IGNORE / OR REPLACE; `RETURNING id` in place of last_insert_rowid; ORDER BY
  * a real column (no rowid; NULLS FIRST where the column may be NULL, as SQLite sorts); every
  * non-aggregated column in GROUP BY; no PRAGMA or sqlite_master
- * outside store.c's SQLite branch; boolean expressions read with pb_db_column_int (0/1 on both);
+ * outside db_sqlite.c; boolean expressions read with pb_db_column_int (0/1 on both);
  * `group_concat(x, sep)` always with its separator (PostgreSQL runs it as string_agg); no
  * `?N IS NULL` (PostgreSQL cannot tell ?N's type from it): `col = coalesce(?N, col)` for an
  * optional filter on a NOT NULL column. Table
@@ -36,23 +36,13 @@ typedef struct pb_stmt pb_stmt;
 
 enum { PB_DB_OK = 0, PB_DB_ERROR = 1, PB_DB_BUSY = 5, PB_DB_ROW = 100, PB_DB_DONE = 101 };
 enum { PB_DB_INTEGER = 1, PB_DB_FLOAT = 2, PB_DB_TEXT = 3, PB_DB_NULL = 5 };
-typedef enum { PB_DB_SQLITE, PB_DB_PG } pb_db_kind;
 
 /* Is this --db / PB_DB value a PostgreSQL URI (postgresql:// or postgres://)? */
 int pb_db_is_pg(const char *path);
 /* For a PostgreSQL URI: 0 if it carries no password (user:pw@ or password=), else -1 with a
  * message in msg naming `what` (the option or variable it came from). Files: always 0. */
 int pb_db_check_no_password(const char *path, const char *what, char *msg, size_t cap);
-/* Whether this bench was built with libpq. */
-int pb_db_have_pg(void);
-
-/* Open a PostgreSQL connection (read_only: every transaction read-only); -1 + msg on failure. */
-int pb_db_open_pg(pb_db **db, const char *uri, int read_only, char *msg, size_t cap);
-/* Wrap an open sqlite3 handle (store.c opens SQLite files itself: WAL, immutable, busy timeout);
- * the pb_db owns it from then on. Declared with void * so that this header needs no sqlite3.h. */
-pb_db *pb_db_wrap_sqlite(void *sqlite3_handle);
 void pb_db_close(pb_db *db);
-pb_db_kind pb_db_kind_of(const pb_db *db);
 
 int pb_db_prepare(pb_db *db, const char *sql, pb_stmt **st);
 int pb_db_bind_int64(pb_stmt *st, int i, int64_t v);
@@ -89,8 +79,8 @@ void pb_db_rollback(pb_db *db);
 const char *pb_db_errmsg(pb_db *db);
 
 /* Table definitions written for SQLite (INTEGER PRIMARY KEY, REAL, WITHOUT ROWID, CREATE VIEW IF
- * NOT EXISTS) in this back end's words: a copy to free(), or NULL without memory. */
-char *pb_db_ddl(pb_db_kind kind, const char *sql);
+ * NOT EXISTS) in db's back end's words: a copy to free(), or NULL without memory. */
+char *pb_db_ddl(pb_db *db, const char *sql);
 /* The column that orders a table's rows as inserted where it has no id: SQLite's rowid, PostgreSQL's
  * ctid (insertion order for rows never updated). A fixed word, never data. */
 const char *pb_db_rowid(pb_db *db);

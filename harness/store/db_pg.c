@@ -11,19 +11,192 @@
  * cell's samples or a run's statistics thus cost one round trip per batch, not one per row, and
  * they still commit together or not at all. Parameter types: integers int8, doubles float8,
  * text and NULL unknown (the server infers them from where they stand). Values read back as
- * SQLite would give them: booleans 1/0, NULL as NULL. */
+ * SQLite would give them: booleans 1/0, NULL as NULL.
+ *
+ * A store here (db_impl.h's slots) is a postgresql:// URI without a password, versioned by its
+ * pb_meta row, created and migrated under an advisory lock; table definitions are SQLite's words
+ * translated (p_ddl). */
 #include "db_impl.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the URI and the schema: the same with or without libpq ---- */
+
+static int p_claims(const char *path)
+{
+    return path && (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11));
+}
+
+/* percent-decoded copy of s[0..n) into out (cap bytes) */
+static void pct_decode(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < cap; i++) {
+        if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) && isxdigit((unsigned char)s[i + 2])) {
+            char hex[3] = {s[i + 1], s[i + 2], 0};
+            out[k++] = (char)strtol(hex, NULL, 16);
+            i += 2;
+        } else {
+            out[k++] = s[i];
+        }
+    }
+    out[k] = 0;
+}
+
+/* A password in the URI would be in the process list, the shell history and the run's command_line
+ * column: refused, whichever of --db or PB_DB (what) it came from. */
+static int check_no_password(const char *path, const char *what, pb_err *e)
+{
+    const char *p = strstr(path, "://") + 3;
+    size_t auth = strcspn(p, "/?");
+    /* userinfo is what comes before the last '@' of the authority; a ':' in it starts a password */
+    const char *at = NULL;
+    for (size_t i = 0; i < auth; i++)
+        if (p[i] == '@') at = p + i;
+    int pw = at && memchr(p, ':', (size_t)(at - p)) != NULL;
+    const char *q = strchr(p, '?');
+    while (!pw && q && *q) {
+        q++;
+        size_t len = strcspn(q, "&"), klen = strcspn(q, "=&");
+        char key[64];
+        pct_decode(q, klen < len ? klen : len, key, sizeof key);
+        if (!strcmp(key, "password")) pw = 1;
+        q += len;
+    }
+    if (!pw) return 0;
+    return pb_errf(e,
+                   "%s: the PostgreSQL URI carries a password; give it through PGPASSWORD, PGPASSFILE or ~/.pgpass"
+                   " (docs/fleet.md), never on the command line or in the store",
+                   what);
+}
+
+int pb_db_check_no_password(const char *path, const char *what, char *msg, size_t cap)
+{
+    pb_err e;
+    if (!p_claims(path) || check_no_password(path, what, &e) == 0) return 0;
+    snprintf(msg, cap, "%s", e.msg);
+    return -1;
+}
+
+#ifdef PB_HAVE_LIBPQ
+#define HAVE_LIBPQ 1
+#else
+#define HAVE_LIBPQ 0
+#endif
+
+static int p_check_path(const char *path, const char *what, pb_err *e)
+{
+    if (check_no_password(path, what, e) < 0) return -1;
+    if (!HAVE_LIBPQ) return pb_errf(e, "--db: this bench was built without libpq (libpq-dev): it cannot open %s", path);
+    return 0;
+}
+
+/* a server may answer there: only opening it tells */
+static int p_exists(const char *path)
+{
+    (void)path;
+    return 1;
+}
+
+/* The version is pb_meta's one row; a database without pb_meta is empty to us (other
+ * applications' tables may share it) unless it has a `runs` table, which is then someone else's.
+ * PostgreSQL stores began at version 3: there is no older one. */
+static int p_schema_version(pb_db *db, const char *path, pb_err *e)
+{
+    /* both tables in one statement, so one snapshot: seen apart, another opener's commit of the
+     * schema could fall between the two and show runs without pb_meta */
+    int64_t t = pb_db_query_int(db, path,
+                                "SELECT coalesce(sum(CASE WHEN table_name = 'pb_meta' THEN 2 ELSE 1 END), 0)"
+                                " FROM information_schema.tables WHERE table_schema = current_schema()"
+                                " AND table_name IN ('pb_meta', 'runs')", e);
+    if (t < 0) return -1;
+    if (t == 1) {
+        pb_errf(e, "%s has a runs table but no pb_meta: not a patchbench database", path);
+        return PB_DB_REFUSED;
+    }
+    if (t == 0) return 0;
+    return pb_db_read_version(db, path, "SELECT max(schema_version) FROM pb_meta", e);
+}
+
+static void p_column_query(char *sql, size_t cap, const char *table, const char *column)
+{
+    snprintf(sql, cap,
+             "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema()"
+             " AND table_name = '%s' AND column_name = '%s'", table, column);
+}
+
+static void p_relation_query(char *sql, size_t cap, const char *name, int view)
+{
+    snprintf(sql, cap,
+             "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"
+             " AND table_name = '%s' AND table_type = '%s'", name, view ? "VIEW" : "BASE TABLE");
+}
+
+/* the server keeps its files to itself: what it answers is never a damaged file of ours */
+static int p_corrupt_code(int rc)
+{
+    (void)rc;
+    return 0;
+}
+
+static int p_corrupt_text(const char *msg)
+{
+    (void)msg;
+    return 0;
+}
+
+/* ---- DDL: SQLite's words -> PostgreSQL's ----
+ * Whole words only. TEXT gets the "C" collation so that ORDER BY and comparisons sort bytes, as
+ * SQLite's BINARY does, whatever the server's locale. */
+static const struct { const char *from, *to; } PG_DDL[] = {
+    {"INTEGER PRIMARY KEY", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"},
+    {"CREATE VIEW IF NOT EXISTS", "CREATE OR REPLACE VIEW"},
+    {") WITHOUT ROWID", ")"},
+    {"INTEGER", "BIGINT"},
+    {"REAL", "DOUBLE PRECISION"},
+    {"TEXT", "TEXT COLLATE \"C\""},
+};
+
+static int word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+static char *p_ddl(const char *sql)
+{
+    size_t cap = strlen(sql) * 3 + 64, k = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    int quote = 0;
+    for (const char *p = sql; *p;) {
+        if (*p == '\'') quote = !quote;
+        size_t w = 0;
+        if (!quote && (p == sql || !word_char(p[-1])))
+            for (size_t i = 0; i < sizeof PG_DDL / sizeof PG_DDL[0]; i++) {
+                size_t n = strlen(PG_DDL[i].from);
+                if (!strncmp(p, PG_DDL[i].from, n) && !word_char(p[n])) {
+                    size_t m = strlen(PG_DDL[i].to);
+                    if (k + m + 1 > cap) { free(out); return NULL; }
+                    memcpy(out + k, PG_DDL[i].to, m);
+                    k += m;
+                    w = n;
+                    break;
+                }
+            }
+        if (w) { p += w; continue; }
+        if (k + 2 > cap) { free(out); return NULL; }
+        out[k++] = *p++;
+    }
+    out[k] = 0;
+    return out;
+}
 
 #ifdef PB_HAVE_LIBPQ
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libpq-fe.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <strings.h>
 
 #define OID_BOOL 16
@@ -63,7 +236,6 @@ typedef struct pg_stmt {
     int piped;       /* this execution was pipelined: done, its answer comes later */
 } pg_stmt;
 
-static const pb_db_ops OPS;
 
 static void set_err(pg_db *d, const char *msg)
 {
@@ -189,7 +361,7 @@ static int p_prepare(pb_db *db, const char *sql, pb_stmt **out)
     pg_db *d = (pg_db *)db;
     pg_stmt *s = calloc(1, sizeof *s);
     if (!s) return set_err(d, "out of memory"), PB_DB_ERROR;
-    s->base.ops = &OPS;
+    s->base.ops = &pb_db_pg_ops;
     s->db = d;
     s->row = -1;
     s->pipeable = pipeable_sql(sql);
@@ -460,36 +632,28 @@ static void no_notice(void *arg, const char *msg)
     (void)msg;
 }
 
-static const pb_db_ops OPS = {
-    .kind = PB_DB_PG, .prepare = p_prepare, .bind_int64 = p_bind_int64, .bind_double = p_bind_double,
-    .bind_text = p_bind_text, .bind_null = p_bind_null, .step = p_step, .reset = p_reset, .clear_bindings = p_clear_bindings, .finalize = p_finalize,
-    .column_count = p_column_count, .column_name = p_column_name, .column_type = p_column_type,
-    .column_int64 = p_column_int64, .column_double = p_column_double, .column_text = p_column_text,
-    .exec = p_exec, .begin = p_begin, .commit = p_commit, .rollback = p_rollback, .errmsg = p_errmsg,
-    .close = p_close,
-};
-
-int pb_db_have_pg(void) { return 1; }
-
-int pb_db_open_pg(pb_db **out, const char *uri, int read_only, char *msg, size_t cap)
+/* A connection: libpq reads host, user, TLS settings and the password from the URI and its usual
+ * environment (PGPASSWORD, PGPASSFILE/~/.pgpass, PGSSLMODE, ...); read-only: every transaction is
+ * (as SQLite's query_only, nothing can be created or changed). */
+static int p_open(pb_db **out, const char *uri, pb_db_open_mode mode, pb_err *e)
 {
     *out = NULL;
     pg_db *d = calloc(1, sizeof *d);
-    if (!d) return snprintf(msg, cap, "out of memory"), -1;
-    d->base.ops = &OPS;
+    if (!d) return pb_errf(e, "cannot open database %s: out of memory", uri);
+    d->base.ops = &pb_db_pg_ops;
     /* the URI is expanded as a connection string; the rest comes from libpq's environment */
     const char *keys[] = {"dbname", "fallback_application_name", "client_encoding", NULL};
     const char *vals[] = {uri, "bench", "UTF8", NULL};
     d->conn = PQconnectdbParams(keys, vals, 1);
     if (!d->conn || PQstatus(d->conn) != CONNECTION_OK) {
         set_err(d, d->conn ? PQerrorMessage(d->conn) : "out of memory");
-        snprintf(msg, cap, "%s", d->err);
+        pb_errf(e, "cannot open database %s: %s", uri, d->err);
         p_close(&d->base);
         return -1;
     }
     PQsetNoticeProcessor(d->conn, no_notice, NULL);
-    if (p_exec(&d->base, read_only ? "SET default_transaction_read_only = on" : "SELECT 1") != PB_DB_OK) {
-        snprintf(msg, cap, "%s", d->err);
+    if (p_exec(&d->base, mode == PB_DB_OPEN_READ ? "SET default_transaction_read_only = on" : "SELECT 1") != PB_DB_OK) {
+        pb_errf(e, "cannot open database %s: %s", uri, d->err);
         p_close(&d->base);
         return -1;
     }
@@ -497,17 +661,39 @@ int pb_db_open_pg(pb_db **out, const char *uri, int read_only, char *msg, size_t
     return 0;
 }
 
-#else /* no libpq: the SQLite back end only */
+#define STATEMENT_OPS                                                                                           \
+    .prepare = p_prepare, .bind_int64 = p_bind_int64, .bind_double = p_bind_double, .bind_text = p_bind_text,   \
+    .bind_null = p_bind_null, .step = p_step, .reset = p_reset, .clear_bindings = p_clear_bindings,             \
+    .finalize = p_finalize, .column_count = p_column_count, .column_name = p_column_name,                       \
+    .column_type = p_column_type, .column_int64 = p_column_int64, .column_double = p_column_double,             \
+    .column_text = p_column_text, .exec = p_exec, .begin = p_begin, .commit = p_commit, .rollback = p_rollback, \
+    .errmsg = p_errmsg, .close = p_close,
 
-int pb_db_have_pg(void) { return 0; }
+#else /* no libpq: its URIs are refused by p_check_path, before any open */
 
-int pb_db_open_pg(pb_db **out, const char *uri, int read_only, char *msg, size_t cap)
+static int p_open(pb_db **out, const char *uri, pb_db_open_mode mode, pb_err *e)
 {
-    (void)uri;
-    (void)read_only;
+    (void)mode;
     *out = NULL;
-    snprintf(msg, cap, "this bench was built without libpq (install libpq-dev and rebuild)");
-    return -1;
+    return pb_errf(e, "cannot open database %s: this bench was built without libpq (install libpq-dev and rebuild)",
+                   uri);
 }
 
+#define STATEMENT_OPS
+
 #endif
+
+const pb_db_ops pb_db_pg_ops = {
+    STATEMENT_OPS
+    .name = "PostgreSQL", .claims = p_claims, .check_path = p_check_path, .exists = p_exists, .open = p_open,
+    .write_setup_sql = NULL, .journal = NULL, .schema_version = p_schema_version, .first_version = 3,
+    /* concurrent first openers queue on a transaction-level advisory lock (released by COMMIT or
+     * ROLLBACK, or when a connection dies), so one creates or migrates and the others find the work
+     * done; CREATE ... IF NOT EXISTS alone races in PostgreSQL. The key: 'pbench' in ASCII. */
+    .schema_lock_sql = "SELECT pg_advisory_xact_lock(112980098110099104)",
+    .new_store_sql = "CREATE TABLE pb_meta (schema_version INTEGER NOT NULL); INSERT INTO pb_meta VALUES (0)",
+    .set_version_sql = "UPDATE pb_meta SET schema_version = %d",
+    .no_schema_msg = "no database at %s: no patchbench schema there (`bench migrate --db URI` creates it)",
+    .column_query = p_column_query, .relation_query = p_relation_query, .corrupt_code = p_corrupt_code,
+    .corrupt_text = p_corrupt_text, .ddl = p_ddl, .rowid = "ctid",
+};

@@ -25,7 +25,7 @@
 
 /* The current layout of every core table (version PB_SCHEMA_VERSION); see docs/schema.md for the
  * meaning of every column. A new database gets this and the gate's tables; an older one is brought
- * here by store.c's MIGRATIONS, never by editing this text alone. */
+ * here by migrate.c's MIGRATIONS, never by editing this text alone. */
 const char *const pb_store_schema_sql =
     "CREATE TABLE IF NOT EXISTS runs (\n"
     "  id INTEGER PRIMARY KEY,\n"
@@ -111,7 +111,7 @@ const char *const pb_store_schema_sql =
     "  SELECT q.* FROM ratios q JOIN runs r ON r.id = q.run_id WHERE r.status = 'complete';\n";
 
 /* The gate's tables (gate/gate_store.c reads and writes them) at the current schema version; the
- * store creates them with the core tables and migrates them (store.c's MIGRATIONS list) with the
+ * store creates them with the core tables and migrates them (migrate.c's MIGRATIONS list) with the
  * rest of the file: the store owns every table's definition, so no lower floor reaches up. */
 const char *const pb_gate_tables_sql =
     "CREATE TABLE IF NOT EXISTS comparisons (\n"

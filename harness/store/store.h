@@ -63,7 +63,8 @@ const char *pb_default_db(void);
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 
-/* -1 + e: "PATH: what: the database's message", for a failed statement of store s. */
+/* -1 + e: "PATH: what: the database's message" ("PATH: the database's message" for what NULL), for a
+ * failed statement of store s. */
 int pb_store_sqlerr(pb_store *s, pb_err *e, const char *what);
 
 /* The core tables and the gate's tables (schema.c), the whole schema of a new database. */
