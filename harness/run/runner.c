@@ -1607,7 +1607,7 @@ int pb_run(const pb_runner_opts *o, int64_t *run_id, pb_err *e)
     }
     run_ctx rx = {
         .o = o,
-        .rounds = o->rounds > 0 ? o->rounds : (o->quick ? 16 : 64),
+        .rounds = o->rounds > 0 ? o->rounds : (o->quick ? PB_DEFAULT_ROUNDS_QUICK : PB_DEFAULT_ROUNDS),
         .passes = 1,
         .tprobe_min = INFINITY,
         .sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002),
