@@ -16,6 +16,11 @@ typedef struct pb_err {
     char msg[PB_ERR_MAX];
 } pb_err;
 
+/* A macro's value as a string literal, for help text built from the constant it quotes:
+ * "default " PB_STR(PB_DEFAULT_ROUNDS) */
+#define PB_STR2(x) #x
+#define PB_STR(x) PB_STR2(x)
+
 /* printf into e->msg; always returns -1 so `return pb_errf(e, ...)` reads well. */
 int pb_errf(pb_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -9,7 +9,6 @@ int cmd_report(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
-int cmd_gate_merge(int argc, char **argv);   /* bench gate --merge (cmd_gate_merge.c) */
 int cmd_migrate(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_history(int argc, char **argv);

@@ -38,8 +38,8 @@ typedef struct pb_layout_args {
 int pb_cli_layout_opt(const pb_cli *c, pb_layout_args *a, const char *name, const char *value);
 #define PB_LAYOUT_HELP_LAYOUTS                                                                        \
     "code layouts to run every implementation this build compiles in (default:\n"                    \
-    "all the build has, 8 unless configured otherwise; 1: this binary's one\n"                      \
-    "layout, as before). Ratios and CIs are then across layouts (docs/layout.md)"
+    "all the build has: -Dlayouts, at most and by default " PB_STR(PB_MAX_LAYOUTS) "; 1: this binary's\n"     \
+    "one layout, as before). Ratios and CIs are then across layouts (docs/layout.md)"
 #define PB_LAYOUT_HELP_SEED "seed of the layouts' round order and stack/heap offsets (default 1)"
 
 #endif

@@ -42,7 +42,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_LIST("impl", "A,B", "only these implementations", O_IMPL),
     PB_OPT_LIST("sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES),
     PB_OPT("quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK),
-    PB_OPT("rounds", "N", "rounds per cell (default 64, quick 16: a multiple of the layouts)", O_ROUNDS),
+    PB_OPT("rounds", "N", "rounds per cell (default " PB_STR(PB_DEFAULT_ROUNDS) ", quick " PB_STR(PB_DEFAULT_ROUNDS_QUICK)
+                   ": a multiple of the layouts)", O_ROUNDS),
     PB_OPT("passes", "N", "spread each cell's rounds over N passes of the grid, its cases set up anew\n"
                      "in each (default: one per 16 rounds, at most 4; 1 for exec and gbench: a\n"
                      "cell's rounds in one go). See docs/layout.md, \"Passes\".", O_PASSES),

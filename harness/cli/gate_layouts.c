@@ -130,3 +130,31 @@ void pb_gate_layouts_free(gate_layouts *G)
     pb_module_layouts_close(&G->mb);
     free(G);
 }
+
+static gate_layouts *open_claim(const void *ctx, const gate_wrap *home, uint64_t seed, char *why, size_t cap, pb_err *e)
+{
+    (void)home;
+    const gate_layouts_ctx *c = ctx;
+    pb_layout_args la = c->la;
+    la.seed = seed;
+    return pb_gate_layouts_claim(c->cli, &la, c->name, c->a, c->b, c->aa, why, cap, e);
+}
+
+static gate_layouts *open_builds(const void *ctx, const gate_wrap *home, uint64_t seed, char *why, size_t cap,
+                                 pb_err *e)
+{
+    const gate_layouts_ctx *c = ctx;
+    pb_layout_args la = c->la;
+    la.seed = seed;
+    return pb_gate_layouts_builds(c->cli, &la, c->module_a, c->module_b, c->name, home, why, cap, e);
+}
+
+pb_gate_layout_src pb_gate_layouts_claim_src(const gate_layouts_ctx *c)
+{
+    return (pb_gate_layout_src){open_claim, pb_gate_layouts_only, pb_gate_layouts_set, pb_gate_layouts_free, c};
+}
+
+pb_gate_layout_src pb_gate_layouts_builds_src(const gate_layouts_ctx *c)
+{
+    return (pb_gate_layout_src){open_builds, pb_gate_layouts_only, pb_gate_layouts_set, pb_gate_layouts_free, c};
+}

@@ -7,9 +7,8 @@
 #define PB_GATE_LAYOUTS_H
 
 #include "cli_layouts.h"
+#include "loop.h"
 #include "pair_suite.h"
-
-typedef struct gate_layouts gate_layouts;
 
 /* Claim or A/A gate of impls A and B of suite `name` (aa: A against a copy of A): this bench's own
  * layouts. NULL with e->msg empty when there is one layout (--layouts 1, or no layout modules
@@ -22,6 +21,19 @@ gate_layouts *pb_gate_layouts_claim(const pb_cli *cli, const pb_layout_args *la,
 gate_layouts *pb_gate_layouts_builds(const pb_cli *cli, const pb_layout_args *la, const char *base_module,
                                      const char *cand_module, const char *name, const gate_wrap *home, char *why,
                                      size_t cap, pb_err *e);
+/* What a session of the gate's loop opens (loop.h): the claim gate's or a calibration's layouts
+ * (pb_gate_layouts_claim), or the commit gate's of two builds (pb_gate_layouts_builds, the session's
+ * wrap its home), at the seed the session asks for. ctx must outlive the sessions. */
+typedef struct gate_layouts_ctx {
+    const pb_cli *cli;
+    pb_layout_args la;
+    const char *name;                     /* the suite */
+    const char *a, *b;                    /* claim: the impls */
+    int aa;                               /* claim: a against a copy of a */
+    const char *module_a, *module_b;      /* two builds: the old build's module, the new build's */
+} gate_layouts_ctx;
+pb_gate_layout_src pb_gate_layouts_claim_src(const gate_layouts_ctx *c);
+pb_gate_layout_src pb_gate_layouts_builds_src(const gate_layouts_ctx *c);
 /* Before each pass of a session: the cells to run (reruns), in every layout's wrap. */
 void pb_gate_layouts_only(gate_layouts *G, const pb_cmp_cell *only, size_t nonly);
 const pb_layout_set *pb_gate_layouts_set(const gate_layouts *G);

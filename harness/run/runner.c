@@ -216,7 +216,7 @@ static int run_ctx_init(run_ctx *rx, const pb_runner_opts *o, pb_err *e)
 {
     *rx = (run_ctx){
         .o = o,
-        .rounds = o->rounds > 0 ? o->rounds : (o->quick ? 16 : 64),
+        .rounds = o->rounds > 0 ? o->rounds : (o->quick ? PB_DEFAULT_ROUNDS_QUICK : PB_DEFAULT_ROUNDS),
         .passes = 1,
         .tprobe_min = INFINITY,
         .sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002),

@@ -39,11 +39,17 @@ typedef struct pb_layout_set {
     char what[512];                 /* what the layouts are, for runs.layouts: "suite module copies ..." */
 } pb_layout_set;
 
+/* The rounds of a cell when none are asked for: multiples of the layouts (PB_MAX_LAYOUTS), so that
+ * every layout gets as many. The gate's first pass takes them too; `bench run --help` and `bench
+ * gate --help` quote them (PB_STR). */
+#define PB_DEFAULT_ROUNDS 64
+#define PB_DEFAULT_ROUNDS_QUICK 16
+
 typedef struct pb_runner_opts {
     const pb_suite *suite;
     void *suite_opts;         /* the suite's options object (pb_suite_opts_new), set from the CLI */
     int quick;
-    int rounds;               /* 0: default (quick: 16, else 64: a multiple of the layouts) */
+    int rounds;               /* 0: PB_DEFAULT_ROUNDS (quick: PB_DEFAULT_ROUNDS_QUICK) */
     /* Passes over the grid (docs/layout.md, "Passes"): pass p runs rounds [p R / P, (p + 1) R / P) of
      * every cell in turn, each cell's cases set up anew, so that a cell's rounds are spread over the
      * whole run rather than the second or so a cell takes. 0: pb_default_passes; 1..rounds. */

@@ -210,4 +210,19 @@ expect 2 "--procedure wants one-process or alternate" "$SRC/ci/perf-gate" --aa -
 expect 2 "give the baseline revision" "$SRC/ci/perf-gate" --bench "$BENCH"
 expect 2 "is not a revision" "$SRC/ci/perf-gate" --bench "$BENCH" no-such-revision-xyz
 
+
+# ---- the forms as first words (issue 40): the same gate as the options' spelling, and refusals ----
+F=$T/forms.db
+expect 1 "verdict: regression" "$BENCH" gate claim --suite synthetic "${G[@]}" "${SEED[@]}" --db "$F" --shift 1.3
+expect 0 "A/A gates: 2; exit 0 (pass): 2" "$BENCH" gate calibrate --suite synthetic --repeat 2 "${G[@]}" "${SEED[@]}" --db "$F"
+is "forms: what the words stored" "$(q "$F" "SELECT group_concat(gate, ',') FROM comparisons")" "claim,aa,aa"
+expect 2 "claim: not with --calibrate (that is bench gate calibrate)" "$BENCH" gate claim --calibrate --suite synthetic
+expect 2 "commit wants --baseline-runs IDS --candidate-runs IDS" "$BENCH" gate commit --suite synthetic
+expect 2 "against wants the NAME of a saved run" "$BENCH" gate against
+expect 2 "--suite does not go with merge" "$BENCH" gate merge --suite synthetic x.json
+expect 2 "--brief goes with merge" "$BENCH" gate --suite synthetic --brief
+expect 2 "unexpected argument 'x.json'" "$BENCH" gate --suite synthetic x.json
+expect 0 "bench gate merge FILE..." "$BENCH" gate --help
+expect 0 "rounds of the first pass (default 64, quick 16)" "$BENCH" gate --help
+
 finish
