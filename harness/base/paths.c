@@ -43,25 +43,22 @@ static const char *installed(char *out, size_t cap, const char *rel, const char 
     return out;
 }
 
-const char *pb_data_dir(void)
+const char *pb_data_dir(pb_path *buf)
 {
-    static char dir[PATH_MAX];
     const char *d = getenv("PB_DATADIR");
     if (d) return d;
-    if (!dir[0] && !installed(dir, sizeof dir, PB_INSTALLED_DATADIR, "xts_doc.tsv")[0])
-        snprintf(dir, sizeof dir, "%s", built_data_dir);
-    return dir;
+    if (!installed(buf->s, sizeof buf->s, PB_INSTALLED_DATADIR, "xts_doc.tsv")[0])
+        snprintf(buf->s, sizeof buf->s, "%s", built_data_dir);
+    return buf->s;
 }
 
-const char *pb_thresholds_default(void)
+const char *pb_thresholds_default(pb_path *buf)
 {
-    static char path[PATH_MAX + 16];
-    if (!path[0]) {
-        char dir[PATH_MAX];
-        if (installed(dir, sizeof dir, PB_INSTALLED_DATADIR, "thresholds")[0]) snprintf(path, sizeof path, "%s/thresholds", dir);
-        else snprintf(path, sizeof path, "%s/ci/thresholds", built_source_root);
-    }
-    return path;
+    char dir[PATH_MAX];
+    if (installed(dir, sizeof dir, PB_INSTALLED_DATADIR, "thresholds")[0])
+        snprintf(buf->s, sizeof buf->s, "%.*s/thresholds", (int)sizeof dir, dir);
+    else snprintf(buf->s, sizeof buf->s, "%s/ci/thresholds", built_source_root);
+    return buf->s;
 }
 
 const char *pb_installed_module_dir(char *out, size_t cap, const char *probe)

@@ -3,15 +3,22 @@
 #ifndef PB_PATHS_H
 #define PB_PATHS_H
 
+#include <limits.h>
 #include <stddef.h>
+
+/* A path the caller keeps: the functions below that find one write it here (no static buffer, so
+ * two threads or two lookups never share one). */
+typedef struct {
+    char s[PATH_MAX + 16];
+} pb_path;
 
 /* The folder of the documents' tables and the verdict settings: $PB_DATADIR, else the one meson
  * installed beside this bench (share/patchbench, found from bench's own path), else the source
- * tree's data/ (a bench in its build tree). */
-const char *pb_data_dir(void);
+ * tree's data/ (a bench in its build tree). Returns $PB_DATADIR or buf->s. */
+const char *pb_data_dir(pb_path *buf);
 /* The thresholds file gates read when neither --thresholds nor ./ci/thresholds is there: the one
- * installed beside this bench, else the source tree's ci/thresholds. */
-const char *pb_thresholds_default(void);
+ * installed beside this bench, else the source tree's ci/thresholds. Returns buf->s. */
+const char *pb_thresholds_default(pb_path *buf);
 /* The folder of the suite modules installed beside this bench (lib/.../patchbench) into out, if
  * it holds the file `probe`, else "" (a bench in its build tree has them beside itself). */
 const char *pb_installed_module_dir(char *out, size_t cap, const char *probe);

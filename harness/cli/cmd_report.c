@@ -78,7 +78,8 @@ static const char *out_folder(report_args *a, char *dir, size_t dir_cap, char *p
  * 2 (--out or a file's place in it was refused). */
 static int report_one(pb_store *st, const pb_report_job *j, const char *out, FILE *page)
 {
-    pb_report_opts ro = {.out_dir = out, .data_dir = pb_data_dir(), .run = j->run, .guest_run = j->guest_run,
+    pb_path data;
+    pb_report_opts ro = {.out_dir = out, .data_dir = pb_data_dir(&data), .run = j->run, .guest_run = j->guest_run,
                          .html = page};
     pb_verdict_counts host_n, guest_n;
     pb_err e = {{0}};
@@ -111,7 +112,8 @@ static int report_machines(pb_store *st, const char *machines, const char *suite
     for (int i = 0; pb_suites[i]; i++) {
         const pb_suite *s = pb_suites[i];
         if (*suite && strcmp(s->name, suite)) continue;
-        pb_machines_opts mo = {.machines = machines, .out_dir = out, .data_dir = pb_data_dir(), .html = page};
+        pb_path data;
+        pb_machines_opts mo = {.machines = machines, .out_dir = out, .data_dir = pb_data_dir(&data), .html = page};
         int ncols = 0;
         pb_err e = {{0}};
         int mr = pb_report_machines(st, s, &mo, &ncols, &e);

@@ -173,7 +173,8 @@ static int cmd_run_valgrind(const pb_runner_opts *o, const pb_cli *cli, const ch
 /* The closing line of a run: cells per verdict, smallest and largest ratio (report.h). */
 static void closing_summary(const pb_suite *s, const char *db, int64_t run)
 {
-    const char *data_dir = pb_data_dir();
+    pb_path data;
+    const char *data_dir = pb_data_dir(&data);
     pb_store st;
     pb_err e = {{0}};
     char line[1024];
@@ -398,7 +399,8 @@ static int run_timed(run_args *a, const pb_cli *cli, pb_module_layouts *ml, pb_l
     if (open_layouts(a, ml, set) < 0) return 2;
     /* the verdicts' boundaries, as the run's report will judge its cells (boundary rounds) */
     pb_err e = {{0}};
-    pb_report_near *near = pb_report_near_open(cli->suite, pb_data_dir(), &e);
+    pb_path data;
+    pb_report_near *near = pb_report_near_open(cli->suite, pb_data_dir(&data), &e);
     if (!near) {
         fprintf(stderr, "bench run: %s\n", e.msg);
         pb_module_layouts_close(ml);
@@ -474,8 +476,9 @@ static int run_one(int argc, char **argv, const char *cmdline)
 /* Is suite s one that re-runs a published patch (it has the document's table, data/<suite>_doc.tsv)? */
 static int has_document(const pb_suite *s)
 {
-    const char *data_dir = pb_data_dir();
-    char path[1100];
+    pb_path data;
+    const char *data_dir = pb_data_dir(&data);
+    char path[sizeof data.s + 64];
     snprintf(path, sizeof path, "%s/%s_doc.tsv", data_dir, s->name);
     return access(path, R_OK) == 0;
 }

@@ -527,7 +527,8 @@ int pb_thresholds_for(pb_thresholds *t, const char *threshold, const char *file,
 {
     if (threshold) return pb_thresholds_single(t, threshold, e);
     const char *path = file ? file : "ci/thresholds";
-    if (!file && access(path, R_OK) != 0) path = pb_thresholds_default();
+    pb_path installed;
+    if (!file && access(path, R_OK) != 0) path = pb_thresholds_default(&installed);
     if (pb_thresholds_load(t, path, e) < 0) {
         char why[sizeof e->msg];
         snprintf(why, sizeof why, "%s", e->msg);

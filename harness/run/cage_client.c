@@ -84,6 +84,7 @@ typedef struct cage_server_ctx {
     const pb_cell *cell;
     case_state *cs;
     pb_counters tsc_only;   /* bench's counters without its hardware events: those count bench's thread */
+    pb_waits_files waits;   /* the child's own: its thread's run-queue delay, not bench's */
 } cage_server_ctx;
 
 static void cage_set_up(void *p, pb_cage_reply *r)
@@ -126,7 +127,7 @@ static void cage_serve(void *p, const pb_cage_req *q, pb_cage_reply *r)
     pb_waits w0, w1;
     r->probe_before = pb_probe_ticks(&x->tsc_only);
     r->tprobe_before = pb_tprobe_ticks(&x->tsc_only);
-    pb_waits_read(&w0);
+    pb_waits_read(&x->waits, &w0);
     struct timespec c0, c1;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
     pb_reading rd;
@@ -136,7 +137,7 @@ static void cage_serve(void *p, const pb_cage_req *q, pb_cage_reply *r)
     pb_counters_stop(&x->tsc_only, &rd);
     uint64_t t1 = pb_now_ns();
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
-    pb_waits_read(&w1);
+    pb_waits_read(&x->waits, &w1);
     r->probe_after = pb_probe_ticks(&x->tsc_only);
     r->tprobe_after = pb_tprobe_ticks(&x->tsc_only);
     r->w0 = w0;
@@ -176,7 +177,7 @@ int set_up_caged(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err *e)
     char who[300];
     int user = pb_suite_user_code(o->suite, o->suite_opts, cs->impl, who, sizeof who) == 1;
     if (!user || !who[0]) snprintf(who, sizeof who, "%s %s", o->suite->name, cs->impl);
-    cage_server_ctx x = {rx, cell, cs, rx->counters};
+    cage_server_ctx x = {rx, cell, cs, rx->counters, PB_WAITS_FILES_INIT};
     x.tsc_only.nhw = 0;
     pb_cage_server srv = {&x, cage_set_up, cage_serve, cage_quit};
     pb_cage_reply r;

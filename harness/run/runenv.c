@@ -145,22 +145,28 @@ static int proc_read(int *fd, const char *path, char *buf, size_t cap)
     return 0;
 }
 
-void pb_waits_read(pb_waits *w)
+void pb_waits_read(pb_waits_files *f, pb_waits *w)
 {
-    static _Thread_local int sched_fd = -1, stat_fd = -1;
     char buf[512];
     w->run_delay_ns = w->steal_ns = -1;
     unsigned long long run_ns, wait_ns;
-    if (proc_read(&sched_fd, "/proc/thread-self/schedstat", buf, sizeof buf) == 0 &&
+    if (proc_read(&f->sched_fd, "/proc/thread-self/schedstat", buf, sizeof buf) == 0 &&
         sscanf(buf, "%llu %llu", &run_ns, &wait_ns) == 2)
         w->run_delay_ns = (double)wait_ns;
     /* "cpu  user nice system idle iowait irq softirq steal ...", in clock ticks */
     unsigned long long v[8];
     long hz = sysconf(_SC_CLK_TCK);
-    if (hz > 0 && proc_read(&stat_fd, "/proc/stat", buf, sizeof buf) == 0 &&
+    if (hz > 0 && proc_read(&f->stat_fd, "/proc/stat", buf, sizeof buf) == 0 &&
         sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
                &v[7]) == 8)
         w->steal_ns = (double)v[7] * 1e9 / (double)hz;
+}
+
+void pb_waits_files_close(pb_waits_files *f)
+{
+    if (f->sched_fd >= 0) close(f->sched_fd);
+    if (f->stat_fd >= 0) close(f->stat_fd);
+    *f = PB_WAITS_FILES_INIT;
 }
 
 void pb_waits_text(long waited, long rounds, double move, const char *where, double r_all, double r_without, char *buf,

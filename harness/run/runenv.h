@@ -54,7 +54,15 @@ void pb_noise_text(long n_fast, long n_probed, char *buf, size_t len);
 typedef struct pb_waits {
     double run_delay_ns, steal_ns;
 } pb_waits;
-void pb_waits_read(pb_waits *w);
+/* The two files, kept open by whoever samples (the run, a cage's child): -1 until the first read,
+ * which opens them in the reading thread (/proc/thread-self names the thread that opens it), -2
+ * where unreadable. */
+typedef struct pb_waits_files {
+    int sched_fd, stat_fd;
+} pb_waits_files;
+#define PB_WAITS_FILES_INIT ((pb_waits_files){-1, -1})
+void pb_waits_read(pb_waits_files *f, pb_waits *w);
+void pb_waits_files_close(pb_waits_files *f);
 
 /* A sample waited when its run-queue delay plus steal exceeds this fraction of its wall time; a
  * round waited when one of its samples did. */

@@ -178,6 +178,7 @@ static int run_and_end(run_ctx *rx, const pb_grid *g, pb_err *e)
 static void close_run(run_ctx *rx)
 {
     pb_pin_restore(&rx->pin);
+    pb_waits_files_close(&rx->wait_files);
     free(rx->probes.worst);
     if (rx->store_open) pb_store_close(&rx->st);
     if (rx->counters_open) pb_counters_close(&rx->counters);
@@ -219,6 +220,7 @@ static int run_ctx_init(run_ctx *rx, const pb_runner_opts *o, pb_err *e)
         .rounds = o->rounds > 0 ? o->rounds : (o->quick ? PB_DEFAULT_ROUNDS_QUICK : PB_DEFAULT_ROUNDS),
         .passes = 1,
         .tprobe_min = INFINITY,
+        .wait_files = PB_WAITS_FILES_INIT,
         .sample_s = o->sample_seconds > 0 ? o->sample_seconds : (o->quick ? 0.0005 : 0.002),
     };
     if (o->passes > rx->rounds) {

@@ -70,6 +70,7 @@ typedef struct run_ctx {
     pb_store st;
     int counters_open, store_open;  /* what close_run has to close */
     pb_pin pin;
+    pb_waits_files wait_files;  /* the sampling thread's /proc files (pb_waits_read) */
     int64_t run;
     double la_start;        /* load average before the first sample */
     uint64_t t0;            /* when the first cell started: the progress line's elapsed time and ETA */

@@ -86,11 +86,11 @@ static void sample_here(pb_gb_state *st, slot *sl, raw_sample *rs, uint64_t n)
     rs->tb = pb_tprobe_ticks(&rx->counters);
     pb_reading rd;
     /* the waits right around the timed loop (GB's timer runs within the while), not the probes */
-    pb_waits_read(&rs->w0);
+    pb_waits_read(&rx->wait_files, &rs->w0);
     pb_counters_start(&rx->counters, &rd);
     while (pb_gb_keep_running_batch(st, n)) c->body(c->ctx, n);
     pb_counters_stop(&rx->counters, &rd);
-    pb_waits_read(&rs->w1);
+    pb_waits_read(&rx->wait_files, &rs->w1);
     rs->pa = pb_probe_ticks(&rx->counters);
     rs->ta = pb_tprobe_ticks(&rx->counters);
     rs->tsc = (double)rd.tsc;

@@ -8,7 +8,7 @@
 #include "db_impl.h"
 
 /* Not in pb_store_schema_sql: migrate_1_to_2 replays it on a `runs` that has no uuid column yet. */
-static const char *RUNS_UUID_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS runs_uuid ON runs(uuid)";
+static const char RUNS_UUID_INDEX[] = "CREATE UNIQUE INDEX IF NOT EXISTS runs_uuid ON runs(uuid)";
 
 int pb_schema_version(pb_store *s, pb_err *e) { return s->db->ops->schema_version(s->db, s->path, e); }
 

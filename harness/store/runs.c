@@ -98,7 +98,7 @@ int pb_store_run_identity(pb_store *s, int64_t run, pb_cpu_identity *id, pb_err 
 
 int64_t pb_store_begin_run(pb_store *s, const pb_run_info *ri, const pb_provenance *p, pb_err *e)
 {
-    static const char *sql =
+    static const char sql[] =
         "INSERT INTO runs (suite, status, started_at, target, command_line, options, metrics, baseline, candidate,"
         " primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model, cpu_flags,"
         " online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz, counter_source,"

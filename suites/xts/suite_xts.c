@@ -197,8 +197,9 @@ static int impl_has_keybits(const char *impl, unsigned bits)
  * Fills *bytes and source (a line of text without tabs). */
 static int read_child_cost_file(double *bytes, char *source, size_t source_size, pb_err *e)
 {
-    const char *dir = pb_data_dir();
-    char path[1024], line[1024];
+    pb_path data;
+    const char *dir = pb_data_dir(&data);
+    char path[sizeof data.s + 64], line[1024];
     snprintf(path, sizeof path, "%s/%s", dir, CHILD_COST_FILE);
     FILE *f = fopen(path, "r");
     if (!f)
