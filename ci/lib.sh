@@ -6,21 +6,21 @@
 #
 # The scripts gate one suite a bench command, each command's document saved as JSON in a folder of
 # their own; at the end `bench gate --merge` makes them one document, written as --format says
-# (standard output), into every --out file, and as --annotate says. Progress (and, unless the
+# (standard output), into every --write file, and as --annotate says. Progress (and, unless the
 # format is text, each suite's own table) goes to stderr, so that standard output holds the one
 # document and nothing else.
 
 PB_FORMAT=text PB_ANNOTATE='' PB_THRESHOLD=''
-PB_OUTS=()          # --out F=FILE, as given
+PB_OUTS=()          # --write F=FILE (or its old spelling --out), as given
 PB_MERGE_ARGS=()    # --skipped / --error for suites that left no document
 PB_DOCS=()          # the suites' documents, in order
 PB_TOKEN=           # --annotate github with text: the ::stop-commands:: token
 
-# pb_output_opt NAME VALUE: 0 if NAME is one of --format, --out, --annotate, --threshold (taken)
+# pb_output_opt NAME VALUE: 0 if NAME is one of --format, --write (--out), --annotate, --threshold (taken)
 pb_output_opt() {
     case $1 in
     --format) PB_FORMAT=$2 ;;
-    --out) PB_OUTS+=(--out "$2") ;;
+    --write|--out) PB_OUTS+=("$1" "$2") ;;   # --out: the old spelling of --write
     --annotate) PB_ANNOTATE=$2 ;;
     --threshold) PB_THRESHOLD=$2 ;;
     *) return 1 ;;
@@ -37,7 +37,7 @@ pb_check_threshold() {
     fi
 }
 
-# pb_check_outputs SCRIPT BENCH: bench's own check of --format, --out and --annotate (nothing is
+# pb_check_outputs SCRIPT BENCH: bench's own check of --format, --write and --annotate (nothing is
 # written), else exit 2
 pb_check_outputs() {
     "$2" gate --merge --check --format "$PB_FORMAT" "${PB_OUTS[@]}" ${PB_ANNOTATE:+--annotate "$PB_ANNOTATE"} ||
@@ -86,7 +86,7 @@ pb_doc_done() {
     else PB_MERGE_ARGS+=(--error "$suite=$what"); fi
 }
 
-# pb_doc_finish BENCH STATUS: the one document on stdout (and annotations, --out files); sets
+# pb_doc_finish BENCH STATUS: the one document on stdout (and annotations, --write files); sets
 # PB_STATUS: STATUS, unless writing the outputs failed (then bench's)
 pb_doc_finish() {
     local bench=$1 rc=0

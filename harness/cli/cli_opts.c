@@ -44,6 +44,22 @@ int pb_cli_run_id(const pb_cli *c, const char *name, const char *value, int allo
     return 0;
 }
 
+int64_t pb_cli_run_of(const char *value)
+{
+    return value && strcmp(value, "latest") ? strtoll(value, NULL, 10) : 0;
+}
+
+/* --sample-ms and the like: a number from o->lo to o->hi, stored times o->scale */
+static int double_option(const pb_cli *c, const pb_cli_opt *o, const char *value, double *out)
+{
+    char *end;
+    double x = strtod(value, &end);
+    if (end == value || *end || !(x >= o->lo && x <= o->hi))
+        return pb_cli_error(c, "--%s wants a number from %g to %g, got '%s'", o->name, o->lo, o->hi, value);
+    *out = x * o->scale;
+    return 0;
+}
+
 /* --revision, --label: stored and shown on terminals and in reports, so printable ASCII only, 1 to
  * PB_CLI_USER_TEXT_MAX characters, and not starting with '-' (git would read a revision so as an
  * option; a label so is a forgotten value). */
@@ -99,13 +115,31 @@ void pb_cli_help(FILE *f, const pb_cli *c, const char *as)
     if (c->more_help) c->more_help(f, c);
 }
 
+/* The suite named by argv[i] (--suite NAME or --suite=NAME), else NULL; *at: where the name is */
+static const char *suite_named_at(int argc, char **argv, int i, int *at)
+{
+    if (!strcmp(argv[i], "--suite") && i + 1 < argc) return *at = i + 1, argv[i + 1];
+    if (!strncmp(argv[i], "--suite=", 8)) return *at = i, argv[i] + 8;
+    return NULL;
+}
+
+const char *pb_cli_suite_word(int argc, char **argv, int *at)
+{
+    const char *last = NULL;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        const char *name = suite_named_at(argc, argv, i, at);
+        if (name) last = name;
+    }
+    return last;
+}
+
 int pb_cli_find_suite(const char *cmd, int argc, char **argv, const pb_suite **s)
 {
     *s = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--")) break;
-        const char *name = !strcmp(argv[i], "--suite") && i + 1 < argc ? argv[i + 1]
-                           : !strncmp(argv[i], "--suite=", 8)      ? argv[i] + 8 : NULL;
+        int at;
+        const char *name = suite_named_at(argc, argv, i, &at);
         if (!name) continue;
         if (!(*s = pb_suite_find(name))) {
             fprintf(stderr, "bench %s: unknown suite '%s' (suites:", cmd, name);
@@ -238,6 +272,29 @@ static int command_option(pb_cli *c, const pb_cli_opt *o, const char *value)
     switch (o->type) {
     case PB_CLI_STRING: memcpy(dst, &value, sizeof value); return 0;
     case PB_CLI_CLEAR: memset(dst, 0, sizeof(int)); return 0;
+    case PB_CLI_FLAG: {
+        const int one = 1;
+        memcpy(dst, &one, sizeof one);
+        return 0;
+    }
+    case PB_CLI_INT: {
+        int v = 0;
+        if (pb_cli_int(c, o->name, value, (long)o->lo, (long)o->hi, &v) < 0) return -1;
+        memcpy(dst, &v, sizeof v);
+        return 0;
+    }
+    case PB_CLI_DOUBLE: {
+        double v = 0;
+        if (double_option(c, o, value, &v) < 0) return -1;
+        memcpy(dst, &v, sizeof v);
+        return 0;
+    }
+    case PB_CLI_RUN: {
+        int64_t id;
+        if (pb_cli_run_id(c, o->name, value, 1, &id) < 0) return -1;
+        memcpy(dst, &value, sizeof value);
+        return 0;
+    }
     case PB_CLI_CPU: {
         int cpu;
         pb_err e = {{0}};
@@ -349,6 +406,7 @@ int pb_cli_parse(pb_cli *c, int argc, char **argv)
             break;
         }
         if (which < nown && repeated(c, &c->opts[which], &first[which], optarg) < 0) { rc = 2; break; }
+        if (which < nown && c->on_seen && c->on_seen(c->ctx, &c->opts[which]) < 0) { rc = 2; break; }
         int r = which < nown ? command_option(c, &c->opts[which], optarg) : suite_option(c, hit->name, optarg);
         if (r < 0) rc = 2;
     }

@@ -22,6 +22,10 @@ typedef enum pb_cli_type {
     PB_CLI_CALLBACK = 0,  /* on_opt(ctx, id, value) */
     PB_CLI_STRING,        /* const char * at offset = the value (it points into argv) */
     PB_CLI_CLEAR,         /* int at offset = 0 (a boolean that turns something off) */
+    PB_CLI_FLAG,          /* int at offset = 1 (a boolean that turns something on) */
+    PB_CLI_INT,           /* int at offset = the value, a whole number from lo to hi */
+    PB_CLI_DOUBLE,        /* double at offset = the value times scale, the value a number from lo to hi */
+    PB_CLI_RUN,           /* const char * at offset = the value, a run id or "latest" (pb_cli_run_id) */
     PB_CLI_CPU,           /* const char * at offset = the value, once pb_cpu_parse accepts it */
     PB_CLI_USER_TEXT,     /* const char * at offset = the value: printable, PB_CLI_USER_TEXT_MAX at most */
 } pb_cli_type;
@@ -42,29 +46,59 @@ typedef struct pb_cli_opt {
     pb_cli_type type;
     size_t offset;        /* PB_CLI_STRING, CLEAR, CPU: where in the command's ctx */
     pb_cli_repeat repeat;
-    int internal;         /* bench's own (a child it starts): parsed, never shown in help, man or completion */
+    int internal;         /* bench's own (a child it starts), or an old spelling: parsed, never shown in
+                           * help, man or completion */
+    double lo, hi, scale; /* PB_CLI_INT, PB_CLI_DOUBLE: the values taken (both ends in), and the
+                           * factor a double is stored with (--sample-ms in seconds: 1e-3) */
 } pb_cli_opt;
 
 /* An option handed to on_opt, one given at most once, a comma list given at most once, and a
  * table's end. */
-#define PB_OPT(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 0}
-#define PB_OPT_ONCE(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONCE, 0}
-#define PB_OPT_LIST(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONE_LIST, 0}
-#define PB_OPT_END {NULL, NULL, NULL, 0, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 0}
+#define PB_OPT(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 0, 0, 0, 0}
+#define PB_OPT_ONCE(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONCE, 0, 0, 0, 0}
+#define PB_OPT_LIST(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_ONE_LIST, 0, 0, 0, 0}
+#define PB_OPT_END {NULL, NULL, NULL, 0, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 0, 0, 0, 0}
 /* An option bench passes to a child of its own: parsed as PB_OPT, listed nowhere a user reads
  * (tests/form checks that --help, the man pages and the completion never show one). */
-#define PB_OPT_INTERNAL(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 1}
-/* The options every command that has them declares alike (type: the command's ctx type). */
+#define PB_OPT_INTERNAL(name, arg, help, id) {name, arg, help, id, PB_CLI_CALLBACK, 0, PB_CLI_LAST, 1, 0, 0, 0}
+/* ... and typed ones (an old spelling kept for scripts is internal too) */
+#define PB_OPT_INTERNAL_STRING(name, arg, help, type, field)                                                   \
+    {name, arg, help, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 1, 0, 0, 0}
+#define PB_OPT_INTERNAL_INT(name, arg, help, type, field, lo, hi)                                               \
+    {name, arg, help, 0, PB_CLI_INT, offsetof(type, field), PB_CLI_LAST, 1, lo, hi, 1}
+/* Typed entries: the parser writes field of the command's ctx (type), no on_opt line of its own. */
+#define PB_OPT_FLAG(name, help, type, field) {name, NULL, help, 0, PB_CLI_FLAG, offsetof(type, field), PB_CLI_LAST, 0, 0, 0, 0}
+#define PB_OPT_STRING(name, arg, help, type, field)                                                            \
+    {name, arg, help, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 0, 0, 0, 0}
+#define PB_OPT_STRING_ONCE(name, arg, help, type, field)                                                       \
+    {name, arg, help, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_ONCE, 0, 0, 0, 0}
+#define PB_OPT_STRING_LIST(name, arg, help, type, field)                                                       \
+    {name, arg, help, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_ONE_LIST, 0, 0, 0, 0}
+#define PB_OPT_INT(name, arg, help, type, field, lo, hi)                                                        \
+    {name, arg, help, 0, PB_CLI_INT, offsetof(type, field), PB_CLI_LAST, 0, lo, hi, 1}
+#define PB_OPT_DOUBLE(name, arg, help, type, field, lo, hi, scale)                                              \
+    {name, arg, help, 0, PB_CLI_DOUBLE, offsetof(type, field), PB_CLI_LAST, 0, lo, hi, scale}
+
+/* The options every command that has them declares alike, each with one meaning (type: the
+ * command's ctx type; help: what it does in that command):
+ *   --suite NAME   the suite;  --impl X  only that implementation (bench run: a comma list);
+ *   --run ID|latest  one stored run, given once;  --out PLACE  where the command's own output goes
+ *   (a file or a folder; gate and compare write their documents' extra files with --write F=FILE). */
+#define PB_OPT_SUITE(arg, help, type, field) PB_OPT_STRING("suite", arg, help, type, field)
+#define PB_OPT_IMPL(arg, help, type, field) PB_OPT_STRING_ONCE("impl", arg, help, type, field)
+#define PB_OPT_IMPLS(help, type, field) PB_OPT_STRING_LIST("impl", "A,B", help, type, field)
+#define PB_OPT_RUN(help, type, field) {"run", "ID|latest", help, 0, PB_CLI_RUN, offsetof(type, field), PB_CLI_ONCE, 0, 0, 0, 0}
+#define PB_OPT_OUT(arg, help, type, field) PB_OPT_STRING("out", arg, help, type, field)
 #define PB_DB_HELP "the database: a SQLite file or a postgresql:// URI\n(default $PB_DB or " PB_DEFAULT_DB_PATH ")"
-#define PB_OPT_DB(type, field) {"db", "PATH", PB_DB_HELP, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 0}
-#define PB_OPT_DB_READ(type, field) {"db", "PATH", PB_DB_HELP ", opened read-only", 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 0}
-#define PB_OPT_QUIET(type, field) {"quiet", NULL, "no progress on stderr", 0, PB_CLI_CLEAR, offsetof(type, field), PB_CLI_LAST, 0}
+#define PB_OPT_DB(type, field) {"db", "PATH", PB_DB_HELP, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 0, 0, 0, 0}
+#define PB_OPT_DB_READ(type, field) {"db", "PATH", PB_DB_HELP ", opened read-only", 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 0, 0, 0, 0}
+#define PB_OPT_QUIET(type, field) {"quiet", NULL, "no progress on stderr", 0, PB_CLI_CLEAR, offsetof(type, field), PB_CLI_LAST, 0, 0, 0, 0}
 #define PB_OPT_CPU(type, field)                                                                                 \
     {"cpu", "N|none",                                                                                           \
      "pin the benchmark thread to online CPU N (default: the last online\n"                                    \
      "CPU, when more than one is online); none: do not pin. Stored with\n"                                     \
      "each run (runs.cpu_affinity), with why when not pinned",                                                \
-     0, PB_CLI_CPU, offsetof(type, field), PB_CLI_LAST, 0}
+     0, PB_CLI_CPU, offsetof(type, field), PB_CLI_LAST, 0, 0, 0, 0}
 
 /* The user's side of a run of the user's code (docs/your-code.md): stored, shown, ordered by. */
 #define PB_CLI_USER_TEXT_MAX 200
@@ -74,10 +108,10 @@ typedef struct pb_cli_opt {
      "--dirty of the repository the candidate's binary or plug-in is in); bench\n"                            \
      "history orders such runs by it. Only for runs of your code (gbench, exec,\n"                            \
      "--plugin, --gcrypt-lib)",                                                                                 \
-     0, PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE, 0}
+     0, PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE, 0, 0, 0, 0}
 #define PB_OPT_LABEL(type, field)                                                                               \
     {"label", "TEXT", "a name for your side of the run (\"PR 42\", \"-O3 build\"), stored and shown", 0,       \
-     PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE, 0}
+     PB_CLI_USER_TEXT, offsetof(type, field), PB_CLI_ONCE, 0, 0, 0, 0}
 
 typedef struct pb_cli {
     const char *cmd;              /* "run": messages read "bench run: ..." */
@@ -97,6 +131,9 @@ typedef struct pb_cli {
     /* called for every option of opts in command-line order; 0, or -1 after printing why
      * (pb_cli_error). value is NULL for a boolean. */
     int (*on_opt)(void *ctx, int id, const char *value);
+    /* called for every option of opts, typed or not, before it is taken (may be NULL): a command
+     * that asks what was given (bench gate's forms) sees each one here. 0, or -1 after printing. */
+    int (*on_seen)(void *ctx, const pb_cli_opt *o);
     /* called for every non-option argument, in order among the options (so that an option may
      * take the word after it, as `compare --runs A B` does); NULL: none allowed. 0 or -1. */
     int (*on_pos)(void *ctx, const char *arg);
@@ -119,6 +156,9 @@ void pb_cli_help(FILE *f, const pb_cli *c, const char *as);
  * (and listed by --help). 0 (*s NULL when none given), or 2 after printing
  * "bench CMD: unknown suite 'X' (suites: ...)". */
 int pb_cli_find_suite(const char *cmd, int argc, char **argv, const pb_suite **s);
+/* The word the last --suite gives (before "--"), unchecked ("all" for bench run --suite all), or
+ * NULL; *at: its index in argv (the word after --suite, or the --suite=NAME word). */
+const char *pb_cli_suite_word(int argc, char **argv, int *at);
 
 /* Print "bench CMD: <message>" on stderr; returns -1 (for on_opt). */
 int pb_cli_error(const pb_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -132,6 +172,8 @@ const char *pb_cli_nearest(const char *typed, const char *const *names, size_t n
 /* Value checks with the option named in the message; 0, or -1 after printing. */
 int pb_cli_int(const pb_cli *c, const char *name, const char *value, long lo, long hi, int *out);
 int pb_cli_run_id(const pb_cli *c, const char *name, const char *value, int allow_latest, int64_t *out);
+/* The run a PB_CLI_RUN entry took: its id, or 0 for "latest" or none given. */
+int64_t pb_cli_run_of(const char *value);
 
 /* The suite options given on c's command line, set again on another copy of the suite (another
  * build's, another code layout's) and its options object. 0, or -1 + e: the setter's message, or

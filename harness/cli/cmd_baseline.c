@@ -10,8 +10,6 @@
 #include "gate_baseline.h"
 #include "store.h"
 
-enum { O_RUN, O_SUITE };
-
 typedef struct baseline_args {
     pb_cli *cli;
     const char *db, *run_text, *suite;
@@ -20,19 +18,12 @@ typedef struct baseline_args {
 } baseline_args;
 
 static const pb_cli_opt OPTS[] = {
-    PB_OPT_ONCE("run", "ID|latest", "save: the run to name (default latest: the newest complete run, of --suite if given)", O_RUN),
-    PB_OPT_ONCE("suite", "S", "save --run latest: the newest complete run of suite S", O_SUITE),
+    PB_OPT_RUN("save: the run to name (default latest: the newest complete run, of --suite if given)", baseline_args,
+               run_text),
+    PB_OPT_STRING_ONCE("suite", "S", "save --run latest: the newest complete run of suite S", baseline_args, suite),
     PB_OPT_DB(baseline_args, db),
     PB_OPT_END,
 };
-
-static int on_opt(void *ctx, int id, const char *v)
-{
-    baseline_args *a = ctx;
-    if (id == O_RUN) a->run_text = v;
-    if (id == O_SUITE) a->suite = v;
-    return 0;
-}
 
 static int on_pos(void *ctx, const char *arg)
 {
@@ -44,8 +35,7 @@ static int on_pos(void *ctx, const char *arg)
 
 static int save(baseline_args *a, pb_store *st, const char *cmdline)
 {
-    int64_t run = 0;
-    if (a->run_text && pb_cli_run_id(a->cli, "run", a->run_text, 1, &run) < 0) return 2;
+    int64_t run = pb_cli_run_of(a->run_text);   /* checked by the parser (PB_OPT_RUN) */
     if (a->suite && !pb_suite_find(a->suite)) return pb_cli_error(a->cli, "--suite: unknown suite '%s'", a->suite), 2;
     if (!run && !(run = pb_store_latest_run(st, a->suite))) {
         pb_cli_error(a->cli, "%s has no complete run%s%s to save", a->db, a->suite ? " of suite " : "", a->suite ? a->suite : "");
@@ -98,7 +88,6 @@ int cmd_baseline(int argc, char **argv)
                     "weaker than a paired gate (docs/gate.md, \"Stored baselines\"). NAME: 1 to 64 letters,\n"
                     "digits and . _ - / @ +.\n",
         .opts = OPTS,
-        .on_opt = on_opt,
         .on_pos = on_pos,
     };
     baseline_args a = {.cli = &cli, .db = pb_default_db()};

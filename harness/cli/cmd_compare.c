@@ -26,7 +26,7 @@ static const char COMPARE_SYNOPSIS[] =
     "\n"
     "  A B                   impls to compare in one run (default: the run's baseline and candidate)\n";
 
-enum { O_RUN, O_SUITE, O_RUNS, O_IMPL, O_METRIC, O_ALPHA, O_FORMAT, O_OUT, O_ANNOTATE, O_THRESHOLD, O_THRESHOLDS };
+enum { O_RUNS = 1, O_ALPHA, O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE, O_THRESHOLD };
 
 typedef struct compare_args {
     pb_cli *cli;
@@ -34,14 +34,14 @@ typedef struct compare_args {
     const char *pos[2];
     int npos;
     int want_runs_b;   /* --runs IDS_A was given: the next word is IDS_B */
-    pb_gate_outputs out;   /* --format, --out, --annotate */
+    pb_gate_outputs out;   /* --format, --write, --annotate */
     pb_gate_doc *doc;
     pb_gate_params gp;
 } compare_args;
 
 static const pb_cli_opt OPTS[] = {
-    PB_OPT("run", "ID|latest", "the run (default latest, of --suite if given)", O_RUN),
-    PB_OPT("suite", "S", "with --run latest: the newest complete run of suite S", O_SUITE),
+    PB_OPT_RUN("the run (default latest, of --suite if given)", compare_args, run),
+    PB_OPT_SUITE("S", "with --run latest: the newest complete run of suite S", compare_args, suite),
     PB_OPT_ONCE("runs", "IDS_A IDS_B", "comma lists of run ids, one run per alternation on each side, made\n"
                             "alternately in one job on one machine (ci/perf-gate does this): pair k\n"
                             "is the k-th run of each side, per cell its medians. With one run each:\n"
@@ -49,28 +49,32 @@ static const pb_cli_opt OPTS[] = {
                             "Runs of other machines or jobs (PB_JOB_ID) are refused, except one run\n"
                             "each of different (or no) jobs: then an UNPAIRED comparison (every sample\n"
                             "against every sample, Hodges-Lehmann ratio, Mann-Whitney CI), not stored.", O_RUNS),
-    PB_OPT_ONCE("impl", "X", "with --runs: only impl X (default every impl on both sides)", O_IMPL),
-    PB_OPT("metric", "M", "metric (default the run's primary metric); throughputs become costs", O_METRIC),
+    PB_OPT_IMPL("X", "with --runs: only impl X (default every impl on both sides)", compare_args, impl),
+    PB_OPT_STRING("metric", "M", "metric (default the run's primary metric); throughputs become costs", compare_args,
+                  metric),
     PB_OPT("alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA),
     PB_OPT("threshold", "P%", "judge every cell against P% as a gate does (exit 0, 1 or 3)", O_THRESHOLD),
-    PB_OPT("thresholds", "FILE", "the same with the rules of FILE (ci/thresholds' format)", O_THRESHOLDS),
-    PB_GATE_OUTPUT_OPTS(O_FORMAT, O_OUT, O_ANNOTATE),
+    PB_OPT_STRING("thresholds", "FILE", "the same with the rules of FILE (ci/thresholds' format)", compare_args,
+                  thresholds),
+    PB_GATE_OUTPUT_OPTS(O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE),
     PB_OPT_DB(compare_args, db),
     PB_OPT_END,
 };
 
+/* --runs IDS_A takes the next word as IDS_B (on_pos): an option there is a list missing */
+static int runs_complete(void *ctx, const pb_cli_opt *o)
+{
+    compare_args *a = ctx;
+    (void)o;
+    return a->want_runs_b ? pb_cli_error(a->cli, "--runs needs two run lists") : 0;
+}
+
 static int on_opt(void *ctx, int id, const char *v)
 {
     compare_args *a = ctx;
-    if (a->want_runs_b) return pb_cli_error(a->cli, "--runs needs two run lists");
     switch (id) {
-    case O_RUN: a->run = v; return 0;
-    case O_SUITE: a->suite = v; return 0;
     case O_RUNS: a->runs_a = v; a->want_runs_b = 1; return 0;
-    case O_IMPL: a->impl = v; return 0;
-    case O_METRIC: a->metric = v; return 0;
     case O_ALPHA: return pb_gate_output_opt("bench compare", "alpha", v, NULL, &a->gp) < 0 ? -1 : 0;
-    case O_THRESHOLDS: a->thresholds = v; return 0;
     case O_THRESHOLD: {
         pb_thresholds t;
         pb_err te = {{0}};
@@ -81,6 +85,7 @@ static int on_opt(void *ctx, int id, const char *v)
         return 0;
     }
     case O_FORMAT: return pb_gate_outputs_opt(&a->out, a->cli, "format", v) < 0 ? -1 : 0;
+    case O_WRITE: return pb_gate_outputs_opt(&a->out, a->cli, "write", v) < 0 ? -1 : 0;
     case O_OUT: return pb_gate_outputs_opt(&a->out, a->cli, "out", v) < 0 ? -1 : 0;
     default: return pb_gate_outputs_opt(&a->out, a->cli, "annotate", v) < 0 ? -1 : 0;
     }
@@ -102,7 +107,7 @@ static int on_pos(void *ctx, const char *w)
 /* 0 ok, 1 help shown, -1 bad input (message printed) */
 static int parse(int argc, char **argv, compare_args *a)
 {
-    pb_cli cli = {.cmd = "compare", .synopsis = COMPARE_SYNOPSIS, .opts = OPTS, .on_opt = on_opt, .on_pos = on_pos,
+    pb_cli cli = {.cmd = "compare", .synopsis = COMPARE_SYNOPSIS, .opts = OPTS, .on_opt = on_opt, .on_seen = runs_complete, .on_pos = on_pos,
                   .ctx = a,
                   .epilogue = "\nExit status 0, or 2 for bad input (also an impl, or a run, against itself: for an A/A\n"
                               "compare two runs of one build); with a threshold a gate's (0 pass, 1 regression,\n"
@@ -242,7 +247,7 @@ static int compare_runs(pb_store *st, compare_args *a, const pb_thresholds *th, 
         /* not a paired comparison, not stored, no verdict: its own table, and nothing else */
         if (th || a->out.format != PB_FMT_TEXT || a->out.nout || a->out.annotate)
             rc = pb_errf(e, "--runs %lld %lld: runs of different (or no) jobs are compared UNPAIRED, as a text table "
-                            "only: no threshold, no --format, --out or --annotate", (long long)ra[0], (long long)rb[0]);
+                            "only: no threshold, no --format, --write or --annotate", (long long)ra[0], (long long)rb[0]);
         else rc = pb_compare_unpaired(st, ra[0], rb[0], a->impl, stdout, e);
         free(ra);
         free(rb);

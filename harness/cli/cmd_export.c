@@ -15,12 +15,11 @@
 #include "render.h"
 #include "store.h"
 
-enum { O_FORMAT, O_RUN, O_SUITE, O_OUT };
+enum { O_FORMAT = 1 };
 
 typedef struct export_args {
     pb_cli *cli;
-    const char *db, *format, *run_s, *suite, *out;
-    int64_t run;
+    const char *db, *format, *run, *suite, *out;
 } export_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -31,10 +30,10 @@ static const pb_cli_opt OPTS[] = {
                                   "time per op over every stored sample (ns; user/sys where kept: exec);\n"
                                   "gbench: Google Benchmark's JSON, one median entry per (cell, impl) in ns,\n"
                                   "for compare.py", O_FORMAT),
-    PB_OPT("run", "ID|latest", "the run (default: the latest complete run of each suite)", O_RUN),
-    PB_OPT("suite", "NAME", "only this suite", O_SUITE),
-    PB_OPT("out", "FILE", "write there instead of stdout ('-'), replaced only when whole and only if a regular\n"
-                       "file or nothing (never a link, device or FIFO; docs/outputs.md)", O_OUT),
+    PB_OPT_RUN("the run (default: the latest complete run of each suite)", export_args, run),
+    PB_OPT_SUITE("NAME", "only this suite", export_args, suite),
+    PB_OPT_OUT("FILE", "write there instead of stdout ('-'), replaced only when whole and only if a regular\n"
+                       "file or nothing (never a link, device or FIFO; docs/outputs.md)", export_args, out),
     PB_OPT_DB_READ(export_args, db),
     PB_OPT_END,
 };
@@ -42,20 +41,15 @@ static const pb_cli_opt OPTS[] = {
 static int on_opt(void *ctx, int id, const char *v)
 {
     export_args *a = ctx;
-    switch (id) {
-    case O_FORMAT:
-        if (!pb_renderer_find(PB_RENDER_EXPORT, v)) {
-            char names[128];
-            pb_renderer_names(PB_RENDER_EXPORT, names, sizeof names);
-            fprintf(stderr, "bench export: --format: '%s' is not %s\n", v, names);
-            return -1;
-        }
-        a->format = v;
-        return 0;
-    case O_RUN: a->run_s = v; return pb_cli_run_id(a->cli, "run", v, 1, &a->run);
-    case O_SUITE: a->suite = v; return 0;
-    default: a->out = v; return 0;
+    (void)id;   /* --format: the one option checked its own way */
+    if (!pb_renderer_find(PB_RENDER_EXPORT, v)) {
+        char names[128];
+        pb_renderer_names(PB_RENDER_EXPORT, names, sizeof names);
+        fprintf(stderr, "bench export: --format: '%s' is not %s\n", v, names);
+        return -1;
     }
+    a->format = v;
+    return 0;
 }
 
 int cmd_export(int argc, char **argv)
@@ -88,15 +82,15 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     int64_t ids[64];
-    int n = pb_export_runs(&st, a.run, a.suite, ids, 64);
+    int n = pb_export_runs(&st, pb_cli_run_of(a.run), a.suite, ids, 64);
     if (n < 0) {   /* the store could not be read: its own words, not "no run" */
         fprintf(stderr, "bench export: %s: cannot read the store: %s\n", a.db, pb_db_errmsg(st.db));
         pb_store_close(&st);
         return 2;
     }
     if (n == 0) {
-        if (a.run)
-            fprintf(stderr, "bench export: no complete run %lld%s%s in %s\n", (long long)a.run,
+        if (pb_cli_run_of(a.run))
+            fprintf(stderr, "bench export: no complete run %lld%s%s in %s\n", (long long)pb_cli_run_of(a.run),
                     a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);
         else fprintf(stderr, "bench export: no complete run%s%s in %s\n", a.suite ? " of suite " : "",
                      a.suite ? a.suite : "", a.db);

@@ -37,7 +37,7 @@ static const char GATE_SYNOPSIS[] =
     "       bench gate calibrate --suite S --baseline-module PATH [--repeat N] [options]\n"
     "       bench gate against NAME [--run ID] [--impl X] [options]\n"
     "       bench gate merge FILE... [--skipped SUITE=WHY]... [--error SUITE=WHY]... [--brief] [options]\n"
-    "       bench gate merge --check [--format F] [--out F=FILE]... [--annotate github|gitlab]\n"
+    "       bench gate merge --check [--format F] [--write F=FILE]... [--annotate github|gitlab]\n"
     "\n"
     "The first word names the form. Without one the options name it, as they always have: --calibrate,\n"
     "--against NAME, --merge, --baseline-runs or --baseline-module (commit), else the claim gate.\n"
@@ -59,11 +59,11 @@ static const char GATE_SYNOPSIS[] =
     "(bench baseline save), of the same machine and configuration, UNPAIRED: weaker than a paired\n"
     "gate, with a wider CI and its own threshold (rule 'baseline'); for code whose old build cannot\n"
     "be run again (docs/gate.md, \"Stored baselines\").\n"
-    "merge: joins gate documents saved as JSON (--format json or --out json=FILE; schema\n"
+    "merge: joins gate documents saved as JSON (--format json or --write json=FILE; schema\n"
     "patchbench-gate, docs/gate-outputs.md) into one: their gates, the suites they skipped and the\n"
     "gates that could not run, one summary, one verdict, written as --format says (default text:\n"
-    "every gate's table, then the verdict sentence), to --out files, as annotations (the ci/\n"
-    "scripts: one document for all suites). --check only checks the options and that every --out\n"
+    "every gate's table, then the verdict sentence), to --write files, as annotations (the ci/\n"
+    "scripts: one document for all suites). --check only checks the options and that every --write\n"
     "place may take a file, and writes nothing (the ci/ scripts ask before they gate).\n"
     "Thresholds: --threshold P% for every cell of this run, else --thresholds FILE, else\n"
     "ci/thresholds in the current folder, else the source tree's (docs/gate.md).\n";
@@ -73,10 +73,9 @@ static const char GATE_EPILOGUE[] =
     "calibration with run lists: what its A/A gate decided. merge: what the joined document decided\n"
     "(2 also for a gate that could not run, or a file that is not a gate document of this schema version).\n";
 
-enum { O_SUITE, O_BASELINE, O_CANDIDATE, O_RUNS_A, O_RUNS_B, O_IMPL, O_QUICK, O_ROUNDS, O_RERUNS, O_SIZES,
-       O_REPEAT, O_METRIC, O_THRESHOLDS, O_THRESHOLD, O_ALPHA, O_FORMAT, O_OUT, O_ANNOTATE, O_CALIBRATE, O_MEASURE,
-       O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED, O_BASE_MODULE, O_CAND_MODULE, O_AGAINST, O_RUN, O_NO_CONFIRM,
-       O_MERGE, O_SKIPPED, O_ERROR, O_BRIEF, O_CHECK };
+/* the options on_opt takes: a value checked or kept its own way (the rest are typed entries) */
+enum { O_THRESHOLD = 1, O_ALPHA, O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE, O_BUDGET, O_LAYOUTS, O_LAYOUT_SEED, O_SKIPPED,
+       O_ERROR };
 
 /* The forms of bench gate, as its first word names them (FORM_WORDS), or its options (form_of). */
 typedef enum { FORM_NONE, FORM_CLAIM, FORM_COMMIT, FORM_CALIBRATE, FORM_AGAINST, FORM_MERGE } gate_form;
@@ -85,14 +84,14 @@ static const char *const FORM_WORDS[] = {NULL, "claim", "commit", "calibrate", "
 typedef struct gate_args {
     pb_gate_settings set;  /* the loop's (loop.h): --db, --quick, --rounds, --reruns, --budget, --alpha, ... */
     const pb_suite *suite;
+    const char *suite_name;   /* --suite: found before parsing (pb_cli_find_suite) */
     const char *baseline, *candidate, *impl, *thresholds, *threshold, *metric, *runs_a, *runs_b, *measure;
     const char *against;   /* the against form: the saved run's name */
-    int64_t against_run;   /* --run: the run gated against it; 0: the newest */
-    int run_given;
+    const char *run;       /* --run: the run gated against it (pb_cli_run_of; NULL or latest: the newest) */
     const char *base_module, *cand_module;   /* the commit gate in one process */
     int repeat, calibrate;
     gate_form word, form;  /* the form the first word names (FORM_NONE: none), the form run */
-    pb_gate_outputs out;   /* --format, --out, --annotate */
+    pb_gate_outputs out;   /* --format, --write, --annotate */
     pb_gate_doc *doc;      /* every comparison made, for the document's formats */
     void *suite_opts;      /* the suite's options object */
     char cmdline[2048];
@@ -108,57 +107,58 @@ typedef struct gate_args {
 /* Help words: "old impl" and "new impl" are a claim gate's impls, "parent build" and "new build"
  * the commit gate's, "saved run" the against form's (bench baseline save). */
 static const pb_cli_opt OPTS[] = {
-    PB_OPT("suite", "S", "suite (bench list)", O_SUITE),
-    PB_OPT_ONCE("baseline", "IMPL", "claim: the old impl (default: the suite's old impl; exec --cmd: the\n"
-                                    "first command)", O_BASELINE),
-    PB_OPT_ONCE("candidate", "IMPL", "claim: the new impl, which must not be slower (default: the suite's\n"
-                                     "new impl; exec --cmd: the second command)", O_CANDIDATE),
-    PB_OPT_LIST("baseline-runs", "IDS", "commit: the parent build's runs, a comma list of run ids,\n"
-                                        "alternation k = the k-th of each (>= 6 each)", O_RUNS_A),
-    PB_OPT_LIST("candidate-runs", "IDS", "commit: the new build's runs, as many", O_RUNS_B),
-    PB_OPT_ONCE("baseline-module", "PATH", "commit in one process: the parent build's suites, its\n"
-                                "build/harness/" PB_SUITE_MODULE_FILE, O_BASE_MODULE),
-    PB_OPT_ONCE("candidate-module", "PATH", "the new build's (default: the one beside this bench)", O_CAND_MODULE),
-    PB_OPT("calibrate", NULL, "the calibrate form (A/A calibration)", O_CALIBRATE),
-    PB_OPT_ONCE("against", "NAME", "the against form: gate a stored run against the run saved as NAME,\n"
-                          "unpaired (bench baseline save NAME [--run ID])", O_AGAINST),
-    PB_OPT_ONCE("run", "ID|latest", "against: the run to gate (default latest: the newest complete run of\n"
-                          "the saved run's suite)", O_RUN),
-    PB_OPT_ONCE("impl", "X", "commit: only impl X; calibrate: the impl (default the suite's old impl)", O_IMPL),
-    PB_OPT("quick", NULL, "fewer, shorter samples (" PB_STR(PB_DEFAULT_ROUNDS_QUICK) " rounds of 0.5 ms)", O_QUICK),
-    PB_OPT("rounds", "N", "rounds of the first pass (default " PB_STR(PB_DEFAULT_ROUNDS) ", quick "
-                          PB_STR(PB_DEFAULT_ROUNDS_QUICK) ")", O_ROUNDS),
-    PB_OPT("reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default "
+    PB_OPT_SUITE("S", "suite (bench list)", gate_args, suite_name),
+    PB_OPT_STRING_ONCE("baseline", "IMPL", "claim: the old impl (default: the suite's old impl; exec --cmd: the\n"
+                                    "first command)", gate_args, baseline),
+    PB_OPT_STRING_ONCE("candidate", "IMPL", "claim: the new impl, which must not be slower (default: the suite's\n"
+                                     "new impl; exec --cmd: the second command)", gate_args, candidate),
+    PB_OPT_STRING_LIST("baseline-runs", "IDS", "commit: the parent build's runs, a comma list of run ids,\n"
+                                        "alternation k = the k-th of each (>= 6 each)", gate_args, runs_a),
+    PB_OPT_STRING_LIST("candidate-runs", "IDS", "commit: the new build's runs, as many", gate_args, runs_b),
+    PB_OPT_STRING_ONCE("baseline-module", "PATH", "commit in one process: the parent build's suites, its\n"
+                                "build/harness/" PB_SUITE_MODULE_FILE, gate_args, base_module),
+    PB_OPT_STRING_ONCE("candidate-module", "PATH", "the new build's (default: the one beside this bench)", gate_args,
+                       cand_module),
+    PB_OPT_FLAG("calibrate", "the calibrate form (A/A calibration)", gate_args, calibrate),
+    PB_OPT_STRING_ONCE("against", "NAME", "the against form: gate a stored run against the run saved as NAME,\n"
+                          "unpaired (bench baseline save NAME [--run ID])", gate_args, against),
+    PB_OPT_RUN("against: the run to gate (default latest: the newest complete run of\n"
+               "the saved run's suite)", gate_args, run),
+    PB_OPT_IMPL("X", "commit: only impl X; calibrate: the impl (default the suite's old impl)", gate_args, impl),
+    PB_OPT_FLAG("quick", "fewer, shorter samples (" PB_STR(PB_DEFAULT_ROUNDS_QUICK) " rounds of 0.5 ms)", gate_args, set.quick),
+    PB_OPT_INT("rounds", "N", "rounds of the first pass (default " PB_STR(PB_DEFAULT_ROUNDS) ", quick "
+                          PB_STR(PB_DEFAULT_ROUNDS_QUICK) ")", gate_args, set.rounds, 6, 100000),
+    PB_OPT_INT("reruns", "N", "reruns of inconclusive cells, each with twice the rounds (default "
                     PB_STR(PB_GATE_DEFAULT_RERUNS) ").\n"
                     "With run lists: how many more looks the caller may take (default 0).\n"
-                    "Each look is tested at alpha / (1 + N).", O_RERUNS),
+                    "Each look is tested at alpha / (1 + N).", gate_args, set.reruns, 0, PB_GATE_MAX_RERUNS),
     PB_OPT("budget", "SECONDS", "more power per second: after the first pass, rerun (twice the rounds\n"
                           "each time) every cell whose MDC is not yet under half its threshold,\n"
                           "until all are, or the next pass would overrun SECONDS (then the\n"
                           "inconclusive cells alone, where they fit), or --reruns\n"
                           "(default with --budget: " PB_STR(PB_GATE_MAX_RERUNS) ") is reached; alpha is spent over those\n"
                           "looks as above. Reports the MDC reached (median, largest)", O_BUDGET),
-    PB_OPT_LIST("sizes", "LIST", "only these sizes (as bench run)", O_SIZES),
+    PB_OPT_STRING_LIST("sizes", "LIST", "only these sizes (as bench run)", gate_args, set.sizes),
     PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS ";\nthe commit gate: layout L of each build against layout L of the other", O_LAYOUTS),
     PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
-    PB_OPT("no-confirm", NULL, "let a regression stand without the second run that confirms it\n"
+    PB_OPT_FLAG("no-confirm", "let a regression stand without the second run that confirms it\n"
                           "(default: a cell is a regression only when a second run, its modules\n"
-                          "loaded anew and the next layout seed, finds it too; docs/gate.md)", O_NO_CONFIRM),
-    PB_OPT("repeat", "N", "calibrate: A/A gates to run (default 1)", O_REPEAT),
-    PB_OPT("metric", "M", "metric (default the suite's primary metric)", O_METRIC),
-    PB_OPT("thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", O_THRESHOLDS),
+                          "loaded anew and the next layout seed, finds it too; docs/gate.md)", gate_args, set.no_confirm),
+    PB_OPT_INT("repeat", "N", "calibrate: A/A gates to run (default 1)", gate_args, repeat, 1, 1000),
+    PB_OPT_STRING("metric", "M", "metric (default the suite's primary metric)", gate_args, metric),
+    PB_OPT_STRING("thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", gate_args, thresholds),
     PB_OPT("threshold", "P%", "one threshold for every cell of this run, in place of the file's", O_THRESHOLD),
     PB_OPT("alpha", "A", "family-wise error rate over the cells (default 0.05)", O_ALPHA),
-    PB_GATE_OUTPUT_OPTS(O_FORMAT, O_OUT, O_ANNOTATE),
-    PB_GATE_MERGE_OPTS(O_MERGE, O_SKIPPED, O_ERROR, O_BRIEF, O_CHECK),
+    PB_GATE_OUTPUT_OPTS(O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE),
+    PB_GATE_MERGE_OPTS(gate_args, merge_opt, merge, O_SKIPPED, O_ERROR),
     PB_OPT_DB(gate_args, set.db),
-    PB_OPT("measure", "M", "time (default): wall time as above; valgrind: claim gate on\n"
+    PB_OPT_STRING("measure", "M", "time (default): wall time as above; valgrind: claim gate on\n"
                      "deterministic callgrind counts (metric insns_per_op by default; no\n"
                      "statistics: the ratio itself against the threshold; see docs/gate.md).\n"
                      "With --baseline-runs X --candidate-runs Y: one stored valgrind run\n"
                      "(bench run --measure valgrind) of each build, rule 'commit'.\n"
                      "both: the claim gate on wall time and on counts, per cell side by\n"
-                     "side (time moved, instructions not: memory, stalls, layout)", O_MEASURE),
+                     "side (time moved, instructions not: memory, stalls, layout)", gate_args, measure),
     PB_OPT_CPU(gate_args, set.cpu),
     PB_OPT_REVISION(gate_args, set.user_revision),
     PB_OPT_LABEL(gate_args, set.user_label),
@@ -166,21 +166,24 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_END,
 };
 
-/* the option of id, as the table names it */
-static const char *opt_name(int id)
+/* Which forms an option goes with (pb_cli on_seen): the outputs' go with every form, the merge
+ * form's own with it only, the rest with the timing forms; the first of each is kept for the
+ * message. The stored-run options (--db, --cpu, --revision, --label, --quiet) are timing_option's. */
+static int note_form_of_option(void *ctx, const pb_cli_opt *o)
 {
-    for (const pb_cli_opt *o = OPTS; o->name; o++)
-        if (o->type == PB_CLI_CALLBACK && o->id == id) return o->name;
-    return "?";
-}
-
-/* Which forms an option goes with: the merge form's own, the outputs' (every form), the rest. */
-static void note_form_of_option(gate_args *a, int id)
-{
-    if (id == O_FORMAT || id == O_OUT || id == O_ANNOTATE || id == O_MERGE) return;
-    const char **first = id == O_SKIPPED || id == O_ERROR || id == O_BRIEF || id == O_CHECK ? &a->merge_only
-                                                                                         : &a->timing_only;
-    if (!*first) *first = opt_name(id);
+    gate_args *a = ctx;
+    static const char *const every_form[] = {"format", "write", "out", "annotate", "merge"};
+    static const char *const merge_form[] = {"skipped", "error", "brief", "check"};
+    static const char *const by_timing_option[] = {"db", "cpu", "revision", "label", "quiet"};
+    for (size_t i = 0; i < sizeof every_form / sizeof *every_form; i++)
+        if (!strcmp(o->name, every_form[i])) return 0;
+    for (size_t i = 0; i < sizeof by_timing_option / sizeof *by_timing_option; i++)
+        if (!strcmp(o->name, by_timing_option[i])) return 0;
+    int merge_only = 0;
+    for (size_t i = 0; i < sizeof merge_form / sizeof *merge_form; i++) merge_only |= !strcmp(o->name, merge_form[i]);
+    const char **first = merge_only ? &a->merge_only : &a->timing_only;
+    if (!*first) *first = o->name;
+    return 0;
 }
 
 /* --threshold P%, checked now: before anything runs */
@@ -208,41 +211,18 @@ static int budget_opt(gate_args *a, const char *v)
 static int on_opt(void *ctx, int id, const char *v)
 {
     gate_args *a = ctx;
-    note_form_of_option(a, id);
     switch (id) {
-    case O_SUITE: return 0;   /* found before parsing (pb_cli_find_suite) */
-    case O_BASELINE: a->baseline = v; return 0;
-    case O_CANDIDATE: a->candidate = v; return 0;
-    case O_RUNS_A: a->runs_a = v; return 0;
-    case O_BASE_MODULE: a->base_module = v; return 0;
-    case O_CAND_MODULE: a->cand_module = v; return 0;
-    case O_RUNS_B: a->runs_b = v; return 0;
-    case O_IMPL: a->impl = v; return 0;
-    case O_SIZES: a->set.sizes = v; return 0;
-    case O_METRIC: a->metric = v; return 0;
-    case O_THRESHOLDS: a->thresholds = v; return 0;
     case O_THRESHOLD: return threshold_opt(a, v);
-    case O_QUICK: a->set.quick = 1; return 0;
-    case O_NO_CONFIRM: a->set.no_confirm = 1; return 0;
-    case O_CALIBRATE: a->calibrate = 1; return 0;
-    case O_AGAINST: a->against = v; return 0;
-    case O_RUN: a->run_given = 1; return pb_cli_run_id(a->cli, "run", v, 1, &a->against_run);
-    case O_MEASURE: a->measure = v; return 0;
-    case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 6, 100000, &a->set.rounds);
     case O_BUDGET: return budget_opt(a, v);
-    case O_RERUNS: return pb_cli_int(a->cli, "reruns", v, 0, PB_GATE_MAX_RERUNS, &a->set.reruns);
     case O_LAYOUTS: return pb_cli_layout_opt(a->cli, &a->la, "layouts", v);
     case O_LAYOUT_SEED: return pb_cli_layout_opt(a->cli, &a->la, "layout-seed", v);
-    case O_REPEAT: return pb_cli_int(a->cli, "repeat", v, 1, 1000, &a->repeat);
     case O_ALPHA: return pb_gate_output_opt("bench gate", "alpha", v, NULL, &a->set.gp) < 0 ? -1 : 0;
     case O_FORMAT: return pb_gate_outputs_opt(&a->out, a->cli, "format", v) < 0 ? -1 : 0;
+    case O_WRITE: return pb_gate_outputs_opt(&a->out, a->cli, "write", v) < 0 ? -1 : 0;
     case O_OUT: return pb_gate_outputs_opt(&a->out, a->cli, "out", v) < 0 ? -1 : 0;
     case O_ANNOTATE: return pb_gate_outputs_opt(&a->out, a->cli, "annotate", v) < 0 ? -1 : 0;
-    case O_MERGE: a->merge_opt = 1; return 0;
     case O_SKIPPED: return pb_gate_merge_suite_opt(&a->merge, a->cli, 0, v);
     case O_ERROR: return pb_gate_merge_suite_opt(&a->merge, a->cli, 1, v);
-    case O_BRIEF: a->merge.brief = 1; return 0;
-    case O_CHECK: a->merge.check = 1; return 0;
     }
     return pb_cli_error(a->cli, "option id %d not handled", id);
 }
@@ -259,7 +239,7 @@ static int on_pos(void *ctx, const char *w)
 static gate_form form_of(const gate_args *a)
 {
     return a->merge_opt                     ? FORM_MERGE
-           : a->against || a->run_given      ? FORM_AGAINST
+           : a->against || a->run            ? FORM_AGAINST
            : a->calibrate                    ? FORM_CALIBRATE
            : a->runs_a || a->runs_b || a->base_module ? FORM_COMMIT
                                              : FORM_CLAIM;
@@ -372,7 +352,7 @@ static int check_timing(const gate_args *a, const pb_cli *cli)
 static int parse(int argc, char **argv, gate_args *a, pb_cli *cli, int gb_flags)
 {
     *cli = (pb_cli){.cmd = "gate", .synopsis = GATE_SYNOPSIS, .epilogue = GATE_EPILOGUE, .opts = OPTS,
-                    .on_opt = on_opt, .on_pos = on_pos, .ctx = a};
+                    .on_opt = on_opt, .on_seen = note_form_of_option, .on_pos = on_pos, .ctx = a};
     a->cli = cli;
     for (int f = FORM_CLAIM; argc > 1 && f <= FORM_MERGE; f++)
         if (!strcmp(argv[1], FORM_WORDS[f])) a->word = (gate_form)f;
@@ -515,7 +495,7 @@ static int gate_builds(const gate_args *a, const pb_gate_job *j, pb_err *e)
 static int gate_against(gate_args *a, pb_store *st, const pb_thresholds *th, pb_err *e)
 {
     a->set.look = a->set.gp;   /* one look */
-    pb_against o = {.name = a->against, .run = a->against_run, .impl = a->impl, .metric = a->metric, .th = th,
+    pb_against o = {.name = a->against, .run = pb_cli_run_of(a->run), .impl = a->impl, .metric = a->metric, .th = th,
                     .gp = &a->set.look, .command_line = a->cmdline};
     pb_against_result r;
     int rc = pb_gate_against(st, &o, &r, e);

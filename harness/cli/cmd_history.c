@@ -10,7 +10,7 @@
 #include "metrics.h"
 #include "store.h"
 
-enum { O_SUITE, O_IMPL, O_METRIC, O_ALPHA, O_OUT, O_NO_PLOTS };
+enum { O_METRIC = 1, O_ALPHA };
 
 typedef struct history_args {
     const char *db, *suite, *impl, *metric, *out;
@@ -19,12 +19,12 @@ typedef struct history_args {
 } history_args;
 
 static const pb_cli_opt OPTS[] = {
-    PB_OPT("suite", "NAME", "the suite (required)", O_SUITE),
-    PB_OPT_ONCE("impl", "X", "the implementation followed (default the suite's candidate)", O_IMPL),
+    PB_OPT_SUITE("NAME", "the suite (required)", history_args, suite),
+    PB_OPT_IMPL("X", "the implementation followed (default the suite's candidate)", history_args, impl),
     PB_OPT("metric", "M", "the metric (default the suite's primary metric)", O_METRIC),
     PB_OPT("alpha", "A", "significance level of each change point's permutation test (default 0.01)", O_ALPHA),
-    PB_OPT("out", "DIR", "where the plots go (default plots/)", O_OUT),
-    PB_OPT("no-plots", NULL, "the tables only: no gnuplot, nothing written", O_NO_PLOTS),
+    PB_OPT_OUT("DIR", "where the plots go (default plots/)", history_args, out),
+    PB_OPT_FLAG("no-plots", "the tables only: no gnuplot, nothing written", history_args, no_plots),
     PB_OPT_DB_READ(history_args, db),
     PB_OPT_END,
 };
@@ -33,10 +33,6 @@ static int on_opt(void *ctx, int id, const char *v)
 {
     history_args *a = ctx;
     switch (id) {
-    case O_SUITE: a->suite = v; return 0;
-    case O_IMPL: a->impl = v; return 0;
-    case O_OUT: a->out = v; return 0;
-    case O_NO_PLOTS: a->no_plots = 1; return 0;
     case O_METRIC:
         if (!pb_metric_known(v)) { fprintf(stderr, "bench history: --metric: unknown metric '%s'\n", v); return -1; }
         a->metric = v;

@@ -10,20 +10,10 @@
 #include "import.h"
 #include "store.h"
 
-enum { O_TARGET };
-
 typedef struct import_args {
     pb_cli *cli;
     const char *db, *target, *file;
 } import_args;
-
-static int import_opt(void *ctx, int id, const char *v)
-{
-    import_args *a = ctx;
-    (void)id;   /* --target: the one option of its own */
-    a->target = v;
-    return 0;
-}
 
 static int import_pos(void *ctx, const char *path)
 {
@@ -37,11 +27,11 @@ int cmd_import(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
         PB_OPT_DB(import_args, db),
-        PB_OPT("target", "NAME", "the target of a file without `meta target` (default 'import')", O_TARGET),
+        PB_OPT_STRING("target", "NAME", "the target of a file without `meta target` (default 'import')", import_args, target),
         PB_OPT_END,
     };
     pb_cli cli = {
-        .cmd = "import", .opts = opts, .on_opt = import_opt, .on_pos = import_pos,
+        .cmd = "import", .opts = opts, .on_pos = import_pos,
         .synopsis = "usage: bench import FILE [--db PATH] [--target NAME]\n\n"
                     "Import the kernel module's results (the debugfs lines 'pbk1 ...', see docs/kmod.md),\n"
                     "e.g. saved with `cat /sys/kernel/debug/patchbench/results > FILE` on a real machine.\n"

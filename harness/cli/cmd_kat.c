@@ -70,8 +70,6 @@ static void kat_formats(FILE *f, const pb_cli *c)
         if (pb_suites[i]->kat_help) fprintf(f, "%s: %s\n", pb_suites[i]->name, pb_suites[i]->kat_help);
 }
 
-enum { O_IMPL, O_SUITE, O_PLUGIN };
-
 typedef struct kat_args {
     pb_cli *cli;
     const char *impl, *suite_name, *plugin;
@@ -79,15 +77,6 @@ typedef struct kat_args {
     int nfiles;
     char plugin_name[PB_NAME_MAX];   /* --plugin's NAME, the impl checked */
 } kat_args;
-
-static int on_opt(void *ctx, int id, const char *v)
-{
-    kat_args *a = ctx;
-    if (id == O_IMPL) a->impl = v;
-    else if (id == O_PLUGIN) a->plugin = v;
-    else a->suite_name = v;
-    return 0;
-}
 
 static int on_file(void *ctx, const char *path)
 {
@@ -228,14 +217,14 @@ static int kat_one(const pb_suite *forced, const char *plugin, const char *file,
 int cmd_kat(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
-        PB_OPT_ONCE("impl", "NAME", "check only this implementation (default: every one of the suite)", O_IMPL),
-        PB_OPT("suite", "NAME", "force the suite", O_SUITE),
-        PB_OPT_ONCE("plugin", "NAME=PATH.so", "with --suite: load this plug-in of the suite as impl NAME (self-tested in a\n"
-                                   "child first) and check it (default --impl NAME)", O_PLUGIN),
+        PB_OPT_IMPL("NAME", "check only this implementation (default: every one of the suite)", kat_args, impl),
+        PB_OPT_SUITE("NAME", "force the suite", kat_args, suite_name),
+        PB_OPT_STRING_ONCE("plugin", "NAME=PATH.so", "with --suite: load this plug-in of the suite as impl NAME (self-tested in a\n"
+                                                     "child first) and check it (default --impl NAME)", kat_args, plugin),
         PB_OPT_END,
     };
     pb_cli cli = {
-        .cmd = "kat", .opts = opts, .on_opt = on_opt, .on_pos = on_file, .more_help = kat_formats,
+        .cmd = "kat", .opts = opts, .on_pos = on_file, .more_help = kat_formats,
         .synopsis = "usage: bench kat [--suite NAME] [--impl NAME] [--plugin NAME=PATH.so] FILE.rsp...\n"
                     "\n"
                     "Check known-answer vectors (NIST CAVP-style .rsp) against implementations.\n"

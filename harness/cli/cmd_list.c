@@ -13,21 +13,10 @@
 #include "suite.h"
 
 /* --db, the one option of list and migrate; --runs of list */
-enum { O_RUNS };
-
 typedef struct db_args {
     const char *db;
     int runs;
 } db_args;
-
-static int on_opt(void *ctx, int id, const char *v)
-{
-    db_args *a = ctx;
-    (void)id;   /* --runs: the one option of its own */
-    (void)v;
-    a->runs = 1;
-    return 0;
-}
 
 /* the header of the runs' table, once, before the first run or alone */
 static void print_header(int *printed)
@@ -48,12 +37,12 @@ static void print_run(void *ctx, const pb_run_listing *r)
 int cmd_list(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
-        PB_OPT("runs", NULL, "the runs in the database, newest first, with their status", O_RUNS),
+        PB_OPT_FLAG("runs", "the runs in the database, newest first, with their status", db_args, runs),
         PB_OPT_DB_READ(db_args, db),
         PB_OPT_END,
     };
     db_args a = {.db = pb_default_db()};
-    pb_cli cli = {.cmd = "list", .opts = opts, .on_opt = on_opt, .ctx = &a,
+    pb_cli cli = {.cmd = "list", .opts = opts, .ctx = &a,
                   .synopsis = "usage: bench list [--runs] [--db PATH]\n\n"
                               "Without --runs: the suites, their implementations' roles and metrics.\n"
                               "With --runs: the runs in the database, newest first, with their status.\n"};
@@ -110,7 +99,7 @@ int cmd_migrate(int argc, char **argv)
              "Bring an existing database to schema version %d in one transaction; commands that store\n"
              "do this themselves, commands that only read refuse an older database.\n", PB_SCHEMA_VERSION);
     db_args a = {.db = pb_default_db()};
-    pb_cli cli = {.cmd = "migrate", .opts = opts, .on_opt = on_opt, .ctx = &a, .synopsis = synopsis};
+    pb_cli cli = {.cmd = "migrate", .opts = opts, .ctx = &a, .synopsis = synopsis};
     int r = pb_cli_parse(&cli, argc, argv);
     if (r) return r == 1 ? 0 : 2;
     const char *db = a.db;

@@ -12,13 +12,6 @@
 #include "merge.h"
 #include "store.h"
 
-enum { O_INTO };
-
-static const pb_cli_opt OPTS[] = {
-    PB_OPT("into", "PATH", "the store to merge into (created if missing, migrated if older); required", O_INTO),
-    PB_OPT_END,
-};
-
 #define MAX_SRC 64
 
 typedef struct merge_args {
@@ -28,13 +21,11 @@ typedef struct merge_args {
     int nsrc;
 } merge_args;
 
-static int on_opt(void *ctx, int id, const char *v)
-{
-    merge_args *a = ctx;
-    (void)id;
-    a->into = v;
-    return 0;
-}
+static const pb_cli_opt OPTS[] = {
+    PB_OPT_STRING("into", "PATH", "the store to merge into (created if missing, migrated if older); required", merge_args,
+                  into),
+    PB_OPT_END,
+};
 
 static int on_pos(void *ctx, const char *arg)
 {
@@ -58,7 +49,7 @@ static void remove_temp(const char *tmp)
 int cmd_merge(int argc, char **argv)
 {
     pb_cli cli = {
-        .cmd = "merge", .opts = OPTS, .on_opt = on_opt, .on_pos = on_pos,
+        .cmd = "merge", .opts = OPTS, .on_pos = on_pos,
         .synopsis =
             "usage: bench merge SRC.db [SRC.db...] --into DEST.db\n"
             "\n"

@@ -14,7 +14,7 @@
 #include "report_machines.h"
 #include "store.h"
 
-enum { O_RUN, O_SUITE, O_OUT, O_HTML, O_MACHINES };
+enum { O_MACHINES = 1 };
 
 typedef struct report_args {
     pb_cli *cli;
@@ -23,12 +23,12 @@ typedef struct report_args {
 } report_args;
 
 static const pb_cli_opt OPTS[] = {
-    PB_OPT("run", "ID|latest", "the run to report (default: the latest complete run of each suite)", O_RUN),
-    PB_OPT("suite", "NAME", "only this suite", O_SUITE),
-    PB_OPT("out", "DIR|FILE.html", "output folder (default plots); a name ending in .html writes the HTML page there\n"
-                             "(its plots beside it) and implies --html", O_OUT),
-    PB_OPT("html", NULL, "also write one self-contained HTML page (inline SVG, no network, no JavaScript):\n"
-                   "<out>/report.html", O_HTML),
+    PB_OPT_RUN("the run to report (default: the latest complete run of each suite)", report_args, run_s),
+    PB_OPT_SUITE("NAME", "only this suite", report_args, suite),
+    PB_OPT_OUT("DIR|FILE.html", "output folder (default plots); a name ending in .html writes the HTML page there\n"
+                             "(its plots beside it) and implies --html", report_args, out),
+    PB_OPT_FLAG("html", "also write one self-contained HTML page (inline SVG, no network, no JavaScript):\n"
+                        "<out>/report.html", report_args, html),
     PB_OPT_LIST("machines", "all|ID,...", "also <out>/<suite>_machines.md/.png/.svg (and a section of the page): per cell the\n"
                                "time ratio with its CI and verdict on every machine (runs.machine_id or a prefix)\n"
                                "and configuration side by side, grouped by CPU identity (docs/fleet.md)", O_MACHINES),
@@ -39,20 +39,11 @@ static const pb_cli_opt OPTS[] = {
 static int on_opt(void *ctx, int id, const char *v)
 {
     report_args *a = ctx;
-    int64_t id_ignored;
-    switch (id) {
-    case O_RUN: a->run_s = v; return pb_cli_run_id(a->cli, "run", v, 1, &id_ignored);
-    case O_SUITE: a->suite = v; return 0;
-    case O_OUT: a->out = v; return 0;
-    case O_HTML: a->html = 1; return 0;
-    case O_MACHINES: {
-        pb_err me = {{0}};
-        if (pb_machines_check(v, &me) < 0) return pb_cli_error(a->cli, "%s", me.msg);
-        a->machines = v;
-        return 0;
-    }
-    default: return 0;
-    }
+    (void)id;   /* --machines: the one option checked its own way */
+    pb_err me = {{0}};
+    if (pb_machines_check(v, &me) < 0) return pb_cli_error(a->cli, "%s", me.msg);
+    a->machines = v;
+    return 0;
 }
 
 /* --out FILE.html: the page there, its plots in the folder that holds it; --out DIR --html: the page
@@ -170,7 +161,7 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "bench report: %s%s\n", e.msg, opened == PB_STORE_REFUSED ? "" : " (run bench run first, or --db)");
         return 2;
     }
-    int64_t run = strcmp(ra.run_s, "latest") ? strtoll(ra.run_s, NULL, 10) : 0;   /* checked by on_opt */
+    int64_t run = pb_cli_run_of(ra.run_s);   /* checked by the parser (PB_OPT_RUN) */
     pb_report_plan plan;
     int rc = 0, reported = 0, planned = pb_report_plan_runs(&st, run, ra.suite, &plan, &e);
     if (planned < 0) fprintf(stderr, "bench report: %s\n", e.msg);

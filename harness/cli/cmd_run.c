@@ -24,11 +24,12 @@
 #include "suite.h"
 #include "valgrind.h"
 
-enum { O_SUITE, O_IMPL, O_SIZES, O_QUICK, O_ROUNDS, O_SAMPLE_MS, O_COUNTERS, O_TARGET, O_MEASURE, O_VG_CHILD, O_VG_REPS, O_LAYOUTS, O_LAYOUT_SEED, O_CAGE, O_TIMEOUT, O_PASSES, O_BOUNDARY_ROUNDS };
+enum { O_MEASURE, O_LAYOUTS, O_LAYOUT_SEED, O_CAGE, O_TIMEOUT };
 
 typedef struct run_args {
     pb_cli *cli;
     pb_runner_opts o;
+    const char *suite_name;      /* --suite: found before parsing (pb_cli_find_suite) */
     const char *target;
     const char *measure;         /* --measure: "time" or "valgrind" */
     const char *vg_child;        /* --vg-child DIR: this process is the child under callgrind */
@@ -37,30 +38,34 @@ typedef struct run_args {
 } run_args;
 
 static const pb_cli_opt OPTS[] = {
-    PB_OPT("suite", "NAME|all", "suite to run (bench list shows them); all: each suite that re-runs a published\n"
-                          "patch (has data/<suite>_doc.tsv), in turn, each closed by its summary", O_SUITE),
-    PB_OPT_LIST("impl", "A,B", "only these implementations", O_IMPL),
-    PB_OPT_LIST("sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", O_SIZES),
-    PB_OPT("quick", NULL, "the whole grid with fewer and shorter samples", O_QUICK),
-    PB_OPT("rounds", "N", "rounds per cell (default " PB_STR(PB_DEFAULT_ROUNDS) ", quick " PB_STR(PB_DEFAULT_ROUNDS_QUICK)
-                   ": a multiple of the layouts)", O_ROUNDS),
-    PB_OPT("passes", "N", "spread each cell's rounds over N passes of the grid, its cases set up anew\n"
-                     "in each (default: one per 16 rounds, at most 4; 1 for exec and gbench: a\n"
-                     "cell's rounds in one go). See docs/layout.md, \"Passes\".", O_PASSES),
-    PB_OPT("boundary-rounds", "N", "more rounds of each cell whose verdict is near a boundary after the\n"
-                              "run's rounds (default: half of --rounds; 0: none). See docs/layout.md,\n"
-                              "\"Boundary rounds\".", O_BOUNDARY_ROUNDS),
+    PB_OPT_SUITE("NAME|all", "suite to run (bench list shows them); all: each suite that re-runs a published\n"
+                             "patch (has data/<suite>_doc.tsv), in turn, each closed by its summary",
+                 run_args, suite_name),
+    PB_OPT_IMPLS("only these implementations", run_args, o.impls),
+    PB_OPT_STRING_LIST("sizes", "64,4k,...", "only these sizes (sizes outside the grid are added)", run_args, o.sizes),
+    PB_OPT_FLAG("quick", "the whole grid with fewer and shorter samples", run_args, o.quick),
+    PB_OPT_INT("rounds", "N", "rounds per cell (default " PB_STR(PB_DEFAULT_ROUNDS) ", quick " PB_STR(PB_DEFAULT_ROUNDS_QUICK)
+                              ": a multiple of the layouts)", run_args, o.rounds, 2, 100000),
+    PB_OPT_INT("passes", "N", "spread each cell's rounds over N passes of the grid, its cases set up anew\n"
+                              "in each (default: one per 16 rounds, at most 4; 1 for exec and gbench: a\n"
+                              "cell's rounds in one go). See docs/layout.md, \"Passes\".",
+               run_args, o.passes, 1, 100000),
+    PB_OPT_INT("boundary-rounds", "N", "more rounds of each cell whose verdict is near a boundary after the\n"
+                                       "run's rounds (default: half of --rounds; 0: none). See docs/layout.md,\n"
+                                       "\"Boundary rounds\".", run_args, o.boundary_rounds, 0, 100000),
     PB_OPT("layouts", "N", PB_LAYOUT_HELP_LAYOUTS, O_LAYOUTS),
     PB_OPT("layout-seed", "N", PB_LAYOUT_HELP_SEED, O_LAYOUT_SEED),
-    PB_OPT("sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", O_SAMPLE_MS),
-    PB_OPT_LIST("counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
-                         "'' for none). Unavailable ones fall back to the TSC, visibly.", O_COUNTERS),
+    PB_OPT_DOUBLE("sample-ms", "X", "target length of one sample in ms (default 2, quick 0.5)", run_args,
+                  o.sample_seconds, 0.01, 10000, 1e-3),
+    PB_OPT_STRING_LIST("counters", "LIST", "hardware events by libpfm4 name (default cycles,instructions;\n"
+                                           "'' for none). Unavailable ones fall back to the TSC, visibly.",
+                       run_args, o.counters),
     PB_OPT_DB(run_args, o.db_path),
-    PB_OPT("target", "T", "userspace (default): the implementations in this process.\n"
+    PB_OPT_STRING("target", "T", "userspace (default): the implementations in this process.\n"
                     "qemu: the kernel-module variant in a QEMU guest (TCG);\n"
                     "host: the kernel-module variant on this machine's kernel\n"
                     "(root, module support and /lib/modules/$(uname -r)/build needed).\n"
-                    "See docs/kmod.md.", O_TARGET),
+                    "See docs/kmod.md.", run_args, target),
     PB_OPT("measure", "M", "time (default): wall time, interleaved as above;\n"
                      "valgrind: instruction, cache and branch counts per op under callgrind\n"
                      "(deterministic; see docs/gate.md and harness/run/valgrind.h)", O_MEASURE),
@@ -75,8 +80,9 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_REVISION(run_args, o.user_revision),
     PB_OPT_LABEL(run_args, o.user_label),
     PB_OPT_QUIET(run_args, o.progress),
-    PB_OPT_INTERNAL("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", O_VG_CHILD),
-    PB_OPT_INTERNAL("vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", O_VG_REPS),
+    PB_OPT_INTERNAL_STRING("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", run_args,
+                           vg_child),
+    PB_OPT_INTERNAL_INT("vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", run_args, vg_reps, 1, 4),
     PB_OPT_END,
 };
 
@@ -84,21 +90,13 @@ static int on_opt(void *ctx, int id, const char *v)
 {
     run_args *a = ctx;
     switch (id) {
-    case O_SUITE: return 0;   /* found before parsing (pb_cli_find_suite) */
-    case O_IMPL: a->o.impls = v; return 0;
-    case O_SIZES: a->o.sizes = v; return 0;
-    case O_QUICK: a->o.quick = 1; return 0;
-    case O_COUNTERS: a->o.counters = v; return 0;
-    case O_TARGET: a->target = v; return 0;
     case O_MEASURE:
         if (strcmp(v, "time") && strcmp(v, "valgrind"))
             return pb_cli_error(a->cli, "unknown --measure '%s' (time or valgrind)", v);
         a->measure = v;
         return 0;
-    case O_VG_CHILD: a->vg_child = v; return 0;
     case O_LAYOUTS: return pb_cli_layout_opt(a->cli, &a->la, "layouts", v);
     case O_LAYOUT_SEED: return pb_cli_layout_opt(a->cli, &a->la, "layout-seed", v);
-    case O_VG_REPS: return pb_cli_int(a->cli, "vg-reps", v, 1, 4, &a->vg_reps);
     case O_CAGE:
         if (!strcmp(v, "user")) a->o.cage = PB_CAGE_USER;
         else if (!strcmp(v, "all")) a->o.cage = PB_CAGE_ALL;
@@ -112,17 +110,6 @@ static int on_opt(void *ctx, int id, const char *v)
         if (a->cli->suite && pb_suite_opt_find(a->cli->suite, "timeout") &&
             pb_suite_set_opt(a->cli->suite, a->cli->suite_opts, "timeout", v, &e) < 0)
             return pb_cli_error(a->cli, "%s", e.msg);
-        return 0;
-    }
-    case O_ROUNDS: return pb_cli_int(a->cli, "rounds", v, 2, 100000, &a->o.rounds);
-    case O_PASSES: return pb_cli_int(a->cli, "passes", v, 1, 100000, &a->o.passes);
-    case O_BOUNDARY_ROUNDS: return pb_cli_int(a->cli, "boundary-rounds", v, 0, 100000, &a->o.boundary_rounds);
-    case O_SAMPLE_MS: {
-        char *end;
-        double x = strtod(v, &end);
-        if (end == v || *end || !(x >= 0.01 && x <= 10000))
-            return pb_cli_error(a->cli, "--sample-ms wants a number from 0.01 to 10000, got '%s'", v);
-        a->o.sample_seconds = x / 1e3;
         return 0;
     }
     }
@@ -494,11 +481,8 @@ int cmd_run(int argc, char **argv)
     }
     /* --suite all: each suite that re-runs a published patch, in turn, with the same options */
     int all_at = -1;
-    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-        if (!strcmp(argv[i], "--suite") && i + 1 < argc && !strcmp(argv[i + 1], "all")) all_at = i + 1;
-        if (!strcmp(argv[i], "--suite=all")) all_at = i;
-    }
-    if (all_at < 0) return run_one(argc, argv, cmdline);
+    const char *suite = pb_cli_suite_word(argc, argv, &all_at);
+    if (!suite || strcmp(suite, "all")) return run_one(argc, argv, cmdline);
     char **copy = malloc((size_t)(argc + 1) * sizeof *copy);
     if (!copy) { fprintf(stderr, "bench run: out of memory\n"); return 1; }
     int rc = 0, ran = 0;

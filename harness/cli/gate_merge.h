@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* gate_merge.h — `bench gate merge FILE...` (and `bench gate --merge FILE...`): gate documents saved
- * as JSON (--format json, --out json=FILE) joined into one document, written in any format
+ * as JSON (--format json, --write json=FILE) joined into one document, written in any format
  * (gate_doc.h). The ci/ scripts gate one suite a command; this makes their suites one document,
  * one verdict. Its options are entries of bench gate's table (PB_GATE_MERGE_OPTS), parsed with the
  * other forms' (cmd_gate.c). */
@@ -13,14 +13,14 @@
 #define PB_GATE_MERGE_MAX_FILES 256
 #define PB_GATE_MERGE_MAX_EXTRA 64
 
-#define PB_GATE_MERGE_OPTS(id_merge, id_skipped, id_error, id_brief, id_check)                                \
-    PB_OPT("merge", NULL, "the merge form (bench gate merge)", id_merge),                                      \
+#define PB_GATE_MERGE_OPTS(type, merge_flag, merge_args, id_skipped, id_error)                                 \
+    PB_OPT_FLAG("merge", "the merge form (bench gate merge)", type, merge_flag),                                \
     PB_OPT("skipped", "SUITE=WHY", "merge: a suite not gated, and why (again for more)", id_skipped),            \
     PB_OPT("error", "SUITE=WHY", "merge: a suite whose gate could not run and left no document (again\n"       \
                                  "for more)", id_error),                                                       \
-    PB_OPT("brief", NULL, "merge --format text: the verdict sentence only, not every gate's table again",      \
-           id_brief),                                                                                          \
-    PB_OPT("check", NULL, "merge: check the options and the --out places, write nothing", id_check)
+    PB_OPT_FLAG("brief", "merge --format text: the verdict sentence only, not every gate's table again", type,   \
+                merge_args.brief),                                                                             \
+    PB_OPT_FLAG("check", "merge: check the options and the --write places, write nothing", type, merge_args.check)
 
 typedef struct pb_gate_merge_args {
     const char *files[PB_GATE_MERGE_MAX_FILES];   /* the words after the options: the documents */

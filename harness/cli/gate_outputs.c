@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* gate_outputs.c — --format, --out and --annotate of bench gate and bench compare (gate_outputs.h). */
+/* gate_outputs.c — --format, --write and --annotate of bench gate and bench compare (gate_outputs.h). */
 #include "gate_outputs.h"
 
 #include <stdlib.h>
@@ -11,28 +11,30 @@
 /* GitHub shows the first ten annotations of a kind per step */
 #define GITHUB_MAX_ANNOTATIONS 10
 
-static int add_out(pb_gate_outputs *o, const pb_cli *cli, pb_format fmt, const char *path)
+static int add_out(pb_gate_outputs *o, const pb_cli *cli, const char *opt, pb_format fmt, const char *path)
 {
     for (int i = 0; i < o->nout; i++)
-        if (!strcmp(o->out[i].path, path)) return pb_cli_error(cli, "--out: %s given twice", path);
-    if (o->nout == PB_GATE_MAX_OUT) return pb_cli_error(cli, "--out: at most %d files", PB_GATE_MAX_OUT);
+        if (!strcmp(o->out[i].path, path)) return pb_cli_error(cli, "%s: %s given twice", opt, path);
+    if (o->nout == PB_GATE_MAX_OUT) return pb_cli_error(cli, "%s: at most %d files", opt, PB_GATE_MAX_OUT);
     o->out[o->nout].fmt = fmt;
+    o->out[o->nout].opt = opt;
     o->out[o->nout++].path = path;
     return 1;
 }
 
-static int out_opt(pb_gate_outputs *o, const pb_cli *cli, const char *value)
+/* --write F=FILE, or its old spelling --out F=FILE (opt: the one given, as messages name it) */
+static int write_opt(pb_gate_outputs *o, const pb_cli *cli, const char *opt, const char *value)
 {
     const char *eq = strchr(value, '=');
     char name[32], list[96];
     pb_format fmt;
     snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - value) : 0, value);
     if (!eq || pb_format_parse(name, &fmt) < 0)
-        return pb_cli_error(cli, "--out wants FORMAT=FILE, FORMAT one of %s, got '%s'",
+        return pb_cli_error(cli, "%s wants FORMAT=FILE, FORMAT one of %s, got '%s'", opt,
                             pb_format_names(list, sizeof list), value);
     if (!eq[1] || !strcmp(eq + 1, "-"))
-        return pb_cli_error(cli, "--out %s: a file (standard output is --format's)", value);
-    return add_out(o, cli, fmt, eq + 1);
+        return pb_cli_error(cli, "%s %s: a file (standard output is --format's)", opt, value);
+    return add_out(o, cli, opt, fmt, eq + 1);
 }
 
 int pb_gate_outputs_opt(pb_gate_outputs *o, const pb_cli *cli, const char *name, const char *value)
@@ -42,7 +44,8 @@ int pb_gate_outputs_opt(pb_gate_outputs *o, const pb_cli *cli, const char *name,
         if (pb_format_parse(value, &o->format) == 0) return 1;
         return pb_cli_error(cli, "--format wants %s, got '%s'", pb_format_names(list, sizeof list), value);
     }
-    if (!strcmp(name, "out")) return out_opt(o, cli, value) < 0 ? -1 : 1;
+    if (!strcmp(name, "write")) return write_opt(o, cli, "--write", value) < 0 ? -1 : 1;
+    if (!strcmp(name, "out")) return write_opt(o, cli, "--out", value) < 0 ? -1 : 1;
     if (!strcmp(name, "annotate")) {
         if (strcmp(value, "github") && strcmp(value, "gitlab"))
             return pb_cli_error(cli, "--annotate wants github or gitlab, got '%s'", value);
@@ -63,19 +66,20 @@ int pb_gate_outputs_check(pb_gate_outputs *o, const char *cmd)
 {
     if (o->annotate && !strcmp(o->annotate, "github") && o->format != PB_FMT_TEXT) {
         fprintf(stderr, "bench %s: --annotate github writes workflow commands to standard output, where --format %s "
-                        "would put its document: write that with --out %s=FILE\n",
+                        "would put its document: write that with --write %s=FILE\n",
                 cmd, pb_gate_renderers[o->format].name, pb_gate_renderers[o->format].name);
         return -1;
     }
     if (o->annotate && !strcmp(o->annotate, "gitlab") && !has_out(o, PB_FMT_CODEQUALITY)) {
         o->out[o->nout].fmt = PB_FMT_CODEQUALITY;   /* out has room for one more */
+        o->out[o->nout].opt = "--annotate gitlab";
         o->out[o->nout++].path = PB_GATE_CODEQUALITY_FILE;
     }
     for (int i = 0; i < o->nout; i++) {
         pb_stage st;
         pb_err e = {{0}};
         const char *name;
-        int rc = pb_stage_open_file(&st, o->out[i].path, "--out", &name, &e);
+        int rc = pb_stage_open_file(&st, o->out[i].path, o->out[i].opt, &name, &e);
         pb_stage_close(&st);
         if (rc < 0) {
             fprintf(stderr, "bench %s: %s\n", cmd, e.msg);
@@ -99,14 +103,14 @@ void pb_gate_outputs_begin(pb_gate_outputs *o)
     printf("::stop-commands::%s\n", o->token);
 }
 
-/* one --out file, staged and renamed into place whole; 0, 1 (failed) or 2 (refused) */
-static int write_out(pb_gate_doc *doc, pb_format fmt, const char *path, const char *cmd)
+/* one --write file, staged and renamed into place whole; 0, 1 (failed) or 2 (refused) */
+static int write_out(pb_gate_doc *doc, pb_format fmt, const char *path, const char *opt, const char *cmd)
 {
     pb_stage st;
     pb_err e = {{0}};
     const char *name;
     FILE *f = NULL;
-    int rc = pb_stage_open_file(&st, path, "--out", &name, &e) < 0 || !(f = pb_stage_fopen(&st, name, &e)) ? -1 : 0;
+    int rc = pb_stage_open_file(&st, path, opt, &name, &e) < 0 || !(f = pb_stage_fopen(&st, name, &e)) ? -1 : 0;
     int failed = rc < 0;
     if (f) {
         failed = pb_gate_doc_render(f, fmt, doc, &e) < 0;
@@ -156,7 +160,7 @@ int pb_gate_outputs_finish(pb_gate_outputs *o, pb_gate_doc *doc, const char *cmd
         o->token[0] = 0;
     }
     if (!doc) return rc;
-    for (int i = 0; i < o->nout; i++) rc = worse(rc, write_out(doc, o->out[i].fmt, o->out[i].path, cmd));
+    for (int i = 0; i < o->nout; i++) rc = worse(rc, write_out(doc, o->out[i].fmt, o->out[i].path, o->out[i].opt, cmd));
     if (github(o)) {
         pb_gate_doc_github(stdout, doc, GITHUB_MAX_ANNOTATIONS);
         rc = worse(rc, step_summary(doc, cmd));

@@ -35,7 +35,7 @@ int pb_gate_doc_add(pb_gate_doc *d, pb_store *st, const pb_cmp_header *h, const 
 /* A suite a script did not gate, and why; a suite whose gate could not run, and what it said. */
 void pb_gate_doc_skipped(pb_gate_doc *d, const char *suite, const char *reason);
 void pb_gate_doc_error(pb_gate_doc *d, const char *suite, const char *message);
-/* The gates, skipped suites and errors of a document saved as JSON (--format json, --out
+/* The gates, skipped suites and errors of a document saved as JSON (--format json, --write
  * json=FILE), appended to d. Refused (-1 + e naming path): not JSON, not of this schema, or of
  * another schema version. */
 int pb_gate_doc_merge_file(pb_gate_doc *d, const char *path, pb_err *e);

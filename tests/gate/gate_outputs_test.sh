@@ -32,8 +32,11 @@ expect 2 "--thresholds: cannot read thresholds file $T/missing" "$BENCH" gate "$
 expect 2 "--out wants FORMAT=FILE, FORMAT one of text, md, json, junit or codequality, got 'xml=a'" \
     "$BENCH" gate "${G[@]}" --db e.db --out xml=a
 expect 2 "--out json=: a file" "$BENCH" gate "${G[@]}" --db e.db --out json=
+# --write is the name, --out its old spelling: a message names the one given
+expect 2 "--write json=: a file" "$BENCH" gate "${G[@]}" --db e.db --write json=
+expect 2 "--out: x.md given twice" "$BENCH" compare --db e.db --write md=x.md --out md=x.md
 expect 2 "--annotate wants github or gitlab" "$BENCH" gate "${G[@]}" --db e.db --annotate bitbucket
-expect 2 "write that with --out json=FILE" "$BENCH" gate "${G[@]}" --db e.db --format json --annotate github
+expect 2 "write that with --write json=FILE" "$BENCH" gate "${G[@]}" --db e.db --format json --annotate github
 ln -s "$T/elsewhere" link.json
 expect 2 "link.json is a symbolic link: refused" "$BENCH" gate "${G[@]}" --db e.db --out json=link.json
 [[ ! -e e.db && ! -e elsewhere ]] && ok || bad "a refused gate ran or wrote through the link"
