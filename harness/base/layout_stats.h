@@ -32,12 +32,12 @@
  * Welch-Satterthwaite's df, pair noise counted in both parts; then moderated over the run's cells of
  * the comparison (pb_moderate_prior: their variances on 3-6 df each are fitted a common prior). Why:
  * whatever else moves a cell's rounds (a neighbour, the host, in the seconds of a pass) moves two
- * codes differently and is not placement; the blocks measure it. On the Zen 5 VM (2026-12-04, six
- * placement seeds, two runs each, docs/layout.md) the headline's spread over seeds and runs was
- * 0.006-0.011 (log) at 4-32 KiB: this CI's standard error 0.008, the layouts as draws' 0.018 (the
- * stratified design's mean is far steadier than 16 independent draws), the orders' alone 0.007
- * before the time part. Where the layouts are not stratified, or a run has one block (--quick), the
- * layouts count as draws (which take the time part in); the claim gate keeps the layouts as draws. */
+ * codes differently and is not placement; the blocks measure it. Over six placement seeds, two runs
+ * each (docs/measurements/layout-estimate.md), the headline's spread was 0.006-0.011 (log) at 4-32
+ * KiB: this CI's standard error 0.008, the layouts as draws' 0.018 (the stratified design's mean is
+ * far steadier than 16 independent draws), the orders' alone 0.007 before the time part. Where the
+ * layouts are not stratified, or a run has one block (--quick), the layouts count as draws (which
+ * take the time part in); the claim gate keeps the layouts as draws. */
 #ifndef PB_LAYOUT_STATS_H
 #define PB_LAYOUT_STATS_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* stats.h — the statistics the runner, report and gate share.
  *
- * Samples on these VMs are skewed (the host flips the vCPU between two
+ * Samples on a shared VM are skewed (a host may flip the vCPU between two
  * speeds) and paired by round (the impls of one cell run interleaved), so
  * ratios are estimated on paired log ratios with distribution-free methods:
  * Hodges–Lehmann estimate and the Wilcoxon signed-rank confidence interval

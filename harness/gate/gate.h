@@ -20,7 +20,7 @@
  * B is 5 % slower. Samples are paired (the two sides ran within milliseconds of
  * each other), and the ratio is the Hodges–Lehmann estimate on the paired log
  * ratios with the Wilcoxon signed-rank CI and p-value (stats.h): both hold
- * under the VM's two core speeds, which multiply both sides of a pair alike.
+ * under a core that flips between two speeds, which multiply both sides of a pair alike.
  *
  * A cell's verdict (threshold t, e.g. 0.03 for 3 %; [lo, hi] the 95 % CI;
  * p_holm the Holm-adjusted p-value over the m cells of the comparison):
@@ -113,13 +113,14 @@ void pb_holm(const double *p, size_t m, double *adj);
  *
  * order[i] (or NULL) says which side of pair i ran first: +1 A, -1 B. On a
  * busy VM the sample that runs second in a round is sometimes systematically
- * slower (docs/gate.md says by how much). The runner rotates the start every round,
- * so this adds +e to half the pairs and -e to the other half: symmetric, so
- * the test stays valid, and it only widens the CI (the reruns narrow it
- * again). It is estimated (half the difference of the two orders' medians,
- * with at least 3 pairs in each) and reported as order_effect, not corrected:
+ * slower (docs/measurements/gate-design.md says by how much). The runner
+ * rotates the start every round, so this adds +e to half the pairs and -e to
+ * the other half: symmetric, so the test stays valid, and it only widens the
+ * CI (the reruns narrow it again). It is estimated (half the difference of the
+ * two orders' medians, with at least 3 pairs in each) and reported as
+ * order_effect, not corrected:
  * correcting it helped little in simulation and made very noisy A/A gates
- * alarm more often (docs/gate.md). */
+ * alarm more often (docs/gate.md, "Order effect"). */
 void pb_cmp_cell_stats(pb_cmp_cell *c, const double *cost_b, const double *cost_a, const signed char *order,
                        size_t n, size_t m, const pb_gate_params *gp);
 /* The same with each pair's code layout (NULL: one): with pairs in two or more layouts, the ratio,

@@ -172,7 +172,7 @@ static int push_obs_pair(void *ctx, size_t i, size_t j)
 {
     obs_pairs *op = ctx;
     const pb_gate_obs *oa = &op->a->obs[i], *ob = &op->b->obs[j];
-    /* one round, one layout (runner.c): the two sides share it */
+    /* one round, one layout (run/passes.c): the two sides share it */
     return pairs_push(op->p, ob->cost, oa->cost, oa->position < ob->position, oa->layout) < 0 ? -1 : 0;
 }
 

@@ -220,15 +220,16 @@ int pb_gate_session_run(const pb_gate_job *j, const pb_gate_target *t, pb_gate_s
  *
  * One run is one sample of everything the process fixed as it started: where the loader put each
  * layout's module (the address bits that index branch predictors and caches), where the heap
- * began, the seed's stack and heap offsets and round order, and what the VM's neighbours did in
- * those seconds. The layouts vary placement within the run; nothing varied it between runs, and a
- * commit that changed no timed code once failed CI on one xts cell of 320 (issue 20). So the cells a run calls regressions run again: every layout's module loaded anew behind a
- * gap of address space, the next layout seed (other offsets, another round order), one pass with
- * the rounds of the pass that flagged them, Holm over those cells only, at the whole alpha. A cell
- * stays a regression when both runs call it one: an intersection-union test, each run at level
- * alpha, so the pair is too; a real slowdown is found again, with the fewer cells' Holm even more
- * easily. One not reproduced is inconclusive, and its note gives the second run's ratio. Both runs
- * are stored with the comparison. */
+ * began, the seed's stack and heap offsets and round order, and what the machine's neighbours did
+ * in those seconds. The layouts vary placement within the run; nothing varied it between runs, and
+ * a commit that changed no timed code once failed CI on one xts cell of 320
+ * (docs/measurements/gate-commit-gates.md). So the cells a run calls regressions run again: every
+ * layout's module loaded anew behind a gap of address space, the next layout seed (other offsets,
+ * another round order), one pass with the rounds of the pass that flagged them, Holm over those
+ * cells only, at the whole alpha. A cell stays a regression when both runs call it one: an
+ * intersection-union test, each run at level alpha, so the pair is too; a real slowdown is found
+ * again, with the fewer cells' Holm even more easily. One not reproduced is inconclusive, and its
+ * note gives the second run's ratio. Both runs are stored with the comparison. */
 int pb_gate_session_confirm(const pb_gate_job *j, const pb_gate_target *t, pb_gate_session *ss, pb_err *e)
 {
     size_t k = 0;

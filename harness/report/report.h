@@ -19,7 +19,7 @@
 
 /* Every figure's lettering, in points, for its text, keys and notes (report_gnuplot.c, history.c,
  * report_machines.c): cairo draws a point as a pixel (72 dpi), and 12 px is what reads at 100 %
- * zoom (issue 24: the 7 and 8 pt keys did not). The figures are sized for it. */
+ * zoom (the 7 and 8 pt keys did not). The figures are sized for it. */
 #define PB_FIG_FONT_PT 12
 
 typedef struct pb_report_opts {

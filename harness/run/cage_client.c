@@ -183,8 +183,8 @@ int set_up_caged(run_ctx *rx, const pb_cell *cell, case_state *cs, pb_err *e)
     pb_cage_reply r;
     pb_err ce = {{0}};
     /* a --timeout above the set-up's own limit raises it (as the refusal says): a sanitizer build on
-     * a loaded VM once set a good plug-in up in over 60 s; a smaller one, meant for the samples,
-     * does not cut an honest set-up short */
+     * a loaded machine once set a good plug-in up in over 60 s; a smaller one, meant for the
+     * samples, does not cut an honest set-up short */
     double setup_limit = o->timeout_s > PB_CAGE_SETUP_LIMIT_S ? o->timeout_s : PB_CAGE_SETUP_LIMIT_S;
     if (pb_cage_start(&cs->cage, who, &srv, setup_limit, &r, &ce) < 0) {
         char why[PB_ERR_MAX + 64];

@@ -20,7 +20,8 @@ pb_calibration pb_calibrate(double (*time_k)(void *, uint64_t), int (*stop)(void
         if (dt < target / 16 && k < K_MAX) {
             /* too short to time well: grow fast, aiming at an eighth of the target. The doublings
              * below then time about 1/8, 1/4 and 1/2 of it (three times each): 2.6 targets where
-             * aiming at half took 10.5, a tenth of sigpool's run (10-15 ms samples) on the Zen 5 VM */
+             * aiming at half took 10.5, a tenth of sigpool's run (10-15 ms samples;
+             * docs/measurements/layout-cost.md) */
             double nk = dt <= 0 ? (double)k * 16 : fmin((double)k * 16, (double)k * target / dt / 8 + 1);
             k = nk > (double)K_MAX ? K_MAX : (uint64_t)nk > k ? (uint64_t)nk : k + 1;
             dt = time_k(ctx, k);

@@ -51,7 +51,8 @@ void pb_counters_start(const pb_counters *c, pb_reading *r);
 void pb_counters_stop(const pb_counters *c, pb_reading *r); /* r becomes stop - start */
 
 /* Core-speed probe: TSC ticks for 1000 dependent adds (minimum of a few tries,
- * empty-probe overhead removed). ~899 ticks at 3.11 GHz, ~1670 at 1.67 GHz on this VM. */
+ * empty-probe overhead removed): ~899 ticks at 3.11 GHz, ~1670 at 1.67 GHz on a core that flips
+ * between those two speeds (docs/measurements/gate-design.md). */
 double pb_probe_ticks(const pb_counters *c);
 
 /* Core-sharing probe: TSC ticks for 3000 independent adds (six chains; minimum of a few tries,

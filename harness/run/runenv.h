@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* runenv.h — what a timed run records about the machine it shared (issue 11):
+/* runenv.h — what a timed run records about the machine it shared:
  * the CPU its benchmark thread was pinned to (--cpu), the load average at its start and end,
  * and the noise warnings these and the core-speed probe give (runs.cpu_affinity,
  * loadavg_start, loadavg_end, noise; thresholds in docs/gate.md). */

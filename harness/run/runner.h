@@ -101,7 +101,7 @@ typedef struct pb_runner_opts {
 } pb_runner_opts;
 
 enum { PB_CAGE_USER = 0, PB_CAGE_ALL = 1, PB_CAGE_NONE = 2 };
-/* A 2 ms sample preempted on a busy 2-vCPU VM has taken tens of ms: a limit under a second
+/* A 2 ms sample preempted on a busy machine can take tens of ms: a limit under a second
  * would fail honest code. Set-up (self-tests included) and calibration get fixed limits. */
 #define PB_CAGE_MIN_LIMIT_S 1.0
 #define PB_CAGE_CALIBRATION_LIMIT_S 10.0

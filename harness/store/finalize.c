@@ -472,7 +472,7 @@ static int alone_keeps_design(const pb_cell_ratio *all, const pb_cell_ratio *alo
 
 /* c against b, their samples paired by (round, repetition). Pairs with a sample on a shared core
  * (classify_core) are left out of the headline where what stays keeps the design: the ratio is then
- * the one on a core of its own, which reruns of a binary on a VM reproduce; their count and how far
+ * the one on a core of its own, which reruns of a binary reproduce; their count and how far
  * they moved it are said (the run's noise, the ratio's method). */
 static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_err *e)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* identity.h — which CPU a run ran on, beyond its model name: "AMD EPYC" names several
  * generations, so a run records the vendor, family, model and stepping (what tells them apart),
- * the microcode, the cache sizes, SMT and the hypervisor (issue 23; runs columns of schema 5,
+ * the microcode, the cache sizes, SMT and the hypervisor (runs columns of schema 5,
  * docs/schema.md). Read from /proc/cpuinfo, sysfs (/sys/devices/system/cpu/cpu0/cache,
  * .../topology, /sys/hypervisor) and, for the hypervisor's name, CPUID leaf 0x40000000.
  * `bench report --machines` groups machines by vendor/family/model/stepping (pb_cpu_identity_key). */

@@ -44,7 +44,8 @@ typedef struct pb_sample {
 #define PB_FAST_PROBE_FACTOR 1.3
 /* A sample ran on a shared core (the core's other hardware thread busy) when either of its
  * core-sharing probes is over this factor of the run's fastest (docs/layout.md, "A shared core"):
- * alone the probe varies by under 10 %, shared it is 1.35-2 times as slow on the Zen 5 VMs. */
+ * alone the probe varies by under 10 %, shared it was 1.35-2 times as slow where it was measured
+ * (docs/measurements/layout-shared-core.md). */
 #define PB_SHARED_PROBE_FACTOR 1.25
 /* A sample with core-sharing probes before and after (tb, ta; 0: none) against the run's fastest */
 static inline int pb_shared_core(double tb, double ta, double fastest)

@@ -5,8 +5,8 @@
  * every run of either build is its own moment (its own heap, page placement, core speed), and
  * pairs of runs scatter too widely for the gate's thresholds. Loaded into one process, the two
  * builds' implementations of a cell are interleaved round by round, like old and new in the
- * claim gate, and the pairs are as tight as there (docs/gate.md, "The commit gate in one
- * process", has the figures).
+ * claim gate, and the pairs are as tight as there (the figures:
+ * docs/measurements/gate-commit-one-process.md).
  *
  * The module holds everything a suite needs (the suites, the implementations built with their
  * own profiles, harness/base/pb.c and friends) and exports one symbol, PB_SUITE_MODULE_SYMBOL, of

@@ -85,7 +85,7 @@ typedef struct exec_opts {
 /* A run with nothing to go by (a warm-up, a hook, or a sample with --warmup 0 and no --timeout):
  * long enough for a build or a test suite, short of forever. */
 #define EXEC_UNCALIBRATED_LIMIT_S 600.0
-/* A 1 ms command preempted on a busy VM can take tens of ms: no default limit under a second. */
+/* A 1 ms command preempted on a busy host can take tens of ms: no default limit under a second. */
 #define EXEC_MIN_LIMIT_S 1.0
 
 static void opts_init(void *p)

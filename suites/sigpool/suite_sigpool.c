@@ -228,11 +228,12 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
                 snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", so->plugin_name[p]);
             if (ops[k].mode == SP_MODE_STREAM) {
                 /* the kernel's own TCP-MD5/TCP-AO; its setup says unavailable
-                 * where the kernel lacks it (TCP-AO on this host) */
+                 * where the kernel lacks it (TCP-AO on many hosts) */
                 strcpy(c->impls[c->nimpls++], "kernel");
                 /* a stream sample must cover socket buffers many times over: 15 ms
                  * (quick 8 ms), whatever --sample-ms says; with the harness's rounds
-                 * (61, quick 15) and 3 impls a cell takes about 2.7 s (quick 0.4 s) */
+                 * (PB_DEFAULT_ROUNDS 64, quick 16) and 3 impls a cell takes about 2.9 s
+                 * (quick 0.4 s) */
                 c->sample_seconds = o->quick ? 0.008 : 0.015;
             } else {
                 /* a segment sample wakes N worker threads: 10 ms (quick 5 ms), whatever

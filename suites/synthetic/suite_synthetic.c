@@ -12,7 +12,8 @@
  * answers must not depend on the machine's load): a sample of `old` takes
  * size_bytes/3.11 ns per op (one add per cycle at 3.11 GHz), `new` --shift
  * times that, each multiplied by
- *   - the round's core speed, shared by both impls of a round as on this VM:
+ *   - the round's core speed, shared by both impls of a round, as on a VM whose
+ *     host flips the vCPU between two speeds (docs/measurements/gate-design.md):
  *     1.0, or 3.11/1.67 (the slow state) with probability 0.3;
  *   - its own noise: lognormal with sigma 0.02, and with probability 0.05 a
  *     preemption that adds an exponential tail of mean 0.5.

@@ -116,8 +116,8 @@ static int set_child_ns(void *o, const char *value, pb_err *e)
 }
 
 /* --child-call-spins SPINS[/EVERY]: the busy-wait itself, not calibrated: the same loop in two
- * builds costs the same, where two calibrations a moment apart differ by several ns per call on a
- * shared VM (the commit gate in one process sets it on the baseline build: suite.h
+ * builds costs the same, where two calibrations a moment apart can differ by several ns per call on
+ * a shared machine (the commit gate in one process sets it on the baseline build: suite.h
  * calibrated_options). Given with --child-call-cost/-ns, it wins: it is what they come to. */
 static int set_child_spins(void *p, const char *value, pb_err *e)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* sim.h — simulated gates on synthetic paired samples with this VM's noise shape.
+/* sim.h — simulated gates on synthetic paired samples with a shared VM's noise shape.
  *
- * The noise model (from what the runs here look like, see docs/gate.md):
+ * The noise model (from what measured runs looked like, docs/measurements/gate-design.md):
  *   - the core runs at one of two speeds, 3.11 or 1.67 GHz (a cost factor of
  *     1 or 1.862), and flips with probability `flip` per sample; a sample
  *     during which it flips gets a mixture of both;

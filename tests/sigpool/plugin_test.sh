@@ -14,7 +14,7 @@ shift 6
 # cage is a fork of bench, and it was forked while old's and new's worker threads ran (the cell's
 # impls were set up in order); beside a busy loop that hung 2 of 6 runs, and a cell's second set-up
 # (a boundary round) hung a segment cell too. Since 2026-12-05 a cell's caged impls are set up
-# first (runner.c, cell_pass): 18 of 18 runs of both kinds ended beside the busy loop.
+# first (run/passes.c, cell_pass): 18 of 18 runs of both kinds ended beside the busy loop.
 modes=both lazy_cells=4
 quick=(--mode "$modes" --algs 'md5,hmac(sha1)' --threads 1 --rounds 3 --counters '' --quiet --timeout 600)
 
