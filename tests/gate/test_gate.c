@@ -10,18 +10,7 @@
 #include "gate.h"
 #include "pair_suite.h"
 #include "sim.h"
-
-static int fails, checks;
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        checks++;                                                                                                      \
-        if (!(cond)) {                                                                                                 \
-            fails++;                                                                                                   \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                                \
-            printf(__VA_ARGS__);                                                                                       \
-            printf("\n");                                                                                              \
-        }                                                                                                              \
-    } while (0)
+#include "../lib/check.h"
 
 static void test_holm(void)
 {
@@ -443,6 +432,5 @@ int main(void)
     test_pairing();
     test_wrap_hooks();
     test_simulated_gates();
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails != 0;
+    return check_summary();
 }

@@ -6,9 +6,7 @@
 #include <stdio.h>
 
 #include "calibrate.h"
-
-static int fails;
-#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 typedef struct model {
     double fixed_s, per_iter_s;
@@ -100,6 +98,5 @@ int main(void)
     c = pb_calibrate(time_k, stop, &i, target);
     CHECK(c.interrupted && i.calls <= 3, "interrupted after %d timings", i.calls);
 
-    printf("%s\n", fails ? "calibrate: FAILED" : "calibrate: ok");
-    return fails != 0;
+    return check_summary();
 }

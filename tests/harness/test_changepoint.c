@@ -6,9 +6,7 @@
 #include <stdio.h>
 
 #include "changepoint.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static uint64_t lcg = 7;
 static double noise(void) /* [-1, 1) */
@@ -56,6 +54,5 @@ int main(void)
     double y[10] = {1, 1, 1, 1, 1, 2, 2, 2, 2, 2};
     double q = pb_cp_best_split(y, 10, 2, &tau);
     CHECK(tau == 5 && q > 0, "noiseless: tau %zu q %g", tau, q);
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

@@ -15,9 +15,7 @@
 #include "elf_read.h"
 #include "parity.h"
 #include "pb.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static unsigned char *slurp(const char *path, size_t *len)
 {
@@ -276,6 +274,5 @@ int main(int argc, char **argv)
     real_binary(argv[1]);
     dwarf(argv[1], argv[2]);
     flags();
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails != 0;
+    return check_summary();
 }

@@ -5,13 +5,11 @@
 #include <string.h>
 
 #include "fmt.h"
-
-static int fails, checks;
+#include "../lib/check.h"
 
 static void want(const char *got, const char *exp, const char *what)
 {
-    checks++;
-    if (strcmp(got, exp)) { fails++; printf("FAIL %s: got '%s', want '%s'\n", what, got, exp); }
+    CHECK(!strcmp(got, exp), "%s: got '%s', want '%s'", what, got, exp);
 }
 
 int main(void)
@@ -44,6 +42,5 @@ int main(void)
     want(pb_fmt_ns(b, sizeof b, -2e6), "-2.00 ms", "negative");
     want(pb_fmt_ns(b, sizeof b, 0), "0 ns", "zero");
     want(pb_fmt_ns(b, sizeof b, NAN), "-", "NaN ns");
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

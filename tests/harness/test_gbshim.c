@@ -5,9 +5,7 @@
 #include <string.h>
 
 #include "gbshim.h"
-
-static int fails;
-#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static volatile unsigned long sink;
 
@@ -67,6 +65,5 @@ int main(void)
     reps = 0;
     pb_gb_run(cb, NULL, NULL);
     CHECK(reps == 0, "clear removes registrations");
-    printf("%d passed, %d failed\n", fails ? 0 : 1, fails ? 1 : 0);
-    return fails ? 1 : 0;
+    return check_summary();
 }

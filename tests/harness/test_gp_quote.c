@@ -6,9 +6,7 @@
 
 #include "pb.h"
 #include "report.h"
-
-static int fails;
-#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static void quotes_to(const char *in, const char *want)
 {
@@ -55,7 +53,5 @@ int main(void)
         CHECK(pb_gp_quote(out, sizeof out, "abc", &e) == 0 && !strcmp(out, "abc"), "exact fit");
         CHECK(pb_gp_quote(out, 0, "", &e) < 0, "cap 0 refused");
     }
-    if (fails) return 1;
-    printf("gp_quote: all checks passed\n");
-    return 0;
+    return check_summary();
 }

@@ -4,15 +4,13 @@
 #include <string.h>
 
 #include "html.h"
-
-static int fails, checks;
+#include "../lib/check.h"
 
 static void want(const char *in, const char *exp)
 {
     char b[256];
-    checks++;
     size_t n = pb_html_escape(b, sizeof b, in);
-    if (strcmp(b, exp) || n != strlen(exp)) { fails++; printf("FAIL '%s': got '%s' (%zu), want '%s'\n", in, b, n, exp); }
+    CHECK(!strcmp(b, exp) && n == strlen(exp), "'%s': got '%s' (%zu), want '%s'", in, b, n, exp);
 }
 
 int main(void)
@@ -28,11 +26,8 @@ int main(void)
     /* truncation: only whole entities, NUL-terminated, the length needed returned */
     char small[8];
     size_t n = pb_html_escape(small, sizeof small, "ab<cd");
-    checks++;
-    if (strcmp(small, "ab&lt;c") || n != 8) { fails++; printf("FAIL truncation: '%s' %zu\n", small, n); }
+    CHECK(!strcmp(small, "ab&lt;c") && n == 8, "truncation: '%s' %zu", small, n);
     n = pb_html_escape(small, 5, "a<b");
-    checks++;
-    if (strcmp(small, "a") || n != 6) { fails++; printf("FAIL cut inside an entity: '%s' %zu\n", small, n); }
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    CHECK(!strcmp(small, "a") && n == 6, "cut inside an entity: '%s' %zu", small, n);
+    return check_summary();
 }

@@ -10,8 +10,7 @@
 #include <unistd.h>
 
 #include "identity.h"
-
-static int fails, checks;
+#include "../lib/check.h"
 
 static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -21,8 +20,7 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
 
 static void want_s(const char *got, const char *exp, const char *what)
 {
-    checks++;
-    if (strcmp(got, exp)) { fails++; printf("FAIL %s: got '%s', want '%s'\n", what, got, exp); }
+    CHECK(!strcmp(got, exp), "%s: got '%s', want '%s'", what, got, exp);
 }
 
 /* The fake machine at root read: its grouping key and its words as wanted. */
@@ -130,6 +128,5 @@ int main(void)
     want_s(out, "unknown (CPUID 0x40000000: 'odd?sig')", "unknown signature, unprintable shown as ?");
 
     if (nftw(tmpl, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0) printf("warning: %s left behind\n", tmpl);
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

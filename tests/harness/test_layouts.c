@@ -17,9 +17,7 @@
 #include "pb.h"
 #include "report.h"
 #include "stats.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static double uniform(pb_rng *r)
 {
@@ -545,6 +543,5 @@ int main(void)
     gate_cells();
     moderated();
     layout_mark();
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

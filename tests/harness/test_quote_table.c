@@ -20,9 +20,7 @@
 #include "report_data.h"
 #include "pb_spawn.h"
 #include "text_out.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static char long_name[3001], long_text[3001];
 
@@ -319,14 +317,14 @@ static void gnuplot_prints_back(char quoted[][8192], const int *accepted)
         return;
     }
     char dir[] = "/tmp/pb-quote-XXXXXX";
-    if (!mkdtemp(dir)) { printf("FAIL mkdtemp\n"); fails++; return; }
+    if (!mkdtemp(dir)) { CHECK(0, "mkdtemp"); return; }
     char script[256], log[256], printed[256], x[256];
     snprintf(script, sizeof script, "%s/names.gp", dir);
     snprintf(log, sizeof log, "%s/gnuplot.log", dir);
     snprintf(printed, sizeof printed, "%s/printed.txt", dir);
     snprintf(x, sizeof x, "%s/X", dir);
     FILE *f = fopen(script, "w");
-    if (!f) { printf("FAIL cannot write %s\n", script); fails++; return; }
+    if (!f) { CHECK(0, "cannot write %s", script); return; }
     fprintf(f, "cd '%s'\nX = \"" GP_SHELL_FN "('touch X')\"\nset print '%s'\n", dir, printed);
     for (size_t i = 0; i < NHOSTILE; i++)
         if (accepted[i]) fprintf(f, "print '%s'\n", quoted[i]);
@@ -378,6 +376,6 @@ int main(void)
     for (size_t i = 0; i < NHOSTILE; i++) n_accepted += accepted[i];
     CHECK(n_accepted >= 30, "gnuplot accepted only %d of %zu names", n_accepted, NHOSTILE);
     gnuplot_prints_back(quoted, accepted);
-    printf("%zu hostile names, 8 languages: %d checks, %d failed\n", NHOSTILE, checks, fails);
-    return fails ? 1 : 0;
+    printf("%zu hostile names, 8 languages: ", NHOSTILE);
+    return check_summary();
 }

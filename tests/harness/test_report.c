@@ -15,9 +15,7 @@
 #include "md_table.h"
 #include "report.h"
 #include "store.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static pb_claim fake_claim(const pb_cell *cell, double doc_ratio)
 {
@@ -248,6 +246,5 @@ int main(void)
 
     if (!fails && !getenv("PB_KEEP")) cleanup(dir); /* the files stay for a look when something failed */
     else printf("files kept in %s\n", dir);
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

@@ -18,9 +18,7 @@
 #include "report.h"
 #include "report_files.h"
 #include "store.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 #define ROUNDS 12
 
@@ -309,6 +307,5 @@ int main(void)
     pb_store_close(&st);
     if (!fails && !getenv("PB_KEEP")) remove_tree(dir);
     else printf("files kept in %s\n", dir);
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

@@ -22,9 +22,7 @@
 #include "report_files.h"
 #include "report_machines.h"
 #include "store.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static pb_claim faster(const pb_cell *cell, double doc_ratio)
 {
@@ -489,6 +487,5 @@ int main(void)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) outputs_free(all[i]);
     if (!fails && !getenv("PB_KEEP")) remove_tree(dir);
     else printf("files kept in %s\n", dir);
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

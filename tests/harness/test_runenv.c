@@ -5,19 +5,16 @@
 #include <string.h>
 
 #include "runenv.h"
-
-static int fails, checks;
+#include "../lib/check.h"
 
 static void has(const char *got, const char *part, const char *what)
 {
-    checks++;
-    if (!strstr(got, part)) { fails++; printf("FAIL %s: '%s' lacks '%s'\n", what, got, part); }
+    CHECK(strstr(got, part), "%s: '%s' lacks '%s'", what, got, part);
 }
 
 static void empty(const char *got, const char *what)
 {
-    checks++;
-    if (got[0]) { fails++; printf("FAIL %s: want no warning, got '%s'\n", what, got); }
+    CHECK(!got[0], "%s: want no warning, got '%s'", what, got);
 }
 
 int main(void)
@@ -48,34 +45,25 @@ int main(void)
     pb_waits_files wf = PB_WAITS_FILES_INIT;
     for (int i = 0; i < 2; i++) {   /* the first read opens the files, the second reuses them */
         pb_waits_read(&wf, &w);
-        checks++;
-        if (!(w.run_delay_ns >= 0 || w.run_delay_ns == -1) || !(w.steal_ns >= 0 || w.steal_ns == -1)) {
-            fails++;
-            printf("FAIL waits read %d: %g %g\n", i, w.run_delay_ns, w.steal_ns);
-        }
+        CHECK((w.run_delay_ns >= 0 || w.run_delay_ns == -1) && (w.steal_ns >= 0 || w.steal_ns == -1),
+              "waits read %d: %g %g", i, w.run_delay_ns, w.steal_ns);
     }
     pb_waits_files_close(&wf);
-    checks++;
-    if (wf.sched_fd != -1 || wf.stat_fd != -1) { fails++; printf("FAIL waits files closed\n"); }
+    CHECK(wf.sched_fd == -1 && wf.stat_fd == -1, "waits files closed");
     /* --cpu */
     int cpu = 7;
     pb_err e = {{0}};
-    checks++;
-    if (pb_cpu_parse(NULL, &cpu, &e) != 0 || cpu != PB_CPU_DEFAULT) { fails++; printf("FAIL default\n"); }
-    checks++;
-    if (pb_cpu_parse("none", &cpu, &e) != 0 || cpu != PB_CPU_NONE) { fails++; printf("FAIL none\n"); }
+    CHECK(pb_cpu_parse(NULL, &cpu, &e) == 0 && cpu == PB_CPU_DEFAULT, "default");
+    CHECK(pb_cpu_parse("none", &cpu, &e) == 0 && cpu == PB_CPU_NONE, "none");
     const char *badv[] = {"x", "-1", "1x", "", " 1", "99999", "4096"};
     for (size_t i = 0; i < sizeof badv / sizeof *badv; i++) {
         e.msg[0] = 0;
-        checks++;
-        if (pb_cpu_parse(badv[i], &cpu, &e) == 0) { fails++; printf("FAIL --cpu '%s' accepted\n", badv[i]); }
+        CHECK(pb_cpu_parse(badv[i], &cpu, &e) != 0, "--cpu '%s' accepted", badv[i]);
         has(e.msg, "--cpu", badv[i]);
     }
-    checks++;
-    if (pb_cpu_parse("0", &cpu, &e) != 0 || cpu != 0) { fails++; printf("FAIL --cpu 0: %s\n", e.msg); }
+    CHECK(pb_cpu_parse("0", &cpu, &e) == 0 && cpu == 0, "--cpu 0: %s", e.msg);
     pb_pin p;
     pb_pin_apply(PB_CPU_NONE, &p);
     has(p.desc, "not pinned: --cpu none", "none");
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

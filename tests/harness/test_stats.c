@@ -7,9 +7,7 @@
 
 #include "pb.h"
 #include "stats.h"
-
-static int fails;
-#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 int main(void)
 {
@@ -58,6 +56,5 @@ int main(void)
 
     /* normal quantile */
     CHECK(fabs(pb_norm_quantile(0.975) - 1.959963985) < 1e-6, "z %g", pb_norm_quantile(0.975));
-    printf("%d passed, %d failed\n", fails ? 0 : 1, fails ? 1 : 0);
-    return fails ? 1 : 0;
+    return check_summary();
 }

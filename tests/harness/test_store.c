@@ -19,6 +19,7 @@
 #include "stats.h"
 #include "store.h"
 #include "suite.h"
+#include "../lib/check.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t k);
@@ -28,9 +29,6 @@ static int fail_now(void) { return fail_at && ++allocs == fail_at; }
 void *__wrap_malloc(size_t n) { return fail_now() ? NULL : __real_malloc(n); }
 void *__wrap_calloc(size_t n, size_t k) { return fail_now() ? NULL : __real_calloc(n, k); }
 void *__wrap_realloc(void *p, size_t n) { return fail_now() ? NULL : __real_realloc(p, n); }
-
-static int fails;
-#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 static int64_t new_run(pb_store *s)
 {
@@ -164,15 +162,11 @@ int main(void)
     CHECK(pb_store_exec(&s, "DELETE FROM runs", &e) < 0, "a read-only store wrote");
     pb_store_close(&s);
 
-    if (pg) {
-        printf("%s\n", fails ? "FAILED" : "ok");
-        return fails ? 1 : 0;
-    }
+    if (pg) return check_summary();
     unlink(path);
     char side[300];
     snprintf(side, sizeof side, "%s-wal", path); unlink(side);
     snprintf(side, sizeof side, "%s-shm", path); unlink(side);
     rmdir(dir);
-    printf("%s\n", fails ? "FAILED" : "ok");
-    return fails ? 1 : 0;
+    return check_summary();
 }

@@ -9,8 +9,7 @@
 
 #include "paths.h"
 #include "text_out.h"
-
-static int fails, checks;
+#include "../lib/check.h"
 
 static void want(void (*put)(FILE *, const char *), const char *what, const char *in, const char *exp)
 {
@@ -20,8 +19,7 @@ static void want(void (*put)(FILE *, const char *), const char *what, const char
     if (!f) { printf("FAIL open_memstream\n"); exit(1); }
     put(f, in);
     fclose(f);
-    checks++;
-    if (strcmp(buf, exp)) { fails++; printf("FAIL %s '%s': got '%s', want '%s'\n", what, in, buf, exp); }
+    CHECK(!strcmp(buf, exp), "%s '%s': got '%s', want '%s'", what, in, buf, exp);
     free(buf);
 }
 
@@ -30,8 +28,7 @@ static void want_shown(const char *in, const char *exp)
 {
     char out[512];
     pb_text_paths_shown(out, sizeof out, in);
-    checks++;
-    if (strcmp(out, exp)) { fails++; printf("FAIL paths '%s': got '%s', want '%s'\n", in, out, exp); }
+    CHECK(!strcmp(out, exp), "paths '%s': got '%s', want '%s'", in, out, exp);
 }
 
 static void paths(void)
@@ -95,16 +92,11 @@ int main(void)
         };
         for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
             char out[64];
-            checks++;
-            if (strcmp(pb_term_text(out, sizeof out, in[i][0]), in[i][1])) {
-                fails++;
-                printf("FAIL terminal text '%s': got '%s'\n", in[i][1], out);
-            }
+            CHECK(!strcmp(pb_term_text(out, sizeof out, in[i][0]), in[i][1]), "terminal text '%s': got '%s'", in[i][1],
+                  out);
         }
         char small[4];
-        checks++;
-        if (strcmp(pb_term_text(small, sizeof small, "abcdef"), "abc")) { fails++; printf("FAIL terminal text cut\n"); }
+        CHECK(!strcmp(pb_term_text(small, sizeof small, "abcdef"), "abc"), "terminal text cut");
     }
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

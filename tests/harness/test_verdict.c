@@ -9,9 +9,7 @@
 #include <unistd.h>
 
 #include "report.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 static const char HOLDS[] = "claim holds", SIZE[] = "direction holds, size differs", NOT[] = "claim does not hold",
                   INC[] = "inconclusive here";
@@ -225,6 +223,5 @@ int main(void)
     pb_verdict_summary(&n, small, sizeof small);
     CHECK(strlen(small) == sizeof small - 1, "truncated summary '%s'", small);
 
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

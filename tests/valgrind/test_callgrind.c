@@ -9,9 +9,7 @@
 #include "callgrind_parse.h"
 #include "gate_det.h"
 #include "valgrind.h"
-
-static int fails, checks;
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "../lib/check.h"
 
 #define HEAD "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n"
 #define EVENTS "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim\n"
@@ -134,6 +132,5 @@ int main(int argc, char **argv)
     parser(argv[1]);
     figures();
     verdicts();
-    printf("%d checks, %d failed\n", checks, fails);
-    return fails ? 1 : 0;
+    return check_summary();
 }

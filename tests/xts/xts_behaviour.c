@@ -28,23 +28,12 @@
 #include "common/xts_aes.h"
 #include "suite.h"
 #include "xts_impls.h"
+#include "../lib/check.h"
 
 /* the suite's options object (suite.h), one for the whole test: options accumulate as on a command line */
 static void *suite_opts;
 
 extern const pb_suite pb_suite_xts;
-
-static int failures;
-
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        if (!(cond)) {                                                \
-            fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fputc('\n', stderr);                                      \
-            failures++;                                               \
-        }                                                             \
-    } while (0)
 
 static uint8_t key[64], iv[16], src[65536], dst[65536];
 
@@ -388,10 +377,5 @@ int main(int argc, char **argv)
     } else {
         CHECK(0, "usage: xts_behaviour PATH/TO/xts_doc.tsv");
     }
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("xts behaviour: all checks passed\n");
-    return 0;
+    return check_summary();
 }
