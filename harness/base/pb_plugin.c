@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pb_fork.h"
 #include "pb_plugin.h"
+
+#define SELFTEST_SECONDS 60   /* far above what any suite's vectors take; a hung plug-in is refused */
 
 int pb_plugin_name_ok(const char *opt, const char *name, size_t name_max, pb_err *e)
 {
@@ -39,34 +42,85 @@ int pb_plugin_opt_add(const char *opt, const char *arg, const char *value, int *
     return 0;
 }
 
-int pb_plugin_open(const char *suite, const char *name, const char *path, const char *abi_symbol,
-                   unsigned abi_version, const char *entry_symbol, pb_plugin_fn *entry, pb_err *e)
+/* dlopen, the ABI version, the entry (pb_plugin_load_here) */
+static int open_entry(const pb_plugin_kind *k, const char *name, const char *path, pb_plugin_fn *entry, pb_err *e)
 {
     char where[1100];
     snprintf(where, sizeof where, "%s%s", strchr(path, '/') ? "" : "./", path);
     void *h = dlopen(where, RTLD_NOW | RTLD_LOCAL);
     if (!h) return pb_errf(e, "plug-in %s: cannot load %s: %s", name, path, dlerror());
-    const unsigned *abi = dlsym(h, abi_symbol);
+    const unsigned *abi = dlsym(h, k->abi_symbol);
     if (!abi)
         return pb_errf(e, "plug-in %s (%s): missing symbol %s (not a plug-in of the %s suite? see "
-                          "include/patchbench/%s_plugin.h)", name, path, abi_symbol, suite, suite);
-    if (*abi != abi_version)
+                          "include/patchbench/%s_plugin.h)", name, path, k->abi_symbol, k->suite, k->suite);
+    if (*abi != k->abi_version)
         return pb_errf(e, "plug-in %s (%s): ABI version mismatch: built for %s plug-in ABI %u, this bench has %u",
-                       name, path, suite, *abi, abi_version);
-    void *sym = dlsym(h, entry_symbol);
-    if (!sym) return pb_errf(e, "plug-in %s (%s): missing symbol %s", name, path, entry_symbol);
+                       name, path, k->suite, *abi, k->abi_version);
+    void *sym = dlsym(h, k->entry_symbol);
+    if (!sym) return pb_errf(e, "plug-in %s (%s): missing symbol %s", name, path, k->entry_symbol);
     memcpy(entry, &sym, sizeof *entry);   /* object to function pointer, as POSIX allows */
     return 0;
 }
 
-int pb_plugin_check_returned(const char *name, const char *path, const char *entry_symbol, const void *plugin,
-                             unsigned abi, unsigned abi_version, pb_err *e)
+/* what the entry returned: `plugin` (NULL: it refused) with `abi` in its abi_version field */
+static int check_returned(const pb_plugin_kind *k, const char *name, const char *path, const void *plugin,
+                          unsigned abi, pb_err *e)
 {
-    if (!plugin) return pb_errf(e, "plug-in %s (%s): %s returned NULL (it refused to load)", name, path, entry_symbol);
-    if (abi != abi_version)
+    if (!plugin) return pb_errf(e, "plug-in %s (%s): %s returned NULL (it refused to load)", name, path,
+                                   k->entry_symbol);
+    if (abi != k->abi_version)
         return pb_errf(e, "plug-in %s (%s): ABI version mismatch: its entry says %u, this bench has %u", name, path,
-                       abi, abi_version);
+                       abi, k->abi_version);
     return 0;
+}
+
+/* dlopen, the ABI version, the entry, its table, the impls: into the process that calls it */
+static int load_here(const pb_plugin_kind *k, const char *name, const char *path, pb_err *e)
+{
+    const pb_impl_dir *d = k->impls();
+    if (k->room_first && d->nplugins == d->max_plugins)
+        return pb_errf(e, "--plugin: at most %zu plug-ins", d->max_plugins);
+    pb_plugin_fn entry;
+    if (open_entry(k, name, path, &entry, e) < 0) return -1;
+    unsigned abi = 0;
+    const void *table = NULL;
+    const void *plugin = k->enter(entry, &abi, &table);
+    if (check_returned(k, name, path, plugin, abi, e) < 0) return -1;
+    if (!table) return pb_errf(e, "plug-in %s (%s): its %s lacks %s", name, path, k->table, k->lacks);
+    int err = k->add(name, table);
+    if (err) return pb_errf(e, "plug-in %s: cannot register: %s", name, strerror(-err));
+    return 0;
+}
+
+int pb_plugin_check_name(const pb_plugin_kind *k, const char *name, pb_err *e)
+{
+    if (pb_plugin_name_ok("plugin", name, k->impls()->name_max, e) < 0) return -1;
+    int found = pb_impl_dir_which(k->impls(), name);
+    if (found == PB_PLUGIN_BUILTIN || (found == PB_PLUGIN_LOADED && k->loaded_name_taken))
+        return pb_errf(e, "--plugin: '%s' is already an implementation of %s", name, k->suite);
+    return 0;
+}
+
+typedef struct plugin_ref {
+    const pb_plugin_kind *k;
+    const char *name, *path;
+} plugin_ref;
+
+/* in the child: load it there, then the suite's self-test of it */
+static int load_and_selftest(void *arg, pb_err *e)
+{
+    const plugin_ref *r = arg;
+    return load_here(r->k, r->name, r->path, e) < 0 || r->k->selftest(r->name, e) < 0 ? -1 : 0;
+}
+
+int pb_plugin_load(const pb_plugin_kind *k, const char *name, const char *path, pb_err *e)
+{
+    if (k->load_again_ok && pb_impl_dir_which(k->impls(), name) == PB_PLUGIN_LOADED) return 0;
+    if (pb_plugin_check_name(k, name, e) < 0) return -1;
+    char who[1200];
+    snprintf(who, sizeof who, "plug-in %s (%s)", name, path);
+    if (pb_fork_check(who, SELFTEST_SECONDS, load_and_selftest, &(plugin_ref){k, name, path}, e) < 0) return -1;
+    return load_here(k, name, path, e);
 }
 
 size_t pb_impl_dir_count(const pb_impl_dir *d)
@@ -87,6 +141,15 @@ const void *pb_impl_dir_find(const pb_impl_dir *d, const char *name)
     for (size_t i = 0; (m = pb_impl_dir_at(d, i)); i++)
         if (strcmp(*(const char *const *)m, name) == 0) return m;
     return NULL;
+}
+
+int pb_impl_dir_which(const pb_impl_dir *d, const char *name)
+{
+    const char *m = pb_impl_dir_find(d, name);
+    if (!m) return PB_PLUGIN_FREE;
+    /* the plug-ins' entries are the ones in its plugins array */
+    const char *first = d->plugins;
+    return m >= first && m < first + d->nplugins * d->size ? PB_PLUGIN_LOADED : PB_PLUGIN_BUILTIN;
 }
 
 int pb_impl_dir_add(pb_impl_dir *d, const char *name, const void *entry)

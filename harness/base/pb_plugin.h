@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_plugin.h — what every suite's plug-in loader shares (include/patchbench/SUITE_plugin.h): the
- * `--plugin NAME=PATH.so` option list, opening the shared object up to its entry point with the
- * ABI version checked before anything of it is called, and the directory of a suite's impls by
- * name that loaded plug-ins join. The self-test in a child is pb_fork.h's; what the entry returns
- * is each suite's own. */
+ * `--plugin NAME=PATH.so` option list, the checks of a name, loading a shared object with the ABI
+ * version checked before anything of it is called, its self-test in a child first (pb_fork.h),
+ * every message of those steps, and the directory of a suite's impls by name that loaded plug-ins
+ * join. A suite keeps its own symbols, host and table checks: one pb_plugin_kind. */
 #ifndef PB_PLUGIN_H
 #define PB_PLUGIN_H
 
@@ -34,20 +34,6 @@ int pb_plugin_name_ok(const char *opt, const char *name, size_t name_max, pb_err
 
 typedef void (*pb_plugin_fn)(void);
 
-/* dlopen PATH (RTLD_NOW | RTLD_LOCAL; a bare file name is taken as ./PATH, as written, never
- * looked up in the library path), check that it exports the `const unsigned` abi_symbol equal to
- * abi_version (read before anything of it runs), then find entry_symbol. The handle is never
- * closed: what the entry returns lives in it. 0 and *entry, or -1 + e, every message starting
- * "plug-in NAME": cannot load, missing symbol, "ABI version mismatch: built for SUITE plug-in
- * ABI N, this bench has M". */
-int pb_plugin_open(const char *suite, const char *name, const char *path, const char *abi_symbol,
-                   unsigned abi_version, const char *entry_symbol, pb_plugin_fn *entry, pb_err *e);
-
-/* What the entry returned: `plugin` (NULL: it refused) with `abi` in its abi_version field.
- * 0, or -1 + e ("returned NULL", "ABI version mismatch: its entry says N, this bench has M"). */
-int pb_plugin_check_returned(const char *name, const char *path, const char *entry_symbol, const void *plugin,
-                             unsigned abi, unsigned abi_version, pb_err *e);
-
 /* A suite's implementations by name (suites/SUITE/SUITE_impls.c wraps one with its own entry
  * type): the built-in table, then the plug-ins added at run time, in order. An entry is the
  * suite's struct, `size` bytes, whose first member is its `const char *name`. Loaded code, not
@@ -74,5 +60,49 @@ const void *pb_impl_dir_find(const pb_impl_dir *d, const char *name);
 /* Append a copy of `entry` as `name` (copied; the entry's own name is not read). 0, -EINVAL: name
  * empty or too long; -EEXIST: taken; -ENOSPC: max_plugins already. */
 int pb_impl_dir_add(pb_impl_dir *d, const char *name, const void *entry);
+
+/* What the impls say of a name: none, a built-in one, a plug-in added already. */
+enum { PB_PLUGIN_FREE, PB_PLUGIN_BUILTIN, PB_PLUGIN_LOADED };
+int pb_impl_dir_which(const pb_impl_dir *d, const char *name);
+
+/* One suite's plug-ins: what the loader reads of include/patchbench/SUITE_plugin.h and the
+ * suite's own steps, as the method table that is the only place the suites differ. */
+typedef struct pb_plugin_kind {
+    const char *suite;                 /* "xts": in messages and include/patchbench/SUITE_plugin.h */
+    const char *abi_symbol, *entry_symbol;
+    unsigned abi_version;
+    const char *table, *lacks;         /* "its TABLE lacks LACKS": the plug-in's table incomplete */
+    int loaded_name_taken;             /* --plugin refuses the name of a loaded plug-in too */
+    int load_again_ok;                 /* loading a loaded name again does nothing */
+    int room_first;                    /* a plug-in past the impls' room is refused before dlopen */
+    const pb_impl_dir *(*impls)(void); /* the suite's impls: names, room, which are plug-ins */
+    /* Call the entry with the suite's host. What it returned (NULL: it refused), its ABI version
+     * in *abi and, in *table, its table when that has everything bench calls (else NULL). */
+    const void *(*enter)(pb_plugin_fn entry, unsigned *abi, const void **table);
+    /* register table as impl name in the suite's impls: 0 or -errno (pb_impl_dir_add) */
+    int (*add)(const char *name, const void *table);
+    int (*selftest)(const char *impl, pb_err *e);   /* the suite's, of a loaded impl */
+} pb_plugin_kind;
+
+/* The include/patchbench/SUITE_plugin.h names of suite S (upper case): its symbols and version. */
+#define PB_PLUGIN_SYMBOLS(S)                                                                        \
+    .abi_symbol = PB_##S##_PLUGIN_ABI_SYMBOL, .entry_symbol = PB_##S##_PLUGIN_ENTRY_SYMBOL,         \
+    .abi_version = PB_##S##_PLUGIN_ABI_VERSION
+
+/* Is NAME usable for --plugin: pb_plugin_name_ok with the impls' name room, and no impl of the
+ * suite (a loaded plug-in's name only where loaded_name_taken)? 0, or -1 + e. */
+int pb_plugin_check_name(const pb_plugin_kind *k, const char *name, pb_err *e);
+
+/* Load PATH as impl NAME: first in a forked child that runs the suite's self-test on it
+ * (pb_fork_check, who = "plug-in NAME (PATH)"; a crash or hang there costs the child), then, only
+ * if it passed, here. Loading it: dlopen (RTLD_NOW | RTLD_LOCAL; a bare file name is taken as
+ * ./PATH, as written, never looked up in the library path), the `const unsigned` abi_symbol equal
+ * to abi_version (read before anything of it runs), the entry called, what it returned checked,
+ * its table registered. The handle is never closed: the table lives in it. A loaded NAME again:
+ * nothing where load_again_ok. 0, or -1 + e, the loader's messages starting "plug-in NAME":
+ * cannot load, missing symbol, "ABI version mismatch: built for SUITE plug-in ABI N, this bench
+ * has M", "returned NULL", "its TABLE lacks LACKS", "cannot register"; or a bad name, a failing
+ * vector, a crash or hang in the self-test. */
+int pb_plugin_load(const pb_plugin_kind *k, const char *name, const char *path, pb_err *e);
 
 #endif

@@ -27,9 +27,9 @@ size_t drbg_impls_count(void)
     return pb_impl_dir_count(&dir);
 }
 
-size_t drbg_impls_nplugins(void)
+const pb_impl_dir *drbg_impls_dir(void)
 {
-    return dir.nplugins;
+    return &dir;
 }
 
 const drbg_impl *drbg_impls_at(size_t i)

@@ -12,6 +12,8 @@
 
 #include "common/drbg.h"
 
+struct pb_impl_dir;
+
 #define DRBG_IMPLS_MAX_PLUGINS 2    /* the cell has room for 6 built-in + 4 gcrypt:NAME + 2 */
 #define DRBG_IMPLS_NAME_MAX 32
 
@@ -32,7 +34,8 @@ const drbg_impl *drbg_impls_at(size_t i);
 /* Add a plug-in's backend as impl NAME. The name is copied; bk must outlive the process's use of
  * it. 0, -EINVAL: name empty or too long; -EEXIST: taken; -ENOSPC: DRBG_IMPLS_MAX_PLUGINS already. */
 int drbg_impls_add_plugin(const char *name, const pb_drbg_backend *bk);
-size_t drbg_impls_nplugins(void);
+/* the directory behind these: which names are plug-ins, and their room (pb_plugin.h) */
+const struct pb_impl_dir *drbg_impls_dir(void);
 
 /* "old+gcrypt:NAME" and "new+gcrypt:NAME": old and new on the primitives of the libgcrypt build
  * loaded as gcrypt:NAME (--gcrypt-lib NAME=PATH, --primitives NAME), driven through the third

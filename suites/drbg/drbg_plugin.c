@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_plugin.c — loading a DRBG backend from a shared object (include/patchbench/drbg_plugin.h).
- * As for xts plug-ins: first loaded and self-tested in a forked child (pb_fork.h), only then
- * loaded into bench. */
-#include <string.h>
-
+ * As for xts plug-ins: first loaded and self-tested in a forked child, only then loaded into
+ * bench. The steps are pb_plugin.h's; this file is what drbg's plug-ins are: its host, its table
+ * and its impls. */
 #include "drbg_impls.h"
 #include "drbg_plugin.h"
 #include "drbg_selftest.h"
 #include "patchbench/drbg_plugin.h"
-#include "pb_fork.h"
 #include "pb_plugin.h"
-
-#define SELFTEST_SECONDS 60
 
 static const pb_drbg_host host = {
     .abi_version = PB_DRBG_PLUGIN_ABI_VERSION,
@@ -19,40 +15,35 @@ static const pb_drbg_host host = {
     .backend_new = &pb_drbg_backend_new,
 };
 
-int drbg_plugin_check_name(const char *name, pb_err *e)
+static const void *enter(pb_plugin_fn entry, unsigned *abi, const void **table)
 {
-    if (pb_plugin_name_ok("plugin", name, DRBG_IMPLS_NAME_MAX, e) < 0) return -1;
-    if (drbg_impls_find(name))
-        return pb_errf(e, "--plugin: '%s' is already an implementation of drbg", name);
-    return 0;
+    const pb_drbg_plugin *p = ((pb_drbg_plugin_entry_fn)entry)(&host);
+    const pb_drbg_backend *b = p ? p->backend : NULL;
+    if (p) *abi = p->abi_version;
+    if (b && b->init && b->fini && b->hash && b->hmac_setkey && b->hmac && b->block_setkey && b->block_encrypt &&
+        b->ctr_setkey && b->ctr)
+        *table = b;
+    return p;
 }
 
-/* dlopen, check the ABI, call the entry, register. The handle is never closed: the backend lives in it. */
-static int load(const char *name, const char *path, pb_err *e)
+static int add(const char *name, const void *backend)
 {
-    if (drbg_impls_nplugins() == DRBG_IMPLS_MAX_PLUGINS)
-        return pb_errf(e, "--plugin: at most %d plug-ins", DRBG_IMPLS_MAX_PLUGINS);
-    pb_plugin_fn sym;
-    if (pb_plugin_open("drbg", name, path, PB_DRBG_PLUGIN_ABI_SYMBOL, PB_DRBG_PLUGIN_ABI_VERSION,
-                       PB_DRBG_PLUGIN_ENTRY_SYMBOL, &sym, e) < 0)
-        return -1;
-    const pb_drbg_plugin *p = ((pb_drbg_plugin_entry_fn)sym)(&host);
-    if (pb_plugin_check_returned(name, path, PB_DRBG_PLUGIN_ENTRY_SYMBOL, p, p ? p->abi_version : 0,
-                                 PB_DRBG_PLUGIN_ABI_VERSION, e) < 0)
-        return -1;
-    const pb_drbg_backend *b = p->backend;
-    if (!b || !b->init || !b->fini || !b->hash || !b->hmac_setkey || !b->hmac || !b->block_setkey ||
-        !b->block_encrypt || !b->ctr_setkey || !b->ctr)
-        return pb_errf(e, "plug-in %s (%s): its pb_drbg_backend lacks an operation", name, path);
-    int err = drbg_impls_add_plugin(name, b);
-    if (err) return pb_errf(e, "plug-in %s: cannot register: %s", name, strerror(-err));
-    return 0;
+    return drbg_impls_add_plugin(name, backend);
+}
+
+/* --plugin refuses a loaded plug-in's name; loading one again (a later plan) does nothing */
+static const pb_plugin_kind kind = {
+    .suite = "drbg", PB_PLUGIN_SYMBOLS(DRBG), .table = "pb_drbg_backend", .lacks = "an operation",
+    .loaded_name_taken = 1, .load_again_ok = 1, .room_first = 1,
+    .impls = drbg_impls_dir, .enter = enter, .add = add, .selftest = drbg_selftest,
+};
+
+int drbg_plugin_check_name(const char *name, pb_err *e)
+{
+    return pb_plugin_check_name(&kind, name, e);
 }
 
 int drbg_plugin_load(const char *name, const char *path, pb_err *e)
 {
-    const drbg_impl *m = drbg_impls_find(name);
-    if (m && m->plugin) return 0;
-    if (drbg_plugin_check_name(name, e) < 0) return -1;
-    return pb_fork_load_checked("plug-in", name, path, SELFTEST_SECONDS, load, drbg_selftest, e);
+    return pb_plugin_load(&kind, name, path, e);
 }

@@ -23,9 +23,9 @@ size_t sigpool_impls_count(void)
     return pb_impl_dir_count(&dir);
 }
 
-size_t sigpool_impls_nplugins(void)
+const pb_impl_dir *sigpool_impls_dir(void)
 {
-    return dir.nplugins;
+    return &dir;
 }
 
 const sigpool_impl *sigpool_impls_at(size_t i)

@@ -10,6 +10,8 @@
 
 #include "common/sigpool.h"
 
+struct pb_impl_dir;
+
 #define SIGPOOL_IMPLS_MAX_PLUGINS 4   /* a cell: 4 pools + kernel + 4 plug-ins */
 #define SIGPOOL_IMPLS_NAME_MAX 32
 
@@ -29,7 +31,8 @@ const sigpool_impl *sigpool_impls_at(size_t i);
  * it. 0, -EINVAL: name empty or too long; -EEXIST: taken; -ENOSPC: SIGPOOL_IMPLS_MAX_PLUGINS
  * already. */
 int sigpool_impls_add_plugin(const char *name, const sigpool_ops *ops);
-size_t sigpool_impls_nplugins(void);
+/* the directory behind these: which names are plug-ins, and their room (pb_plugin.h) */
+const struct pb_impl_dir *sigpool_impls_dir(void);
 
 /* The pool behind impl NAME; NULL for kernel or an unknown name. */
 const sigpool_ops *sigpool_impls_ops(const char *name);

@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_plugin.c — loading a signature pool from a shared object
  * (include/patchbench/sigpool_plugin.h). As for xts and drbg plug-ins: first loaded and
- * self-tested in a forked child (pb_fork.h), only then loaded into bench. */
-#include <string.h>
-
+ * self-tested in a forked child, only then loaded into bench. The steps are pb_plugin.h's; this
+ * file is what sigpool's plug-ins are: its host, its table and its impls. */
 #include "patchbench/sigpool_plugin.h"
-#include "pb_fork.h"
 #include "pb_plugin.h"
 #include "sigpool_impls.h"
 #include "sigpool_plugin.h"
 #include "sigpool_suite.h"
-
-#define SELFTEST_SECONDS 60   /* far above what the vectors take; a hung plug-in is refused */
 
 /* the kernel-profile layer: the one the suite's TCP code hashes requests with */
 static const pb_sigpool_host host = {
@@ -30,40 +26,34 @@ static const pb_sigpool_host host = {
     .bh_enable = sp_bh_enable,
 };
 
-int sp_plugin_check_name(const char *name, pb_err *e)
+static const void *enter(pb_plugin_fn entry, unsigned *abi, const void **table)
 {
-    if (pb_plugin_name_ok("plugin", name, SIGPOOL_IMPLS_NAME_MAX, e) < 0) return -1;
-    const sigpool_impl *m = sigpool_impls_find(name);
-    if (m && !m->plugin)
-        return pb_errf(e, "--plugin: '%s' is already an implementation of sigpool", name);
-    return 0;
+    const pb_sigpool_plugin *p = ((pb_sigpool_plugin_entry_fn)entry)(&host);
+    const sigpool_ops *o = p ? p->ops : NULL;
+    if (p) *abi = p->abi_version;
+    if (o && o->create && o->destroy && o->start && o->end && o->inject_alloc_failure && o->alloc_failures)
+        *table = o;
+    return p;
 }
 
-/* dlopen, check the ABI, call the entry, register. The handle is never closed: the pool lives in it. */
-static int load(const char *name, const char *path, pb_err *e)
+static int add(const char *name, const void *ops)
 {
-    if (sigpool_impls_nplugins() == SIGPOOL_IMPLS_MAX_PLUGINS)
-        return pb_errf(e, "--plugin: at most %d plug-ins", SIGPOOL_IMPLS_MAX_PLUGINS);
-    pb_plugin_fn sym;
-    if (pb_plugin_open("sigpool", name, path, PB_SIGPOOL_PLUGIN_ABI_SYMBOL, PB_SIGPOOL_PLUGIN_ABI_VERSION,
-                       PB_SIGPOOL_PLUGIN_ENTRY_SYMBOL, &sym, e) < 0)
-        return -1;
-    const pb_sigpool_plugin *p = ((pb_sigpool_plugin_entry_fn)sym)(&host);
-    if (pb_plugin_check_returned(name, path, PB_SIGPOOL_PLUGIN_ENTRY_SYMBOL, p, p ? p->abi_version : 0,
-                                 PB_SIGPOOL_PLUGIN_ABI_VERSION, e) < 0)
-        return -1;
-    const sigpool_ops *o = p->ops;
-    if (!o || !o->create || !o->destroy || !o->start || !o->end || !o->inject_alloc_failure || !o->alloc_failures)
-        return pb_errf(e, "plug-in %s (%s): its sigpool_ops lacks an operation", name, path);
-    int err = sigpool_impls_add_plugin(name, o);
-    if (err) return pb_errf(e, "plug-in %s: cannot register: %s", name, strerror(-err));
-    return 0;
+    return sigpool_impls_add_plugin(name, ops);
+}
+
+/* only the built-in names are refused; loading a loaded plug-in again (a later plan) does nothing */
+static const pb_plugin_kind kind = {
+    .suite = "sigpool", PB_PLUGIN_SYMBOLS(SIGPOOL), .table = "sigpool_ops", .lacks = "an operation",
+    .load_again_ok = 1, .room_first = 1,
+    .impls = sigpool_impls_dir, .enter = enter, .add = add, .selftest = sp_selftest,
+};
+
+int sp_plugin_check_name(const char *name, pb_err *e)
+{
+    return pb_plugin_check_name(&kind, name, e);
 }
 
 int sp_plugin_load(const char *name, const char *path, pb_err *e)
 {
-    const sigpool_impl *m = sigpool_impls_find(name);
-    if (m && m->plugin) return 0;
-    if (sp_plugin_check_name(name, e) < 0) return -1;
-    return pb_fork_load_checked("plug-in", name, path, SELFTEST_SECONDS, load, sp_selftest, e);
+    return pb_plugin_load(&kind, name, path, e);
 }

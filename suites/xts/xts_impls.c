@@ -49,6 +49,11 @@ int xts_impls_add_plugin(const char *name, const xts_alg *alg)
     return pb_impl_dir_add(&dir, name, &(xts_impl){ .alg = alg, .plugin = 1 });
 }
 
+const pb_impl_dir *xts_impls_dir(void)
+{
+    return &dir;
+}
+
 xts_tfm *xts_impls_alloc_tfm(const char *name, int *err)
 {
     const xts_impl *m = xts_impls_find(name);

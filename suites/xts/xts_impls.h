@@ -13,6 +13,8 @@
 
 #include "common/xts.h"
 
+struct pb_impl_dir;
+
 #define XTS_IMPLS_MAX_PLUGINS 4
 #define XTS_IMPLS_NAME_MAX 32
 
@@ -32,6 +34,8 @@ const xts_impl *xts_impls_at(size_t i);
  * outlive the process's use of it. 0, -EINVAL: name empty or too long; -EEXIST: taken; -ENOSPC:
  * XTS_IMPLS_MAX_PLUGINS already. */
 int xts_impls_add_plugin(const char *name, const xts_alg *alg);
+/* the directory behind these: which names are plug-ins, and their room (pb_plugin.h) */
+const struct pb_impl_dir *xts_impls_dir(void);
 
 /* A transform of impl NAME (xts_alloc_tfm with its alg). *err: -ENOENT for an
  * unknown name, else as xts_alloc_tfm. */

@@ -3,17 +3,12 @@
  *
  * The plug-in is first loaded in a forked child that runs the suite's whole self-test on it
  * and reports through a pipe: a plug-in that crashes or hangs there costs the child, not
- * bench. Only a plug-in that passed is loaded into bench itself. */
-#include <stdio.h>
-#include <string.h>
-
+ * bench. Only a plug-in that passed is loaded into bench itself. The steps are pb_plugin.h's;
+ * this file is what xts's plug-ins are: its host, its table and its impls. */
 #include "patchbench/xts_plugin.h"
-#include "pb_fork.h"
 #include "pb_plugin.h"
 #include "xts_impls.h"
 #include "xts_suite.h"
-
-#define SELFTEST_SECONDS 60   /* far above what the vectors take; a hung plug-in is refused */
 
 static const pb_xts_host host = {
     .abi_version = PB_XTS_PLUGIN_ABI_VERSION,
@@ -25,35 +20,34 @@ static const pb_xts_host host = {
     .tweak_encrypt_one = xts_cipher_encrypt_one,
 };
 
-int xts_plugin_check_name(const char *name, pb_err *e)
+static const void *enter(pb_plugin_fn entry, unsigned *abi, const void **table)
 {
-    if (pb_plugin_name_ok("plugin", name, XTS_IMPLS_NAME_MAX, e) < 0) return -1;
-    if (xts_impls_find(name)) return pb_errf(e, "--plugin: '%s' is already an implementation of xts", name);
-    return 0;
+    const pb_xts_plugin *p = ((pb_xts_plugin_entry_fn)entry)(&host);
+    const xts_alg *a = p ? p->alg : NULL;
+    if (p) *abi = p->abi_version;
+    if (a && a->init_tfm && a->exit_tfm && a->setkey && a->encrypt && a->decrypt && (a->key_sizes & XTS_KEYS_ALL))
+        *table = a;
+    return p;
 }
 
-/* dlopen, check the ABI, call the entry, register. The handle is never closed: the alg lives in it. */
-static int load(const char *name, const char *path, pb_err *e)
+static int add(const char *name, const void *alg)
 {
-    pb_plugin_fn sym;
-    if (pb_plugin_open("xts", name, path, PB_XTS_PLUGIN_ABI_SYMBOL, PB_XTS_PLUGIN_ABI_VERSION,
-                       PB_XTS_PLUGIN_ENTRY_SYMBOL, &sym, e) < 0)
-        return -1;
-    const pb_xts_plugin *p = ((pb_xts_plugin_entry_fn)sym)(&host);
-    if (pb_plugin_check_returned(name, path, PB_XTS_PLUGIN_ENTRY_SYMBOL, p, p ? p->abi_version : 0,
-                                 PB_XTS_PLUGIN_ABI_VERSION, e) < 0)
-        return -1;
-    const xts_alg *a = p->alg;
-    if (!a || !a->init_tfm || !a->exit_tfm || !a->setkey || !a->encrypt || !a->decrypt ||
-        !(a->key_sizes & XTS_KEYS_ALL))
-        return pb_errf(e, "plug-in %s (%s): its xts_alg lacks a function or key size", name, path);
-    int err = xts_impls_add_plugin(name, a);
-    if (err) return pb_errf(e, "plug-in %s: cannot register: %s", name, strerror(-err));
-    return 0;
+    return xts_impls_add_plugin(name, alg);
+}
+
+/* a loaded plug-in's name is refused like a built-in's; past the room, registering refuses it */
+static const pb_plugin_kind kind = {
+    .suite = "xts", PB_PLUGIN_SYMBOLS(XTS), .table = "xts_alg", .lacks = "a function or key size",
+    .loaded_name_taken = 1,
+    .impls = xts_impls_dir, .enter = enter, .add = add, .selftest = xts_suite_selftest,
+};
+
+int xts_plugin_check_name(const char *name, pb_err *e)
+{
+    return pb_plugin_check_name(&kind, name, e);
 }
 
 int xts_plugin_load(const char *name, const char *path, pb_err *e)
 {
-    if (xts_plugin_check_name(name, e) < 0) return -1;
-    return pb_fork_load_checked("plug-in", name, path, SELFTEST_SECONDS, load, xts_suite_selftest, e);
+    return pb_plugin_load(&kind, name, path, e);
 }
