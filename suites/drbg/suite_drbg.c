@@ -61,9 +61,7 @@ typedef struct drbg_opts {
     char pair_name[6 * DRBG_GCRYPT_LIB_MAX + 2][PB_NAME_MAX];
     const char *pairs[6 * DRBG_GCRYPT_LIB_MAX + 3];
     /* --plugin NAME=PATH.so, in the order given; plan() loads them */
-    int nplugins;
-    char plugin_name[DRBG_IMPLS_MAX_PLUGINS][DRBG_IMPLS_NAME_MAX];
-    char plugin_path[DRBG_IMPLS_MAX_PLUGINS][1024];
+    pb_plugin_list plugins;
 } drbg_opts;
 
 static int variant_index(const char *name)
@@ -135,13 +133,7 @@ static int set_primitives(void *p, const char *value, pb_err *e)
     return 0;
 }
 
-static int set_plugin(void *p, const char *value, pb_err *e)
-{
-    drbg_opts *o = p;
-    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, DRBG_IMPLS_MAX_PLUGINS, o->plugin_name[0],
-                         sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
-                         drbg_plugin_check_name, e);
-}
+PB_PLUGIN_OPTION_GLUE("drbg", drbg_opts, plugins, DRBG_IMPLS_MAX_PLUGINS, drbg_plugin_check_name, DRBG_IMPLS_NAME_MAX)
 
 static const pb_suite_opt options[] = {
     {"addtl", NULL, "every generate request carries 32 bytes of additional input\n"
@@ -243,8 +235,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
             return -1;
     if (check_primitives(opt, e) < 0) return -1;
     make_pairs(opts);
-    for (int i = 0; i < opt->nplugins; i++)
-        if (drbg_plugin_load(opt->plugin_name[i], opt->plugin_path[i], e) < 0) return -1;
+    for (int i = 0; i < opt->plugins.n; i++)
+        if (drbg_plugin_load(opt->plugins.name[i], opt->plugins.path[i], e) < 0) return -1;
     g->ncells = 0;
     g->cells = calloc(NVARIANTS * NSIZES, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "out of memory");
@@ -264,8 +256,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
                 for (int side = 0; side < 2; side++)
                     snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s" DRBG_IMPLS_PRIMS_SEP "%s", side ? "new" : "old",
                              opt->prims[i]);
-            for (int i = 0; i < opt->nplugins; i++)
-                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", opt->plugin_name[i]);
+            for (int i = 0; i < opt->plugins.n; i++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", opt->plugins.name[i]);
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
             if (!opt->addtl) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "gcrypt");
             for (int i = 0; i < opt->nlibs && !opt->addtl; i++)
@@ -506,8 +498,7 @@ static int lib_of(const drbg_opts *o, const char *impl, const char **sep)
 static int user_code(const void *opts, const char *impl, char *what, size_t cap)
 {
     const drbg_opts *o = opts;
-    if (pb_plugin_user_code("drbg", impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],
-                            o->plugin_path[0], sizeof o->plugin_path[0], what, cap))
+    if (plugin_user_code(opts, impl, what, cap))
         return 1;
     const char *sep;
     int i = lib_of(o, impl, &sep);
@@ -522,8 +513,7 @@ static int user_code(const void *opts, const char *impl, char *what, size_t cap)
 static int user_object(const void *opts, const char *impl, char *path, size_t cap)
 {
     const drbg_opts *o = opts;
-    if (pb_plugin_user_object(impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0], o->plugin_path[0],
-                              sizeof o->plugin_path[0], path, cap))
+    if (plugin_user_object(opts, impl, path, cap))
         return 1;
     const char *sep;
     int i = lib_of(o, impl, &sep);

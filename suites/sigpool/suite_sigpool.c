@@ -158,13 +158,7 @@ static int set_ipv6(void *p, const char *value, pb_err *e)
     return 0;
 }
 
-static int set_plugin(void *p, const char *value, pb_err *e)
-{
-    sp_opts *o = p;
-    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, SIGPOOL_IMPLS_MAX_PLUGINS,
-                             o->plugin_name[0], sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
-                             sp_plugin_check_name, e);
-}
+PB_PLUGIN_OPTION_GLUE("sigpool", sp_opts, plugins, SIGPOOL_IMPLS_MAX_PLUGINS, sp_plugin_check_name, SIGPOOL_IMPLS_NAME_MAX)
 
 static const pb_suite_opt options[] = {
     {"mode", "segment|stream|both", "ops to run (default both)", set_mode},
@@ -187,8 +181,8 @@ static const pb_suite_opt options[] = {
 static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
     sp_opts *const so = opts;
-    for (int i = 0; i < so->nplugins; i++)
-        if (sp_plugin_load(so->plugin_name[i], so->plugin_path[i], e) < 0) return -1;
+    for (int i = 0; i < so->plugins.n; i++)
+        if (sp_plugin_load(so->plugins.name[i], so->plugins.path[i], e) < 0) return -1;
     static const struct { unsigned mode; const char *op; } ops[] = {
         {SP_MODE_SEGMENT, "segment"}, {SP_MODE_STREAM, "stream"},
     };
@@ -224,8 +218,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
                 const sigpool_impl *m = sigpool_impls_at(n);
                 if (m->ops && !m->plugin) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", m->name);
             }
-            for (int p = 0; p < so->nplugins; p++)
-                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", so->plugin_name[p]);
+            for (int p = 0; p < so->plugins.n; p++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", so->plugins.name[p]);
             if (ops[k].mode == SP_MODE_STREAM) {
                 /* the kernel's own TCP-MD5/TCP-AO; its setup says unavailable
                  * where the kernel lacks it (TCP-AO on many hosts) */
@@ -279,20 +273,6 @@ static int selftest(const void *opts, const char *impl, pb_err *e)
     return sp_selftest(impl, e);
 }
 
-static int user_code(const void *opts, const char *impl, char *what, size_t cap)
-{
-    const sp_opts *o = opts;
-    return pb_plugin_user_code("sigpool", impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],
-                               o->plugin_path[0], sizeof o->plugin_path[0], what, cap);
-}
-
-static int user_object(const void *opts, const char *impl, char *path, size_t cap)
-{
-    const sp_opts *o = opts;
-    return pb_plugin_user_object(impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0], o->plugin_path[0],
-                                 sizeof o->plugin_path[0], path, cap);
-}
-
 /* every case's context begins with its check (sigpool_suite.h) */
 static int check_output(void *ctx, pb_err *e)
 {
@@ -335,8 +315,8 @@ const pb_suite pb_suite_sigpool = {
     .kat_accepts = sp_kat_accepts,
     .kat_file = sp_kat_file,
     .plugin_load = sp_plugin_load,
-    .user_code = user_code,
-    .user_object = user_object,
+    .user_code = plugin_user_code,
+    .user_object = plugin_user_object,
     .code_options = code_options,
     .own_profile = "kernel profile",
     .own_cflags = PB_KERNEL_PROFILE_CFLAGS,

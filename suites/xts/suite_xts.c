@@ -72,9 +72,7 @@ typedef struct xts_opts {
     char child_cost_effective[512];    /* what plan() applied, for runs.options */
     char child_cost_calibrated[64];    /* the same as options: "child-call-spins=SPINS/EVERY" */
     /* --plugin NAME=PATH, in the order given; plan() loads them */
-    int nplugins;
-    char plugin_name[XTS_IMPLS_MAX_PLUGINS][XTS_IMPLS_NAME_MAX];
-    char plugin_path[XTS_IMPLS_MAX_PLUGINS][1024];
+    pb_plugin_list plugins;
 } xts_opts;
 
 static void opts_init(void *p)
@@ -158,13 +156,7 @@ static int set_keys(void *o, const char *value, pb_err *e)
     return 0;
 }
 
-static int set_plugin(void *p, const char *value, pb_err *e)
-{
-    xts_opts *o = p;
-    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, XTS_IMPLS_MAX_PLUGINS, o->plugin_name[0],
-                             sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],
-                             xts_plugin_check_name, e);
-}
+PB_PLUGIN_OPTION_GLUE("xts", xts_opts, plugins, XTS_IMPLS_MAX_PLUGINS, xts_plugin_check_name, XTS_IMPLS_NAME_MAX)
 
 static const pb_suite_opt options[] = {
     {"keys", "LIST", "XTS key sizes in bits to run, comma-separated: 256,384,512 (default all)\n"
@@ -377,8 +369,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
     (void)o;   /* --quick: same grid, the harness shortens the samples */
 
     const xts_opts *xo = opts;
-    for (int i = 0; i < xo->nplugins; i++)
-        if (!xts_impls_find(xo->plugin_name[i]) && xts_plugin_load(xo->plugin_name[i], xo->plugin_path[i], e) < 0)
+    for (int i = 0; i < xo->plugins.n; i++)
+        if (!xts_impls_find(xo->plugins.name[i]) && xts_plugin_load(xo->plugins.name[i], xo->plugins.path[i], e) < 0)
             return -1;
     if (apply_child_cost(opts, e) < 0) return -1;
 
@@ -590,20 +582,6 @@ static int check_output(void *ctx, pb_err *e)
     return 0;
 }
 
-static int user_code(const void *opts, const char *impl, char *what, size_t cap)
-{
-    const xts_opts *o = opts;
-    return pb_plugin_user_code("xts", impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],
-                               o->plugin_path[0], sizeof o->plugin_path[0], what, cap);
-}
-
-static int user_object(const void *opts, const char *impl, char *path, size_t cap)
-{
-    const xts_opts *o = opts;
-    return pb_plugin_user_object(impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0], o->plugin_path[0],
-                                 sizeof o->plugin_path[0], path, cap);
-}
-
 static int selftest(const void *opts, const char *impl, pb_err *e)
 {
     (void)opts;   /* the known answers do not depend on the options */
@@ -659,8 +637,8 @@ const pb_suite pb_suite_xts = {
     .calibrated_options = calibrated_options,
     .library_versions = pb_lib_versions_gcrypt_openssl,
     .kmod_impls = kmod_impls,
-    .user_code = user_code,
-    .user_object = user_object,
+    .user_code = plugin_user_code,
+    .user_object = plugin_user_object,
     .code_options = code_options,
     .own_profile = "kernel profile",
     .own_cflags = PB_KERNEL_PROFILE_CFLAGS,
