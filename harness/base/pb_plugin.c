@@ -42,13 +42,6 @@ int pb_plugin_opt_add(const char *opt, const char *arg, const char *value, int *
     return 0;
 }
 
-int pb_plugin_list_add(pb_plugin_list *l, int max, const char *value, int (*check_name)(const char *, pb_err *),
-                       pb_err *e)
-{
-    return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &l->n, max, l->name[0], sizeof l->name[0], l->path[0],
-                             sizeof l->path[0], check_name, e);
-}
-
 /* dlopen, the ABI version, the entry (pb_plugin_load_here) */
 static int open_entry(const pb_plugin_kind *k, const char *name, const char *path, pb_plugin_fn *entry, pb_err *e)
 {
@@ -173,26 +166,28 @@ int pb_impl_dir_add(pb_impl_dir *d, const char *name, const void *entry)
     return 0;
 }
 
-/* the row of impl among l's plug-ins, or -1 */
-static int plugin_row(const pb_plugin_list *l, const char *impl)
+/* the row of impl in the lists, or -1 */
+static int plugin_row(const char *impl, int n, const char *names, size_t name_max)
 {
-    for (int i = 0; i < l->n; i++)
-        if (!strcmp(l->name[i], impl)) return i;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names + (size_t)i * name_max, impl)) return i;
     return -1;
 }
 
-int pb_plugin_list_user_code(const pb_plugin_list *l, const char *suite, const char *impl, char *what, size_t cap)
+int pb_plugin_user_code(const char *suite, const char *impl, int n, const char *names, size_t name_max,
+                        const char *paths, size_t path_max, char *what, size_t cap)
 {
-    int i = plugin_row(l, impl);
+    int i = plugin_row(impl, n, names, name_max);
     if (i < 0) return 0;
-    snprintf(what, cap, "%s plug-in %s (%s)", suite, impl, l->path[i]);
+    snprintf(what, cap, "%s plug-in %s (%s)", suite, impl, paths + (size_t)i * path_max);
     return 1;
 }
 
-int pb_plugin_list_user_object(const pb_plugin_list *l, const char *impl, char *path, size_t cap)
+int pb_plugin_user_object(const char *impl, int n, const char *names, size_t name_max, const char *paths,
+                          size_t path_max, char *path, size_t cap)
 {
-    int i = plugin_row(l, impl);
+    int i = plugin_row(impl, n, names, name_max);
     if (i < 0) return 0;
-    snprintf(path, cap, "%s", l->path[i]);
+    snprintf(path, cap, "%s", paths + (size_t)i * path_max);
     return 1;
 }

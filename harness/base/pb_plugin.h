@@ -19,47 +19,42 @@ int pb_plugin_opt_add(const char *opt, const char *arg, const char *value, int *
                       size_t name_max, char *paths, size_t path_max, int (*check_name)(const char *, pb_err *),
                       pb_err *e);
 
-/* The --plugin NAME=PATH.so options a suite was given, in the order given (a member of its
- * options object; plan() loads them). */
-#define PB_PLUGIN_NAME_MAX 32
-#define PB_PLUGIN_LIST_MAX 4
-#define PB_PLUGIN_PATH_MAX 1024
-typedef struct pb_plugin_list {
-    int n;
-    char name[PB_PLUGIN_LIST_MAX][PB_PLUGIN_NAME_MAX];
-    char path[PB_PLUGIN_LIST_MAX][PB_PLUGIN_PATH_MAX];
-} pb_plugin_list;
+/* Is impl one of the n plug-ins of pb_plugin_opt_add's lists (the same rows)? 1 and, in
+ * what[cap], "SUITE plug-in NAME (PATH)" (a suite's user_code hook, suite.h); else 0. */
+int pb_plugin_user_code(const char *suite, const char *impl, int n, const char *names, size_t name_max,
+                        const char *paths, size_t path_max, char *what, size_t cap);
 
-/* Append `value` (--plugin's NAME=PATH.so) to l (pb_plugin_opt_add): at most `max` (<= PB_PLUGIN_LIST_MAX), the name
- * checked by check_name and not given twice. 0, or -1 + e. */
-int pb_plugin_list_add(pb_plugin_list *l, int max, const char *value, int (*check_name)(const char *, pb_err *),
-                       pb_err *e);
-/* Is impl one of l's plug-ins? 1 and, in what[cap], "SUITE plug-in NAME (PATH)" (a suite's
- * user_code hook, suite.h); else 0. */
-int pb_plugin_list_user_code(const pb_plugin_list *l, const char *suite, const char *impl, char *what, size_t cap);
-/* Is impl one of l's plug-ins? 1 and its shared object's path in path[cap] (a suite's
- * user_object hook, suite.h); else 0. */
-int pb_plugin_list_user_object(const pb_plugin_list *l, const char *impl, char *path, size_t cap);
+/* Is impl one of the n plug-ins of those lists? 1 and its shared object's path in path[cap] (a
+ * suite's user_object hook, suite.h); else 0. */
+int pb_plugin_user_object(const char *impl, int n, const char *names, size_t name_max, const char *paths,
+                          size_t path_max, char *path, size_t cap);
 
 /* A suite's --plugin glue, defined once here for the suites that take plug-ins: the option's
  * setter `set_plugin` (a pb_suite_opt's), and `plugin_user_code`/`plugin_user_object` (the
- * user_code and user_object hooks of suite.h, or the first step of the suite's own) over the
- * pb_plugin_list `member` of the options object `opts_type`, at most `max` plug-ins, each name
- * checked by check_name. The suite's impls directory must hold what the list holds. */
-#define PB_PLUGIN_OPTION_GLUE(suite, opts_type, member, max, check_name, name_max)                               \
-    _Static_assert((max) <= PB_PLUGIN_LIST_MAX && (name_max) == PB_PLUGIN_NAME_MAX,                              \
-                   "--plugin's list and the impls' directory differ");                                            \
+ * user_code and user_object hooks of suite.h, or the first step of the suite's own), over the
+ * members `nplugins`, `plugin_name[max][..]` and `plugin_path[max][..]` of the options object
+ * `opts_type`, each name checked by check_name. The members stay the suite's own: the size of its
+ * options object is part of what its cases' heap looks like, and instruction counts of code that
+ * allocates (the old DRBG's handles) move with it. */
+#define PB_PLUGIN_OPTION_GLUE(suite, opts_type, max, check_name)                                               \
     static int set_plugin(void *p, const char *value, pb_err *e)                                                  \
     {                                                                                                             \
-        return pb_plugin_list_add(&((opts_type *)p)->member, (max), value, check_name, e);                       \
+        opts_type *o = p;                                                                                         \
+        return pb_plugin_opt_add("plugin", "NAME=PATH.so", value, &o->nplugins, (max), o->plugin_name[0],        \
+                                 sizeof o->plugin_name[0], o->plugin_path[0], sizeof o->plugin_path[0],           \
+                                 check_name, e);                                                                 \
     }                                                                                                             \
     static int plugin_user_code(const void *opts, const char *impl, char *what, size_t cap)                       \
     {                                                                                                             \
-        return pb_plugin_list_user_code(&((const opts_type *)opts)->member, suite, impl, what, cap);             \
+        const opts_type *o = opts;                                                                                \
+        return pb_plugin_user_code(suite, impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],         \
+                                   o->plugin_path[0], sizeof o->plugin_path[0], what, cap);                       \
     }                                                                                                             \
     static int plugin_user_object(const void *opts, const char *impl, char *path, size_t cap)                     \
     {                                                                                                             \
-        return pb_plugin_list_user_object(&((const opts_type *)opts)->member, impl, path, cap);                  \
+        const opts_type *o = opts;                                                                                \
+        return pb_plugin_user_object(impl, o->nplugins, o->plugin_name[0], sizeof o->plugin_name[0],              \
+                                     o->plugin_path[0], sizeof o->plugin_path[0], path, cap);                     \
     }
 
 /* Is NAME 1 .. name_max-1 characters of A-Z a-z 0-9 _ - . @? 0, or -1 + e (for --OPT). */

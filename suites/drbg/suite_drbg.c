@@ -61,7 +61,9 @@ typedef struct drbg_opts {
     char pair_name[6 * DRBG_GCRYPT_LIB_MAX + 2][PB_NAME_MAX];
     const char *pairs[6 * DRBG_GCRYPT_LIB_MAX + 3];
     /* --plugin NAME=PATH.so, in the order given; plan() loads them */
-    pb_plugin_list plugins;
+    int nplugins;
+    char plugin_name[DRBG_IMPLS_MAX_PLUGINS][DRBG_IMPLS_NAME_MAX];
+    char plugin_path[DRBG_IMPLS_MAX_PLUGINS][1024];
 } drbg_opts;
 
 static int variant_index(const char *name)
@@ -133,7 +135,7 @@ static int set_primitives(void *p, const char *value, pb_err *e)
     return 0;
 }
 
-PB_PLUGIN_OPTION_GLUE("drbg", drbg_opts, plugins, DRBG_IMPLS_MAX_PLUGINS, drbg_plugin_check_name, DRBG_IMPLS_NAME_MAX)
+PB_PLUGIN_OPTION_GLUE("drbg", drbg_opts, DRBG_IMPLS_MAX_PLUGINS, drbg_plugin_check_name)
 
 static const pb_suite_opt options[] = {
     {"addtl", NULL, "every generate request carries 32 bytes of additional input\n"
@@ -235,8 +237,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
             return -1;
     if (check_primitives(opt, e) < 0) return -1;
     make_pairs(opts);
-    for (int i = 0; i < opt->plugins.n; i++)
-        if (drbg_plugin_load(opt->plugins.name[i], opt->plugins.path[i], e) < 0) return -1;
+    for (int i = 0; i < opt->nplugins; i++)
+        if (drbg_plugin_load(opt->plugin_name[i], opt->plugin_path[i], e) < 0) return -1;
     g->ncells = 0;
     g->cells = calloc(NVARIANTS * NSIZES, sizeof *g->cells);
     if (!g->cells) return pb_errf(e, "out of memory");
@@ -256,8 +258,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
                 for (int side = 0; side < 2; side++)
                     snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s" DRBG_IMPLS_PRIMS_SEP "%s", side ? "new" : "old",
                              opt->prims[i]);
-            for (int i = 0; i < opt->plugins.n; i++)
-                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", opt->plugins.name[i]);
+            for (int i = 0; i < opt->nplugins; i++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", opt->plugin_name[i]);
             /* gcry_randomize has no additional input: gcrypt sits out --addtl runs */
             if (!opt->addtl) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "gcrypt");
             for (int i = 0; i < opt->nlibs && !opt->addtl; i++)

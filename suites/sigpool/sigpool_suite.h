@@ -12,7 +12,6 @@
 #include "common/tcp_ao.h"
 #include "common/tcp_md5.h"
 #include "common/tcp_seg.h"
-#include "pb_plugin.h"
 #include "sigpool_impls.h"
 #include "suite.h"
 
@@ -33,7 +32,9 @@ typedef struct sp_opts {
     unsigned fail_every;   /* test hook: every n-th fast-path allocation fails (new, plug-ins) */
     int tcp_timestamps;    /* stream op: net.ipv4.tcp_timestamps (1 on, 0 off); plan() reads it */
     /* --plugin NAME=PATH.so, in the order given; plan() loads them */
-    pb_plugin_list plugins;
+    int nplugins;
+    char plugin_name[SIGPOOL_IMPLS_MAX_PLUGINS][SIGPOOL_IMPLS_NAME_MAX];
+    char plugin_path[SIGPOOL_IMPLS_MAX_PLUGINS][1024];
 } sp_opts;
 
 /* the suite's options object (suite.h): set from the command line, read by plan and setup */

@@ -158,7 +158,7 @@ static int set_ipv6(void *p, const char *value, pb_err *e)
     return 0;
 }
 
-PB_PLUGIN_OPTION_GLUE("sigpool", sp_opts, plugins, SIGPOOL_IMPLS_MAX_PLUGINS, sp_plugin_check_name, SIGPOOL_IMPLS_NAME_MAX)
+PB_PLUGIN_OPTION_GLUE("sigpool", sp_opts, SIGPOOL_IMPLS_MAX_PLUGINS, sp_plugin_check_name)
 
 static const pb_suite_opt options[] = {
     {"mode", "segment|stream|both", "ops to run (default both)", set_mode},
@@ -181,8 +181,8 @@ static const pb_suite_opt options[] = {
 static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
 {
     sp_opts *const so = opts;
-    for (int i = 0; i < so->plugins.n; i++)
-        if (sp_plugin_load(so->plugins.name[i], so->plugins.path[i], e) < 0) return -1;
+    for (int i = 0; i < so->nplugins; i++)
+        if (sp_plugin_load(so->plugin_name[i], so->plugin_path[i], e) < 0) return -1;
     static const struct { unsigned mode; const char *op; } ops[] = {
         {SP_MODE_SEGMENT, "segment"}, {SP_MODE_STREAM, "stream"},
     };
@@ -218,8 +218,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
                 const sigpool_impl *m = sigpool_impls_at(n);
                 if (m->ops && !m->plugin) snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", m->name);
             }
-            for (int p = 0; p < so->plugins.n; p++)
-                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", so->plugins.name[p]);
+            for (int p = 0; p < so->nplugins; p++)
+                snprintf(c->impls[c->nimpls++], PB_NAME_MAX, "%s", so->plugin_name[p]);
             if (ops[k].mode == SP_MODE_STREAM) {
                 /* the kernel's own TCP-MD5/TCP-AO; its setup says unavailable
                  * where the kernel lacks it (TCP-AO on many hosts) */

@@ -72,7 +72,9 @@ typedef struct xts_opts {
     char child_cost_effective[512];    /* what plan() applied, for runs.options */
     char child_cost_calibrated[64];    /* the same as options: "child-call-spins=SPINS/EVERY" */
     /* --plugin NAME=PATH, in the order given; plan() loads them */
-    pb_plugin_list plugins;
+    int nplugins;
+    char plugin_name[XTS_IMPLS_MAX_PLUGINS][XTS_IMPLS_NAME_MAX];
+    char plugin_path[XTS_IMPLS_MAX_PLUGINS][1024];
 } xts_opts;
 
 static void opts_init(void *p)
@@ -156,7 +158,7 @@ static int set_keys(void *o, const char *value, pb_err *e)
     return 0;
 }
 
-PB_PLUGIN_OPTION_GLUE("xts", xts_opts, plugins, XTS_IMPLS_MAX_PLUGINS, xts_plugin_check_name, XTS_IMPLS_NAME_MAX)
+PB_PLUGIN_OPTION_GLUE("xts", xts_opts, XTS_IMPLS_MAX_PLUGINS, xts_plugin_check_name)
 
 static const pb_suite_opt options[] = {
     {"keys", "LIST", "XTS key sizes in bits to run, comma-separated: 256,384,512 (default all)\n"
@@ -369,8 +371,8 @@ static int plan(void *opts, const pb_plan_opts *o, pb_grid *g, pb_err *e)
     (void)o;   /* --quick: same grid, the harness shortens the samples */
 
     const xts_opts *xo = opts;
-    for (int i = 0; i < xo->plugins.n; i++)
-        if (!xts_impls_find(xo->plugins.name[i]) && xts_plugin_load(xo->plugins.name[i], xo->plugins.path[i], e) < 0)
+    for (int i = 0; i < xo->nplugins; i++)
+        if (!xts_impls_find(xo->plugin_name[i]) && xts_plugin_load(xo->plugin_name[i], xo->plugin_path[i], e) < 0)
             return -1;
     if (apply_child_cost(opts, e) < 0) return -1;
 
