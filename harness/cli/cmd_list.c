@@ -16,6 +16,8 @@
 typedef struct db_args {
     const char *db;
     int runs;
+    int names, published;   /* --names, --published */
+    const char *ci;         /* --ci record|commit */
 } db_args;
 
 /* the header of the runs' table, once, before the first run or alone */
@@ -34,47 +36,76 @@ static void print_run(void *ctx, const pb_run_listing *r)
            r->started_at, r->cases, r->git, r->note);
 }
 
+/* Does suite s go with --published and --ci (its declaration, suite.h pb_suite_published)? */
+static int suite_selected(const db_args *a, const pb_suite *s)
+{
+    if (a->published && !pb_suite_published(s)[0]) return 0;
+    /* --ci record: every suite .ci/run claim-gates (record or commit); --ci commit: the commit-gated */
+    if (a->ci && strcmp(pb_suite_ci(s), a->ci) && !(!strcmp(a->ci, "record") && !strcmp(pb_suite_ci(s), "commit")))
+        return 0;
+    return 1;
+}
+
+/* The suites, their impls' roles and metrics; with --names one name a line (for scripts) */
+static int list_suites(const db_args *a)
+{
+    if (a->ci && strcmp(a->ci, "record") && strcmp(a->ci, "commit")) {
+        fprintf(stderr, "bench list: --ci wants record or commit, got '%s'\n", a->ci);
+        return 2;
+    }
+    for (int i = 0; pb_suites[i]; i++) {
+        const pb_suite *s = pb_suites[i];
+        if (!suite_selected(a, s)) continue;
+        if (a->names) {
+            printf("%s\n", s->name);
+            continue;
+        }
+        printf("%-10s %s\n", s->name, s->title ? s->title : "");
+        if (s->plan) {
+            pb_grid g = {0, NULL};
+            pb_err e = {{0}};
+            if (pb_suite_default_grid(s, &g, &e) == 0) {
+                char impls[256] = "";
+                size_t off = 0;
+                for (int c = 0; c < g.ncells; c++)
+                    for (int k = 0; k < g.cells[c].nimpls; k++) {
+                        char pat[PB_NAME_MAX + 2];
+                        snprintf(pat, sizeof pat, "%s ", g.cells[c].impls[k]);
+                        if (!strstr(impls, pat) && off < sizeof impls)
+                            off += (size_t)snprintf(impls + off, sizeof impls - off, "%s", pat);
+                    }
+                printf("           impls: %s(baseline %s, candidate %s); %d cells; metric %s\n", impls,
+                       s->baseline, s->candidate, g.ncells, pb_suite_primary_metric(s));
+            }
+            free(g.cells);
+        }
+    }
+    return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
     static const pb_cli_opt opts[] = {
         PB_OPT_FLAG("runs", "the runs in the database, newest first, with their status", db_args, runs),
+        PB_OPT_FLAG("names", "the suites' names only, one a line (for scripts: ci/claim-gate, .ci/run)", db_args,
+                    names),
+        PB_OPT_FLAG("published", "only the suites that re-run a published patch (their declaration names\n"
+                                 "its upstream commit: docs/adding-a-suite.md)", db_args, published),
+        PB_OPT_STRING("ci", "record|commit", "only the suites .ci/run gates: record, their claim gate for the\n"
+                                              "record; commit, the commit gates too", db_args, ci),
         PB_OPT_DB_READ(db_args, db),
         PB_OPT_END,
     };
     db_args a = {.db = pb_default_db()};
     pb_cli cli = {.cmd = "list", .opts = opts, .ctx = &a,
-                  .synopsis = "usage: bench list [--runs] [--db PATH]\n\n"
+                  .synopsis = "usage: bench list [--names] [--published] [--ci record|commit] | --runs [--db PATH]\n\n"
                               "Without --runs: the suites, their implementations' roles and metrics.\n"
                               "With --runs: the runs in the database, newest first, with their status.\n"};
     int r = pb_cli_parse(&cli, argc, argv);
     if (r) return r == 1 ? 0 : 2;
     const char *db = a.db;
     const int runs = a.runs;
-    if (!runs) {
-        for (int i = 0; pb_suites[i]; i++) {
-            const pb_suite *s = pb_suites[i];
-            printf("%-10s %s\n", s->name, s->title ? s->title : "");
-            if (s->plan) {
-                pb_grid g = {0, NULL};
-                pb_err e = {{0}};
-                if (pb_suite_default_grid(s, &g, &e) == 0) {
-                    char impls[256] = "";
-                    size_t off = 0;
-                    for (int c = 0; c < g.ncells; c++)
-                        for (int k = 0; k < g.cells[c].nimpls; k++) {
-                            char pat[PB_NAME_MAX + 2];
-                            snprintf(pat, sizeof pat, "%s ", g.cells[c].impls[k]);
-                            if (!strstr(impls, pat) && off < sizeof impls)
-                                off += (size_t)snprintf(impls + off, sizeof impls - off, "%s", pat);
-                        }
-                    printf("           impls: %s(baseline %s, candidate %s); %d cells; metric %s\n", impls,
-                           s->baseline, s->candidate, g.ncells, pb_suite_primary_metric(s));
-                }
-                free(g.cells);
-            }
-        }
-        return 0;
-    }
+    if (!runs) return list_suites(&a);
     pb_store st;
     pb_err e = {{0}};
     if (pb_store_open_readonly(&st, db, &e) < 0) { fprintf(stderr, "bench list: %s\n", e.msg); return 2; }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "pb_config.h"
+#include "pb_suite_list.h"
 #include "pb_vcs.h"
 
 static void read_line(const char *path, char *out, size_t len)

@@ -329,6 +329,13 @@ int pb_suite_copy_calibration(const pb_suite *from, const void *from_opts, const
 /* All suites linked into bench (harness/suite/registry.c). */
 extern const pb_suite *const pb_suites[];
 const pb_suite *pb_suite_find(const char *name);
+/* What a suite of this build declared of itself (its folder's meson.build, pb_suite_decls): the
+ * upstream commit of the published patch it re-runs ("" for none: a harness check, the user's own
+ * code), and how .ci/run gates it ("" none, "record" its claim gate recorded, "commit" that and
+ * the commit gates). "" for a suite this build does not declare (another build's module). The
+ * test-only environment variable PB_TEST_PUBLISHED=NAME[,NAME...] replaces the published ones. */
+const char *pb_suite_published(const pb_suite *s);
+const char *pb_suite_ci(const pb_suite *s);
 
 /* The options object of a suite (harness/suite/suite_opts.c): allocated and set to the suite's
  * defaults, NULL + e on OOM; freed (NULL is fine) with pb_suite_opts_free. */

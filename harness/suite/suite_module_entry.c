@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_module_entry.c — the one symbol libpbsuites.so exports (suite_module.h). */
 #include "pb_config.h"
+#include "pb_suite_list.h"
 #include "pb_vcs.h"
 #include "suite_module.h"
 

@@ -7,6 +7,7 @@
  * before its last hook, as one from before that hook was appended: it loads, the hook NULL).
  * For tests/gate/module_gate_test.sh only. */
 #include "pb_config.h"
+#include "pb_suite_list.h"
 #include "suite_module.h"
 
 extern const pb_suite pb_suite_synthetic;

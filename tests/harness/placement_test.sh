@@ -38,7 +38,7 @@ done
 # The layouts are what layout_script.py planned: for each module (layout N), every function whose
 # name is unique in the module (static ones of one name in several objects cannot be matched by
 # name) starts at its planned offset of its 64-byte line.
-funcs() { nm --defined-only "$1" | awk '$2 == "t" || $2 == "T" { n[$3]++; a[$3] = $1 } END { for (k in n) if (n[k] == 1) print k, a[k] }' | sort; }
+funcs() { nm --defined-only -t d "$1" | awk '$2 == "t" || $2 == "T" { n[$3]++; a[$3] = $1 } END { for (k in n) if (n[k] == 1) print k, a[k] }' | sort; }
 mods=("$@")
 if [[ -n $PLAN ]]; then
     is "the plan has a layout per module" "$(awk -F'\t' 'NR > 1 { print $1 }' "$PLAN" | sort -un | wc -l)" "${#mods[@]}"
@@ -48,10 +48,11 @@ if [[ -n $PLAN ]]; then
         # planned once in this layout, by the name its section gives the function
         awk -F'\t' -v l=$n 'NR > 1 && $1 == l && $3 ~ /^\.text\./ { s = substr($3, 7); c[s]++; o[s] = $2 }
             END { for (k in c) if (c[k] == 1) print k, o[k] }' "$PLAN" | sort > "$T/plan"
-        moved=0 other=""
-        while read -r fn off addr; do
-            if (( 16#$addr % 64 == off )); then moved=$((moved + 1)); else other="$other $fn:$(( 16#$addr % 64 ))!=$off"; fi
-        done < <(join "$T/plan" "$T/have")
+        # one awk over the joined lists (addresses in decimal: nm -t d), not a shell loop a function:
+        # fast enough on a loaded machine whatever the number of functions
+        join "$T/plan" "$T/have" | awk '{ if ($3 % 64 == $2) m++; else o = o " " $1 ":" ($3 % 64) "!=" $2 }
+            END { print m + 0; print o }' > "$T/cmp"
+        moved=$(sed -n 1p "$T/cmp") other=$(sed -n 2p "$T/cmp")
         is "layout $n: every function at its planned offset ($moved compared)" "${other:-none}" "none"
         (( moved > 100 )) && ok || bad "layout $n: only $moved functions compared"
         # nothing unplanned but the C runtime's, the thunks, and the module's own objects (the
@@ -60,7 +61,10 @@ if [[ -n $PLAN ]]; then
         awk -F'\t' -v l=$n 'NR > 1 && $1 == l { s = $3; sub(/^\.text\.((unlikely|startup|exit|hot)\.)?/, "", s); print s; print s ".cold" }' "$PLAN" | sort -u > "$T/planned"
         left=$(nm --defined-only "$m" | awk '$2 == "t" || $2 == "T" { print $3 }' | sort -u | comm -23 - "$T/planned" |
             grep -v -E '^(_init|_fini|deregister_tm_clones|register_tm_clones|__do_global_dtors_aux|frame_dummy|__x86_indirect_thunk_.*|pb_layout_pad|pb_suite_.*|_sub_[DI]_[0-9]+_[0-9]+)$' | tr '\n' ' ')
-        is "layout $n: no function the scripts did not place" "${left:-none}" "none"
+        # a suite whose archive its declaration does not list (suites/*/meson.build 'code') is one: its
+        # functions run in one layout while runs say sixteen
+        is "layout $n: no function the scripts did not place (an archive missing from a suite's declaration?)" \
+            "${left:-none}" "none"
     done
     # Stratified, over 16 layouts: each function's 16 offsets are the 16 four-byte steps of its
     # line, each byte of a step 4 times
