@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_copy_names.h — every symbol the DRBG state machines and both backends export, renamed with
  * the suffix PB_DRBG_COPY_SUFFIX, for a second or third copy of the same sources linked into one
- * bench (impls/native_names.h: _native; impls/prims_names.h: _prims). Included by those headers
+ * bench (impls/prims_names.h: _prims; the native copy is renamed by scripts/native_copy.py). Included by those headers
  * only, after they define the suffix; each names its own pb_drbg_build. */
 #ifndef PB_DRBG_COPY_NAMES_H
 #define PB_DRBG_COPY_NAMES_H

@@ -8,7 +8,7 @@
  * instance `d` in scope (the pb_drbg every backend function takes): a call with no `d` in scope
  * does not compile, so no call can reach the linked libgcrypt unseen. The sources are not edited:
  * `diff impls/old/drbg_prim.c impls/new/drbg_prim.c` stays the patch. Symbols are renamed as in
- * native_names.h. An instance without a table fails at instantiate (the backends' init). */
+ * the native copy (scripts/native_copy.py). An instance without a table fails at instantiate (the backends' init). */
 #ifndef PB_PRIMS_NAMES_H
 #define PB_PRIMS_NAMES_H
 

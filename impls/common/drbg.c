@@ -212,8 +212,8 @@ void pb_drbg_uninstantiate(pb_drbg *d)
     explicit_bzero(d, sizeof *d);
 }
 
-/* This build's entry points; compiled natively it becomes pb_drbg_build_native
- * and every name below its _native copy (impls/native_names.h). */
+/* This build's entry points; in the native copy it and every name below become NAME_native
+ * (scripts/native_copy.py): pb_drbg_build_faithful_native. */
 const pb_drbg_build pb_drbg_build_faithful = {
     pb_drbg_instantiate, pb_drbg_reseed, pb_drbg_generate, pb_drbg_generate_long, pb_drbg_uninstantiate,
     pb_drbg_randomize, &pb_drbg_backend_old, &pb_drbg_backend_new,

@@ -151,7 +151,7 @@ extern const pb_drbg_backend pb_drbg_backend_new;
 /* One build of the state machines and both backends (docs/build-profiles.md):
  * the libgcrypt profile, behind impls "old" and "new", and the same sources
  * built native for the code-generation cross-check, behind "old@native" and
- * "new@native" (symbols renamed by impls/native_names.h). An instance is
+ * "new@native" (every symbol renamed NAME_native by scripts/native_copy.py). An instance is
  * driven only through the build that instantiated it. */
 typedef struct pb_drbg_build {
     int (*instantiate)(pb_drbg *d, const pb_drbg_backend *bk, const pb_drbg_config *cfg,
@@ -164,7 +164,7 @@ typedef struct pb_drbg_build {
     const pb_drbg_backend *bk_old, *bk_new;
 } pb_drbg_build;
 extern const pb_drbg_build pb_drbg_build_faithful;   /* libgcrypt profile */
-extern const pb_drbg_build pb_drbg_build_native;
+extern const pb_drbg_build pb_drbg_build_faithful_native;
 /* The libgcrypt profile again, its libgcrypt calls through the instance's cfg->prims
  * (impls/prims_names.h): old and new on another libgcrypt build's primitives. */
 extern const pb_drbg_build pb_drbg_build_prims;

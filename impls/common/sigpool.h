@@ -73,7 +73,7 @@ struct sigpool_ops {
 
 extern const sigpool_ops sigpool_old;   /* per-CPU requests */
 extern const sigpool_ops sigpool_new;   /* clone-tfm */
-/* The same two pools built with the native profile (impls/native_names.h),
+/* The same two pools built with the native profile (scripts/native_copy.py: NAME_native),
  * for the code-generation cross-check: impls "old@native", "new@native". */
 extern const sigpool_ops sigpool_old_native, sigpool_new_native;
 

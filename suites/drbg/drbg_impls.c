@@ -11,8 +11,8 @@ static const drbg_impl builtin[] = {
     { "old", &pb_drbg_build_faithful, 0, NULL, 0 },
     { "new", &pb_drbg_build_faithful, 1, NULL, 0 },
     /* the code-generation cross-check: the same sources, built native */
-    { "old@native", &pb_drbg_build_native, 0, NULL, 0 },
-    { "new@native", &pb_drbg_build_native, 1, NULL, 0 },
+    { "old@native", &pb_drbg_build_faithful_native, 0, NULL, 0 },
+    { "new@native", &pb_drbg_build_faithful_native, 1, NULL, 0 },
     { "gcrypt", NULL, 0, NULL, 0 },
     { "openssl", NULL, 0, NULL, 0 },
 };

@@ -9,7 +9,7 @@
 extern const xts_alg xts_old_alg, xts_new_alg, xts_openssl_alg, xts_gcrypt_alg;
 /* the old template built with every kmalloc failing (impls/old_nomem_names.h) */
 extern const xts_alg xts_old_nomem_alg;
-/* the same two templates built with the native profile (impls/native_names.h) */
+/* the same two templates built with the native profile (scripts/native_copy.py: NAME_native) */
 extern const xts_alg xts_old_alg_native, xts_new_alg_native;
 
 static const xts_impl builtin[] = {

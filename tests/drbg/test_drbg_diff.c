@@ -176,7 +176,7 @@ int main(void)
         { PB_DRBG_CTR_AES128, 1 }, { PB_DRBG_CTR_AES128, 0 }, { PB_DRBG_CTR_AES256, 1 },
         { PB_DRBG_CTR_AES256, 0 }, { PB_DRBG_HASH_SHA256, 1 }, { PB_DRBG_HMAC_SHA256, 1 },
     };
-    static const pb_drbg_build *const builds[] = { &pb_drbg_build_faithful, &pb_drbg_build_native };
+    static const pb_drbg_build *const builds[] = { &pb_drbg_build_faithful, &pb_drbg_build_faithful_native };
     for (size_t b = 0; b < 2; b++) {
         B = builds[b];
         for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
