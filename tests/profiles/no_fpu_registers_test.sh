@@ -3,7 +3,8 @@
 # Kernel-profile code must not touch an SSE/AVX/AVX-512 (xmm/ymm/zmm), MMX or
 # x87 register: the kernel builds its C without them (docs/build-profiles.md),
 # and the XTS headline was once an artefact of SSE code generation.
-# usage: no_fpu_registers_test.sh OBJDUMP LIB.a...   (the kernel-profile static libraries)
+# usage: no_fpu_registers_test.sh OBJDUMP LIB.a...   (the kernel-profile static libraries: every
+# suite's 'kernel' archives, from its declaration)
 OBJDUMP=$1
 shift
 source "$(dirname "$0")/../lib.sh"
@@ -27,7 +28,9 @@ done
 for lib in "$@"; do
     dis=$("$OBJDUMP" -d --no-show-raw-insn "$lib") || { bad "$OBJDUMP -d $lib failed"; continue; }
     n=$(printf '%s\n' "$dis" | grep -cE '^ +[0-9a-f]+:')
-    (( n > 100 )) && ok || bad "$lib: only $n instructions disassembled"
+    # something was read (a new suite's library may be small: the archives come from the suites'
+    # declarations, 'kernel')
+    (( n > 0 )) && ok || bad "$lib: no instructions disassembled"
     hits=$(printf '%s\n' "$dis" | fpu_lines)
     if [[ -z $hits ]]; then
         ok
