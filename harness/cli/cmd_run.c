@@ -116,9 +116,22 @@ static int on_opt(void *ctx, int id, const char *v)
     return pb_cli_error(a->cli, "option id %d not handled", id);
 }
 
+/* A suite's own words after its options: what its --sizes count, where not bytes (suite.h item_unit). */
+static void suite_sizes_help(FILE *f, const pb_suite *s)
+{
+    if (!pb_suite_has_items(s)) return;
+    const char *u = s->item_unit;
+    fprintf(f, "\nSizes of suite %s: --sizes counts %ss, not bytes (--sizes 4,16: cells of 4 and 16 %ss)", s->name, u, u);
+    if (s->item_bytes) fprintf(f, "; one %s is %llu bytes", u, (unsigned long long)s->item_bytes);
+    fprintf(f, ".\nIts progress, reports and exports add ns per %s and %ss/s.\n", u, u);
+}
+
 static void list_suites(FILE *f, const pb_cli *c)
 {
-    if (c->suite) return;
+    if (c->suite) {
+        suite_sizes_help(f, c->suite);
+        return;
+    }
     fprintf(f, "\nSuites:");
     for (int i = 0; pb_suites[i]; i++) fprintf(f, " %s", pb_suites[i]->name);
     fprintf(f, "  (bench run --suite NAME --help shows a suite's options)\n");

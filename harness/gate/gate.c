@@ -410,7 +410,8 @@ static int parse_line(pb_thresholds *t, char *line, int lineno, pb_err *e)
     if (strcmp(f[2], "*") && !pb_metric_known(f[2])) {
         char names[512] = "";
         for (size_t i = 0; i < pb_nmetrics; i++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ", pb_metrics[i].name);
+            if (pb_metric_known(pb_metrics[i].name))   /* a per-item figure is never stored: no gate's */
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ", pb_metrics[i].name);
         return pb_errf(e, "%s:%d: unknown metric '%s' (%sor *)", t->path, lineno, f[2], names);
     }
     if (parse_percent(f[3], &r.slowdown) < 0)

@@ -3,7 +3,9 @@
  * export`: the renderers of the table's export formats (render.h). JSON is written with libjansson,
  * never by hand. gbench is Google Benchmark's JSON schema with one aggregate (the median over every
  * stored sample) per (cell, impl), named suite/impl/variant/op/bytes: names stable across runs (no
- * iteration count in them), so that GB's compare.py matches two exports line by line. */
+ * iteration count in them), so that GB's compare.py matches two exports line by line. A suite that
+ * counts in items (suite.h item_unit) gets its per-item figures beside its time: rows of their own
+ * (csv, json) and GB's items_per_second (gbench). */
 #include "export.h"
 
 #include <jansson.h>
@@ -46,6 +48,37 @@ static int row_spread(pb_store *st, const pb_stat_row *r, pb_time_spread *sp)
     return pb_store_time_spread(st, r->run, &k, sp) == 1;
 }
 
+/* The suite of a row where it counts in items (suite.h item_unit) and the row is its time, else NULL. */
+static const pb_suite *items_suite(const pb_stat_row *r)
+{
+    const pb_suite *s = pb_suite_find(r->suite);
+    return pb_suite_has_items(s) && r->size > 0 && !strcmp(r->metric, PB_DEFAULT_METRIC) ? s : NULL;
+}
+
+/* The per-item figures of a suite's time row (metrics.h: ns_per_item, items_per_s), to each as rows of
+ * their own beside it: derived from the row's statistics at read time, never stored. */
+static void each_per_item(const pb_stat_row *r, void (*each)(void *ctx, const pb_stat_row *r), void *ctx)
+{
+    const pb_suite *s = items_suite(r);
+    if (!s) return;
+    double items = pb_suite_items(s, (uint64_t)r->size);
+    for (size_t i = 0; i < pb_nmetrics; i++) {
+        const pb_metric *m = &pb_metrics[i];
+        if (!m->per_item) continue;
+        char unit[64];
+        const double ns[3] = {r->median, r->p10, r->p90};
+        double v[3];
+        pb_metric_per_item_stats(m, items, ns, v);
+        pb_stat_row x = *r;
+        x.metric = m->name;
+        x.unit = pb_metric_unit_of(m, s, unit, sizeof unit);
+        x.median = v[0];
+        x.p10 = v[1];
+        x.p90 = v[2];
+        each(ctx, &x);
+    }
+}
+
 typedef struct row_ctx {
     pb_store *st;
     FILE *f;
@@ -69,6 +102,7 @@ static void csv_row(void *ctx, const pb_stat_row *r)
     pb_time_spread sp;
     if (!row_spread(x->st, r, &sp)) {
         fputs(",,,,,,,\n", f);
+        each_per_item(r, csv_row, ctx);
         return;
     }
     fprintf(f, ",%.17g,%.17g,%.17g,%.17g", sp.mean, sp.stddev, sp.min, sp.max);
@@ -76,6 +110,7 @@ static void csv_row(void *ctx, const pb_stat_row *r)
     else fputs(",,", f);
     if (sp.has_cpu) fprintf(f, ",%.17g\n", sp.cpu);
     else fputs(",\n", f);
+    each_per_item(r, csv_row, ctx);
 }
 
 int pb_render_csv(const pb_render_out *out, const pb_render_in *in, pb_err *e)
@@ -168,7 +203,14 @@ static void json_stat(void *ctx, const pb_stat_row *r)
     const double v[] = {sp.mean, sp.stddev, sp.min, sp.max, sp.user, sp.sys, sp.cpu};
     const int known[] = {have, have, have, have, have && sp.has_split, have && sp.has_split, have && sp.has_cpu};
     for (int i = 0; i < 7; i++) json_object_set_new(o, keys[i], known[i] ? json_real(v[i]) : json_null());
+    /* a suite with items (suite.h item_unit): each row says how many of what one op handles */
+    const pb_suite *s = pb_suite_find(r->suite);
+    if (pb_suite_has_items(s) && r->size > 0) {
+        json_object_set_new(o, "items", json_real(pb_suite_items(s, (uint64_t)r->size)));
+        json_object_set_new(o, "item_unit", pb_json_text(s->item_unit));
+    }
     json_array_append_new(x->stats, o);
+    each_per_item(r, json_stat, ctx);
 }
 
 /* a ratio of a run as an object of the export's list */
@@ -244,6 +286,12 @@ static void gbench_stat(void *ctx, const pb_stat_row *r)
     json_object_set_new(o, "real_time", json_real(r->median));
     json_object_set_new(o, "cpu_time", json_real(r->median));
     json_object_set_new(o, "time_unit", json_string("ns"));
+    /* Google Benchmark's own field for SetItemsProcessed, where the suite counts in items */
+    const pb_suite *s = items_suite(r);
+    if (s) {
+        double items = pb_suite_items(s, (uint64_t)r->size);
+        json_object_set_new(o, "items_per_second", json_real(pb_metric_find("items_per_s")->per_item(r->median, items)));
+    }
     json_array_append_new(g->benchmarks, o);
 }
 

@@ -102,12 +102,14 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     return rc;
 }
 
-/* "VARIANT OP 4 KiB", the size in binary units as the tables print it; none for a cell without one
- * (gbench, exec): "BM_fnv/4096 run", never "... run 0 B" */
-static const char *cell_words(char *buf, size_t cap, const ratio_row *x)
+/* "VARIANT OP 4 KiB", the size in binary units as the tables print it, or in the suite's items
+ * ("256 enc 4 blocks (64 B)"); none for a cell without one (gbench, exec): "BM_fnv/4096 run", never
+ * "... run 0 B" */
+static const char *cell_words(char *buf, size_t cap, const pb_suite *s, const ratio_row *x)
 {
-    char sz[32];
-    if (x->size > 0) snprintf(buf, cap, "%s %s %s", x->variant, x->op, pb_fmt_bytes(sz, sizeof sz, x->size));
+    char sz[64];
+    if (x->size > 0)
+        snprintf(buf, cap, "%s %s %s", x->variant, x->op, pb_suite_fmt_size(s, (uint64_t)x->size, sz, sizeof sz));
     else snprintf(buf, cap, "%s %s", x->variant, x->op);
     return buf;
 }
@@ -139,8 +141,8 @@ int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const ch
     if (lo && hi && k > 0 && (size_t)k < len) {
         char a[3 * PB_NAME_MAX + 32], b[3 * PB_NAME_MAX + 32];
         snprintf(buf + k, len - (size_t)k, "; time %s/%s from %.3f [%.3f, %.3f] (%s) to %.3f [%.3f, %.3f] (%s)",
-                 s->candidate, s->baseline, lo->r.est, lo->r.lo, lo->r.hi, cell_words(a, sizeof a, lo), hi->r.est,
-                 hi->r.lo, hi->r.hi, cell_words(b, sizeof b, hi));
+                 s->candidate, s->baseline, lo->r.est, lo->r.lo, lo->r.hi, cell_words(a, sizeof a, s, lo), hi->r.est,
+                 hi->r.lo, hi->r.hi, cell_words(b, sizeof b, s, hi));
     }
     const char *noise = d.info[0].col[RUN_INFO_NOISE];
     k = (int)strlen(buf);

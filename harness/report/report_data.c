@@ -211,6 +211,7 @@ static int load_info(pb_store *st, int64_t run, run_info *ri, pb_err *e)
 void pb_report_data_free(pb_report_data *d)
 {
     free(d->m.v);
+    free(d->t.v);
     free(d->doc.v);
     free(d->ratios);
     free(d->unavail);
@@ -260,6 +261,9 @@ int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t gu
     if (rc == 0 && guest_run) rc = load_measured(st, guest_run, metric, 1, &d->m, e);
     if (rc == 0 && !d->m.n)
         rc = pb_errf(e, "run %lld has no complete %s results for metric %s", (long long)run, s->name, metric);
+    /* the time per op, whatever the primary metric, for the per-item columns (suite.h item_unit) */
+    if (rc == 0 && pb_suite_has_items(s)) rc = load_measured(st, run, PB_DEFAULT_METRIC, 0, &d->t, e);
+    if (rc == 0 && pb_suite_has_items(s) && guest_run) rc = load_measured(st, guest_run, PB_DEFAULT_METRIC, 1, &d->t, e);
     if (rc == 0) rc = load_doc(data_dir, s->name, metric, &d->doc, e);
     for (int k = 0; k < 2 && rc == 0; k++) {
         int64_t r = k ? guest_run : run;

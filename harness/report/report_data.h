@@ -82,6 +82,7 @@ typedef struct run_info {
 typedef struct pb_report_data {
     int64_t run, guest_run;        /* guest_run 0: no kernel-module rows */
     rows m;                        /* measured medians of both runs (row.guest tells which) */
+    rows t;                        /* their ns per op, for the per-item columns: a suite with items only */
     rows doc;                      /* data/<suite>_doc.tsv in the primary metric */
     ratio_row *ratios;
     size_t nratios;

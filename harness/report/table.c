@@ -115,6 +115,8 @@ typedef struct table_spec {
     int real;                        /* the real code's column (pb_report_real_of) */
     int doc;                         /* the suite has a document table: its two columns */
     int sized;                       /* a cell has a size (gbench, exec: none): the bytes column */
+    const pb_suite *items;           /* the suite, where it counts in items (suite.h item_unit): their columns */
+    char per_item[2][64];            /* the per-item metrics' units: "ns/block", "blocks/s" */
     const char *real_base, *real_cand;
     int ncols;
 } table_spec;
@@ -154,6 +156,63 @@ static void table_spec_of(table_spec *ts, const pb_report_data *d, const pb_suit
     /* gbench, exec and a plug-in's run have no published table: no column speaks of one */
     ts->doc = d->doc.n > 0;
     ts->sized = axes_sized(a);
+    if (pb_suite_has_items(s)) {
+        ts->items = s;
+        pb_metric_unit_of(pb_metric_find("ns_per_item"), s, ts->per_item[0], sizeof ts->per_item[0]);
+        pb_metric_unit_of(pb_metric_find("items_per_s"), s, ts->per_item[1], sizeof ts->per_item[1]);
+    }
+}
+
+/* The size columns' headers: the bytes (where sizes are bytes) and the items of a suite with items. */
+static int size_headers(pb_table_writer *t, const table_spec *ts)
+{
+    int bytes = ts->sized && !(ts->items && !ts->items->item_bytes), n = bytes;
+    if (bytes) tw_cell(t, "bytes");
+    if (ts->sized && ts->items) { tw_cell(t, "%ss", ts->items->item_unit); n++; }
+    return n;
+}
+
+static void size_cells(pb_table_writer *t, const table_spec *ts, int64_t size)
+{
+    char sz[32]; /* in binary units, as the plots label them (32 KiB, not 32768) */
+    if (!ts->sized) return;
+    if (!ts->items || ts->items->item_bytes) tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, size));
+    if (ts->items) tw_cell(t, "%g", pb_suite_items(ts->items, (uint64_t)size));
+}
+
+/* The per-item columns' headers (a suite with items): the baseline's and candidate's ns per item, then
+ * their items/s. */
+static int per_item_headers(pb_table_writer *t, const table_spec *ts)
+{
+    if (!ts->items) return 0;
+    for (int k = 0; k < 2; k++) {
+        tw_cell(t, "%s (%s)", tw_name(t, ts->base), ts->per_item[k]);
+        tw_cell(t, "%s (%s)", tw_name(t, ts->cand), ts->per_item[k]);
+    }
+    return 4;
+}
+
+/* The per-item figures of the baseline and the candidate in a cell, from their time per op (d->t). */
+static void per_item_cells(pb_table_writer *t, const pb_report_data *d, const table_spec *ts, int guest,
+                           const char *variant, const char *op, int64_t size)
+{
+    if (!ts->items) return;
+    double items = pb_suite_items(ts->items, (uint64_t)size);
+    static const char *const metric[2] = {"ns_per_item", "items_per_s"};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 2; i++) {
+            const row *x = NULL;
+            for (int j = 0; j < d->t.n && !x; j++) {
+                const row *y = &d->t.v[j];
+                if (y->guest == guest && y->size == size && !strcmp(y->impl, i ? ts->cand : ts->base) &&
+                    !strcmp(y->variant, variant) && !strcmp(y->op, op))
+                    x = y;
+            }
+            double v = x && items > 0 ? pb_metric_find(metric[k])->per_item(x->median, items) : NAN;
+            char b[48];
+            if (isfinite(v)) tw_cell(t, "%s", pb_fmt_sig(b, sizeof b, v, 4));
+            else tw_cell(t, "-");
+        }
 }
 
 static void write_header(pb_table_writer *t, table_spec *ts, const axes *a)
@@ -165,12 +224,13 @@ static void write_header(pb_table_writer *t, table_spec *ts, const axes *a)
     if (t->html) { tw_cell(t, "verdict"); ncols++; }
     tw_cell(t, "variant");
     tw_cell(t, "op");
-    if (ts->sized) { tw_cell(t, "bytes"); ncols++; }
+    ncols += size_headers(t, ts);
     tw_cell(t, "%s (%s)", tw_name(t, base), ts->unit);
     tw_cell(t, "%s (%s)", tw_name(t, cand), ts->unit);
     ncols += 4;
     for (int k = 0; k < a->ni; k++)
         if (strcmp(a->impl[k], base) && strcmp(a->impl[k], cand)) { tw_cell(t, "%s (%s)", tw_name(t, a->impl[k]), ts->unit); ncols++; }
+    ncols += per_item_headers(t, ts);
     tw_cell(t, "time %s/%s [95%% CI]", tw_name(t, cand), tw_name(t, base));
     if (ts->nl) { tw_cell(t, "between %d code layouts", ts->nl); ncols++; }
     for (int p = 0; p < ts->np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", tw_name(t, cand), tw_name(t, ts->prof[p]),
@@ -268,9 +328,9 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     if (t->html) tw_verdict_cell(t, v);
     tw_cell(t, "%s", tw_name(t, c->variant));
     tw_cell(t, "%s", tw_name(t, c->op));
-    char sz[32]; /* in binary units, as the plots label them (32 KiB, not 32768) */
-    if (ts->sized) tw_cell(t, "%s", pb_fmt_bytes(sz, sizeof sz, c->size));
+    size_cells(t, ts, c->size);
     print_medians(t, d, run, sub, ts, a, c);
+    per_item_cells(t, d, ts, ts->guest, c->variant, c->op, c->size);
     print_ratio(t, c->have_t, &c->rt);
     if (ts->nl) {
         if (c->have_t && c->rt.layouts > 1 && isfinite(c->rt.layout_lo))

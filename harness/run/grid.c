@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* grid.c — the grid a run measures (runner.h pb_runner_grid): the suite's plan, its impls filtered
- * by --impl and its sizes replaced by --sizes, every size checked before anything is measured. */
+ * by --impl and its sizes replaced by --sizes (counts of the suite's items where it has them: suite.h
+ * item_unit), every size checked before anything is measured. */
 #include "runner_internal.h"
 
 #include <errno.h>
@@ -8,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
+#include "metrics.h"
+
+/* The counts of list, each of one `item` (NULL: bytes), into out; their number or -1 + e. */
+static int parse_counts(const char *list, const char *item, uint64_t *out, int cap, pb_err *e)
 {
     int n = 0;
     char buf[512];
@@ -31,17 +35,33 @@ int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
             else v *= 1024;
             end++;
         }
-        if (errno || end == t || *end || v == 0 || v > PB_MAX_SIZE_BYTES || t[0] < '0' || t[0] > '9')
+        if (errno || end == t || *end || v == 0 || v > PB_MAX_SIZE_BYTES || t[0] < '0' || t[0] > '9') {
+            if (item) return pb_errf(e, "bad size '%s' in --sizes (want positive counts of %ss like 4,16,1k)", t, item);
             return pb_errf(e, "bad size '%s' in --sizes (want positive byte counts like 64,512,4k)", t);
+        }
         /* one cell timed twice would be stored as one case with two samples per round */
         for (int i = 0; i < n; i++)
             if (out[i] == v)
-                return pb_errf(e, "--sizes: %llu bytes given twice ('%s' and '%s'): each size is one cell",
-                               (unsigned long long)v, written[i], t);
+                return pb_errf(e, "--sizes: %llu %ss given twice ('%s' and '%s'): each size is one cell",
+                               (unsigned long long)v, item ? item : "byte", written[i], t);
         if (n == cap || n == PB_MAX_SIZES) return pb_errf(e, "too many sizes in --sizes (at most %d)", cap);
         written[n] = t;
         out[n++] = v;
     }
+    return n;
+}
+
+int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e)
+{
+    return parse_counts(list, NULL, out, cap, e);
+}
+
+int pb_parse_cell_sizes(const pb_suite *s, const char *list, uint64_t *out, int cap, pb_err *e)
+{
+    if (!pb_suite_has_items(s)) return pb_parse_sizes(list, out, cap, e);
+    int n = parse_counts(list, s->item_unit, out, cap, e);
+    for (int i = 0; i < n; i++)
+        if (pb_suite_size_of(s, out[i], &out[i], e) < 0) return -1;
     return n;
 }
 
@@ -114,7 +134,7 @@ static int filter_impls(const pb_runner_opts *o, pb_grid *g, pb_err *e)
 static int resize_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e)
 {
     uint64_t sizes[PB_MAX_SIZES];
-    int ns = pb_parse_sizes(o->sizes, sizes, PB_MAX_SIZES, e);
+    int ns = pb_parse_cell_sizes(o->suite, o->sizes, sizes, PB_MAX_SIZES, e);
     if (ns < 0) return -1;
     pb_cell *out = calloc((size_t)g->ncells * (size_t)ns + 1, sizeof *out);
     if (!out) return pb_errf(e, "out of memory");

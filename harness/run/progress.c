@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* progress.c — the progress lines on stderr (pb_runner_opts.progress), once a run has taken more
  * than PROGRESS_AFTER_NS: a pass done, and each cell as it is stored, with its impls' times, the
- * candidate against the baseline as the store will estimate it (cell_ratio.h), and an ETA. */
+ * candidate against the baseline as the store will estimate it (cell_ratio.h), and an ETA; per item
+ * too where the suite counts its sizes in items (suite.h item_unit). */
 #include "runner_internal.h"
 
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "metrics.h"
 
 /* a run shorter than this says nothing but its header and its end */
 #define PROGRESS_AFTER_NS 2000000000ull
@@ -60,9 +62,16 @@ void progress_line(const run_ctx *rx, const cell_run *cr, int idx, int n)
     int ncs = cr->ncs, rounds = cr->cap_rounds;
     double elapsed = (double)(pb_now_ns() - rx->t0) * 1e-9;
     fprintf(stderr, "[%d/%d %.0f s, ETA %.0f s] ", idx + 1, n, elapsed, predict_seconds_left(rx, n, elapsed));
-    char where[3 * PB_NAME_MAX + 32];
-    fprintf(stderr, "%s %s:", o->suite->name,
-            pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes));
+    char where[3 * PB_NAME_MAX + 96];
+    if (pb_suite_has_items(o->suite)) {
+        char size[64];
+        snprintf(where, sizeof where, "%s %s %s", cell->variant, cell->op,
+                 pb_suite_fmt_size(o->suite, cell->size_bytes, size, sizeof size));
+    } else {
+        pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes);
+    }
+    fprintf(stderr, "%s %s:", o->suite->name, where);
+    double items = pb_suite_items(o->suite, cell->size_bytes);
     int bi = -1, ci = -1;
     for (int i = 0; i < ncs; i++) {
         if (!strcmp(cs[i].impl, o->suite->baseline)) bi = i;
@@ -78,7 +87,12 @@ void progress_line(const run_ctx *rx, const cell_run *cr, int idx, int n)
             if (sl->nraw && sl->raw[0].have) v[k++] = sl->raw[0].s.ns / (double)sl->raw[0].s.iterations;
         }
         char t[32];
-        fprintf(stderr, " %s %s", cs[i].impl, pb_fmt_ns(t, sizeof t, pb_median(v, (size_t)k)));
+        double med = pb_median(v, (size_t)k);
+        fprintf(stderr, " %s %s", cs[i].impl, pb_fmt_ns(t, sizeof t, med));
+        /* per item (suite.h item_unit): its time and rate, as the reports show them */
+        if (items > 0)
+            fprintf(stderr, " (%s/%s, %.4g %ss/s)", pb_fmt_ns(t, sizeof t, pb_metric_find("ns_per_item")->per_item(med, items)),
+                    o->suite->item_unit, pb_metric_find("items_per_s")->per_item(med, items), o->suite->item_unit);
     }
     if (bi >= 0 && ci >= 0 && cs[bi].ready && cs[ci].ready) progress_ratio(rx, cr, bi, ci);
     fputc('\n', stderr);

@@ -152,5 +152,9 @@ int pb_runner_grid(const pb_runner_opts *o, pb_grid *g, pb_err *e);
 
 /* Parse "64,512,4k,32K" into sizes; -1 + e on a bad or empty entry, or a size given twice (1k,1024). */
 int pb_parse_sizes(const char *list, uint64_t *out, int cap, pb_err *e);
+/* --sizes of suite s into cells' stored sizes: pb_parse_sizes where s counts in bytes; where it has
+ * items (suite.h item_unit) each entry is a count of them ("4,16": 4 and 16 blocks), stored as their
+ * bytes (pb_suite_size_of). Their number, or -1 + e. */
+int pb_parse_cell_sizes(const pb_suite *s, const char *list, uint64_t *out, int cap, pb_err *e);
 
 #endif

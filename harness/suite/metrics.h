@@ -5,6 +5,7 @@
 #define PB_METRICS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "suite.h"
 
@@ -38,6 +39,11 @@ typedef struct pb_metric {
     double (*value)(const pb_metric_sample *s, double size);
     pb_metric_from from;
     const char *source, *guest_source;   /* the stats table's `source` words */
+    /* A per-item figure (suite.h item_unit): its value from one op's ns and the cell's items per op.
+     * Never stored: a cell's items are its size over the suite's item_bytes, so the stored time per
+     * op holds it, and the progress, reports and exports derive it where they show it. NULL: a
+     * stored metric. */
+    double (*per_item)(double ns_per_op, double items);
 } pb_metric;
 
 extern const pb_metric pb_metrics[];
@@ -45,6 +51,7 @@ extern const size_t pb_nmetrics;
 
 /* The entry called name, or NULL. */
 const pb_metric *pb_metric_find(const char *name);
+/* Is name a metric a run stores (the gates', compare's and history's --metric)? Not a per-item one. */
 int pb_metric_known(const char *name);
 /* Is name a count that `--measure valgrind` stores (insns_per_op, ..., model_cycles_per_op)? */
 int pb_metric_valgrind(const char *name);
@@ -58,5 +65,24 @@ const char *pb_metric_source(const pb_metric *m, const char *target, const char 
                              const char *counter_source);
 /* The suite's primary metric, PB_DEFAULT_METRIC when it names none. */
 const char *pb_suite_primary_metric(const pb_suite *s);
+
+/* ---- sizes in items (suite.h item_unit, item_bytes; docs/adding-a-suite.md "Sizes in items") ---- */
+
+/* Does s count its cells' sizes in items of its own? */
+int pb_suite_has_items(const pb_suite *s);
+/* The items one op of a cell of stored size `size` handles: size / item_bytes, or size itself where
+ * items carry no bytes; 0 for a suite without items (and a size of none). */
+double pb_suite_items(const pb_suite *s, uint64_t size);
+/* The stored size of a cell of n items (--sizes): n x item_bytes, or n where items carry no bytes; n
+ * itself for a suite without items. 0, or -1 + e where it is over PB_MAX_SIZE_BYTES. */
+int pb_suite_size_of(const pb_suite *s, uint64_t n, uint64_t *size, pb_err *e);
+/* A cell's size for humans: "64 B" (pb_fmt_bytes' form), or for a suite with items "4 blocks (64 B)",
+ * "4 packets" where items carry no bytes; "" for a size of none. */
+char *pb_suite_fmt_size(const pb_suite *s, uint64_t size, char *buf, size_t cap);
+/* Metric m's unit with the suite's item word where it is per item ("ns/block", "blocks/s"), else m's. */
+const char *pb_metric_unit_of(const pb_metric *m, const pb_suite *s, char *buf, size_t cap);
+/* A per-item metric m of a cell of `items` per op from the cell's statistics of ns per op (median,
+ * p10, p90) into out[0..3) (median, p10, p90): a throughput's p10 is the time's p90. */
+void pb_metric_per_item_stats(const pb_metric *m, double items, const double ns[3], double out[3]);
 
 #endif

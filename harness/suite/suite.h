@@ -13,7 +13,9 @@
  *   impl     "old", "new", "openssl", ...   (who computes)
  *   variant  "256", "aes128", "hmac(sha1)"  (what parameters: key size, mechanism, algorithm)
  *   op       "enc", "dec", "generate", "segment", ...
- *   size     bytes processed per operation (payload), drives per-byte metrics
+ *   size     bytes processed per operation (payload), drives per-byte metrics; a suite that
+ *            counts in items of its own (item_unit) stores the items' bytes, or their number
+ *            where items carry no bytes
  */
 #ifndef PB_SUITE_H
 #define PB_SUITE_H
@@ -288,6 +290,15 @@ typedef struct pb_suite {
      * --cleanup). 0, or -1 + e: the run is refused (bench run exits 2) and the cell is not stored. */
     int (*cell_begin)(void *opts, const pb_cell *cell, pb_err *e);
     int (*cell_end)(void *opts, const pb_cell *cell, pb_err *e);
+    /* Optional: sizes in items of the suite's own (docs/adding-a-suite.md, "Sizes in items"), where
+     * one op handles N of them (tweaks, packets, requests) and N is what a reader wants per. The
+     * item's word, singular, its plural by an "s" ("block"), and the bytes of one item where items
+     * are bytes (16: a cell's size_bytes stays its bytes, N = size_bytes / 16, and every per-byte
+     * metric holds), or 0 where items carry no bytes (size_bytes is then N itself, and the suite
+     * asks for no per-byte metric). `bench run --sizes` then takes counts of items; the progress,
+     * the reports and the exports add ns per item and items/s (metrics.h). NULL: sizes are bytes. */
+    const char *item_unit;
+    uint64_t item_bytes;
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):

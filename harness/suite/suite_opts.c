@@ -83,6 +83,13 @@ int pb_suite_prepare(const pb_suite *s, pb_err *e)
         for (const pb_suite_opt *p = s->options; p != o; p++)
             if (!strcmp(p->name, o->name)) return pb_errf(e, "suite %s: option --%s is declared twice", name, o->name);
     }
+    /* sizes in items (suite.h): bytes per item mean nothing without the item, and where items carry
+     * no bytes a cell's size is no byte count, so no per-byte metric can be derived from it */
+    if (s->item_bytes && !(s->item_unit && *s->item_unit))
+        return pb_errf(e, "suite %s: item_bytes without an item_unit", name);
+    if (s->item_unit && *s->item_unit && !s->item_bytes && (s->metrics & ~(unsigned)PB_M_NS_PER_OP))
+        return pb_errf(e, "suite %s: its %ss carry no bytes (item_bytes 0), so it cannot ask for a per-byte metric",
+                       name, s->item_unit);
     /* a name in once_options that is no option would make a typo the one option left repeatable */
     for (const char *const *o = s->once_options; o && *o; o++)
         if (!pb_suite_opt_find(s, *o)) return pb_errf(e, "suite %s: once_options names --%s, which it has not", name, *o);
