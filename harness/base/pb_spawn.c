@@ -132,6 +132,7 @@ int pb_spawn(char *const argv[], char **out, double limit_s, pb_proc *p, pb_err 
     size_t len = col.len;
     int toobig = col.toobig;
     if (buf) buf[len] = 0;
+    p->stdout_bytes = buf ? len : 0;
     struct rusage ru;
     while (wait4(pid, &p->status, 0, &ru) < 0)
         if (errno != EINTR) {

@@ -17,6 +17,7 @@ typedef struct pb_proc {
     double cpu_ns;             /* the child's user + system time (wait4 rusage) */
     double user_ns, sys_ns;    /* its two parts, each as rusage gives it (cpu_ns is their sum) */
     size_t stderr_bytes;       /* how much it wrote to stderr */
+    size_t stdout_bytes;       /* the length of *out (out != NULL; 0 else): stdout may hold NULs */
     int timed_out;             /* it ran past the limit and was killed (its process group) */
     int interrupted;           /* a signal bench handles came while it ran: killed likewise */
     double limit_s;
