@@ -11,7 +11,9 @@
  * child's user and system CPU time stored, and the gate works on it. Each --cmd is an impl of each
  * cell, named NAME; the first is the baseline. --param N=V1,V2 makes one cell per value (variant
  * "N=V1"), with {N} in any word of a command replaced by the value; a second --param M=... one cell
- * per pair of values (variant "N=V1,M=W1", N's values outer).
+ * per pair of values (variant "N=V1,M=W1", N's values outer). One --cmd with --param is a scan
+ * (hyperfine -L): the first parameter's values are the impls, "N-V1", "N-V2", ..., the first the
+ * baseline (exec_words.c), and a second parameter's are the cells.
  *
  * No shell is involved: CMD is split into words here, with '...' (literal), "..." (\" and \\
  * escapes) and a backslash outside quotes; nothing is expanded ($, *, ~, |, > are plain
@@ -19,10 +21,11 @@
  * word is a path, or a name looked up in $PATH. Every command is run --warmup times first
  * (default 2), each cell's commands in turn: each must exit 0, and some writing to stderr while
  * others do not is refused, since it usually means one side failed quietly; with --check-output,
- * their stdout (SHA-256, OpenSSL) must be the same. --prepare runs before every run, warm-up or
- * timed, untimed; --setup before a cell's first run of each command and --cleanup after its last,
- * once per command and cell (the runner's cell_begin/cell_end, suite.h, which no code layout's
- * copy repeats). */
+ * their stdout (every byte, SHA-256, OpenSSL) must be the same. --prepare runs before every run,
+ * warm-up or timed, untimed; --setup once per cell before any of its commands runs and --cleanup
+ * once after the last, the commands sharing what --setup made, since they interleave (the runner's
+ * cell_begin/cell_end, suite.h, which no code layout's copy repeats); a failing --cleanup is
+ * warned about, never the end of a run whose samples are all taken. */
 #include <errno.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -30,57 +33,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exec_suite.h"
 #include "pb_spawn.h"
-#include "suite.h"
 
-#define EXEC_CMD_MAX 2048
-#define EXEC_MAX_WORDS 64
-#define EXEC_MAX_CMDS PB_MAX_IMPLS
-#define EXEC_MAX_VALUES 32
-#define EXEC_MAX_PARAMS 2
-#define EXEC_MAX_CELLS 256
-
-/* one --param: its name and values */
-typedef struct exec_param {
-    char name[PB_NAME_MAX];
-    char value[EXEC_MAX_VALUES][PB_NAME_MAX];
-    int nvalues;
-} exec_param;
-
-/* A command as given: its words, split, placeholders still in them. */
-typedef struct exec_tmpl {
-    char name[PB_NAME_MAX];            /* the impl: NAME of --cmd, or old/new */
-    char opt[PB_NAME_MAX + 8];         /* how the user gave it, for messages: "--cmd b", "--old" */
-    char buf[EXEC_CMD_MAX];            /* the words, NUL-separated */
-    int nwords;
-    int given;
-} exec_tmpl;
-
-/* A command ready to run: placeholders replaced, argv[0] resolved. */
-typedef struct exec_cmd {
-    char buf[EXEC_CMD_MAX];            /* the words, NUL-separated */
-    char path[EXEC_CMD_MAX];           /* argv[0] resolved */
-    char *argv[EXEC_MAX_WORDS + 1];    /* into buf, argv[0] = path; NULL-terminated */
-} exec_cmd;
-
-enum { HOOK_PREPARE, HOOK_SETUP, HOOK_CLEANUP, NHOOKS };
 static const char *const hook_opt[NHOOKS] = {"prepare", "setup", "cleanup"};
-
-typedef struct exec_opts {
-    exec_tmpl cmd[EXEC_MAX_CMDS];      /* --cmd in order; or [0] --old, [1] --new */
-    int ncmds;                         /* --cmd given so far */
-    int oldnew;                        /* --old or --new given */
-    exec_tmpl hook[NHOOKS];            /* --prepare, --setup, --cleanup */
-    exec_param par[EXEC_MAX_PARAMS];   /* --param, in order */
-    int npar;
-    int check_output;
-    unsigned long long bytes;
-    int warmup;
-    double timeout_s;                  /* --timeout; 0: from the warm-up runs */
-    double slowest_warmup_ns;          /* plan's: the slowest warm-up run of any command */
-    int warmed;                        /* --warmed-limit: the run's own copy warmed up (layout copies) */
-    char calibrated[64];
-} exec_opts;
 
 /* A run with nothing to go by (a warm-up, a hook, or a sample with --warmup 0 and no --timeout):
  * long enough for a build or a test suite, short of forever. */
@@ -91,171 +47,6 @@ typedef struct exec_opts {
 static void opts_init(void *p)
 {
     ((exec_opts *)p)->warmup = 2;
-}
-
-/* Split s into words in t->buf (see the file comment). -1 + e on an unterminated quote, too many
- * words, or an empty command. */
-static int split_words(const char *opt, const char *s, exec_tmpl *t, pb_err *e)
-{
-    size_t o = 0;
-    int n = 0;
-    while (*s) {
-        while (*s == ' ' || *s == '\t' || *s == '\n') s++;
-        if (!*s) break;
-        if (n == EXEC_MAX_WORDS) return pb_errf(e, "%s: more than %d words", opt, EXEC_MAX_WORDS);
-        n++;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
-            char q = *s;
-            if (q == '\'' || q == '"') {
-                for (s++; *s && *s != q; s++) {
-                    if (q == '"' && *s == '\\' && (s[1] == '"' || s[1] == '\\')) s++;
-                    if (o + 1 >= sizeof t->buf) return pb_errf(e, "%s: command too long", opt);
-                    t->buf[o++] = *s;
-                }
-                if (!*s) return pb_errf(e, "%s: unterminated %c quote", opt, q);
-                s++;
-                continue;
-            }
-            if (q == '\\' && s[1]) s++;
-            if (o + 1 >= sizeof t->buf) return pb_errf(e, "%s: command too long", opt);
-            t->buf[o++] = *s++;
-        }
-        t->buf[o++] = 0;
-    }
-    t->nwords = n;
-    if (n == 0) return pb_errf(e, "%s needs a command, e.g. %s 'gzip -9 -c data.bin'", opt, opt);
-    return 0;
-}
-
-/* The placeholder at p ("{NAME}"): its name's length, or 0 when p starts none. A brace not
- * followed by a name and '}' is a plain character. */
-static size_t placeholder_at(const char *p)
-{
-    if (p[0] != '{' || !(p[1] == '_' || (p[1] >= 'A' && p[1] <= 'Z') || (p[1] >= 'a' && p[1] <= 'z'))) return 0;
-    size_t n = 1;
-    while (p[1 + n] == '_' || (p[1 + n] >= 'A' && p[1 + n] <= 'Z') || (p[1 + n] >= 'a' && p[1 + n] <= 'z') ||
-           (p[1 + n] >= '0' && p[1 + n] <= '9'))
-        n++;
-    return p[1 + n] == '}' ? n : 0;
-}
-
-/* The next word of t after w (NULL: the first), or NULL. */
-static const char *next_word(const exec_tmpl *t, const char *w, int *i)
-{
-    if (!w) { *i = 0; return t->nwords ? t->buf : NULL; }
-    if (++*i >= t->nwords) return NULL;
-    return w + strlen(w) + 1;
-}
-
-/* The parameter a placeholder of n characters at name names: its index, or -1. */
-static int param_named(const exec_opts *o, const char *name, size_t n)
-{
-    for (int i = 0; i < o->npar; i++)
-        if (strlen(o->par[i].name) == n && !strncmp(o->par[i].name, name, n)) return i;
-    return -1;
-}
-
-/* Which parameters t uses (uses[i] set for each). -1 + e when it has a placeholder of another
- * name. Without --param braces are plain characters, as they were before there were parameters
- * (awk '{print}' stays a command). */
-static int check_placeholders(const exec_opts *o, const exec_tmpl *t, int *uses, pb_err *e)
-{
-    int i;
-    if (!o->npar) return 0;
-    for (const char *w = next_word(t, NULL, &i); w; w = next_word(t, w, &i))
-        for (const char *p = w; *p; p++) {
-            size_t n = placeholder_at(p);
-            if (!n) continue;
-            int k = param_named(o, p + 1, n);
-            if (k < 0)
-                return pb_errf(e, "%s: unknown placeholder {%.*s} (the parameter is {%s}%s%s%s; with --param every "
-                               "{NAME} in a word is one)", t->opt, (int)n, p + 1, o->par[0].name,
-                               o->npar > 1 ? " or {" : "", o->npar > 1 ? o->par[1].name : "", o->npar > 1 ? "}" : "");
-            uses[k] = 1;
-        }
-    return 0;
-}
-
-/* The cells: one, or one per value of the first parameter times each of the second's. */
-static int ncells_of(const exec_opts *o)
-{
-    int n = 1;
-    for (int i = 0; i < o->npar; i++) n *= o->par[i].nvalues;
-    return n;
-}
-
-/* Parameter k's value in cell c (c >= 0 with parameters): the first parameter's index outer. */
-static const char *par_value(const exec_opts *o, int c, int k)
-{
-    int inner = o->npar > 1 ? o->par[1].nvalues : 1;
-    return o->par[k].value[k == 0 ? c / inner : c % inner];
-}
-
-/* Cell c's variant: "command" without parameters, else "N=V" or "N=V,M=W". */
-static void cell_variant(const exec_opts *o, int c, char *buf, size_t cap)
-{
-    if (c < 0 || !o->npar) {
-        snprintf(buf, cap, "command");
-        return;
-    }
-    if (o->npar == 1) snprintf(buf, cap, "%s=%s", o->par[0].name, par_value(o, c, 0));
-    else snprintf(buf, cap, "%s=%s,%s=%s", o->par[0].name, par_value(o, c, 0), o->par[1].name, par_value(o, c, 1));
-}
-
-/* argv[0]: a path as given, or a bare name looked up in $PATH (as a shell would, without one). */
-static int resolve(const char *opt, exec_cmd *c, pb_err *e)
-{
-    const char *name = c->argv[0];
-    if (strchr(name, '/')) {
-        snprintf(c->path, sizeof c->path, "%s", name);
-    } else if (!pb_find_program(name, c->path, sizeof c->path)) {
-        return pb_errf(e, "%s: '%s' is not in $PATH", opt, name);
-    }
-    if (access(c->path, X_OK) != 0) return pb_errf(e, "%s: %s: not executable: %s", opt, c->path, strerror(errno));
-    c->argv[0] = c->path;
-    return 0;
-}
-
-/* t with each {P} replaced by P's value in cell `cell` (-1: no parameters) in c, argv[0] resolved.
- * -1 + e. */
-static int instantiate(const exec_opts *o, const exec_tmpl *t, int cell, exec_cmd *c, pb_err *e)
-{
-    memset(c, 0, sizeof *c);
-    size_t at = 0;
-    int i, n = 0;
-    for (const char *w = next_word(t, NULL, &i); w; w = next_word(t, w, &i)) {
-        c->argv[n++] = &c->buf[at];
-        for (const char *p = w; *p;) {
-            size_t k = cell >= 0 ? placeholder_at(p) : 0;
-            int par = k ? param_named(o, p + 1, k) : -1;
-            if (par < 0) k = 0;
-            const char *put = k ? par_value(o, cell, par) : p;
-            size_t len = k ? strlen(put) : 1;
-            if (at + len + 1 >= sizeof c->buf) {
-                char v[PB_NAME_MAX];
-                cell_variant(o, cell, v, sizeof v);
-                return pb_errf(e, "%s: command too long in cell %s", t->opt, v);
-            }
-            memcpy(&c->buf[at], put, len);
-            at += len;
-            p += k ? k + 2 : 1;
-        }
-        c->buf[at++] = 0;
-    }
-    c->argv[n] = NULL;
-    return resolve(t->opt, c, e);
-}
-
-/* NAME of --cmd: what an impl name may hold everywhere it goes (--impl lists, X@P pairs,
- * benchmark names, file names of plots) */
-static int good_name(const char *s, size_t n)
-{
-    if (!n || n >= PB_NAME_MAX) return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
-              s[i] == '_' || s[i] == '-' || s[i] == '.' || s[i] == '+'))
-            return 0;
-    return 1;
 }
 
 static int find_cmd(const exec_opts *o, const char *name)
@@ -273,7 +64,7 @@ static int set_cmd(void *p, const char *value, pb_err *e)
     const char *eq = strchr(value, '=');
     if (!eq) return pb_errf(e, "--cmd wants NAME=CMD, got '%s'", value);
     size_t n = (size_t)(eq - value);
-    if (!good_name(value, n))
+    if (!exec_good_name(value, n))
         return pb_errf(e, "--cmd: bad NAME '%.*s' (1 to %d of letters, digits, '_', '-', '.', '+')", (int)n, value,
                        PB_NAME_MAX - 1);
     for (int i = 0; i < o->ncmds; i++)
@@ -284,7 +75,7 @@ static int set_cmd(void *p, const char *value, pb_err *e)
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "%.*s", (int)n, value);
     snprintf(t->opt, sizeof t->opt, "--cmd %.*s", (int)n, value);
-    if (split_words(t->opt, eq + 1, t, e) < 0) return -1;
+    if (exec_split_words(t->opt, eq + 1, t, e) < 0) return -1;
     t->given = 1;
     o->ncmds++;
     return 0;
@@ -298,7 +89,7 @@ static int set_side(exec_opts *o, int side, const char *value, pb_err *e)
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "%s", side ? "new" : "old");
     snprintf(t->opt, sizeof t->opt, "%s", opt);
-    if (split_words(opt, value, t, e) < 0) return -1;
+    if (exec_split_words(opt, value, t, e) < 0) return -1;
     t->given = 1;
     o->oldnew = 1;
     return 0;
@@ -313,7 +104,7 @@ static int set_hook(exec_opts *o, int h, const char *value, pb_err *e)
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "%s", hook_opt[h]);
     snprintf(t->opt, sizeof t->opt, "--%s", hook_opt[h]);
-    if (split_words(t->opt, value, t, e) < 0) return -1;
+    if (exec_split_words(t->opt, value, t, e) < 0) return -1;
     t->given = 1;
     return 0;
 }
@@ -334,9 +125,9 @@ static int set_param(void *p, const char *value, pb_err *e)
     size_t n = (size_t)(eq - value);
     char probe[PB_NAME_MAX + 3];
     snprintf(probe, sizeof probe, "{%.*s}", (int)(n < PB_NAME_MAX ? n : PB_NAME_MAX), value);
-    if (!n || n >= PB_NAME_MAX || placeholder_at(probe) != n)
+    if (!n || n >= PB_NAME_MAX || exec_placeholder_at(probe) != n)
         return pb_errf(e, "--param: bad NAME '%.*s' (a letter or '_', then letters, digits, '_')", (int)n, value);
-    if (param_named(o, value, n) >= 0) return pb_errf(e, "--param %.*s given twice (one list per parameter)", (int)n, value);
+    if (exec_param_named(o, value, n) >= 0) return pb_errf(e, "--param %.*s given twice (one list per parameter)", (int)n, value);
     snprintf(par->name, sizeof par->name, "%.*s", (int)n, value);
     par->nvalues = 0;
     for (const char *v = eq + 1;;) {
@@ -413,18 +204,21 @@ static int set_warmed(void *p, const char *v, pb_err *e)
 }
 
 static const pb_suite_opt options[] = {
-    {"cmd", "NAME=CMD", "a command, the impl NAME (repeat: two or more; the first is the baseline);\n"
+    {"cmd", "NAME=CMD", "a command, the impl NAME (two or more, the first the baseline; or one with --param);\n"
                         "split into words without a shell ('..', \"..\", \\); {P} in a word is --param's value", set_cmd},
     {"old", "CMD", "the baseline command (impl old), the same way: --old/--new are --cmd old=CMD --cmd new=CMD", set_old},
     {"new", "CMD", "the candidate command (impl new)", set_new},
     {"param", "P=V1,V2,...", "one cell per value (variant P=V), {P} in the commands' words replaced by it;\n"
-                             "a second --param: one cell per pair of values (variant P=V,Q=W)", set_param},
+                             "a second --param: one cell per pair of values (variant P=V,Q=W); with one\n"
+                             "--cmd (hyperfine -L), the first --param's values are its impls, P-V1, P-V2, ...,\n"
+                             "each against P-V1", set_param},
     {"prepare", "CMD", "run before every run of every command (warm-up or timed), not timed", set_prepare},
-    {"setup", "CMD", "run once per command and cell, before its first run (then the warm-ups)", set_setup},
-    {"cleanup", "CMD", "run once per command and cell, after its last timed run, before the cell is stored",
-     set_cleanup},
-    {"check-output", NULL, "refuse to time commands whose stdout differs in the first warm-up (SHA-256)",
-     set_check_output},
+    {"setup", "CMD", "run once per cell, before any of its commands (then the warm-ups): the commands,\n"
+                     "interleaved, share what it makes (hyperfine runs it once per command)", set_setup},
+    {"cleanup", "CMD", "run once per cell, after its last timed run; failing, it is warned about and\n"
+                       "the cell's samples are kept", set_cleanup},
+    {"check-output", NULL, "refuse to time commands whose stdout (every byte, SHA-256) differs in the first\n"
+                           "warm-up", set_check_output},
     {"bytes", "N", "bytes one run of a command processes, for per-byte figures (default 0: none)", set_bytes},
     {"warmup", "N", "untimed runs of each command first (default 2); each must exit 0", set_warmup},
     {"timeout", "S", "a run past S seconds is killed, with what it started, and fails its cases\n"
@@ -442,27 +236,6 @@ static int ncmds(const exec_opts *o)
     return o->ncmds >= 2 ? o->ncmds : 0;
 }
 
-/* the index of the cell of this variant; -1: the cell of no parameter */
-static int value_of(const exec_opts *o, const pb_cell *cell)
-{
-    if (!o->npar) return -1;
-    char v[PB_NAME_MAX];
-    for (int c = 0, n = ncells_of(o); c < n; c++) {
-        cell_variant(o, c, v, sizeof v);
-        if (!strcmp(v, cell->variant)) return c;
-    }
-    return -1;
-}
-
-/* " (N=V)" for messages of a cell of parameters, "" else */
-static const char *cell_words(const exec_opts *o, int v, char *buf, size_t cap)
-{
-    char var[PB_NAME_MAX];
-    cell_variant(o, v, var, sizeof var);
-    if (v < 0) snprintf(buf, cap, "%s", "");
-    else snprintf(buf, cap, " (%s)", var);
-    return buf;
-}
 
 /* One run of c, killed past limit_s: -1 + e unless it exited 0. who names it in messages. */
 static int run_once(const exec_cmd *c, const char *who, double limit_s, char **out, pb_proc *p, pb_err *e)
@@ -483,15 +256,17 @@ static double hook_limit(const exec_opts *o)
     return o->timeout_s > 0 ? o->timeout_s : EXEC_UNCALIBRATED_LIMIT_S;
 }
 
-/* --prepare, --setup or --cleanup, for command k of a cell (value v): -1 + e saying which and how
- * it failed */
+/* --prepare for command k of a cell (value v), or (k < 0) --setup or --cleanup of the cell: -1 + e
+ * saying which and how it failed */
 static int run_hook(const exec_opts *o, int h, int k, int v, pb_err *e)
 {
     if (!o->hook[h].given) return 0;
     exec_cmd c;
-    if (instantiate(o, &o->hook[h], v, &c, e) < 0) return -1;
-    char who[PB_NAME_MAX * 3 + 64], cw[PB_NAME_MAX * 2 + 8];
-    snprintf(who, sizeof who, "--%s (for command %s%s)", hook_opt[h], o->cmd[k].name, cell_words(o, v, cw, sizeof cw));
+    if (exec_instantiate(o, &o->hook[h], v, k >= 0 ? o->cmd[k].scan_value : NULL, &c, e) < 0) return -1;
+    char who[PB_NAME_MAX * 5 + 64], cw[PB_NAME_MAX * 2 + 8];
+    exec_cell_words(o, v, cw, sizeof cw);
+    if (k >= 0) snprintf(who, sizeof who, "--%s (for command %s%s)", hook_opt[h], o->cmd[k].name, cw);
+    else snprintf(who, sizeof who, "--%s%s", hook_opt[h], cw);
     pb_proc p;
     return run_once(&c, who, hook_limit(o), NULL, &p, e);
 }
@@ -504,22 +279,23 @@ static int warm_up(exec_opts *o, const int *impls, int n, int v, pb_err *e)
     unsigned char md[EXEC_MAX_CMDS][EVP_MAX_MD_SIZE];
     size_t out_len[EXEC_MAX_CMDS] = {0};
     char cw[PB_NAME_MAX * 2 + 8];
-    cell_words(o, v, cw, sizeof cw);
+    exec_cell_words(o, v, cw, sizeof cw);
     if (o->check_output && !o->warmup) return pb_errf(e, "exec: --check-output compares the warm-up runs: not with --warmup 0");
     for (int w = 0; w < o->warmup; w++)
         for (int i = 0; i < n; i++) {
             int k = impls[i];
             exec_cmd c;
             pb_proc p;
-            char *out = NULL, who[PB_NAME_MAX * 3 + 16];
+            char *out = NULL, who[PB_NAME_MAX * 5 + 16];
             snprintf(who, sizeof who, "%s%s", o->cmd[k].opt, cw);
-            if (run_hook(o, HOOK_PREPARE, k, v, e) < 0 || instantiate(o, &o->cmd[k], v, &c, e) < 0 ||
+            if (run_hook(o, HOOK_PREPARE, k, v, e) < 0 || exec_instantiate(o, &o->cmd[k], v, o->cmd[k].scan_value, &c, e) < 0 ||
                 run_once(&c, who, hook_limit(o), o->check_output && w == 0 ? &out : NULL, &p, e) < 0)
                 return -1;
             if (out) {
+                /* every byte: compressed or binary output holds NULs, and what follows one counts */
                 unsigned int mdn = 0;
-                int ok = EVP_Digest(out, strlen(out), md[i], &mdn, EVP_sha256(), NULL) == 1;
-                out_len[i] = strlen(out);
+                out_len[i] = p.stdout_bytes;
+                int ok = EVP_Digest(out, out_len[i], md[i], &mdn, EVP_sha256(), NULL) == 1;
                 free(out);
                 if (!ok) return pb_errf(e, "exec: --check-output: cannot hash the output of %s", who);
             }
@@ -558,18 +334,20 @@ static int warm_up(exec_opts *o, const int *impls, int n, int v, pb_err *e)
 static int check_opts(const exec_opts *o, pb_err *e)
 {
     int n = ncmds(o);
-    if (!n) return pb_errf(e, "exec: give both --old CMD and --new CMD, or two or more --cmd NAME=CMD");
+    if (!n)
+        return pb_errf(e, "exec: give both --old CMD and --new CMD, or two or more --cmd NAME=CMD, or one with "
+                       "--param P=V1,V2,... (each value timed against the first)");
     int uses[EXEC_MAX_PARAMS] = {0};
     for (int k = 0; k < n; k++)
-        if (check_placeholders(o, &o->cmd[k], uses, e) < 0) return -1;
+        if (exec_check_placeholders(o, &o->cmd[k], 1, uses, e) < 0) return -1;
     for (int h = 0; h < NHOOKS; h++)
-        if (o->hook[h].given && check_placeholders(o, &o->hook[h], uses, e) < 0) return -1;
+        if (o->hook[h].given && exec_check_placeholders(o, &o->hook[h], h == HOOK_PREPARE, uses, e) < 0) return -1;
     for (int i = 0; i < o->npar; i++)
         if (!uses[i])
             return pb_errf(e, "exec: --param %s: no command uses {%s} (its cells would time the same thing)",
                            o->par[i].name, o->par[i].name);
-    if (ncells_of(o) > EXEC_MAX_CELLS)
-        return pb_errf(e, "exec: --param: %d cells, at most %d", ncells_of(o), EXEC_MAX_CELLS);
+    if (exec_ncells(o) > EXEC_MAX_CELLS)
+        return pb_errf(e, "exec: --param: %d cells, at most %d", exec_ncells(o), EXEC_MAX_CELLS);
     /* every cell's name fits one: the longest values of both together */
     if (o->npar == 2) {
         size_t len = strlen(o->par[0].name) + strlen(o->par[1].name) + 3;
@@ -590,8 +368,8 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
 {
     exec_opts *o = opts;
     (void)po;
-    if (check_opts(o, e) < 0) return -1;
-    int n = ncmds(o), ncells = ncells_of(o), cellv = o->npar ? 0 : -1;
+    if (exec_expand_scan(o, e) < 0 || check_opts(o, e) < 0) return -1;
+    int n = ncmds(o), ncells = exec_ncells(o), cellv = o->npar ? 0 : -1;
     int all[EXEC_MAX_CMDS];
     for (int k = 0; k < n; k++) all[k] = k;
     /* every command of every cell can be run: a name not on $PATH is refused before anything runs */
@@ -601,7 +379,7 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
             const exec_tmpl *t = &o->cmd[k];
             /* a program --setup makes need not be there yet */
             if (o->hook[HOOK_SETUP].given && strchr(t->buf, '/')) continue;
-            if (instantiate(o, t, cellv < 0 ? -1 : v, &c, e) < 0) return -1;
+            if (exec_instantiate(o, t, cellv < 0 ? -1 : v, t->scan_value, &c, e) < 0) return -1;
         }
     /* with --setup the warm-ups follow it, cell by cell (cell_begin); a code layout's copy takes the
      * run's own copy's (--warmed-slowest-ns) */
@@ -613,7 +391,7 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
     g->ncells = ncells;
     for (int v = 0; v < ncells; v++) {
         pb_cell *c = &g->cells[v];
-        cell_variant(o, cellv < 0 ? -1 : v, c->variant, sizeof c->variant);
+        exec_cell_variant(o, cellv < 0 ? -1 : v, c->variant, sizeof c->variant);
         snprintf(c->op, sizeof c->op, "run");
         c->size_bytes = o->bytes;
         c->nimpls = n;
@@ -625,7 +403,7 @@ static int plan(void *opts, const pb_plan_opts *po, pb_grid *g, pb_err *e)
 typedef struct exec_case {
     exec_cmd cmd, prepare;
     int has_prepare;
-    char who[PB_NAME_MAX * 3 + 16];
+    char who[PB_NAME_MAX * 5 + 16];
     double limit_s;
     double user_ns, sys_ns;            /* the last sample's */
 } exec_case;
@@ -659,18 +437,19 @@ static int cpu_split(void *p, double *user_ns, double *sys_ns)
 static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *out, pb_err *e)
 {
     const exec_opts *o = opts;
-    int k = find_cmd(o, impl), v = value_of(o, cell);
+    int k = find_cmd(o, impl), v = exec_value_of(o, cell);
     if (k < 0) return pb_errf(e, "exec: unknown implementation '%s'", impl);
     exec_case *c = calloc(1, sizeof *c);
     if (!c) return pb_errf(e, "exec: out of memory");
-    if (instantiate(o, &o->cmd[k], v, &c->cmd, e) < 0 ||
-        (o->hook[HOOK_PREPARE].given && instantiate(o, &o->hook[HOOK_PREPARE], v, &c->prepare, e) < 0)) {
+    const char *scan = o->cmd[k].scan_value;
+    if (exec_instantiate(o, &o->cmd[k], v, scan, &c->cmd, e) < 0 ||
+        (o->hook[HOOK_PREPARE].given && exec_instantiate(o, &o->hook[HOOK_PREPARE], v, scan, &c->prepare, e) < 0)) {
         free(c);
         return PB_SETUP_ERROR;
     }
     c->has_prepare = o->hook[HOOK_PREPARE].given;
     char cw[PB_NAME_MAX * 2 + 8];
-    snprintf(c->who, sizeof c->who, "%s%s", o->cmd[k].opt, cell_words(o, v, cw, sizeof cw));
+    snprintf(c->who, sizeof c->who, "%s%s", o->cmd[k].opt, exec_cell_words(o, v, cw, sizeof cw));
     double ten = 10 * o->slowest_warmup_ns * 1e-9;
     int warmed = o->warmup && !o->hook[HOOK_SETUP].given;
     c->limit_s = o->timeout_s > 0 ? o->timeout_s
@@ -692,19 +471,37 @@ static int cell_cmds(const exec_opts *o, const pb_cell *cell, int *k)
     return n;
 }
 
-/* hook h (--setup, --cleanup) once for each command of the cell, then, after --setup, the cell's
- * warm-ups (which follow it: the programs it makes may not be there before) */
-static int cell_hook(exec_opts *o, int h, const pb_cell *cell, pb_err *e)
+/* --cleanup of cell v: a failure is said on stderr, never fatal: by now the cell's samples are all
+ * taken, and a run whose every sample is in is stored whole */
+static void clean_up(const exec_opts *o, int v)
 {
-    if (!o->hook[h].given) return 0;
-    int k[EXEC_MAX_CMDS], n = cell_cmds(o, cell, k), v = value_of(o, cell);
-    for (int i = 0; i < n; i++)
-        if (run_hook(o, h, k[i], v, e) < 0) return -1;
-    return h == HOOK_SETUP ? warm_up(o, k, n, v, e) : 0;
+    pb_err he = {{0}};
+    if (run_hook(o, HOOK_CLEANUP, -1, v, &he) < 0)
+        fprintf(stderr, "bench: warning: %s (the cell's samples are kept)\n", he.msg);
 }
 
-static int cell_begin(void *opts, const pb_cell *cell, pb_err *e) { return cell_hook(opts, HOOK_SETUP, cell, e); }
-static int cell_end(void *opts, const pb_cell *cell, pb_err *e) { return cell_hook(opts, HOOK_CLEANUP, cell, e); }
+/* --setup once for the cell, before any of its commands runs, then the cell's warm-ups (which
+ * follow it: the programs it makes may not be there before); --cleanup once after the cell's last
+ * sample. The commands share what --setup made: hyperfine's --setup 'cp data.bin tmp.bin'
+ * --cleanup 'rm tmp.bin' works, where a cleanup per command of interleaved commands would find
+ * the file gone. A warm-up that fails after --setup refuses the cell, and --cleanup tidies up. */
+static int cell_begin(void *opts, const pb_cell *cell, pb_err *e)
+{
+    exec_opts *o = opts;
+    if (!o->hook[HOOK_SETUP].given) return 0;
+    int k[EXEC_MAX_CMDS], n = cell_cmds(o, cell, k), v = exec_value_of(o, cell);
+    if (run_hook(o, HOOK_SETUP, -1, v, e) < 0) return -1;
+    if (warm_up(o, k, n, v, e) == 0) return 0;
+    clean_up(o, v);
+    return -1;
+}
+
+static int cell_end(void *opts, const pb_cell *cell, pb_err *e)
+{
+    (void)e;
+    clean_up(opts, exec_value_of(opts, cell));
+    return 0;
+}
 
 /* the program each command runs (its first word, as found on $PATH): its identity and build are
  * stored with the run (suite.h). Not for a first word with {P} in it (one program per cell) or a
@@ -716,7 +513,7 @@ static int user_object(const void *opts, const char *impl, char *path, size_t ca
     if (k < 0) return 0;
     const char *w = o->cmd[k].buf;
     for (const char *p = w; *p; p++)
-        if (placeholder_at(p)) return 0;
+        if (exec_placeholder_at(p)) return 0;
     if (strchr(w, '/')) {
         if (access(w, X_OK) != 0) return 0;
         snprintf(path, cap, "%s", w);
@@ -727,7 +524,12 @@ static int user_object(const void *opts, const char *impl, char *path, size_t ca
 
 static int roles(const void *opts, const char **baseline, const char **candidate)
 {
-    const exec_opts *o = opts;
+    /* a scan's impls are its values (exec_expand_scan), and the run asks for its roles before it
+     * plans: the options are made into the scan's commands here already (plan says why they could
+     * not be) */
+    exec_opts *o = (exec_opts *)opts;
+    pb_err e = {{0}};
+    if (exec_expand_scan(o, &e) < 0) return 0;
     if (o->oldnew || o->ncmds < 2) return 0;
     *baseline = o->cmd[0].name;
     *candidate = o->cmd[1].name;
