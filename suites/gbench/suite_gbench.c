@@ -7,9 +7,9 @@
  * Both binaries list their benchmarks (--benchmark_list_tests); each benchmark both have is a
  * cell (variant = its name, op "run"), with impls old and new. One sample = one process:
  *   PATH --benchmark_filter=^NAME$ --benchmark_min_time=S --benchmark_format=json
- * whose own timing (GB's real_time and cpu_time over its iterations) is stored; GB's flags above
- * are this suite's options (bench keeps its other --benchmark_* flags for its own Google
- * Benchmark, as for any suite); the harness
+ * whose own timing (GB's real_time and cpu_time over its iterations) is stored (ns_per_op and
+ * cpu_ns, both gateable); GB's flags above are this suite's options (bench keeps its other
+ * --benchmark_* flags for its own Google Benchmark, as for any suite); the harness
  * alternates old and new round by round with a rotating start, as for any suite, so that the
  * ratio, verdicts, reports and `bench gate` work on these samples unchanged. Processes are
  * started with posix_spawn and an argv: no shell sees a path or a name. */
@@ -334,7 +334,7 @@ const pb_suite pb_suite_gbench = {
     .title = "two builds of a Google Benchmark binary (--old PATH --new PATH), one process per sample",
     .baseline = "old",
     .candidate = "new",
-    .metrics = PB_M_NS_PER_OP,
+    .metrics = PB_M_NS_PER_OP | PB_M_CPU_NS,   /* GB's cpu_time is the binary's own: --metric cpu_ns */
     .primary_metric = "ns_per_op",
     .opts_size = sizeof(gb_opts),
     .opts_init = opts_init,

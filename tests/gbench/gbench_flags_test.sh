@@ -4,7 +4,8 @@
 # (fake_gb.sh: old 100 ns real, 50 ns CPU per iteration; new 200 ns real, 60 ns CPU), so that every
 # figure is known in advance. GB's --benchmark_filter (and --benchmark_min_time,
 # --benchmark_min_warmup_time) reach the binaries measured and are stored with the run's options,
-# while bench keeps --benchmark_repetitions for its own Google Benchmark.
+# while bench keeps --benchmark_repetitions for its own Google Benchmark; the CPU time is a metric of
+# its own (cpu_ns), compared and gated with --metric cpu_ns.
 . "$(dirname "$0")/../lib.sh"
 bench=$1 fake=$2
 db=$T/gb.db
@@ -44,4 +45,25 @@ expect 2 "unrecognized command-line flag: --benchmark_no_such_flag" \
     run --db "$T/no.db" --benchmark_no_such_flag=1
 if [[ -e $T/no.db ]]; then bad "a refused run left a database"; else ok; fi
 
+# cpu_ns: GB's cpu_time per op beside the wall time, of this suite only
+is "medians per impl and metric" \
+   "$(q "$db" "select group_concat(impl || ':' || metric || '=' || median, ' ') from (select distinct impl, metric, median from summary order by impl, metric)")" \
+   "new:cpu_ns=60.0 new:ns_per_op=200.0 old:cpu_ns=50.0 old:ns_per_op=100.0"
+expect 0 "cost = cpu_ns" "$bench" compare --db "$db" --metric cpu_ns
+out=$("$bench" compare --db "$db" --metric cpu_ns 2>&1)
+is "compare --metric cpu_ns: the CPU ratio" "$(grep -c '^BM_copy/[0-9]* *run .* 1\.200 *\[1\.200, 1\.200\]' <<<"$out")" 2
+is "compare --metric cpu_ns stored" "$(q "$db" "select count(*) from comparisons where metric = 'cpu_ns'")" 2
+g() { "$bench" gate --suite gbench --old "$old" --new "$new" --quick --benchmark_filter=BM_hash --metric cpu_ns \
+    --db "$T/gate.db" "$@"; }
+expect 1 "verdict: regression" g --threshold +10%
+expect 0 "pass (slower by 20.0 % [20.0 %, 20.0 %], under the 30 % threshold)" g --threshold +30%
+is "gates stored on cpu_ns" "$(q "$T/gate.db" "select group_concat(metric) from comparisons")" "cpu_ns,cpu_ns"
+is "bench gate: the filter reached the binaries" "$(q "$T/gate.db" "select group_concat(distinct variant) from summary")" "BM_hash"
+
+# a suite that does not ask for cpu_ns has no such rows: its exports are as they were
+"$bench" run --suite synthetic --quick --quiet --rounds 6 --seed 1 --db "$T/syn.db" >/dev/null || bad "synthetic run"
+is "synthetic: no cpu_ns rows" "$(q "$T/syn.db" "select count(*) from summary where metric = 'cpu_ns'")" 0
+expect 2 "no samples of metric cpu_ns" "$bench" compare --db "$T/syn.db" --metric cpu_ns
+"$bench" export --db "$T/syn.db" --format gbench >"$T/syn.json" || bad "export synthetic"
+is "synthetic: cpu_time is the real time" "$(jq '[.benchmarks[] | select(.cpu_time != .real_time)] | length' "$T/syn.json")" 0
 finish
