@@ -5,7 +5,8 @@
 # figure is known in advance. GB's --benchmark_filter (and --benchmark_min_time,
 # --benchmark_min_warmup_time) reach the binaries measured and are stored with the run's options,
 # while bench keeps --benchmark_repetitions for its own Google Benchmark; the CPU time is a metric of
-# its own (cpu_ns), compared and gated with --metric cpu_ns.
+# its own (cpu_ns), compared and gated with --metric cpu_ns, and export --format gbench writes it as
+# GB's cpu_time.
 . "$(dirname "$0")/../lib.sh"
 bench=$1 fake=$2
 db=$T/gb.db
@@ -59,6 +60,12 @@ expect 1 "verdict: regression" g --threshold +10%
 expect 0 "pass (slower by 20.0 % [20.0 %, 20.0 %], under the 30 % threshold)" g --threshold +30%
 is "gates stored on cpu_ns" "$(q "$T/gate.db" "select group_concat(metric) from comparisons")" "cpu_ns,cpu_ns"
 is "bench gate: the filter reached the binaries" "$(q "$T/gate.db" "select group_concat(distinct variant) from summary")" "BM_hash"
+
+# export --format gbench: cpu_time is the stored CPU time
+"$bench" export --db "$db" --format gbench >"$T/gb.json" || bad "export --format gbench"
+is "real_time and cpu_time" \
+   "$(jq -r '.benchmarks[] | "\(.run_name) \(.real_time) \(.cpu_time)"' "$T/gb.json" | sort | tr '\n' '|')" \
+   "gbench/new/BM_copy/4096/run/0 200 60|gbench/new/BM_copy/64/run/0 200 60|gbench/old/BM_copy/4096/run/0 100 50|gbench/old/BM_copy/64/run/0 100 50|"
 
 # a suite that does not ask for cpu_ns has no such rows: its exports are as they were
 "$bench" run --suite synthetic --quick --quiet --rounds 6 --seed 1 --db "$T/syn.db" >/dev/null || bad "synthetic run"
