@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gbshim.h"
 #include "pb_config.h"
 #include "pb_vcs.h"
 
@@ -131,6 +132,18 @@ const char *pb_cli_suite_word(int argc, char **argv, int *at)
         if (name) last = name;
     }
     return last;
+}
+
+int pb_cli_gb_init(int *argc, char **argv)
+{
+    enum { MAX_KEPT = 16 };   /* more than any suite declares: gbench has three */
+    const char *keep[MAX_KEPT + 1] = {NULL};
+    int at, k = 0;
+    const char *word = pb_cli_suite_word(*argc, argv, &at);
+    const pb_suite *s = word ? pb_suite_find(word) : NULL;
+    for (const pb_suite_opt *o = s ? s->options : NULL; o && o->name && k < MAX_KEPT; o++)
+        if (!strncmp(o->name, "benchmark_", 10)) keep[k++] = o->name;
+    return pb_gb_init_keeping(argc, argv, keep);
 }
 
 int pb_cli_find_suite(const char *cmd, int argc, char **argv, const pb_suite **s)

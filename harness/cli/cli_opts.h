@@ -159,6 +159,11 @@ int pb_cli_find_suite(const char *cmd, int argc, char **argv, const pb_suite **s
 /* The word the last --suite gives (before "--"), unchecked ("all" for bench run --suite all), or
  * NULL; *at: its index in argv (the word after --suite, or the --suite=NAME word). */
 const char *pb_cli_suite_word(int argc, char **argv, int *at);
+/* pb_gb_init (Google Benchmark's --benchmark_* flags out of argv, to bench's own Google Benchmark)
+ * for `bench run` and `bench gate`, leaving in argv those that the suite named by --suite declares
+ * as options of its own (gbench: the measured binary's --benchmark_filter, ...). 0, or -1 after
+ * printing why a flag is refused. */
+int pb_cli_gb_init(int *argc, char **argv);
 
 /* Print "bench CMD: <message>" on stderr; returns -1 (for on_opt). */
 int pb_cli_error(const pb_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

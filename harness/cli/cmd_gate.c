@@ -581,7 +581,7 @@ int cmd_gate(int argc, char **argv)
     a.set.command_line = a.cmdline;
     pb_cli_join(argc, argv, a.cmdline, sizeof a.cmdline);
     const int argc0 = argc;
-    if (pb_gb_init(&argc, argv) < 0) {
+    if (pb_cli_gb_init(&argc, argv) < 0) {
         fprintf(stderr, "bench gate: bad --benchmark_ flag (see above)\n");
         return PB_GATE_EXIT_ERROR;
     }

@@ -485,7 +485,7 @@ int cmd_run(int argc, char **argv)
     char cmdline[2048];
     pb_cli_join(argc, argv, cmdline, sizeof cmdline);
 
-    if (pb_gb_init(&argc, argv) < 0) {
+    if (pb_cli_gb_init(&argc, argv) < 0) {
         fprintf(stderr, "bench run: bad --benchmark_ flag (see above)\n");
         return 2;
     }

@@ -3,7 +3,8 @@
  * export`: the renderers of the table's export formats (render.h). JSON is written with libjansson,
  * never by hand. gbench is Google Benchmark's JSON schema with one aggregate (the median over every
  * stored sample) per (cell, impl), named suite/impl/variant/op/bytes: names stable across runs (no
- * iteration count in them), so that GB's compare.py matches two exports line by line. A suite that
+ * iteration count in them), so that GB's compare.py matches two exports line by line; its cpu_time
+ * is the stored CPU time (metric cpu_ns) where the suite stores one, the wall time where not. A suite that
  * counts in items (suite.h item_unit) gets its per-item figures beside its time: rows of their own
  * (csv, json) and GB's items_per_second (gbench). */
 #include "export.h"
@@ -257,10 +258,52 @@ int pb_render_json(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     return dump(out->f, root, e);
 }
 
+/* A row's case as a key: the run and the GB name (suite/impl/variant/op/bytes). */
+static void case_key(const pb_stat_row *r, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%lld:%s/%s/%s/%s/%lld", (long long)r->run, r->suite, r->impl, r->variant, r->op,
+             (long long)r->size);
+}
+
+/* The median CPU time per op (metric cpu_ns) of each case whose suite stores it (metrics.h). */
+typedef struct cpu_time {
+    char key[5 * PB_NAME_MAX + 64];
+    double median;
+} cpu_time;
+
 typedef struct gbench_list {
     json_t *benchmarks;
     int family;
+    cpu_time *cpu;
+    size_t ncpu, cap;
+    int oom;
 } gbench_list;
+
+static void gbench_cpu(void *ctx, const pb_stat_row *r)
+{
+    gbench_list *g = ctx;
+    if (strcmp(r->metric, "cpu_ns") || g->oom) return;
+    if (g->ncpu == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 16;
+        cpu_time *c = realloc(g->cpu, cap * sizeof *c);
+        if (!c) { g->oom = 1; return; }
+        g->cpu = c;
+        g->cap = cap;
+    }
+    cpu_time *c = &g->cpu[g->ncpu++];
+    case_key(r, c->key, sizeof c->key);
+    c->median = r->median;
+}
+
+/* GB's cpu_time of the row's case: its stored CPU time, else (a suite that stores none) its wall time */
+static double gbench_cpu_time(const gbench_list *g, const pb_stat_row *r)
+{
+    char key[sizeof g->cpu->key];
+    case_key(r, key, sizeof key);
+    for (size_t i = 0; i < g->ncpu; i++)
+        if (!strcmp(g->cpu[i].key, key)) return g->cpu[i].median;
+    return r->median;
+}
 
 /* one GB aggregate entry per (cell, impl) in the primary time metric */
 static void gbench_stat(void *ctx, const pb_stat_row *r)
@@ -282,9 +325,8 @@ static void gbench_stat(void *ctx, const pb_stat_row *r)
     json_object_set_new(o, "aggregate_name", json_string("median"));
     json_object_set_new(o, "aggregate_unit", json_string("time"));
     json_object_set_new(o, "iterations", json_integer(r->n));
-    /* the store keeps wall time per operation; GB's cpu_time is set to it too */
     json_object_set_new(o, "real_time", json_real(r->median));
-    json_object_set_new(o, "cpu_time", json_real(r->median));
+    json_object_set_new(o, "cpu_time", json_real(gbench_cpu_time(g, r)));
     json_object_set_new(o, "time_unit", json_string("ns"));
     /* Google Benchmark's own field for SetItemsProcessed, where the suite counts in items */
     const pb_suite *s = items_suite(r);
@@ -310,7 +352,14 @@ int pb_render_gbench(const pb_render_out *out, const pb_render_in *in, pb_err *e
     json_object_set_new(root, "context", ctx);
     gbench_list g = {.benchmarks = json_array(), .family = 0};
     json_object_set_new(root, "benchmarks", g.benchmarks);
+    pb_report_each_stat(in->st, in->ids, in->nids, gbench_cpu, &g);
+    if (g.oom) {
+        free(g.cpu);
+        json_decref(root);
+        return pb_errf(e, "out of memory");
+    }
     pb_report_each_stat(in->st, in->ids, in->nids, gbench_stat, &g);
+    free(g.cpu);
     return dump(out->f, root, e);
 }
 

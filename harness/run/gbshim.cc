@@ -102,14 +102,32 @@ bool repetitions_ok(const char *v)
     return *v >= '0' && *v <= '9' && !*end && errno == 0 && n >= 1 && n <= kMaxRepetitions;
 }
 
+// Is arg "--NAME" or "--NAME=..." for a NAME of keep (NULL-terminated; NULL: none)?
+bool kept(const char *arg, const char *const *keep)
+{
+    size_t n = std::strcspn(arg + 2, "=");
+    for (; keep && *keep; keep++)
+        if (std::strlen(*keep) == n && std::strncmp(arg + 2, *keep, n) == 0) return true;
+    return false;
+}
+
 } // namespace
 
 extern "C" int pb_gb_init(int *argc, char **argv)
+{
+    return pb_gb_init_keeping(argc, argv, nullptr);
+}
+
+extern "C" int pb_gb_init_keeping(int *argc, char **argv, const char *const *keep)
 {
     // Hand GB only its own flags: GB exits on --help, which is ours.
     std::vector<char *> gb_args{argv[0]};
     int out = 1;
     for (int i = 1; i < *argc; i++) {
+        if (std::strncmp(argv[i], "--benchmark_", 12) == 0 && kept(argv[i], keep)) {
+            argv[out++] = argv[i];
+            continue;
+        }
         if (std::strncmp(argv[i], "--benchmark_repetitions=", 24) == 0 && !repetitions_ok(argv[i] + 24)) {
             // GB takes 0 (no sample at all) and aborts on a negative count: refuse both here
             std::fprintf(stderr, "bench: --benchmark_repetitions wants a whole number from 1 to %d, got '%s'\n",

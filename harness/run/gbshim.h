@@ -60,6 +60,10 @@ typedef void (*pb_gb_context_cb)(const pb_gb_context *c, void *user);
  * message) for a malformed --benchmark_ flag, or a --benchmark_repetitions
  * that is not a whole number from 1 to 100000. Call before registering. */
 int pb_gb_init(int *argc, char **argv);
+/* pb_gb_init, except that the --benchmark_NAME flags (=VALUE or not) whose NAME keep lists
+ * (NULL-terminated; NULL: none) stay in argv, in order, for the caller: a suite's own options
+ * (the gbench suite hands them to the binary it measures). */
+int pb_gb_init_keeping(int *argc, char **argv, const char *const *keep);
 
 /* Register one benchmark. iterations > 0 fixes the iteration count (no GB
  * auto-sizing); 0 lets GB size it with its --benchmark_min_time. */

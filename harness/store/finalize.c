@@ -102,7 +102,7 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
     pb_stmt *st;
     if (pb_db_prepare(s->db,
                       "SELECT id, round, repetition, iterations, ns, tsc, cycles, instructions, probe_before,"
-                      " probe_after, layout, tprobe_before, tprobe_after FROM samples WHERE case_id = ?1"
+                      " probe_after, layout, tprobe_before, tprobe_after, cpu_ns FROM samples WHERE case_id = ?1"
                       " ORDER BY round, repetition", &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "read samples");
     pb_db_bind_int64(st, 1, c->id);
@@ -132,6 +132,8 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
         r->layout = pb_db_column_int(st, 10);
         r->tb = pb_db_column_double(st, 11);   /* NULL reads 0: no probe */
         r->ta = pb_db_column_double(st, 12);
+        r->m.has_cpu = pb_db_column_type(st, 13) != PB_DB_NULL;
+        r->m.cpu = pb_db_column_double(st, 13);
     }
     pb_db_finalize(st);
     if (!v) return pb_errf(e, "out of memory reading samples");

@@ -15,8 +15,9 @@
 /* One stored sample as a metric's formula reads it (the samples table's columns). */
 typedef struct pb_metric_sample {
     double iters, ns, tsc, cycles, insns;
+    double cpu;                        /* samples.cpu_ns: CPU time over the iterations */
     double probe_before, probe_after;  /* core-speed probe ticks, 0 when not taken */
-    int has_tsc, has_cycles, has_insns;
+    int has_tsc, has_cycles, has_insns, has_cpu;
 } pb_metric_sample;
 
 /* Where a metric's values come from, besides its fixed words (pb_metric_source). */

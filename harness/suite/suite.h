@@ -50,6 +50,8 @@ enum {
     PB_M_MB_PER_S = 1u << 4,          /* MB/s      1e6 bytes per second */
     PB_M_GBIT_PER_S = 1u << 5,        /* Gbit/s    1e9 bits per second */
     PB_M_INSNS_PER_BYTE = 1u << 6,    /* insns/B   only where a hardware counter exists */
+    PB_M_CPU_NS = 1u << 7,            /* ns        CPU time (user + system) of one op: a suite whose
+                                       * samples' cpu_ns is the measured code's own (gbench) */
 };
 
 /* The timed body: perform `iters` operations back to back. The harness

@@ -2,11 +2,14 @@
 /* suite_gbench.c — two builds of any Google Benchmark binary, old vs new.
  *
  *   bench run --suite gbench --old PATH --new PATH [--filter REGEX] [--min-time S]
+ *       [--benchmark_filter=REGEX] [--benchmark_min_time=S] [--benchmark_min_warmup_time=S]
  *
  * Both binaries list their benchmarks (--benchmark_list_tests); each benchmark both have is a
  * cell (variant = its name, op "run"), with impls old and new. One sample = one process:
  *   PATH --benchmark_filter=^NAME$ --benchmark_min_time=S --benchmark_format=json
- * whose own timing (GB's real_time and cpu_time over its iterations) is stored; the harness
+ * whose own timing (GB's real_time and cpu_time over its iterations) is stored (ns_per_op and
+ * cpu_ns, both gateable); GB's flags above are this suite's options (bench keeps its other
+ * --benchmark_* flags for its own Google Benchmark, as for any suite); the harness
  * alternates old and new round by round with a rotating start, as for any suite, so that the
  * ratio, verdicts, reports and `bench gate` work on these samples unchanged. Processes are
  * started with posix_spawn and an argv: no shell sees a path or a name. */
@@ -29,6 +32,10 @@ typedef struct gb_opts {
     char filter[GB_FILTER_MAX];
     double min_time;               /* seconds, GB's --benchmark_min_time */
     double timeout_s;              /* --timeout; 0: the defaults below */
+    char warmup_arg[64];           /* --benchmark_min_warmup_time=S for each sample, "" when not given */
+    /* the option that set filter and min_time (NULL: none yet): --filter and --benchmark_filter
+     * are one choice, and two different values of it are refused, never the second winning */
+    const char *filter_by, *min_time_by;
 } gb_opts;
 
 /* Listing the tests is instant for a GB binary; a sample is one process that runs one benchmark
@@ -53,21 +60,50 @@ static int set_path(char *dst, const char *opt, const char *value, pb_err *e)
 static int set_old(void *o, const char *v, pb_err *e) { return set_path(((gb_opts *)o)->old_path, "old", v, e); }
 static int set_new(void *o, const char *v, pb_err *e) { return set_path(((gb_opts *)o)->new_path, "new", v, e); }
 
-static int set_filter(void *o, const char *v, pb_err *e)
+static int filter_as(gb_opts *o, const char *opt, const char *v, pb_err *e)
 {
-    if (strlen(v) >= GB_FILTER_MAX) return pb_errf(e, "--filter: at most %d characters", GB_FILTER_MAX - 1);
-    snprintf(((gb_opts *)o)->filter, GB_FILTER_MAX, "%s", v);
+    if (strlen(v) >= GB_FILTER_MAX) return pb_errf(e, "--%s: at most %d characters", opt, GB_FILTER_MAX - 1);
+    if (o->filter_by && strcmp(o->filter, v))
+        return pb_errf(e, "--%s '%s': --%s '%s' already chose the benchmarks (give one)", opt, v, o->filter_by,
+                       o->filter);
+    snprintf(o->filter, GB_FILTER_MAX, "%s", v);
+    o->filter_by = opt;
     return 0;
 }
+static int set_filter(void *o, const char *v, pb_err *e) { return filter_as(o, "filter", v, e); }
+static int set_gb_filter(void *o, const char *v, pb_err *e) { return filter_as(o, "benchmark_filter", v, e); }
 
-static int set_min_time(void *o, const char *v, pb_err *e)
+/* Seconds from lo to hi, a trailing "s" allowed as GB's own flags have it ("0.5s"). */
+static int seconds(const char *opt, const char *v, double lo, double hi, double *out, pb_err *e)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (end == v || *end || errno || !(x >= 0.001 && x <= 60))
-        return pb_errf(e, "--min-time wants seconds from 0.001 to 60, got '%s'", v);
-    ((gb_opts *)o)->min_time = x;
+    if (*end == 's' && end != v) end++;
+    if (end == v || *end || errno || !(x >= lo && x <= hi))
+        return pb_errf(e, "--%s wants seconds from %g to %g, got '%s'", opt, lo, hi, v);
+    *out = x;
+    return 0;
+}
+
+static int min_time_as(gb_opts *o, const char *opt, const char *v, pb_err *e)
+{
+    double x = 0;
+    if (seconds(opt, v, 0.001, 60, &x, e) < 0) return -1;
+    if (o->min_time_by && x != o->min_time)
+        return pb_errf(e, "--%s %s: --%s already set %g s (give one)", opt, v, o->min_time_by, o->min_time);
+    o->min_time = x;
+    o->min_time_by = opt;
+    return 0;
+}
+static int set_min_time(void *o, const char *v, pb_err *e) { return min_time_as(o, "min-time", v, e); }
+static int set_gb_min_time(void *o, const char *v, pb_err *e) { return min_time_as(o, "benchmark_min_time", v, e); }
+
+static int set_gb_warmup(void *o, const char *v, pb_err *e)
+{
+    double x = 0;
+    if (seconds("benchmark_min_warmup_time", v, 0, 60, &x, e) < 0) return -1;
+    snprintf(((gb_opts *)o)->warmup_arg, sizeof ((gb_opts *)o)->warmup_arg, "--benchmark_min_warmup_time=%g", x);
     return 0;
 }
 
@@ -81,6 +117,11 @@ static const pb_suite_opt options[] = {
     {"new", "PATH", "the candidate build of the same benchmarks", set_new},
     {"filter", "REGEX", "only the benchmarks matching REGEX (GB's --benchmark_filter)", set_filter},
     {"min-time", "S", "GB's --benchmark_min_time for one sample, in seconds (default 0.05)", set_min_time},
+    /* GB's own spelling of the three, as a user of the binary types them: kept out of bench's own
+     * Google Benchmark (pb_cli_gb_init) and handed to the binaries measured */
+    {"benchmark_filter", "REGEX", "the same as --filter", set_gb_filter},
+    {"benchmark_min_time", "S", "the same as --min-time (\"0.5s\" too)", set_gb_min_time},
+    {"benchmark_min_warmup_time", "S", "passed to every sample's process: GB's warm-up before it times", set_gb_warmup},
     {"timeout", "S", "a process past S seconds is killed and fails its cases (default: 60 s to list\n"
                      "the tests, 60 s or 100 x --min-time, the larger, a sample)", set_timeout},
     {NULL, NULL, NULL, NULL},
@@ -193,6 +234,7 @@ typedef struct gb_case {
     char name[PB_NAME_MAX];
     char filter_arg[2 * PB_NAME_MAX + 32];   /* --benchmark_filter=^NAME$, NAME's ERE specials escaped */
     char min_time_arg[64];
+    char warmup_arg[64];         /* "" when not given */
     double limit_s;
 } gb_case;
 
@@ -206,7 +248,8 @@ static double unit_ns(const char *unit)
 static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, pb_err *e)
 {
     gb_case *c = p;
-    char *argv[] = {c->path, c->filter_arg, c->min_time_arg, "--benchmark_format=json", NULL};
+    char *argv[] = {c->path, c->filter_arg, c->min_time_arg, "--benchmark_format=json",
+                    c->warmup_arg[0] ? c->warmup_arg : NULL, NULL};
     char *out;
     if (run_capture(argv, c->limit_s, &out, e) < 0) return -1;
     json_error_t je;
@@ -262,6 +305,7 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     c->filter_arg[k++] = '$';
     c->filter_arg[k] = 0;
     snprintf(c->min_time_arg, sizeof c->min_time_arg, "--benchmark_min_time=%g", o->min_time);
+    snprintf(c->warmup_arg, sizeof c->warmup_arg, "%s", o->warmup_arg);
     c->limit_s = o->timeout_s > 0 ? o->timeout_s : fmax(GB_SAMPLE_LIMIT_S, 100 * o->min_time);
     out->ctx = c;
     out->free_ctx = free;
@@ -290,7 +334,7 @@ const pb_suite pb_suite_gbench = {
     .title = "two builds of a Google Benchmark binary (--old PATH --new PATH), one process per sample",
     .baseline = "old",
     .candidate = "new",
-    .metrics = PB_M_NS_PER_OP,
+    .metrics = PB_M_NS_PER_OP | PB_M_CPU_NS,   /* GB's cpu_time is the binary's own: --metric cpu_ns */
     .primary_metric = "ns_per_op",
     .opts_size = sizeof(gb_opts),
     .opts_init = opts_init,
