@@ -11,6 +11,7 @@
 #include "gate.h"
 #include "gate_doc.h"
 #include "gate_outputs.h"
+#include "nearest.h"
 
 
 static const char COMPARE_SYNOPSIS[] =
@@ -134,7 +135,8 @@ static int parse(int argc, char **argv, compare_args *a)
         return -1;
     }
     if (a->metric && !pb_metric_known(a->metric)) {
-        fprintf(stderr, "bench compare: unknown metric '%s'\n", a->metric);
+        char why[700];
+        fprintf(stderr, "bench compare: %s\n", pb_metric_unknown(why, sizeof why, a->metric, ""));
         return -1;
     }
     return 0;
@@ -215,7 +217,9 @@ static int compare_one_run(pb_store *st, compare_args *a, const pb_thresholds *t
             char all[512];
             list_impls(&d, all, sizeof all);
             pb_gate_data_free(&d);
-            return pb_errf(e, "run %lld has no impl '%s' (it has: %s)", (long long)run, x, all);
+            char hint[96];
+            return pb_errf(e, "run %lld has no impl '%s' (%sit has: %s)", (long long)run, x,
+                           pb_did_you_mean(hint, sizeof hint, x, all), all);
         }
     }
     pb_cmp_cell *cells;

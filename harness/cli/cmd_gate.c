@@ -340,7 +340,9 @@ static int check_timing(const gate_args *a, const pb_cli *cli)
                                  "the commit gate: ci/perf-gate --budget");
     if (vg && a->calibrate)
         return pb_cli_error(cli, "--measure valgrind has no --calibrate (counts do not vary: nothing to calibrate)");
-    if (a->metric && !vg && !pb_metric_known(a->metric)) return pb_cli_error(cli, "unknown metric '%s'", a->metric);
+    char why[700];
+    if (a->metric && !vg && !pb_metric_known(a->metric))
+        return pb_cli_error(cli, "%s", pb_metric_unknown(why, sizeof why, a->metric, ""));
     const pb_metric *pm = a->metric ? pb_metric_find(a->metric) : NULL;
     /* a count only callgrind gives: a wall-time gate would find no such rows */
     if (pm && !vg && !pm->bit) return pb_cli_error(cli, "--metric %s is a count of --measure valgrind", a->metric);

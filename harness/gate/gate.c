@@ -408,11 +408,8 @@ static int parse_line(pb_thresholds *t, char *line, int lineno, pb_err *e)
         return pb_errf(e, "%s:%d: unknown gate '%s' (claim, commit, baseline or *)", t->path, lineno, f[0]);
     if (strlen(f[1]) >= sizeof r.suite) return pb_errf(e, "%s:%d: suite name too long", t->path, lineno);
     if (strcmp(f[2], "*") && !pb_metric_known(f[2])) {
-        char names[512] = "";
-        for (size_t i = 0; i < pb_nmetrics; i++)
-            if (pb_metric_known(pb_metrics[i].name))   /* a per-item figure is never stored: no gate's */
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ", pb_metrics[i].name);
-        return pb_errf(e, "%s:%d: unknown metric '%s' (%sor *)", t->path, lineno, f[2], names);
+        char why[700];
+        return pb_errf(e, "%s:%d: %s", t->path, lineno, pb_metric_unknown(why, sizeof why, f[2], ", or *"));
     }
     if (parse_percent(f[3], &r.slowdown) < 0)
         return pb_errf(e, "%s:%d: slowdown '%s' is not a percentage like 3%% or 2.5%%", t->path, lineno, f[3]);
@@ -514,10 +511,8 @@ static int check_rule_suites(pb_thresholds *t, pb_err *e)
 {
     for (int i = 0; i < t->n; i++)
         if (strcmp(t->v[i].suite, "*") && !pb_suite_find(t->v[i].suite)) {
-            char all[256] = "";
-            for (int k = 0; pb_suites[k]; k++)
-                snprintf(all + strlen(all), sizeof all - strlen(all), " %s", pb_suites[k]->name);
-            pb_errf(e, "%s:%d: unknown suite '%s' (suites:%s, or *)", t->path, t->v[i].line, t->v[i].suite, all);
+            char why[700];
+            pb_errf(e, "%s:%d: %s", t->path, t->v[i].line, pb_suite_unknown(why, sizeof why, t->v[i].suite, ", or *"));
             pb_thresholds_free(t);
             return -1;
         }

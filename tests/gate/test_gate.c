@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gate.h"
+#include "nearest.h"
 #include "pair_suite.h"
 #include "sim.h"
 #include "../lib/check.h"
@@ -254,6 +255,21 @@ static void test_thresholds(void)
                        "ci/thresholds:3: a rule for 'claim xts ns_per_op' is already on line 1");
     CHECK(pb_thresholds_load(&t, "/nonexistent/thresholds", &e) < 0 && strstr(e.msg, "cannot read thresholds file"),
           "missing file: %s", e.msg);
+    expect_parse_error("claim xts ns_per_opp 3%\n", "ci/thresholds:1: unknown metric 'ns_per_opp' (did you mean ns_per_op?; ");
+}
+
+/* the nearest name (base/nearest.h): one edit for a short name, a third of a longer one */
+static void test_nearest(void)
+{
+    const char *names[] = {"xts", "drbg", "sigpool", "synthetic", NULL};
+    CHECK(pb_nearest("xtz", names, 5) && !strcmp(pb_nearest("xtz", names, 5), "xts"), "xtz");
+    CHECK(pb_nearest("synthetc", names, 5) && !strcmp(pb_nearest("synthetc", names, 5), "synthetic"), "synthetc");
+    CHECK(pb_nearest("dbrg", names, 5) && !strcmp(pb_nearest("dbrg", names, 5), "drbg"), "a swap is one edit");
+    CHECK(!pb_nearest("zzz", names, 5), "zzz is near none");
+    char b[96];
+    CHECK(!strcmp(pb_did_you_mean(b, sizeof b, "nwe", "old, new"), "did you mean new?; "), "%s", b);
+    CHECK(!strcmp(pb_did_you_mean(b, sizeof b, "olld", "old,new"), "did you mean old?; "), "%s", b);
+    CHECK(!strcmp(pb_did_you_mean(b, sizeof b, "zzz", "old new"), ""), "%s", b);
 }
 
 static void test_runs(void)
@@ -428,6 +444,7 @@ int main(void)
     test_confirm();
     test_cell_stats();
     test_thresholds();
+    test_nearest();
     test_runs();
     test_pairing();
     test_wrap_hooks();
