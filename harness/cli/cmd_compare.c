@@ -54,7 +54,7 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_STRING("metric", "M", "metric (default the run's primary metric); throughputs become costs", compare_args,
                   metric),
     PB_OPT("alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA),
-    PB_OPT("threshold", "P%", "judge every cell against P% as a gate does (exit 0, 1 or 3)", O_THRESHOLD),
+    PB_OPT("threshold", "P%", "judge every cell against P% as a gate does (exit 0, 1 or 3; 3 is 3%)", O_THRESHOLD),
     PB_OPT_STRING("thresholds", "FILE", "the same with the rules of FILE (ci/thresholds' format)", compare_args,
                   thresholds),
     PB_GATE_OUTPUT_OPTS(O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE),
