@@ -96,6 +96,31 @@ is "one gate: exit" "$?" 0
 "${CHECK[@]}" pass 1 one.json md=one.md junit=one.xml codequality=one.cq.json under=2 noise hide="$T" hide="$SRC" &&
     ok || bad "one gate's formats"
 
+# JUnit's times are the document's: a gate's testsuite the sum of its runs' durations (fixed times
+# here), the testsuites element the sum of its gates'; no time where the document holds none
+python3 - one.json fixed.json fixed-noruns.json <<'PY' || bad "could not write the fixed documents"
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+for k, r in enumerate(d['gates'][0]['runs']):   # run k: 0.250 s + k s
+    r['started_at'], r['ended_at'] = '2026-01-31T23:59:59.900Z', '2026-02-01T00:00:%02d.150Z' % k
+json.dump(d, open(sys.argv[2], 'w'))
+e = copy.deepcopy(d)
+del e['gates'][0]['runs']
+json.dump(e, open(sys.argv[3], 'w'))
+PY
+N=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["gates"][0]["runs"]))' one.json)
+WANT=$(awk -v n="$N" 'BEGIN { printf "%.3f", 0.25 * n + n * (n - 1) / 2 }')
+"$BENCH" gate --merge fixed.json fixed.json --format junit >fixed.xml
+python3 - fixed.xml "$WANT" <<'PY' && ok || bad "junit times of fixed runs: $(grep -o 'time="[^"]*"' fixed.xml | tr '\n' ' ') want $WANT"
+import sys, xml.etree.ElementTree as ET
+r, want = ET.parse(sys.argv[1]).getroot(), sys.argv[2]
+assert [ts.get('time') for ts in r.findall('testsuite')] == [want, want], [ts.get('time') for ts in r.findall('testsuite')]
+assert r.get('time') == '%.3f' % (2 * float(want)), r.get('time')
+assert r.findall('testsuite/testcase') and all(tc.get('time') is None for tc in r.iter('testcase'))
+PY
+"$BENCH" gate --merge fixed-noruns.json --format junit >noruns.xml
+grep -q 'time=' noruns.xml && bad "junit of a document without runs claims a time: $(grep -o 'time="[^"]*"' noruns.xml)" || ok
+
 # ---- several suites: the ci/ script's one document, failing and passing ----
 CG=("$SRC/ci/claim-gate" --bench "$BENCH" --suites "synthetic synthetic" --thresholds "$TH")
 "${CG[@]}" --db fail.db --format json --out md=fail.md --out junit=fail.xml --out codequality=fail.cq.json \
