@@ -27,12 +27,13 @@ pb_output_opt() {
     esac
 }
 
-# pb_check_threshold SCRIPT: --threshold a percentage (0% < P <= 100%, as bench reads it), else exit 2
+# pb_check_threshold SCRIPT: --threshold a percentage (0% < P <= 100%, as bench reads it: 3% or a
+# bare 3), else exit 2
 pb_check_threshold() {
     [[ -z $PB_THRESHOLD ]] && return 0
-    if ! [[ $PB_THRESHOLD =~ ^[0-9]+([.][0-9]+)?%$ ]] ||
+    if ! [[ $PB_THRESHOLD =~ ^[0-9]+([.][0-9]+)?%?$ ]] ||
         ! awk -v p="${PB_THRESHOLD%\%}" 'BEGIN { exit !(p > 0 && p <= 100) }'; then
-        echo "$1: --threshold '$PB_THRESHOLD': want a percentage with its sign, more than 0% and at most 100% (e.g. 3% or 2.5%)" >&2
+        echo "$1: --threshold '$PB_THRESHOLD': want a percentage more than 0% and at most 100% (e.g. 3%, 2.5% or 3, which is 3%)" >&2
         exit 2
     fi
 }
@@ -55,7 +56,7 @@ pb_outputs_check() {
 pb_say() { printf '%s\n' "$*" >&4; }
 pb_show() { printf '%s\n' "$1" >&4; }
 
-# pb_threshold_args: --threshold P% for bench gate, one word a line, when one was given
+# pb_threshold_args: --threshold P (as given) for bench gate, one word a line, when one was given
 pb_threshold_args() {
     [[ -n $PB_THRESHOLD ]] && printf '%s\n' --threshold "$PB_THRESHOLD"
     return 0

@@ -2,6 +2,7 @@
 /* cli_opts.c — the table-driven command-line parser of every bench subcommand (cli_opts.h). */
 #include "cli_opts.h"
 #include "cli_help.h"
+#include "nearest.h"
 #include "runenv.h"
 
 #include <getopt.h>
@@ -155,9 +156,8 @@ int pb_cli_find_suite(const char *cmd, int argc, char **argv, const pb_suite **s
         const char *name = suite_named_at(argc, argv, i, &at);
         if (!name) continue;
         if (!(*s = pb_suite_find(name))) {
-            fprintf(stderr, "bench %s: unknown suite '%s' (suites:", cmd, name);
-            for (int k = 0; pb_suites[k]; k++) fprintf(stderr, " %s", pb_suites[k]->name);
-            fprintf(stderr, ")\n");
+            char why[700];
+            fprintf(stderr, "bench %s: %s\n", cmd, pb_suite_unknown(why, sizeof why, name, ""));
             return 2;
         }
     }
@@ -208,40 +208,9 @@ static struct option *long_options(const pb_cli *c, size_t *nown, size_t *n)
     return lo;
 }
 
-/* Optimal string alignment distance between a and b (each at most 63 bytes; longer: "far"). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63) return (size_t)-1;
-    size_t d[64][64];
-    for (size_t i = 0; i <= la; i++) d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
-
 const char *pb_cli_nearest(const char *typed, const char *const *names, size_t n)
 {
-    size_t len = strlen(typed), limit = len > 6 ? len / 3 : 1, best = (size_t)-1;
-    const char *hit = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (!names[i]) continue;
-        size_t dist = edit_distance(typed, names[i]);
-        /* a tie goes to a name that starts as typed: first letters are mistyped least */
-        if (dist < best || (dist == best && hit && hit[0] != typed[0] && names[i][0] == typed[0])) {
-            best = dist;
-            hit = names[i];
-        }
-    }
-    return best <= limit ? hit : NULL;
+    return pb_nearest(typed, names, n);
 }
 
 /* ", did you mean --X?" for a mistyped long option name, nearest among the n getopt entries */

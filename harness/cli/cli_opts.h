@@ -168,10 +168,7 @@ int pb_cli_gb_init(int *argc, char **argv);
 /* Print "bench CMD: <message>" on stderr; returns -1 (for on_opt). */
 int pb_cli_error(const pb_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The one of the n names nearest to typed (edit distance, a swap of two neighbours counting one),
- * if it is near enough to be what was meant: at most 1 edit for a short name, a third of its length
- * for a longer one; a tie goes to a name with typed's first letter; else NULL. names[i] may be
- * NULL (skipped). */
+/* pb_nearest (base/nearest.h) under the name the commands have called it by. */
 const char *pb_cli_nearest(const char *typed, const char *const *names, size_t n);
 
 /* Value checks with the option named in the message; 0, or -1 after printing. */

@@ -36,7 +36,9 @@ static int on_pos(void *ctx, const char *arg)
 static int save(baseline_args *a, pb_store *st, const char *cmdline)
 {
     int64_t run = pb_cli_run_of(a->run_text);   /* checked by the parser (PB_OPT_RUN) */
-    if (a->suite && !pb_suite_find(a->suite)) return pb_cli_error(a->cli, "--suite: unknown suite '%s'", a->suite), 2;
+    char why[700];
+    if (a->suite && !pb_suite_find(a->suite))
+        return pb_cli_error(a->cli, "--suite: %s", pb_suite_unknown(why, sizeof why, a->suite, "")), 2;
     if (!run && !(run = pb_store_latest_run(st, a->suite))) {
         pb_cli_error(a->cli, "%s has no complete run%s%s to save", a->db, a->suite ? " of suite " : "", a->suite ? a->suite : "");
         return 2;
@@ -55,7 +57,12 @@ static int delete_one(baseline_args *a, pb_store *st)
     pb_err e = {{0}};
     int rc = pb_baseline_delete(st, a->pos[1], &e);
     if (rc < 0) { pb_cli_error(a->cli, "%s", e.msg); return 1; }
-    if (!rc) { pb_cli_error(a->cli, "no baseline '%s' in %s", a->pos[1], a->db); return 2; }
+    char near[PB_BASELINE_NAME_MAX + 32];
+    if (!rc) {
+        pb_cli_error(a->cli, "no baseline '%s' in %s (%sbench baseline list shows them)", a->pos[1], a->db,
+                     pb_baseline_did_you_mean(st, a->pos[1], near, sizeof near));
+        return 2;
+    }
     printf("baseline %s deleted (its run stays) in %s\n", a->pos[1], a->db);
     return 0;
 }

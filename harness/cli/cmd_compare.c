@@ -11,6 +11,7 @@
 #include "gate.h"
 #include "gate_doc.h"
 #include "gate_outputs.h"
+#include "nearest.h"
 
 
 static const char COMPARE_SYNOPSIS[] =
@@ -53,7 +54,7 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_STRING("metric", "M", "metric (default the run's primary metric); throughputs become costs", compare_args,
                   metric),
     PB_OPT("alpha", "A", "family-wise error rate (default 0.05)", O_ALPHA),
-    PB_OPT("threshold", "P%", "judge every cell against P% as a gate does (exit 0, 1 or 3)", O_THRESHOLD),
+    PB_OPT("threshold", "P%", "judge every cell against P% as a gate does (exit 0, 1 or 3; 3 is 3%)", O_THRESHOLD),
     PB_OPT_STRING("thresholds", "FILE", "the same with the rules of FILE (ci/thresholds' format)", compare_args,
                   thresholds),
     PB_GATE_OUTPUT_OPTS(O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE),
@@ -134,7 +135,8 @@ static int parse(int argc, char **argv, compare_args *a)
         return -1;
     }
     if (a->metric && !pb_metric_known(a->metric)) {
-        fprintf(stderr, "bench compare: unknown metric '%s'\n", a->metric);
+        char why[700];
+        fprintf(stderr, "bench compare: %s\n", pb_metric_unknown(why, sizeof why, a->metric, ""));
         return -1;
     }
     return 0;
@@ -215,7 +217,9 @@ static int compare_one_run(pb_store *st, compare_args *a, const pb_thresholds *t
             char all[512];
             list_impls(&d, all, sizeof all);
             pb_gate_data_free(&d);
-            return pb_errf(e, "run %lld has no impl '%s' (it has: %s)", (long long)run, x, all);
+            char hint[96];
+            return pb_errf(e, "run %lld has no impl '%s' (%sit has: %s)", (long long)run, x,
+                           pb_did_you_mean(hint, sizeof hint, x, all), all);
         }
     }
     pb_cmp_cell *cells;

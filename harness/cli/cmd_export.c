@@ -72,7 +72,8 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     if (a.suite && !pb_suite_find(a.suite)) {
-        fprintf(stderr, "bench export: unknown suite '%s'\n", a.suite);
+        char why[700];
+        fprintf(stderr, "bench export: %s\n", pb_suite_unknown(why, sizeof why, a.suite, ""));
         return 2;
     }
     pb_store st;

@@ -147,7 +147,7 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_INT("repeat", "N", "calibrate: A/A gates to run (default 1)", gate_args, repeat, 1, 1000),
     PB_OPT_STRING("metric", "M", "metric (default the suite's primary metric)", gate_args, metric),
     PB_OPT_STRING("thresholds", "FILE", "default ci/thresholds (here, else in the source tree)", gate_args, thresholds),
-    PB_OPT("threshold", "P%", "one threshold for every cell of this run, in place of the file's", O_THRESHOLD),
+    PB_OPT("threshold", "P%", "one threshold for every cell of this run, in place of the file's (3 is 3%)", O_THRESHOLD),
     PB_OPT("alpha", "A", "family-wise error rate over the cells (default 0.05)", O_ALPHA),
     PB_GATE_OUTPUT_OPTS(O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE),
     PB_GATE_MERGE_OPTS(gate_args, merge_opt, merge, O_SKIPPED, O_ERROR),
@@ -340,7 +340,9 @@ static int check_timing(const gate_args *a, const pb_cli *cli)
                                  "the commit gate: ci/perf-gate --budget");
     if (vg && a->calibrate)
         return pb_cli_error(cli, "--measure valgrind has no --calibrate (counts do not vary: nothing to calibrate)");
-    if (a->metric && !vg && !pb_metric_known(a->metric)) return pb_cli_error(cli, "unknown metric '%s'", a->metric);
+    char why[700];
+    if (a->metric && !vg && !pb_metric_known(a->metric))
+        return pb_cli_error(cli, "%s", pb_metric_unknown(why, sizeof why, a->metric, ""));
     const pb_metric *pm = a->metric ? pb_metric_find(a->metric) : NULL;
     /* a count only callgrind gives: a wall-time gate would find no such rows */
     if (pm && !vg && !pm->bit) return pb_cli_error(cli, "--metric %s is a count of --measure valgrind", a->metric);

@@ -34,7 +34,11 @@ static int on_opt(void *ctx, int id, const char *v)
     history_args *a = ctx;
     switch (id) {
     case O_METRIC:
-        if (!pb_metric_known(v)) { fprintf(stderr, "bench history: --metric: unknown metric '%s'\n", v); return -1; }
+        if (!pb_metric_known(v)) {
+            char why[700];
+            fprintf(stderr, "bench history: --metric: %s\n", pb_metric_unknown(why, sizeof why, v, ""));
+            return -1;
+        }
         a->metric = v;
         return 0;
     case O_ALPHA: {
@@ -75,7 +79,11 @@ int cmd_history(int argc, char **argv)
     if (pr) return pr == 1 ? 0 : 2;
     const pb_suite *s = a.suite ? pb_suite_find(a.suite) : NULL;
     if (!a.suite) { fprintf(stderr, "bench history: --suite NAME is required\n"); return 2; }
-    if (!s) { fprintf(stderr, "bench history: unknown suite '%s'\n", a.suite); return 2; }
+    if (!s) {
+        char why[700];
+        fprintf(stderr, "bench history: %s\n", pb_suite_unknown(why, sizeof why, a.suite, ""));
+        return 2;
+    }
     pb_store st;
     pb_err e = {{0}};
     if (pb_store_open_readonly(&st, a.db, &e) < 0) {

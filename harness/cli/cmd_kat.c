@@ -243,7 +243,8 @@ int cmd_kat(int argc, char **argv)
     if (!nfiles) { fprintf(stderr, "bench kat: no vector file given (see bench kat --help)\n"); return 2; }
     const pb_suite *forced = NULL;
     if (suite_name && !(forced = pb_suite_find(suite_name))) {
-        fprintf(stderr, "bench kat: unknown suite '%s' (bench list shows the suites)\n", suite_name);
+        char why[700];
+        fprintf(stderr, "bench kat: %s\n", pb_suite_unknown(why, sizeof why, suite_name, ""));
         return 2;
     }
     if (ka.plugin) {

@@ -151,7 +151,8 @@ int cmd_report(int argc, char **argv)
     char out_dir[1024], page_path[1100];
     const char *out = out_folder(&ra, out_dir, sizeof out_dir, page_path, sizeof page_path);
     if (ra.suite && !pb_suite_find(ra.suite)) {
-        fprintf(stderr, "bench report: unknown suite '%s'\n", ra.suite);
+        char why[700];
+        fprintf(stderr, "bench report: %s\n", pb_suite_unknown(why, sizeof why, ra.suite, ""));
         return 2;
     }
     pb_store st;

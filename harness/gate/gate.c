@@ -376,13 +376,16 @@ static int add_rule(pb_thresholds *t, const pb_threshold *r, pb_err *e)
     return 0;
 }
 
-/* "3%" or "2.5%" -> 0.03 / 0.025 */
-static int parse_percent(const char *s, double *out)
+/* "3%" or "2.5%" -> 0.03 / 0.025; with bare, "3" and "2.5" too (--threshold: a number is a
+ * percentage there, as people type it; a file's rule keeps its sign, so that a rule read later never
+ * leaves 0.03 meaning 3 % or 0.03 %) */
+static int parse_percent(const char *s, int bare, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || strcmp(end, "%") != 0 || !isfinite(v)) return -1;
+    if (errno || end == s || !isfinite(v)) return -1;
+    if (strcmp(end, "%") != 0 && (!bare || *end || strspn(s, "0123456789.") != strlen(s))) return -1;
     *out = v / 100;
     return 0;
 }
@@ -408,13 +411,10 @@ static int parse_line(pb_thresholds *t, char *line, int lineno, pb_err *e)
         return pb_errf(e, "%s:%d: unknown gate '%s' (claim, commit, baseline or *)", t->path, lineno, f[0]);
     if (strlen(f[1]) >= sizeof r.suite) return pb_errf(e, "%s:%d: suite name too long", t->path, lineno);
     if (strcmp(f[2], "*") && !pb_metric_known(f[2])) {
-        char names[512] = "";
-        for (size_t i = 0; i < pb_nmetrics; i++)
-            if (pb_metric_known(pb_metrics[i].name))   /* a per-item figure is never stored: no gate's */
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s, ", pb_metrics[i].name);
-        return pb_errf(e, "%s:%d: unknown metric '%s' (%sor *)", t->path, lineno, f[2], names);
+        char why[700];
+        return pb_errf(e, "%s:%d: %s", t->path, lineno, pb_metric_unknown(why, sizeof why, f[2], ", or *"));
     }
-    if (parse_percent(f[3], &r.slowdown) < 0)
+    if (parse_percent(f[3], 0, &r.slowdown) < 0)
         return pb_errf(e, "%s:%d: slowdown '%s' is not a percentage like 3%% or 2.5%%", t->path, lineno, f[3]);
     if (!(r.slowdown > 0 && r.slowdown <= 1))
         return pb_errf(e, "%s:%d: slowdown %s is out of range (more than 0%% and at most 100%%)", t->path, lineno, f[3]);
@@ -501,9 +501,9 @@ int pb_thresholds_single(pb_thresholds *t, const char *value, pb_err *e)
 {
     memset(t, 0, sizeof *t);
     pb_threshold r = {.gate = "*", .suite = "*", .metric = "*", .line = 0};
-    if (parse_percent(value, &r.slowdown) < 0 || !(r.slowdown > 0 && r.slowdown <= 1))
-        return pb_errf(e, "--threshold '%s': want a percentage with its sign, more than 0%% and at most 100%% "
-                          "(e.g. 3%% or 2.5%%)", value);
+    if (parse_percent(value, 1, &r.slowdown) < 0 || !(r.slowdown > 0 && r.slowdown <= 1))
+        return pb_errf(e, "--threshold '%s': want a percentage more than 0%% and at most 100%% (e.g. 3%%, 2.5%% or "
+                          "3, which is 3%%)", value);
     snprintf(t->path, sizeof t->path, "--threshold %s", value);
     t->option = 1;
     return add_rule(t, &r, e);
@@ -514,10 +514,8 @@ static int check_rule_suites(pb_thresholds *t, pb_err *e)
 {
     for (int i = 0; i < t->n; i++)
         if (strcmp(t->v[i].suite, "*") && !pb_suite_find(t->v[i].suite)) {
-            char all[256] = "";
-            for (int k = 0; pb_suites[k]; k++)
-                snprintf(all + strlen(all), sizeof all - strlen(all), " %s", pb_suites[k]->name);
-            pb_errf(e, "%s:%d: unknown suite '%s' (suites:%s, or *)", t->path, t->v[i].line, t->v[i].suite, all);
+            char why[700];
+            pb_errf(e, "%s:%d: %s", t->path, t->v[i].line, pb_suite_unknown(why, sizeof why, t->v[i].suite, ", or *"));
             pb_thresholds_free(t);
             return -1;
         }

@@ -204,7 +204,8 @@ int pb_thresholds_lookup(const pb_thresholds *t, const char *gate, const char *s
                          double *slowdown, int *line, pb_err *e);
 void pb_thresholds_free(pb_thresholds *t);
 /* --threshold P%: one rule '* * * P%' in place of a file, for every gate, suite and metric of the
- * run. P as in the file (a percentage with its sign, 0% < P <= 100%); -1 + e naming --threshold. */
+ * run. P as in the file (a percentage, 0% < P <= 100%) or a bare number of percent ("3" is 3%); -1 +
+ * e naming --threshold. */
 int pb_thresholds_single(pb_thresholds *t, const char *value, pb_err *e);
 /* The thresholds of one command, in the order docs/gate.md documents: --threshold P% (threshold,
  * or NULL), else --thresholds FILE (file, or NULL), else ci/thresholds in the current folder,

@@ -161,9 +161,11 @@ static int resolve(pb_store *st, against_ctx *x, pb_err *e)
 {
     const pb_against *o = x->o;
     int f = pb_baseline_find(st, o->name, &x->base, e);
+    char near[PB_BASELINE_NAME_MAX + 32];
     if (f <= 0)
-        return f < 0 ? -1 : pb_errf(e, "no baseline '%s' in %s (bench baseline list shows them; bench baseline save %s "
-                                       "makes one)", o->name, st->path, o->name);
+        return f < 0 ? -1 : pb_errf(e, "no baseline '%s' in %s (%sbench baseline list shows them; bench baseline save "
+                                       "%s makes one)", o->name, st->path,
+                                    pb_baseline_did_you_mean(st, o->name, near, sizeof near), o->name);
     pb_run_meta ma, mb;
     if (pb_gate_run_meta(st, x->base, &ma, e) < 0) return -1;
     x->run = o->run ? o->run : pb_store_newest_run_but(st, ma.suite, x->base);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gate_store.h"
+#include "nearest.h"
 #include "reads.h"
 #include "suite.h"
 #include "text_out.h"
@@ -71,6 +72,33 @@ int pb_baseline_list(pb_store *st, FILE *f, pb_err *e)
     if (r) return -1;
     if (!x.rows) fprintf(f, "(none: bench baseline save NAME [--run ID])\n");
     return 0;
+}
+
+/* the stored names, for the nearest to a mistyped one (as many as a hint needs to look at) */
+typedef struct names_ctx {
+    char names[256][PB_BASELINE_NAME_MAX + 1];
+    const char *at[256];
+    size_t n;
+} names_ctx;
+
+static void name_row(void *ctx, const pb_baseline_row *r)
+{
+    names_ctx *x = ctx;
+    if (x->n == sizeof x->names / sizeof x->names[0]) return;
+    snprintf(x->names[x->n], sizeof x->names[0], "%s", r->name);
+    x->at[x->n] = x->names[x->n];
+    x->n++;
+}
+
+const char *pb_baseline_did_you_mean(pb_store *st, const char *name, char *buf, size_t cap)
+{
+    names_ctx *x = calloc(1, sizeof *x);
+    pb_err e = {{0}};
+    const char *near = x && pb_gate_each_baseline(st, name_row, x, &e) >= 0 ? pb_nearest(name, x->at, x->n) : NULL;
+    if (near) snprintf(buf, cap, "did you mean %s?; ", near);
+    else if (cap) buf[0] = 0;
+    free(x);
+    return buf;
 }
 
 /* ---- comparable runs ---- */

@@ -31,6 +31,9 @@ int pb_baseline_find(pb_store *st, const char *name, int64_t *run, pb_err *e);
 int pb_baseline_list(pb_store *st, FILE *f, pb_err *e);
 /* 1 removed, 0 none of that name, -1 + e. */
 int pb_baseline_delete(pb_store *st, const char *name, pb_err *e);
+/* For a name that is no baseline: "did you mean NEAR?; " into buf when a stored one is near enough
+ * (nearest.h), else "" (also when the names cannot be read: a hint, never an error). */
+const char *pb_baseline_did_you_mean(pb_store *st, const char *name, char *buf, size_t cap);
 
 /* May run b be compared with run a unpaired? Both complete, of one suite, machine (machine_id) and
  * target, made with the same configuration: runs.options without the values of the options that

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "export.h"
 #include "paths.h"
@@ -372,6 +373,43 @@ static int render_md(FILE *f, pb_gate_doc *d, pb_err *e)
 
 /* ---- junit: one testsuite per gate, one testcase per cell ---- */
 
+/* "2026-01-31T12:00:00.250Z", as the store writes a run's started_at and ended_at, in seconds since
+ * the epoch; NAN for anything else */
+static double stamp_seconds(const char *s)
+{
+    struct tm tm = {0};
+    int ms = 0, end = 0;
+    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+               &tm.tm_sec, &ms, &end) != 7 || !end || s[end])
+        return NAN;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return (double)timegm(&tm) + ms / 1000.0;
+}
+
+/* A gate's time: the sum of its runs' durations (what was measured; the runs of a compare may lie
+ * days apart, so not the span from the first start to the last end). NAN when no run of the
+ * document has both times (a document of a gate without a store). */
+static double gate_seconds(const json_t *g)
+{
+    double sum = NAN;
+    size_t i;
+    const json_t *r;
+    json_array_foreach(jarr(g, "runs"), i, r) {
+        double d = stamp_seconds(jstr(r, "ended_at")) - stamp_seconds(jstr(r, "started_at"));
+        if (isfinite(d) && d >= 0) sum = (isnan(sum) ? 0 : sum) + d;
+    }
+    return sum;
+}
+
+/* time="S" where the time is known; a cell's own time is not in the document, so a testcase
+ * carries none and its testsuite the gate's (JUnit readers sum what is there; a 0 would be a
+ * claim that the cell took no time) */
+static void junit_time(FILE *f, double seconds)
+{
+    if (isfinite(seconds)) fprintf(f, " time=\"%.3f\"", seconds);
+}
+
 static void xml_attr(FILE *f, const char *name, const char *value)
 {
     fprintf(f, " %s=\"", name);
@@ -387,7 +425,7 @@ static void junit_cell(FILE *f, const json_t *g, const json_t *c)
     fputs("    <testcase", f);
     xml_attr(f, "classname", cls);
     xml_attr(f, "name", cell_label(name, sizeof name, c));
-    fputs(" time=\"0\">\n", f);
+    fputs(">\n", f);
     char mdc[32];
     snprintf(detail, sizeof detail, "cost B/A %.4f [%.4f, %.4f], p (Holm) %.3g, MDC %s, %lld pairs, verdict %s",
              jnum(c, "ratio"), jnum(c, "ci_lo"), jnum(c, "ci_hi"), jnum(c, "p_holm"), pct(mdc, sizeof mdc, jnum(c, "mdc")),
@@ -427,7 +465,7 @@ static void junit_suite_only(FILE *f, const json_t *v, int error)
     fprintf(f, " tests=\"1\" failures=\"0\" errors=\"%d\" skipped=\"%d\">\n    <testcase", error, !error);
     xml_attr(f, "classname", "patchbench.gate");
     xml_attr(f, "name", jstr(v, "suite"));
-    fprintf(f, " time=\"0\">\n      <%s", error ? "error" : "skipped");
+    fprintf(f, ">\n      <%s", error ? "error" : "skipped");
     xml_attr(f, "message", jstr(v, error ? "message" : "reason"));
     fputs("/>\n    </testcase>\n  </testsuite>\n", f);
 }
@@ -441,17 +479,26 @@ static int render_junit(FILE *f, pb_gate_doc *d, pb_err *e)
     long long nerr = jint(s, "errors", 0), nskip = jint(s, "skipped", 0);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
     xml_attr(f, "name", "patchbench gate");
-    fprintf(f, " tests=\"%lld\" failures=\"%lld\" errors=\"%lld\" skipped=\"%lld\">\n", jint(s, "cells", 0) + nerr + nskip,
+    fprintf(f, " tests=\"%lld\" failures=\"%lld\" errors=\"%lld\" skipped=\"%lld\"", jint(s, "cells", 0) + nerr + nskip,
             jint(s, "regression", 0), nerr, jint(s, "inconclusive", 0) + jint(s, "no_data", 0) + nskip);
     size_t i, j;
     const json_t *g, *c;
+    double total = NAN;
+    json_array_foreach(gates, i, g) {
+        double t = gate_seconds(g);
+        if (isfinite(t)) total = (isnan(total) ? 0 : total) + t;
+    }
+    junit_time(f, total);
+    fputs(">\n", f);
     char label[300];
     json_array_foreach(gates, i, g) {
         const json_t *gs = json_object_get(g, "summary");
         fputs("  <testsuite", f);
         xml_attr(f, "name", gate_label(label, sizeof label, g));
-        fprintf(f, " tests=\"%lld\" failures=\"%lld\" errors=\"0\" skipped=\"%lld\">\n", jint(gs, "cells", 0),
+        fprintf(f, " tests=\"%lld\" failures=\"%lld\" errors=\"0\" skipped=\"%lld\"", jint(gs, "cells", 0),
                 jint(gs, "regression", 0), jint(gs, "inconclusive", 0) + jint(gs, "no_data", 0));
+        junit_time(f, gate_seconds(g));
+        fputs(">\n", f);
         fputs("    <properties>\n", f);
         static const char *const props[] = {"verdict", "metric", "pairing", "title"};
         for (size_t k = 0; k < sizeof props / sizeof props[0]; k++) {

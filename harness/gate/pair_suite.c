@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nearest.h"
+
 static int grid_has(const pb_grid *g, const char *impl)
 {
     for (int i = 0; i < g->ncells; i++)
@@ -342,7 +344,9 @@ int pb_suite_check_impl(const pb_suite *s, void *suite_opts, const char *impl, p
             if (!strstr(all, pat)) snprintf(all + strlen(all), sizeof all - strlen(all), "%s", pat);
         }
     free(g.cells);
-    return found ? 0 : pb_errf(e, "unknown impl '%s' for suite %s (impls:%s)", impl, s->name, all);
+    char hint[96];
+    return found ? 0 : pb_errf(e, "unknown impl '%s' for suite %s (%simpls:%s)", impl, s->name,
+                               pb_did_you_mean(hint, sizeof hint, impl, all), all);
 }
 
 void pb_pair_claim(gate_wrap *W, const pb_suite *s, void *suite_opts, const char *A, const char *B, int aa)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "nearest.h"
 
 /* The counts of list, each of one `item` (NULL: bytes), into out; their number or -1 + e. */
 static int parse_counts(const char *list, const char *item, uint64_t *out, int cap, pb_err *e)
@@ -116,7 +117,9 @@ static int filter_impls(const pb_runner_opts *o, pb_grid *g, pb_err *e)
             for (int k = 0; k < g->cells[i].nimpls; k++)
                 if (!strstr(all, g->cells[i].impls[k]) && off < sizeof all)
                     off += (size_t)snprintf(all + off, sizeof all - off, "%s%s", off ? "," : "", g->cells[i].impls[k]);
-        return pb_errf(e, "--impl: unknown impl '%s' for suite %s (impls: %s)", t, o->suite->name, all);
+        char hint[96];
+        return pb_errf(e, "--impl: unknown impl '%s' for suite %s (%simpls: %s)", t, o->suite->name,
+                       pb_did_you_mean(hint, sizeof hint, t, all), all);
     }
     for (int i = 0; i < g->ncells; i++) {
         pb_cell *c = &g->cells[i];

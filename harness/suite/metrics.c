@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "nearest.h"
 
 /* The formulas: per sample, from what the samples table holds. */
 static double ns_per_op(const pb_metric_sample *r, double size)
@@ -114,6 +115,18 @@ int pb_metric_known(const char *name)
 {
     const pb_metric *m = pb_metric_find(name);
     return m && !m->per_item;
+}
+
+const char *pb_metric_unknown(char *buf, size_t cap, const char *name, const char *more)
+{
+    char names[512] = "", hint[96];
+    for (size_t i = 0; i < pb_nmetrics; i++)
+        if (pb_metric_known(pb_metrics[i].name))   /* a per-item figure is never stored: no gate's */
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "",
+                     pb_metrics[i].name);
+    snprintf(buf, cap, "unknown metric '%s' (%smetrics: %s%s)", name, pb_did_you_mean(hint, sizeof hint, name, names),
+             names, more);
+    return buf;
 }
 
 int pb_metric_valgrind(const char *name)

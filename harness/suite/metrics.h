@@ -54,6 +54,9 @@ extern const size_t pb_nmetrics;
 const pb_metric *pb_metric_find(const char *name);
 /* Is name a metric a run stores (the gates', compare's and history's --metric)? Not a per-item one. */
 int pb_metric_known(const char *name);
+/* "unknown metric 'NAME' (did you mean X?; metrics: a, b, ...MORE)" into buf, the metrics those
+ * pb_metric_known takes (MORE: what the caller also takes, "" or ", or *"); returns buf. */
+const char *pb_metric_unknown(char *buf, size_t cap, const char *name, const char *more);
 /* Is name a count that `--measure valgrind` stores (insns_per_op, ..., model_cycles_per_op)? */
 int pb_metric_valgrind(const char *name);
 /* 0 for an unknown name */

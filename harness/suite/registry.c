@@ -2,9 +2,11 @@
 /* registry.c — the suites linked into bench: those the suites' folders declare (their meson.build,
  * pb_suite_decls; the top-level meson.build writes the list into pb_suite_list.h). No suite is
  * named here. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nearest.h"
 #include "pb_suite_list.h"
 #include "suite.h"
 
@@ -26,6 +28,16 @@ const pb_suite *pb_suite_find(const char *name)
     for (int i = 0; pb_suites[i]; i++)
         if (strcmp(pb_suites[i]->name, name) == 0) return pb_suites[i];
     return NULL;
+}
+
+const char *pb_suite_unknown(char *buf, size_t cap, const char *name, const char *more)
+{
+    char all[512] = "", hint[96];
+    for (int i = 0; pb_suites[i]; i++)
+        snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? " " : "", pb_suites[i]->name);
+    snprintf(buf, cap, "unknown suite '%s' (%ssuites: %s%s)", name, pb_did_you_mean(hint, sizeof hint, name, all), all,
+             more);
+    return buf;
 }
 
 static const suite_decl *decl_of(const pb_suite *s)

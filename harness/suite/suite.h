@@ -342,6 +342,9 @@ int pb_suite_copy_calibration(const pb_suite *from, const void *from_opts, const
 /* All suites linked into bench (harness/suite/registry.c). */
 extern const pb_suite *const pb_suites[];
 const pb_suite *pb_suite_find(const char *name);
+/* "unknown suite 'NAME' (did you mean X?; suites: a b ...MORE)" into buf (MORE: what the caller
+ * also takes, "" or ", or *"); returns buf. */
+const char *pb_suite_unknown(char *buf, size_t cap, const char *name, const char *more);
 /* What a suite of this build declared of itself (its folder's meson.build, pb_suite_decls): the
  * upstream commit of the published patch it re-runs ("" for none: a harness check, the user's own
  * code), and how .ci/run gates it ("" none, "record" its claim gate recorded, "commit" that and

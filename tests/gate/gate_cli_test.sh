@@ -162,6 +162,22 @@ expect 2 "has no job id (PB_JOB_ID was not set)" "$BENCH" gate --db "$S" --thres
 # ---- the ci/ scripts ----
 expect 0 "claim gate: passed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c.db" --thresholds "$TH" \
     -- --seed 1
+# --quick as the other scripts take it: claim-gate's default already, so accepted and said nothing of;
+# of --quick and --full the last decides (each gate's run keeps its command line)
+CQ=("$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --thresholds "$TH")
+out=$("${CQ[@]}" --db "$T/cq.db" --quick -- --seed 1 2>&1)
+is "claim-gate --quick: exit" "$?" 0
+[[ $out == *"claim gate: passed: synthetic"* && $out != *quick* ]] && ok || bad "claim-gate --quick: $out"
+"${CQ[@]}" --db "$T/cq.db" --full --quick -- --seed 1 >/dev/null 2>&1
+"${CQ[@]}" --db "$T/cq.db" --quick --full -- --seed 1 >/dev/null 2>&1
+is "claim-gate: --quick, --full --quick quick; --quick --full full" \
+   "$(q "$T/cq.db" "SELECT group_concat(command_line LIKE 'bench gate --suite synthetic --quick %', ',') FROM (SELECT command_line FROM runs ORDER BY id)")" \
+   "1,1,0"
+# a bare --threshold through a ci script reaches bench as given: 15 is 15 %
+expect 0 "threshold 15% (--threshold 15)" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/cb.db" \
+    --threshold 15 -- --seed 1 --shift 1.05 --layouts 1
+expect 1 "claim gate: passed: none; regressed: synthetic" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic \
+    --db "$T/cb.db" --threshold 3 -- --seed 1 --shift 1.05 --layouts 1
 PB_TEST_WAITS=0.5 "$SRC/ci/perf-gate" --aa --bench "$BENCH" --procedure alternate --suites synthetic --alternations 6 \
     --max-alternations 12 --rounds 3 --budget 30 --cpu none --db "$T/p.db" --thresholds "$TH" >"$T/out" 2>&1
 rc=$?

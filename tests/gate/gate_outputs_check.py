@@ -16,6 +16,7 @@ import json
 import re
 import sys
 import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
 
 bad = []
 verdict, ngates, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -66,6 +67,20 @@ def label(c):
     return '%s%s: %s %s %d B' % (x, ' vs ' + a if a != x else '', c['variant'], c['op'], c['size_bytes'])
 
 
+def gate_seconds(g):
+    """a gate's time as the JUnit shows it: the sum of its runs' durations, None without them"""
+    stamp = lambda s: datetime.strptime(s, '%Y-%m-%dT%H:%M:%S.%fZ').replace(tzinfo=timezone.utc).timestamp()
+    d = [stamp(r['ended_at']) - stamp(r['started_at']) for r in g.get('runs', [])
+         if r.get('started_at') and r.get('ended_at')]
+    return sum(d) if d else None
+
+
+def same_time(attr, seconds):
+    if seconds is None:
+        return attr is None
+    return attr is not None and re.fullmatch(r'[0-9]+\.[0-9]{3}', attr) and abs(float(attr) - seconds) < 0.0006
+
+
 def no_hidden(what, text):
     for h in hides:
         check(h not in text, '%s holds %r' % (what, h))
@@ -99,6 +114,14 @@ if 'junit' in opts:
     check(sum(len(tc.findall('error')) for tc in cases) == len(doc['errors']), 'junit: errors')
     check(int(root.get('failures')) == regressions, 'junit: testsuites failures=')
     check([tc.get('name') for tc in gate_cases] == [label(c) for _, c in cells], 'junit: testcase names')
+    # the time each gate took (its runs'), never a 0 for a time not known: a cell's own is not recorded
+    gate_suites = [ts for ts in root.findall('testsuite') if not ts.get('name').startswith(('error ', 'skipped '))]
+    for ts, g in zip(gate_suites, doc['gates']):
+        check(same_time(ts.get('time'), gate_seconds(g)), 'junit: testsuite %s time=%r, its runs took %r' %
+              (ts.get('name'), ts.get('time'), gate_seconds(g)))
+    known = [gate_seconds(g) for g in doc['gates'] if gate_seconds(g) is not None]
+    check(same_time(root.get('time'), sum(known) if known else None), 'junit: testsuites time=%r' % root.get('time'))
+    check(all(tc.get('time') is None for tc in cases), 'junit: a testcase with a time the document does not hold')
     for tc, (g, c) in zip(gate_cases, cells):
         out = tc.findtext('system-out') or ''
         if c['under_threshold']:

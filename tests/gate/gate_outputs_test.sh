@@ -24,10 +24,18 @@ G=(--suite synthetic --quick --quiet --thresholds "$TH" --seed 1 --layouts 1)
 
 # ---- refusals: exit 2, the option named, nothing run ----
 expect 2 "--threshold 'abc': want a percentage" "$BENCH" gate "${G[@]}" --db e.db --threshold abc
-expect 2 "--threshold '150%': want a percentage with its sign, more than 0% and at most 100%" \
+expect 2 "--threshold '150%': want a percentage more than 0% and at most 100%" \
     "$BENCH" gate "${G[@]}" --db e.db --threshold 150%
-expect 2 "--threshold '3': want a percentage with its sign" "$BENCH" gate "${G[@]}" --db e.db --threshold 3
 expect 2 "--threshold '0%'" "$BENCH" compare --db e.db --threshold 0%
+# a bare number is a percentage (3 is 3%), with the same range, and nothing else passes for one
+for bad_value in 0 0.0 -3 150 100.5 3x 3.5.1 0x10 1e1 ' 3' '3 ' inf '' %; do
+    expect 2 "--threshold '$bad_value': want a percentage" "$BENCH" gate "${G[@]}" --db e.db --threshold "$bad_value"
+done
+expect 2 "--threshold '150': want a percentage" "$BENCH" compare --db e.db --threshold 150
+expect 2 "ci/claim-gate: --threshold '0'" "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --threshold 0
+expect 2 "ci/perf-gate: --threshold '150'" "$SRC/ci/perf-gate" --aa --bench "$BENCH" --threshold 150
+expect 2 "ci/gbench-gate: --threshold '-3'" "$SRC/ci/gbench-gate" --bench "$BENCH" --threshold -3 A B bin -- true
+[[ ! -e e.db ]] && ok || bad "a refused --threshold ran a gate"
 expect 2 "--thresholds: cannot read thresholds file $T/missing" "$BENCH" gate "${G[@]}" --db e.db --thresholds "$T/missing"
 expect 2 "--out wants FORMAT=FILE, FORMAT one of text, md, json, junit or codequality, got 'xml=a'" \
     "$BENCH" gate "${G[@]}" --db e.db --out xml=a
@@ -68,10 +76,17 @@ expect 1 "verdict: regression (2 cells: 0 pass, 2 regression" "$BENCH" gate "${G
 is "--threshold stored as the comparison's thresholds" "$(q u.db "SELECT thresholds FROM comparisons ORDER BY id DESC LIMIT 1")" \
    "--threshold 3%"
 expect 1 "threshold 3% (--threshold 3%)" "$BENCH" gate "${G[@]}" --db u.db --shift 1.05 --threshold 3% --thresholds "$T/missing"
+# the bare number: the same threshold, the same verdict, said as it was given
+expect 1 "threshold 3% (--threshold 3)" "$BENCH" gate "${G[@]}" --db u.db --shift 1.05 --threshold 3
+expect 1 "verdict: regression (2 cells: 0 pass, 2 regression" "$BENCH" gate "${G[@]}" --db u.db --shift 1.05 --threshold 3
+expect 0 "2 slower but under the threshold" "$BENCH" gate "${G[@]}" --db u.db --shift 1.05 --threshold 15
+expect 0 "2 slower but under the threshold" "$BENCH" gate "${G[@]}" --db u.db --shift 1.05 --threshold 12.5
 # bench compare judges as a gate with a threshold, and only compares without one
 R=$(q u.db "SELECT min(run_id) FROM comparison_runs")
 expect 0 "slower but under the threshold" "$BENCH" compare --db u.db --run "$R" --thresholds "$TH"
 expect 1 "verdict: regression" "$BENCH" compare --db u.db --run "$R" --threshold 3%
+expect 1 "verdict: regression" "$BENCH" compare --db u.db --run "$R" --threshold 3
+expect 0 "slower but under the threshold" "$BENCH" compare --db u.db --run "$R" --threshold 15
 expect 0 "2 cells: 2 slower" "$BENCH" compare --db u.db --run "$R"
 
 # ---- one gate: every format from one run, each read by its parser ----
@@ -80,6 +95,31 @@ PB_TEST_WAITS=0.5 "$BENCH" gate "${G[@]}" --db one.db --shift 1.05 --format json
 is "one gate: exit" "$?" 0
 "${CHECK[@]}" pass 1 one.json md=one.md junit=one.xml codequality=one.cq.json under=2 noise hide="$T" hide="$SRC" &&
     ok || bad "one gate's formats"
+
+# JUnit's times are the document's: a gate's testsuite the sum of its runs' durations (fixed times
+# here), the testsuites element the sum of its gates'; no time where the document holds none
+python3 - one.json fixed.json fixed-noruns.json <<'PY' || bad "could not write the fixed documents"
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+for k, r in enumerate(d['gates'][0]['runs']):   # run k: 0.250 s + k s
+    r['started_at'], r['ended_at'] = '2026-01-31T23:59:59.900Z', '2026-02-01T00:00:%02d.150Z' % k
+json.dump(d, open(sys.argv[2], 'w'))
+e = copy.deepcopy(d)
+del e['gates'][0]['runs']
+json.dump(e, open(sys.argv[3], 'w'))
+PY
+N=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["gates"][0]["runs"]))' one.json)
+WANT=$(awk -v n="$N" 'BEGIN { printf "%.3f", 0.25 * n + n * (n - 1) / 2 }')
+"$BENCH" gate --merge fixed.json fixed.json --format junit >fixed.xml
+python3 - fixed.xml "$WANT" <<'PY' && ok || bad "junit times of fixed runs: $(grep -o 'time="[^"]*"' fixed.xml | tr '\n' ' ') want $WANT"
+import sys, xml.etree.ElementTree as ET
+r, want = ET.parse(sys.argv[1]).getroot(), sys.argv[2]
+assert [ts.get('time') for ts in r.findall('testsuite')] == [want, want], [ts.get('time') for ts in r.findall('testsuite')]
+assert r.get('time') == '%.3f' % (2 * float(want)), r.get('time')
+assert r.findall('testsuite/testcase') and all(tc.get('time') is None for tc in r.iter('testcase'))
+PY
+"$BENCH" gate --merge fixed-noruns.json --format junit >noruns.xml
+grep -q 'time=' noruns.xml && bad "junit of a document without runs claims a time: $(grep -o 'time="[^"]*"' noruns.xml)" || ok
 
 # ---- several suites: the ci/ script's one document, failing and passing ----
 CG=("$SRC/ci/claim-gate" --bench "$BENCH" --suites "synthetic synthetic" --thresholds "$TH")

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gate.h"
+#include "nearest.h"
 #include "pair_suite.h"
 #include "sim.h"
 #include "../lib/check.h"
@@ -254,6 +255,48 @@ static void test_thresholds(void)
                        "ci/thresholds:3: a rule for 'claim xts ns_per_op' is already on line 1");
     CHECK(pb_thresholds_load(&t, "/nonexistent/thresholds", &e) < 0 && strstr(e.msg, "cannot read thresholds file"),
           "missing file: %s", e.msg);
+    expect_parse_error("claim xts ns_per_opp 3%\n", "ci/thresholds:1: unknown metric 'ns_per_opp' (did you mean ns_per_op?; ");
+}
+
+/* --threshold: a percentage with its sign or a bare number of percent, 0 < P <= 100, nothing else */
+static void test_threshold_option(void)
+{
+    static const struct { const char *in; double want; } good[] = {
+        {"3%", 0.03}, {"3", 0.03}, {"2.5", 0.025}, {"0.5", 0.005}, {"100", 1}, {"100%", 1}, {".5", 0.005},
+    };
+    pb_thresholds t;
+    pb_err e = {{0}};
+    double v;
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        int ok = pb_thresholds_single(&t, good[i].in, &e) == 0 &&
+                 pb_thresholds_lookup(&t, "claim", "xts", "ns_per_op", &v, NULL, &e) == 0 && fabs(v - good[i].want) < 1e-12;
+        CHECK(ok, "--threshold %s: %s", good[i].in, e.msg);
+        char where[64], want[64];
+        snprintf(want, sizeof want, "--threshold %s", good[i].in);   /* said as it was given */
+        CHECK(!strcmp(pb_thresholds_where(&t, 0, where, sizeof where), want), "where: %s", where);
+        pb_thresholds_free(&t);
+    }
+    const char *bad[] = {"0", "0%", "0.0", "-3", "-3%", "150", "100.5", "3x", "3%%", "3 ", " 3", "1e1", "0x10", "inf",
+                         "nan", "", "%", "3.5.1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(pb_thresholds_single(&t, bad[i], &e) < 0 && strstr(e.msg, "want a percentage more than 0% and at most 100%"),
+              "--threshold '%s' accepted: %s", bad[i], e.msg);
+        pb_thresholds_free(&t);
+    }
+}
+
+/* the nearest name (base/nearest.h): one edit for a short name, a third of a longer one */
+static void test_nearest(void)
+{
+    const char *names[] = {"xts", "drbg", "sigpool", "synthetic", NULL};
+    CHECK(pb_nearest("xtz", names, 5) && !strcmp(pb_nearest("xtz", names, 5), "xts"), "xtz");
+    CHECK(pb_nearest("synthetc", names, 5) && !strcmp(pb_nearest("synthetc", names, 5), "synthetic"), "synthetc");
+    CHECK(pb_nearest("dbrg", names, 5) && !strcmp(pb_nearest("dbrg", names, 5), "drbg"), "a swap is one edit");
+    CHECK(!pb_nearest("zzz", names, 5), "zzz is near none");
+    char b[96];
+    CHECK(!strcmp(pb_did_you_mean(b, sizeof b, "nwe", "old, new"), "did you mean new?; "), "%s", b);
+    CHECK(!strcmp(pb_did_you_mean(b, sizeof b, "olld", "old,new"), "did you mean old?; "), "%s", b);
+    CHECK(!strcmp(pb_did_you_mean(b, sizeof b, "zzz", "old new"), ""), "%s", b);
 }
 
 static void test_runs(void)
@@ -428,6 +471,8 @@ int main(void)
     test_confirm();
     test_cell_stats();
     test_thresholds();
+    test_threshold_option();
+    test_nearest();
     test_runs();
     test_pairing();
     test_wrap_hooks();

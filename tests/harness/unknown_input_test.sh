@@ -78,6 +78,43 @@ unknown-impl-names-refused)
     no_runs g
     expect 0 "" "$BENCH" "${RUN[@]}" --db "$T/r.db"
     expect 2 "run 1 has no impl 'zzz' (it has: old,new)" "$BENCH" compare --run 1 old zzz --db "$T/r.db" ;;
+unknown-names-suggest-the-nearest)
+    # every name bench takes, mistyped by a letter, is refused with the nearest one it has
+    # (base/nearest.h) and the list; a name near none gets the list alone
+    expect 2 "bench gate: unknown suite 'xtz' (did you mean xts?; suites: xts " "$BENCH" gate --suite xtz
+    expect 2 "bench run: unknown suite 'synthetc' (did you mean synthetic?; suites: " "$BENCH" run --suite synthetc
+    expect 2 "bench report: unknown suite 'xtz' (did you mean xts?; suites: " "$BENCH" report --suite xtz --db "$T/d.db"
+    expect 2 "bench export: unknown suite 'xtz' (did you mean xts?; " "$BENCH" export --format json --suite xtz --db "$T/d.db"
+    expect 2 "bench history: unknown suite 'xtz' (did you mean xts?; " "$BENCH" history --suite xtz --db "$T/d.db"
+    expect 2 "bench kat: unknown suite 'xtz' (did you mean xts?; " "$BENCH" kat --suite xtz "$ROOT/tests/vectors/xts/xts_aes128.rsp"
+    out=$("$BENCH" gate --suite zzzzz 2>&1)
+    [[ $out == *"unknown suite 'zzzzz' (suites: xts "* ]] && ok || bad "a suite near none: $out"
+    expect 2 "unknown metric 'ns_per_opp' (did you mean ns_per_op?; metrics: ns_per_op, " "$BENCH" gate --suite synthetic --metric ns_per_opp
+    expect 2 "bench compare: unknown metric 'ns_per_opp' (did you mean ns_per_op?; " "$BENCH" compare --metric ns_per_opp --db "$T/d.db"
+    expect 2 "bench history: --metric: unknown metric 'mb_per_ss' (did you mean mb_per_s?; " "$BENCH" history --suite synthetic --metric mb_per_ss --db "$T/d.db"
+    expect 2 "unknown metric 'zzz' (metrics: ns_per_op, " "$BENCH" gate --suite synthetic --metric zzz
+    expect 2 "--impl: unknown impl 'nwe' for suite synthetic (did you mean new?; impls: old,new)" "$BENCH" "${RUN[@]}" --impl nwe --db "$T/d.db"
+    expect 2 "--candidate: unknown impl 'nwe' for suite synthetic (did you mean new?; impls: old new)" "$BENCH" gate --suite synthetic --seed 1 --quick --candidate nwe --db "$T/g.db"
+    expect 2 "--baseline: unknown impl 'odl' for suite synthetic (did you mean old?; " "$BENCH" gate --suite synthetic --seed 1 --quick --baseline odl --db "$T/g.db"
+    none d
+    no_runs g
+    # the thresholds file's names too (FILE:LINE: what)
+    printf 'claim xtz * 5%%\n' >"$T/th1"
+    expect 2 "$T/th1:1: unknown suite 'xtz' (did you mean xts?; suites: xts " "$BENCH" gate --suite synthetic --thresholds "$T/th1"
+    printf 'claim synthetic ns_per_opp 5%%\n' >"$T/th2"
+    expect 2 "$T/th2:1: unknown metric 'ns_per_opp' (did you mean ns_per_op?; metrics: ns_per_op, " "$BENCH" gate --suite synthetic --thresholds "$T/th2"
+    # stored names: an impl of a run, a saved baseline
+    expect 0 "" "$BENCH" "${RUN[@]}" --db "$T/r.db"
+    expect 0 "" "$BENCH" "${RUN[@]}" --db "$T/r.db"
+    expect 2 "run 1 has no impl 'olld' (did you mean old?; it has: old,new)" "$BENCH" compare --run 1 olld new --db "$T/r.db"
+    expect 0 "baseline main: run 1" "$BENCH" baseline save main --run 1 --db "$T/r.db"
+    before=$(sha256sum <"$T/r.db")
+    expect 2 "no baseline 'mian' in $T/r.db (did you mean main?; bench baseline list shows them; bench baseline save mian makes one)" \
+        "$BENCH" gate against mian --run 2 --db "$T/r.db"
+    expect 2 "no baseline 'mian' in $T/r.db (did you mean main?; bench baseline list shows them)" "$BENCH" baseline delete mian --db "$T/r.db"
+    expect 2 "no baseline 'release' in $T/r.db (bench baseline list shows them" "$BENCH" gate against release --run 2 --db "$T/r.db"
+    expect 2 "bench baseline: --suite: unknown suite 'synthetik' (did you mean synthetic?; " "$BENCH" baseline save x --suite synthetik --db "$T/r.db"
+    is "refusals stored nothing" "$(sha256sum <"$T/r.db")" "$before" ;;
 self-comparisons-refused)
     export PB_JOB_ID=job-1
     # one procedure (one seed), so that runs 1-6 against 7-12 is a valid A/A of one build
