@@ -22,6 +22,7 @@
 #include "report.h"
 #include "runenv.h"
 #include "suite.h"
+#include "term.h"
 #include "valgrind.h"
 
 enum { O_MEASURE, O_LAYOUTS, O_LAYOUT_SEED, O_CAGE, O_TIMEOUT };
@@ -34,6 +35,7 @@ typedef struct run_args {
     const char *measure;         /* --measure: "time" or "valgrind" */
     const char *vg_child;        /* --vg-child DIR: this process is the child under callgrind */
     int vg_reps;
+    int wide;                    /* --wide: stderr's lines in full, whatever the terminal's width */
     pb_layout_args la;
 } run_args;
 
@@ -80,6 +82,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_REVISION(run_args, o.user_revision),
     PB_OPT_LABEL(run_args, o.user_label),
     PB_OPT_QUIET(run_args, o.progress),
+    PB_OPT_FLAG("wide", "progress and warnings in full lines, as when stderr is not a terminal\n"
+                        "(else they fit its width, or COLUMNS where set; the detail is stored)", run_args, wide),
     PB_OPT_INTERNAL_STRING("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", run_args,
                            vg_child),
     PB_OPT_INTERNAL_INT("vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", run_args, vg_reps, 1, 4),
@@ -462,6 +466,7 @@ static int run_one(int argc, char **argv, const char *cmdline)
     a.o.suite = cli.suite;
     a.o.suite_opts = cli.suite_opts;
     a.o.options_text = cli.suite_text;
+    a.o.width = a.wide ? 0 : pb_term_width();
     if (rc == 0 && a.vg_child) {
         /* the child under callgrind: it measures and writes its files, it stores nothing */
         pb_err e = {{0}};

@@ -148,12 +148,15 @@ static uint64_t calibrate(run_ctx *rx, case_state *cs, const pb_cell *cell, doub
     calibrating cc = {rx, cs};
     pb_calibration cal = pb_calibrate(time_case, stop_requested, &cc, target);
     char where[3 * PB_NAME_MAX + 32];
-    if (cal.fixed_dominates && !cs->failed[0])
-        fprintf(stderr,
-                "bench: warning: %s %s: a fixed cost per call of the body is still over a quarter of "
-                "a %.2f s sample (%llu iterations); its time per op includes part of it\n",
-                cs->impl, pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes),
-                PB_CAL_MAX_SAMPLE_S, (unsigned long long)cal.iters);
+    if (cal.fixed_dominates && !cs->failed[0]) {
+        char line[4 * PB_NAME_MAX + 192];
+        snprintf(line, sizeof line,
+                 "bench: warning: %s %s: a fixed cost per call of the body is still over a quarter of "
+                 "a %.2f s sample (%llu iterations); its time per op includes part of it",
+                 cs->impl, pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes),
+                 PB_CAL_MAX_SAMPLE_S, (unsigned long long)cal.iters);
+        pb_term_wrap(stderr, rx->o->width, line);  /* stored nowhere else: wrapped, never cut */
+    }
     return cal.iters;
 }
 

@@ -50,6 +50,15 @@ static long perf_open(struct perf_event_attr *a)
     return syscall(SYS_perf_event_open, a, 0 /* this thread */, -1, -1, 0);
 }
 
+/* Why perf_event_open failed, in the words a header has room for: a VM without a PMU (or a CPU
+ * without the event) says ENOENT, EOPNOTSUPP or ENODEV; perf_event_paranoid EACCES or EPERM. */
+static const char *open_failure_words(int err)
+{
+    if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV) return "no PMU";
+    if (err == EACCES || err == EPERM) return "not permitted";
+    return "unavailable";
+}
+
 static int open_hw(pb_hw_event *ev, pb_err *e)
 {
     struct perf_event_attr attr;
@@ -65,6 +74,7 @@ static int open_hw(pb_hw_event *ev, pb_err *e)
         if (ret == PFM_ERR_NOTFOUND)
             return pb_errf(e, "unknown counter '%s' (libpfm4 does not know this event name)", ev->name);
         snprintf(ev->status, sizeof ev->status, "unavailable: libpfm4: %s", pfm_strerror(ret));
+        snprintf(ev->brief, sizeof ev->brief, "libpfm4 cannot encode");
         ev->fd = -1;
         return 0;
     }
@@ -76,11 +86,13 @@ static int open_hw(pb_hw_event *ev, pb_err *e)
     if (fd < 0) {
         snprintf(ev->status, sizeof ev->status, "unavailable: perf_event_open(%s): %s", fstr ? fstr : ev->name,
                  strerror(errno));
+        snprintf(ev->brief, sizeof ev->brief, "%s", open_failure_words(errno));
         ev->fd = -1;
     } else {
         char name[sizeof ev->name];
         memcpy(name, ev->name, sizeof name);
         snprintf(ev->status, sizeof ev->status, "perf:%s (%s)", name, fstr ? fstr : "");
+        snprintf(ev->brief, sizeof ev->brief, "perf");
         ev->fd = (int)fd;
         ioctl(ev->fd, PERF_EVENT_IOC_ENABLE, 0);
     }
@@ -137,6 +149,7 @@ int pb_counters_open(pb_counters *c, const char *names, pb_err *e)
         ev->fd = -1;
         if (ret != PFM_SUCCESS) {
             snprintf(ev->status, sizeof ev->status, "unavailable: pfm_initialize: %s", pfm_strerror(ret));
+            snprintf(ev->brief, sizeof ev->brief, "no libpfm4");
             continue;
         }
         if (open_hw(ev, e) < 0) return -1;
@@ -222,4 +235,22 @@ void pb_counters_describe(const pb_counters *c, char *buf, size_t len)
     size_t off = (size_t)snprintf(buf, len, "ticks: %s", c->tick_source);
     for (int i = 0; i < c->nhw && off < len; i++)
         off += (size_t)snprintf(buf + off, len - off, "; %s: %s", c->hw[i].name, c->hw[i].status);
+}
+
+void pb_counters_brief(const pb_counters *c, char *buf, size_t len)
+{
+    size_t off;
+    if (c->tsc_ok) off = (size_t)snprintf(buf, len, "ticks: TSC %.2f GHz (invariant)", c->tsc_hz / 1e9);
+    else off = (size_t)snprintf(buf, len, "ticks: clock (the TSC is not invariant)");
+    /* the counters grouped by what became of them, in the order asked: "cycles, instructions: no PMU" */
+    for (int i = 0; i < c->nhw && off < len; i++) {
+        int first = 1;
+        for (int j = 0; j < i; j++) first &= strcmp(c->hw[j].brief, c->hw[i].brief) != 0;
+        if (!first) continue;
+        off += (size_t)snprintf(buf + off, len - off, "; %s", c->hw[i].name);
+        for (int j = i + 1; j < c->nhw && off < len; j++)
+            if (!strcmp(c->hw[j].brief, c->hw[i].brief))
+                off += (size_t)snprintf(buf + off, len - off, ", %s", c->hw[j].name);
+        if (off < len) off += (size_t)snprintf(buf + off, len - off, ": %s", c->hw[i].brief);
+    }
 }

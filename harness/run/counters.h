@@ -23,6 +23,7 @@ typedef struct pb_hw_event {
     char name[32];        /* as requested */
     int fd;               /* -1 if unavailable */
     char status[160];     /* "perf:cycles (libpfm4 PERF_COUNT_HW_CPU_CYCLES)" or "unavailable: ..." */
+    char brief[24];       /* the status in a word or two for a header that fits: "perf", "no PMU", ... */
 } pb_hw_event;
 
 typedef struct pb_counters {
@@ -63,5 +64,9 @@ double pb_tprobe_ticks(const pb_counters *c);
 
 /* One-line description of the sources, for the run's provenance. */
 void pb_counters_describe(const pb_counters *c, char *buf, size_t len);
+
+/* The same in short words, for a header that fits the terminal (the full one is stored):
+ * "ticks: TSC 2.45 GHz (invariant); cycles, instructions: no PMU". */
+void pb_counters_brief(const pb_counters *c, char *buf, size_t len);
 
 #endif

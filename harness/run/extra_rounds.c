@@ -99,9 +99,12 @@ int makeup_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e)
         long made = rx->makeup_rounds - before, left = 0;
         int missing[PB_MAX_LAYOUTS];
         for (int i = 0; i < n && rc == 0; i++) left += layouts_without_alone(rx, &crs[i], missing);
-        if (rx->o->progress && made && rc == 0 && !run_interrupted())
-            fprintf(stderr, "bench: make-up pass %d: %ld round%s in code layouts that had none on a core of its own"
-                            " (%ld still without)\n", m + 1, made, made == 1 ? "" : "s", left);
+        if (rx->o->progress && made && rc == 0 && !run_interrupted()) {
+            char line[256];
+            snprintf(line, sizeof line, "bench: make-up pass %d: %ld round%s in code layouts that had none on a core of"
+                     " its own (%ld still without)", m + 1, made, made == 1 ? "" : "s", left);
+            pb_term_wrap(stderr, rx->o->width, line);
+        }
         if (!should_run_another_makeup_pass(made, left)) break;
     }
     return rc;
@@ -209,9 +212,12 @@ int boundary_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e)
     if (rc == -2) rc = pb_errf(e, "out of memory");
     for (int i = 0; i < n && rc == 0; i++) rx->boundary_cells += near[i];
     int passes = predict_boundary_passes(rx);
-    if (o->progress && rx->boundary_cells && rc == 0)
-        fprintf(stderr, "bench: %ld cell%s near a verdict's boundary (%s/%s): %d more rounds each\n",
-                rx->boundary_cells, rx->boundary_cells == 1 ? "" : "s", o->suite->candidate, o->suite->baseline, E);
+    if (o->progress && rx->boundary_cells && rc == 0) {
+        char line[3 * PB_NAME_MAX + 96];
+        snprintf(line, sizeof line, "bench: %ld cell%s near a verdict's boundary (%s/%s): %d more rounds each",
+                 rx->boundary_cells, rx->boundary_cells == 1 ? "" : "s", o->suite->candidate, o->suite->baseline, E);
+        pb_term_wrap(stderr, o->width, line);
+    }
     for (int p = 0; p < passes && rx->boundary_cells && rc == 0 && !run_interrupted(); p++) {
         int r0, r1;
         pass_round_range(E, p, passes, &r0, &r1);

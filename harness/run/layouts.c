@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "term.h"
+
 void pb_layouts_assign(int *of_round, int rounds, int n, uint64_t seed)
 {
     for (int b = 0; b * n < rounds; b++) {
@@ -54,7 +56,9 @@ int pb_layouts_begin(pb_run_layouts *L, const pb_runner_opts *o, int rounds, pb_
             s->plan(set->v[l].opts, &po, &L->grid[l], &le) < 0) {
             snprintf(L->short_of, sizeof L->short_of, "%d of %d layouts: layout %d could not plan: %.300s",
                      l < 2 ? 1 : l, L->n, l, le.msg);
-            fprintf(stderr, "bench: warning: %s\n", L->short_of);
+            char line[sizeof L->short_of + 32];
+            snprintf(line, sizeof line, "bench: warning: %s", L->short_of);
+            pb_term_wrap(stderr, o->width, line);
             L->n = l < 2 ? 1 : l;
             break;
         }

@@ -164,6 +164,11 @@ int record_noise(run_ctx *rx, const char *core, pb_err *e)
                  rx->makeup_rounds, rx->makeup_rounds == 1 ? "" : "s");
     snprintf(noise, sizeof noise, "%s%s%s%s%s%s", probe, probe[0] && waits[0] ? "; " : "", waits,
              (probe[0] || waits[0]) && core[0] ? "; " : "", core, core[0] ? makeup : "");
-    if (noise[0]) fprintf(stderr, "bench: warning: run %lld was noisy: %s\n", (long long)rx->run, noise);
+    if (noise[0]) {
+        /* bounded: the first of it, the rest in the store (runs.noise) and the report */
+        char head[64];
+        snprintf(head, sizeof head, "bench: warning: run %lld was noisy: ", (long long)rx->run);
+        pb_term_warn(stderr, rx->o->width, head, noise, "see bench report");
+    }
     return pb_store_run_noise(&rx->st, rx->run, la_end, noise, e);
 }

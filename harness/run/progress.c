@@ -2,9 +2,11 @@
 /* progress.c — the progress lines on stderr (pb_runner_opts.progress), once a run has taken more
  * than PROGRESS_AFTER_NS: a pass done, and each cell as it is stored, with its impls' times, the
  * candidate against the baseline as the store will estimate it (cell_ratio.h), and an ETA; per item
- * too where the suite counts its sizes in items (suite.h item_unit). */
+ * too where the suite counts its sizes in items (suite.h item_unit). A bounded width (pb_runner_opts.width)
+ * drops the least needed parts of a cell's line until it fits, then cuts it. */
 #include "runner_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +31,10 @@ int should_show_cell(const run_ctx *rx, int idx, int n)
 void progress_pass_done(const run_ctx *rx, int p, int r0, int r1)
 {
     if (!should_report_progress(rx)) return;
-    fprintf(stderr, "bench: pass %d of %d (rounds %d-%d of every cell) done in %.0f s\n", p + 1, rx->passes, r0,
-            r1 - 1, (double)(pb_now_ns() - rx->t0) * 1e-9);
+    char line[128];
+    snprintf(line, sizeof line, "bench: pass %d of %d (rounds %d-%d of every cell) done in %.0f s", p + 1, rx->passes,
+             r0, r1 - 1, (double)(pb_now_ns() - rx->t0) * 1e-9);
+    pb_term_line(stderr, rx->o->width, line);
 }
 
 /* The seconds the run has left: the cell-passes left taking as long as the mean cell-pass so far
@@ -41,59 +45,143 @@ static double predict_seconds_left(const run_ctx *rx, int n, double elapsed)
     return elapsed / (double)done * (double)(total - done);
 }
 
-/* The candidate against the baseline, where both are ready: across layouts with the layouts'
- * range, else the pairs' */
-static void progress_ratio(const run_ctx *rx, const cell_run *cr, int bi, int ci)
-{
-    const pb_suite *s = rx->o->suite;
+/* A cell's progress line as parts, composed at a level of detail (LEVEL_*): what it says is
+ * gathered once, and each level leaves out one more of the least needed parts. */
+typedef struct line_parts {
+    const run_ctx *rx;
+    const cell_run *cr;
+    char head[64];                     /* "[i/n e s, ETA s]" */
+    char where[3 * PB_NAME_MAX + 96];  /* the cell */
+    double *med;                       /* each impl's median time per op */
+    double items;                      /* items per op (suite.h item_unit), or 0 */
+    int bi, ci;                        /* the baseline's and the candidate's case, or -1 */
+    int have_ratio;
     pb_cell_ratio r;
-    if (cell_ratio_so_far(cr, cr->cap_rounds, ci, bi, NULL, 0, &r) != 0) return;
-    fprintf(stderr, "  time %s/%s %.3f [%.3f, %.3f]", s->candidate, s->baseline, r.pr.estimate, r.pr.ci_lo,
-            r.pr.ci_hi);
-    if (r.across)
-        fprintf(stderr, " across %d layouts (%.3f to %.3f)", r.lr.nlayouts, r.lr.lo, r.lr.hi);
+} line_parts;
+
+enum {
+    LEVEL_ALL,          /* every part: the unbounded line */
+    LEVEL_NO_RANGE,     /* without the between-layout range "(lo to hi)" */
+    LEVEL_TWO_IMPLS,    /* the baseline's and the candidate's times only */
+    LEVEL_NO_ITEMS,     /* without the per-item time and rate */
+    LEVEL_NO_LAYOUTS,   /* without "across N layouts" */
+    LEVEL_SHORT_RATIO,  /* "new/old 0.997 [0.970, 1.024]": without the word "time" */
+    LEVEL_RATIO_ONLY,   /* the ratio without the times it comes from (where there is one) */
+    LEVEL_NO_SUITE,     /* without the suite's name, which the run's header says */
+    LEVEL_COUNT
+};
+
+static void add(char *buf, size_t cap, size_t *off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t cap, size_t *off, const char *fmt, ...)
+{
+    if (*off >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *off, cap - *off, fmt, ap);
+    va_end(ap);
+    if (n > 0) *off += (size_t)n < cap - *off ? (size_t)n : cap - *off - 1;
+}
+
+/* One impl's part: its time per op (and per item), or why it has none. */
+static void add_impl(const line_parts *lp, int i, int level, char *buf, size_t cap, size_t *off)
+{
+    const pb_suite *s = lp->rx->o->suite;
+    const case_state *cs = &lp->cr->cs[i];
+    if (!cs->ready) {
+        add(buf, cap, off, " %s %s", cs->impl, cs->failed[0] ? "failed" : "unavailable");
+        return;
+    }
+    char t[32];
+    double med = lp->med[i];
+    add(buf, cap, off, " %s %s", cs->impl, pb_fmt_ns(t, sizeof t, med));
+    /* per item (suite.h item_unit): its time and rate, as the reports show them */
+    if (lp->items > 0 && level < LEVEL_NO_ITEMS)
+        add(buf, cap, off, " (%s/%s, %.4g %ss/s)",
+            pb_fmt_ns(t, sizeof t, pb_metric_find("ns_per_item")->per_item(med, lp->items)), s->item_unit,
+            pb_metric_find("items_per_s")->per_item(med, lp->items), s->item_unit);
+}
+
+static void compose(const line_parts *lp, int level, char *buf, size_t cap)
+{
+    const pb_suite *s = lp->rx->o->suite;
+    size_t off = 0;
+    buf[0] = '\0';
+    if (level < LEVEL_NO_SUITE) add(buf, cap, &off, "%s %s %s:", lp->head, s->name, lp->where);
+    else add(buf, cap, &off, "%s %s:", lp->head, lp->where);
+    int only_ratio = level >= LEVEL_RATIO_ONLY && lp->have_ratio;
+    for (int i = 0; i < lp->cr->ncs && !only_ratio; i++)
+        if (level < LEVEL_TWO_IMPLS || i == lp->bi || i == lp->ci) add_impl(lp, i, level, buf, cap, &off);
+    if (!lp->have_ratio) return;
+    const pb_cell_ratio *r = &lp->r;
+    add(buf, cap, &off, "%s%s/%s %.3f [%.3f, %.3f]", level < LEVEL_SHORT_RATIO ? "  time " : " ", s->candidate,
+        s->baseline, r->pr.estimate, r->pr.ci_lo, r->pr.ci_hi);
+    if (r->across && level < LEVEL_NO_LAYOUTS) add(buf, cap, &off, " across %d layouts", r->lr.nlayouts);
+    if (r->across && level < LEVEL_NO_RANGE) add(buf, cap, &off, " (%.3f to %.3f)", r->lr.lo, r->lr.hi);
+}
+
+/* Each impl's median time per op over the cell's rounds so far, into lp->med. */
+static void impl_medians(line_parts *lp)
+{
+    const cell_run *cr = lp->cr;
+    int ncs = cr->ncs;
+    for (int i = 0; i < ncs; i++) {
+        lp->med[i] = 0;
+        if (!cr->cs[i].ready) continue;
+        double v[4096];
+        int k = 0;
+        for (int r = 0; r < cr->cap_rounds && k < 4096; r++) {
+            const slot *sl = &cr->slots[r * ncs + i];
+            if (sl->nraw && sl->raw[0].have) v[k++] = sl->raw[0].s.ns / (double)sl->raw[0].s.iterations;
+        }
+        lp->med[i] = pb_median(v, (size_t)k);
+    }
+}
+
+/* The line's head, the baseline and the candidate, and their ratio where both are ready: the
+ * candidate against the baseline across layouts (with the layouts' range), else the pairs'. */
+static void gather(line_parts *lp, int idx, int n)
+{
+    const run_ctx *rx = lp->rx;
+    const pb_suite *s = rx->o->suite;
+    const pb_cell *cell = lp->cr->cell;
+    double elapsed = (double)(pb_now_ns() - rx->t0) * 1e-9;
+    char *where = lp->where;
+    size_t wcap = sizeof lp->where;
+    if (pb_suite_has_items(s)) {
+        char size[64];
+        snprintf(where, wcap, "%s %s %s", cell->variant, cell->op,
+                 pb_suite_fmt_size(s, cell->size_bytes, size, sizeof size));
+    } else {
+        pb_fmt_cell(where, wcap, cell->variant, cell->op, cell->size_bytes);
+    }
+    snprintf(lp->head, sizeof lp->head, "[%d/%d %.0f s, ETA %.0f s]", idx + 1, n, elapsed,
+             predict_seconds_left(rx, n, elapsed));
+    lp->items = pb_suite_items(s, cell->size_bytes);
+    lp->bi = lp->ci = -1;
+    for (int i = 0; i < lp->cr->ncs; i++) {
+        if (!strcmp(lp->cr->cs[i].impl, s->baseline)) lp->bi = i;
+        if (!strcmp(lp->cr->cs[i].impl, s->candidate)) lp->ci = i;
+    }
+    impl_medians(lp);
+    int bi = lp->bi, ci = lp->ci;
+    lp->have_ratio = bi >= 0 && ci >= 0 && lp->cr->cs[bi].ready && lp->cr->cs[ci].ready &&
+                     cell_ratio_so_far(lp->cr, lp->cr->cap_rounds, ci, bi, NULL, 0, &lp->r) == 0;
 }
 
 void progress_line(const run_ctx *rx, const cell_run *cr, int idx, int n)
 {
-    const pb_runner_opts *o = rx->o;
-    const pb_cell *cell = cr->cell;
-    const case_state *cs = cr->cs;
-    int ncs = cr->ncs, rounds = cr->cap_rounds;
-    double elapsed = (double)(pb_now_ns() - rx->t0) * 1e-9;
-    fprintf(stderr, "[%d/%d %.0f s, ETA %.0f s] ", idx + 1, n, elapsed, predict_seconds_left(rx, n, elapsed));
-    char where[3 * PB_NAME_MAX + 96];
-    if (pb_suite_has_items(o->suite)) {
-        char size[64];
-        snprintf(where, sizeof where, "%s %s %s", cell->variant, cell->op,
-                 pb_suite_fmt_size(o->suite, cell->size_bytes, size, sizeof size));
-    } else {
-        pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes);
+    line_parts lp = {.rx = rx, .cr = cr};
+    lp.med = calloc((size_t)(cr->ncs > 0 ? cr->ncs : 1), sizeof *lp.med);
+    if (!lp.med) return;
+    gather(&lp, idx, n);
+    size_t cap = sizeof lp.head + (size_t)cr->ncs * (PB_NAME_MAX + 96) + 160;
+    char *line = malloc(cap);
+    int w = rx->o->width;
+    for (int level = LEVEL_ALL; line && level < LEVEL_COUNT; level++) {
+        compose(&lp, level, line, cap);
+        if (w <= 0 || pb_utf8_cols(line) <= (size_t)w) break;
     }
-    fprintf(stderr, "%s %s:", o->suite->name, where);
-    double items = pb_suite_items(o->suite, cell->size_bytes);
-    int bi = -1, ci = -1;
-    for (int i = 0; i < ncs; i++) {
-        if (!strcmp(cs[i].impl, o->suite->baseline)) bi = i;
-        if (!strcmp(cs[i].impl, o->suite->candidate)) ci = i;
-        if (!cs[i].ready) {
-            fprintf(stderr, " %s %s", cs[i].impl, cs[i].failed[0] ? "failed" : "unavailable");
-            continue;
-        }
-        double v[4096];
-        int k = 0;
-        for (int r = 0; r < rounds && k < 4096; r++) {
-            const slot *sl = &cr->slots[r * ncs + i];
-            if (sl->nraw && sl->raw[0].have) v[k++] = sl->raw[0].s.ns / (double)sl->raw[0].s.iterations;
-        }
-        char t[32];
-        double med = pb_median(v, (size_t)k);
-        fprintf(stderr, " %s %s", cs[i].impl, pb_fmt_ns(t, sizeof t, med));
-        /* per item (suite.h item_unit): its time and rate, as the reports show them */
-        if (items > 0)
-            fprintf(stderr, " (%s/%s, %.4g %ss/s)", pb_fmt_ns(t, sizeof t, pb_metric_find("ns_per_item")->per_item(med, items)),
-                    o->suite->item_unit, pb_metric_find("items_per_s")->per_item(med, items), o->suite->item_unit);
-    }
-    if (bi >= 0 && ci >= 0 && cs[bi].ready && cs[ci].ready) progress_ratio(rx, cr, bi, ci);
-    fputc('\n', stderr);
+    if (line) pb_term_line(stderr, w, line);
+    free(line);
+    free(lp.med);
 }

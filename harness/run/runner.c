@@ -14,6 +14,7 @@
 
 #include "metrics.h"
 #include "provenance.h"
+#include "term.h"
 
 /* The one piece of state shared by all runs: a signal handler can reach nothing else. */
 static volatile sig_atomic_t g_signal;
@@ -21,6 +22,25 @@ static volatile sig_atomic_t g_signal;
 static void on_signal(int sig) { g_signal = sig; }
 
 int run_interrupted(void) { return g_signal != 0; }
+
+/* The build-parity warnings (objects.h) on stderr: each in full unbounded, else the first one's first
+ * sentence and how many more, in a line that fits (all of them are stored: runs.build_parity). */
+static void say_parity(const char *parity, int width)
+{
+    if (width <= 0) {
+        for (const char *p = parity; *p;) {
+            size_t n = strcspn(p, "\n");
+            fprintf(stderr, "bench: warning: build parity: %.*s\n", (int)n, p);
+            p += n + (p[n] == '\n');
+        }
+        return;
+    }
+    char tail[64] = "see bench report";
+    int more = 0;
+    for (const char *p = strchr(parity, '\n'); p && p[1]; p = strchr(p + 1, '\n')) more++;
+    if (more) snprintf(tail, sizeof tail, "%d more: see bench report", more);
+    pb_term_warn(stderr, width, "bench: warning: build parity: ", parity, tail);
+}
 
 /* The user's files the run times and the build-parity warnings (objects.h), with the run: said on
  * stderr whatever --quiet says, since they qualify every ratio of the run. */
@@ -30,11 +50,7 @@ static int record_objects(run_ctx *rx, pb_err *e)
     if (!ob->n) return 0;
     char rev[256], repo[1024];
     pb_objects_user_revision(ob, rx->o->suite->candidate, rx->o->user_revision, rev, sizeof rev, repo, sizeof repo);
-    for (const char *p = ob->parity; *p;) {
-        size_t n = strcspn(p, "\n");
-        fprintf(stderr, "bench: warning: build parity: %.*s\n", (int)n, p);
-        p += n + (p[n] == '\n');
-    }
+    if (ob->parity[0]) say_parity(ob->parity, rx->o->width);
     if (pb_store_begin(&rx->st, e) < 0) return -1;
     int rc = pb_store_run_user(&rx->st, rx->run, rev, rx->o->user_label, repo, ob->parity, e);
     for (int i = 0; rc == 0 && i < ob->n; i++) rc = pb_store_add_object(&rx->st, rx->run, &ob->v[i], e);
@@ -62,8 +78,9 @@ static void describe_options(const run_ctx *rx, char *opts, size_t cap)
              o->options_text ? o->options_text : "");
 }
 
-/* The run's header line on stderr (with --progress): its cells, rounds, layouts, passes, what a
- * sample is and what counts it. */
+/* The run's header on stderr (with --progress): its cells, rounds, layouts, passes, what a sample is
+ * and what counts it; in one line unbounded, else in two or three that fit, the counters in short words (their
+ * reasons in full are stored: runs.counter_source). */
 static void announce_run(const run_ctx *rx, int ncells, const char *counter_desc)
 {
     const pb_suite *s = rx->o->suite;
@@ -75,9 +92,25 @@ static void announce_run(const run_ctx *rx, int ncells, const char *counter_desc
     /* where a cell's rounds are spread over the run, the header says so */
     char spread[64] = "";
     if (rx->passes > 1) snprintf(spread, sizeof spread, " over %d passes of the grid", rx->passes);
-    fprintf(stderr, "bench: run %lld, suite %s: %d cells, %d rounds in %d code layout%s%s, %s; %s\n",
-            (long long)rx->run, s->name, ncells, rx->rounds, rx->lay.n, rx->lay.n == 1 ? "" : "s", spread, sample,
-            counter_desc);
+    char line[1024];
+    int k = snprintf(line, sizeof line, "bench: run %lld, suite %s: %d cells, %d rounds in %d code layout%s",
+                     (long long)rx->run, s->name, ncells, rx->rounds, rx->lay.n, rx->lay.n == 1 ? "" : "s");
+    int w = rx->o->width;
+    if (w <= 0) {
+        fprintf(stderr, "%s%s, %s; %s\n", line, spread, sample, counter_desc);
+        return;
+    }
+    /* bounded: the passes and the sample on a line of their own where the first has no room */
+    int one = pb_utf8_cols(line) + pb_utf8_cols(spread) + 2 + pb_utf8_cols(sample) <= (size_t)w;
+    if (one && k > 0) snprintf(line + k, sizeof line - (size_t)k, "%s, %s", spread, sample);
+    pb_term_line(stderr, w, line);
+    if (!one) {
+        if (spread[0]) snprintf(line, sizeof line, "  %s, %s", spread + 1, sample);
+        else snprintf(line, sizeof line, "  %s", sample);
+        pb_term_line(stderr, w, line);
+    }
+    pb_counters_brief(&rx->counters, line, sizeof line);
+    pb_term_line(stderr, w, line);
 }
 
 /* Counters, store, pinning and the run's row, all before the first sample: 0, -2 (bad --counters, or a
@@ -168,9 +201,12 @@ static int run_and_end(run_ctx *rx, const pb_grid *g, pb_err *e)
     if (ret == 0 && o->grid_s) *o->grid_s = (double)(pb_now_ns() - rx->t0) * 1e-9;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (o->progress && ret == 0)
-        fprintf(stderr, "bench: run %lld complete in %.1f s -> %s\n", (long long)rx->run,
-                (double)(pb_now_ns() - rx->t0) * 1e-9, o->db_path);
+    if (o->progress && ret == 0) {
+        char done[1200];
+        snprintf(done, sizeof done, "bench: run %lld complete in %.1f s -> %s", (long long)rx->run,
+                 (double)(pb_now_ns() - rx->t0) * 1e-9, o->db_path);
+        pb_term_wrap(stderr, o->width, done);
+    }
     return ret;
 }
 

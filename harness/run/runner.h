@@ -62,6 +62,9 @@ typedef struct pb_runner_opts {
     const char *command_line;
     const char *options_text; /* suite options as given, for provenance */
     int progress;             /* 1: progress lines on stderr once the run takes > 2 s */
+    /* The columns of stderr's lines (term.h pb_term_width): the header in at most three lines, each
+     * line and warning cut to fit; 0: unbounded, every line in full (not a terminal, --wide). */
+    int width;
     const char *cpu;          /* --cpu: NULL (the last online CPU), "none" or a CPU number (runenv.h) */
     /* Optional, for a caller that runs the same cases again (the gate's reruns): the iterations
      * per sample each case was calibrated to, kept across runs; a case found here is not

@@ -30,6 +30,7 @@
 #include "runenv.h"
 #include "runner.h"
 #include "store.h"
+#include "term.h"
 
 /* samples of a run with a core-speed probe, and their probes' extremes: the fraction in the
  * fast core state, as pb_store_finalize_run classes them, for the noise warning */
