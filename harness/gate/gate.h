@@ -382,5 +382,8 @@ typedef struct pb_cmp_header {
  * section of the md document (gate_doc.h). A cell significantly slower but under its threshold
  * says so, and the verdict line counts them. */
 void pb_gate_print(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
+/* s and a line break on f as the text format's lines are: on stdout cut at spaces to fit the
+ * terminal (as pb_gate_print's), each further line indented by two spaces. */
+void pb_gate_text_line(FILE *f, const char *s);
 
 #endif

@@ -240,7 +240,8 @@ static size_t u8_offset(const char *s, size_t i)
  * each further line indented; a word longer than a line is cut where the line ends */
 static void put_wrapped(FILE *f, const char *s, size_t col, size_t indent, size_t width)
 {
-    while (width && col + u8_chars(s) > width) {
+    if (indent + RESULT_MIN > width) indent = 4;   /* a further line has room, whatever the caller's column */
+    while (width && *s && col + u8_chars(s) > width) {
         size_t end = u8_offset(s, width > col ? width - col : 1), cut = end;
         while (cut > 0 && s[cut] != ' ') cut--;
         size_t stop = cut;
@@ -297,10 +298,15 @@ static size_t fit_columns(int show[NCOL], size_t w[NCOL], size_t width, size_t r
 }
 
 /* a row's result from its column on; bounded and too long: the verdict there, its note on the
- * lines below */
+ * lines below (and the verdict too where its first word would not fit: a terminal narrower than
+ * the table's names, ratio and CI) */
 static void put_result(FILE *f, const table_row *r, size_t start, size_t width)
 {
     const char *s = r->v[C_RESULT];
+    if (width && start + strcspn(s, " ") > width) {
+        fprintf(f, "\n    ");
+        start = 4;
+    }
     if (!width || start + u8_chars(s) <= width) {
         put_wrapped(f, s, start, start, width);
         return;
@@ -308,7 +314,7 @@ static void put_result(FILE *f, const table_row *r, size_t start, size_t width)
     char res[sizeof r->v[0]];
     size_t len = r->res_len < strlen(s) ? r->res_len : strlen(s);
     snprintf(res, sizeof res, "%.*s", (int)len, s);
-    put_wrapped(f, res, start, width - start >= RESULT_MIN ? start : 4, width);
+    put_wrapped(f, res, start, start, width);
     for (s += len; *s == ' ';) s++;
     if (!*s) return;
     fprintf(f, "    ");
@@ -324,11 +330,12 @@ static void print_text_table(FILE *f, const pb_cmp_header *h, const pb_cmp_cell 
         fprintf(f, "(no memory for the table of %zu cells)\n", n);
         return;
     }
-    size_t w[NCOL], res_min = 0;
+    size_t w[NCOL];
     for (int k = 0; k < NCOL; k++) {
         snprintf(rows[0].v[k], sizeof rows[0].v[k], "%s", COLS[k].head);
         w[k] = u8_chars(COLS[k].head);
     }
+    size_t res_min = rows[0].res_len = w[C_RESULT];   /* the header's "result" on its line too */
     for (size_t i = 1; i <= n; i++) {
         row_values(&rows[i], 0, h, &cells[i - 1]);
         res_min = rows[i].res_len > res_min ? rows[i].res_len : res_min;
@@ -349,6 +356,11 @@ static void print_text_table(FILE *f, const pb_cmp_header *h, const pb_cmp_cell 
         put_result(f, &rows[i], start, width);
     }
     free(rows);
+}
+
+void pb_gate_text_line(FILE *f, const char *s)
+{
+    put_wrapped(f, s, 0, 2, text_width(f));
 }
 
 /* the text and the markdown: one header, one table, one verdict line; the text's lines cut to fit

@@ -44,6 +44,8 @@ def aligned(path, n):
         bad.append(f"{len(head)} header rows")
         return
     h = rows[head[0]]
+    if not h.rstrip().endswith("result"):
+        bad.append(f"the header row does not end with its result column: {h!r}")
     ratio_end, ci_start = h.index("cost B/A") + len("cost B/A"), h.index("95% CI")
     table = [r for r in rows[head[0] + 1:] if re.search(r"\d\.\d{3}  \[", r)]
     if len(table) != int(n):

@@ -62,6 +62,25 @@ COLUMNS=80 "$BENCH" gate merge long.json --format text >long80.txt 2>&1
 check fits 80 long80.txt
 check aligned long80.txt 2
 grep -q "names cut" long80.txt && grep -q $'\u2026' long80.txt && ok || bad "80 columns: long names not cut visibly: $(cat long80.txt)"
+# every width from 50 to 130, a short verdict ("pass") or long names: each line fits, the table aligned
+python3 - doc.json pass.json <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+for c in d["gates"][0]["cells"]:
+    c["verdict"], c["note"] = "pass", ""
+json.dump(d, open(sys.argv[2], "w", encoding="utf-8"))
+EOF
+# (the narrowest table: cell names cut to 8 characters, the ratio, its CI and the verdict; the
+# long names' is 73 columns)
+for doc in pass long; do
+    from=60
+    [[ $doc == long ]] && from=75
+    for w in $(seq $from 5 130); do
+        COLUMNS=$w "$BENCH" gate merge $doc.json --format text >"$doc$w.txt" 2>&1
+        check fits "$w" "$doc$w.txt"
+        check aligned "$doc$w.txt" 2
+    done
+done
 # a text written to a file is never bounded: the terminal's width is stdout's
 COLUMNS=80 "$BENCH" gate merge long.json --format text --write text=file.txt >/dev/null 2>&1
 cmp -s long.txt file.txt && ok || bad "--write text=FILE bounded by COLUMNS: $(diff long.txt file.txt)"
