@@ -377,9 +377,13 @@ typedef struct pb_cmp_header {
 } pb_cmp_header;
 
 /* One comparison as people read it: its header, the table of its cells, the verdict line. md = 0:
- * text for a terminal (names through pb_term_text); 1: Markdown (names as Markdown text), a gate's
+ * text for a terminal (names through pb_term_text; on stdout its lines fit the terminal's width,
+ * docs/gate-outputs.md "The text table"); 1: Markdown (names as Markdown text), a gate's
  * section of the md document (gate_doc.h). A cell significantly slower but under its threshold
  * says so, and the verdict line counts them. */
 void pb_gate_print(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *cells, size_t n);
+/* s and a line break on f as the text format's lines are: on stdout cut at spaces to fit the
+ * terminal (as pb_gate_print's), each further line indented by two spaces. */
+void pb_gate_text_line(FILE *f, const char *s);
 
 #endif

@@ -189,15 +189,19 @@ static int render_text(FILE *f, pb_gate_doc *d, pb_err *e)
         pb_gate_print(f, 0, &v.h, v.cells, v.n);
         view_free(&v);
     }
+    /* each line cut to the terminal's width, as the tables are */
+    char what[4096 + 300], suite[256];
     json_array_foreach(jarr(root, "errors"), i, g) {
-        fprintf(f, "error: %s: ", pb_term_text(buf, 256, jstr(g, "suite")));
-        fprintf(f, "%s\n", pb_term_text(buf, sizeof buf, jstr(g, "message")));
+        snprintf(what, sizeof what, "error: %s: %s", pb_term_text(suite, sizeof suite, jstr(g, "suite")),
+                 pb_term_text(buf, sizeof buf, jstr(g, "message")));
+        pb_gate_text_line(f, what);
     }
     json_array_foreach(jarr(root, "skipped"), i, g) {
-        fprintf(f, "skipped: %s: ", pb_term_text(buf, 256, jstr(g, "suite")));
-        fprintf(f, "%s\n", pb_term_text(buf, sizeof buf, jstr(g, "reason")));
+        snprintf(what, sizeof what, "skipped: %s: %s", pb_term_text(suite, sizeof suite, jstr(g, "suite")),
+                 pb_term_text(buf, sizeof buf, jstr(g, "reason")));
+        pb_gate_text_line(f, what);
     }
-    fprintf(f, "%s\n", pb_term_text(buf, sizeof buf, pb_gate_doc_sentence(d)));
+    pb_gate_text_line(f, pb_term_text(buf, sizeof buf, pb_gate_doc_sentence(d)));
     return 0;
 }
 
