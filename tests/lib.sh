@@ -6,6 +6,9 @@ set -u
 # The CI job's PB_JOB_ID (or a developer's) must not leak into a test: it decides whether runs are
 # paired or compared unpaired, so a test that wants one sets it itself.
 unset PB_JOB_ID
+# A terminal's width (COLUMNS) bounds bench's lines: a developer's exported one must not cut the
+# lines a test reads; a test of the width sets it on the command itself.
+unset COLUMNS
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
