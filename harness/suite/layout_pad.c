@@ -13,10 +13,15 @@
 #define PB_STR2(x) #x
 #define PB_STR(x) PB_STR2(x)
 
-/* int3 (0xcc), so that a stray jump into it traps; a symbol, so that a disassembly names it */
+/* int3 (0xcc), so that a stray jump into it traps; a symbol, so that a disassembly names it. An
+ * empty pad has no .skip: the assembler warns of a zero repeat count in every copy's build. */
+#if PB_LAYOUT_PAD_BYTES > 0
+#define PB_LAYOUT_PAD_FILL ".skip " PB_STR(PB_LAYOUT_PAD_BYTES) ", 0xcc\n"
+#else
+#define PB_LAYOUT_PAD_FILL ""
+#endif
 __asm__(".text\n"
         ".balign 16\n"
         ".globl pb_layout_pad\n"
         ".hidden pb_layout_pad\n"
-        "pb_layout_pad:\n"
-        ".skip " PB_STR(PB_LAYOUT_PAD_BYTES) ", 0xcc\n");
+        "pb_layout_pad:\n" PB_LAYOUT_PAD_FILL);

@@ -62,6 +62,17 @@ rc=$?
 is "the gate decided" "$rc" "0"
 is "it read the installed thresholds" "$(grep -c "\"$MOVED/share/patchbench/thresholds\"" "$T/gate.trace" | sed 's/^[1-9][0-9]*$/yes/')" "yes"
 is "the gate opened nothing of the source or build tree" "$(opened_outside "$T/gate.trace")" ""
+# the installed ci scripts, under names that say they are bench's: the claim gate through the
+# bench and thresholds installed beside it
+traced "$T/cg.trace" "$MOVED/bin/bench-claim-gate" --suites synthetic --quick --db "$T/cg.db" --format json \
+    -- --seed 3 >"$T/cg.json" 2>"$T/cg.err"
+rc=$?
+is "bench-claim-gate decided" "$rc" "0"
+is "its one document" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$T/cg.json")" "pass"
+is "it read the installed thresholds" "$(grep -c "\"$MOVED/share/patchbench/thresholds\"" "$T/cg.trace" | sed 's/^[1-9][0-9]*$/yes/')" "yes"
+is "bench-claim-gate opened nothing of the source or build tree" "$(opened_outside "$T/cg.trace")" ""
+is "bench-gbench-gate and bench-check-report-html installed" \
+   "$("$MOVED/bin/bench-gbench-gate" --help 2>&1 | grep -c '^usage:')$(test -x "$MOVED/bin/bench-check-report-html" && echo x)" "1x"
 
 # man pages: bench(1) and one per command, each rendered by man
 for c in "" $("$B" help --commands); do
