@@ -8,7 +8,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-int pb_term_width(void)
+int pb_term_width(void) { return pb_term_width_fd(STDERR_FILENO); }
+
+int pb_term_width_fd(int fd)
 {
     const char *c = getenv("COLUMNS");
     if (c && *c) {
@@ -18,7 +20,7 @@ int pb_term_width(void)
         if (!*end && !errno && v >= 0 && v <= 100000) return (int)v;
     }
     struct winsize ws;
-    if (isatty(STDERR_FILENO) && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
     return 0;
 }
 

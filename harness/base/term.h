@@ -12,6 +12,8 @@
  * width without a terminal: COLUMNS=80), else the terminal's when stderr is one (TIOCGWINSZ), else
  * 0 (unbounded: not a terminal). */
 int pb_term_width(void);
+/* The same for the lines written to file descriptor fd (stdout's tables: STDOUT_FILENO). */
+int pb_term_width_fd(int fd);
 
 /* The display columns of s: its UTF-8 characters (bytes that do not continue one). */
 size_t pb_utf8_cols(const char *s);

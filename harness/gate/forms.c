@@ -60,44 +60,72 @@ int pb_gate_both(const pb_gate_job *j, const pb_gate_pair *p, pb_det_gate *dg, p
 
 /* ---- calibration ---- */
 
+/* One cell's row of the A/A table: over the gates, its median noise and MDC, its largest A/A ratio
+ * and how often it alarmed or stayed inconclusive. */
+typedef struct aa_row {
+    size_t pairs, alarms, inc, k;
+    double noise, mdc, worst;
+} aa_row;
+
+static aa_row aa_row_of(const pb_calibration *cal, size_t i, double alpha, double *sig_worst)
+{
+    double noise[1000], mdc[1000];
+    aa_row r = {.worst = 1};
+    for (size_t g = 0; g < cal->repeats && r.k < 1000; g++) {
+        const pb_cmp_cell *x = &cal->first[g][i];
+        r.alarms += cal->final[g][i].verdict == PB_CELL_REGRESSION;
+        r.inc += cal->final[g][i].verdict == PB_CELL_INCONCLUSIVE;
+        if (x->verdict == PB_CELL_NODATA) continue;
+        noise[r.k] = x->noise;
+        mdc[r.k] = x->mdc;
+        r.pairs += x->n;
+        if (fabs(log(x->ratio)) > fabs(log(r.worst))) r.worst = x->ratio;
+        if (x->p_holm < alpha && x->ratio - 1 > *sig_worst) *sig_worst = x->ratio - 1;
+        r.k++;
+    }
+    r.noise = pb_median(noise, r.k);
+    r.mdc = pb_median(mdc, r.k);
+    if (r.k) r.pairs /= r.k;
+    return r;
+}
+
+/* The A/A table: its name columns as wide as the longest name (any length stays aligned), the
+ * rest fixed; the sentences wrapped to the terminal (pb_gate_text_line). */
 static void print_calibration(FILE *f, const pb_calibration *cal, int exits[4], double t, const char *pairing,
                               double alpha)
 {
-    fprintf(f, "\nA/A calibration of %s, impl %s, metric %s, paired by %s: %zu gate%s\n", cal->suite, cal->impl,
-           cal->metric, pairing, cal->repeats, cal->repeats == 1 ? "" : "s");
-    fprintf(f, "%-10s  %-9s  %8s  %5s  %7s  %7s  %9s  %6s  %12s\n", "variant", "op", "bytes", "pairs", "noise", "MDC",
-           "worst A/A", "alarms", "inconclusive");
+    char line[512];
+    snprintf(line, sizeof line, "A/A calibration of %s, impl %s, metric %s, paired by %s: %zu gate%s", cal->suite,
+             cal->impl, cal->metric, pairing, cal->repeats, cal->repeats == 1 ? "" : "s");
+    fputc('\n', f);
+    pb_gate_text_line(f, line);
+    int wv = (int)strlen("variant"), wo = (int)strlen("op");
+    for (size_t i = 0; i < cal->ncells; i++) {
+        const pb_cmp_cell *c = &cal->first[0][i];
+        if ((int)strlen(c->variant) > wv) wv = (int)strlen(c->variant);
+        if ((int)strlen(c->op) > wo) wo = (int)strlen(c->op);
+    }
+    fprintf(f, "%-*s  %-*s  %8s  %5s  %7s  %7s  %9s  %6s  %5s\n", wv, "variant", wo, "op", "bytes", "pairs", "noise",
+            "MDC", "worst A/A", "alarms", "inc.");
     double sig_worst = 0, mdc_all[4096];
     size_t nmdc = 0;
     for (size_t i = 0; i < cal->ncells; i++) {
-        double noise[1000], mdc[1000], worst = 1;
-        size_t k = 0, alarms = 0, inc = 0, pairs = 0;
-        for (size_t r = 0; r < cal->repeats && k < 1000; r++) {
-            const pb_cmp_cell *x = &cal->first[r][i];
-            alarms += cal->final[r][i].verdict == PB_CELL_REGRESSION;
-            inc += cal->final[r][i].verdict == PB_CELL_INCONCLUSIVE;
-            if (x->verdict == PB_CELL_NODATA) continue;
-            noise[k] = x->noise;
-            mdc[k] = x->mdc;
-            pairs += x->n;
-            if (fabs(log(x->ratio)) > fabs(log(worst))) worst = x->ratio;
-            if (x->p_holm < alpha && x->ratio - 1 > sig_worst) sig_worst = x->ratio - 1;
-            k++;
-        }
+        aa_row r = aa_row_of(cal, i, alpha, &sig_worst);
         const pb_cmp_cell *c = &cal->first[0][i];
-        double md = pb_median(mdc, k);
-        if (nmdc < 4096 && k) mdc_all[nmdc++] = md;
-        fprintf(f, "%-10s  %-9s  %8llu  %5zu  %6.2f%%  %6.2f%%  %9.4f  %6zu  %12zu\n", c->variant, c->op,
-               (unsigned long long)c->size, k ? pairs / k : 0, 100 * pb_median(noise, k), 100 * md, worst, alarms,
-               inc);
+        if (nmdc < 4096 && r.k) mdc_all[nmdc++] = r.mdc;
+        fprintf(f, "%-*s  %-*s  %8llu  %5zu  %6.2f%%  %6.2f%%  %9.4f  %6zu  %5zu\n", wv, c->variant, wo, c->op,
+                (unsigned long long)c->size, r.pairs, 100 * r.noise, 100 * r.mdc, r.worst, r.alarms, r.inc);
     }
-    fprintf(f, "A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d; threshold %.3g%%\n",
-           cal->repeats, exits[0], exits[1], exits[3], 100 * t);
-    fprintf(f, "largest significant A/A slowdown (first passes): %.1f%%: a threshold above it would not have alarmed here\n",
-           100 * sig_worst);
-    fprintf(f, "MDC over the cells: median %.1f%%, largest %.1f%%: smaller regressions are found less than %.0f%% of the "
-           "time at these settings\n",
-           100 * pb_median(mdc_all, nmdc), 100 * pb_quantile(mdc_all, nmdc, 1.0), 100 * PB_GATE_DEFAULTS.power);
+    snprintf(line, sizeof line, "A/A gates: %zu; exit 0 (pass): %d, exit 1 (false alarm): %d, exit 3 (inconclusive): %d; "
+             "threshold %.3g%%", cal->repeats, exits[0], exits[1], exits[3], 100 * t);
+    pb_gate_text_line(f, line);
+    snprintf(line, sizeof line, "largest significant A/A slowdown (first passes): %.1f%%: a threshold above it would not "
+             "have alarmed here", 100 * sig_worst);
+    pb_gate_text_line(f, line);
+    snprintf(line, sizeof line, "MDC over the cells: median %.1f%%, largest %.1f%%: smaller regressions are found less "
+             "than %.0f%% of the time at these settings", 100 * pb_median(mdc_all, nmdc),
+             100 * pb_quantile(mdc_all, nmdc, 1.0), 100 * PB_GATE_DEFAULTS.power);
+    pb_gate_text_line(f, line);
 }
 
 /* A/A gate r of R into sessions[r], run, stored and added to the document: the comparison's id (its

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "term.h"
 #include "text_out.h"
 
 int pb_gate_output_opt(const char *cmd, const char *name, const char *val, pb_format *fmt, pb_gate_params *gp)
@@ -205,18 +205,11 @@ static void print_md_table(FILE *f, const pb_cmp_header *h, const pb_cmp_cell *c
 /* ---- text: columns as wide as their longest value, lines as wide as the terminal ---- */
 
 /* how many columns f's lines may take; 0: no limit. Only stdout is bounded (a --write file never
- * is): by COLUMNS when it is a number (0: no limit), else by the terminal when stdout is one. */
+ * is): by COLUMNS, else by the terminal when stdout is one (term.h), never under WIDTH_MIN. */
 static size_t text_width(FILE *f)
 {
-    if (f != stdout) return 0;
-    const char *env = getenv("COLUMNS");
-    char *end;
-    long cols = env && *env ? strtol(env, &end, 10) : -1;
-    if (cols >= 0 && !*end) return cols == 0 ? 0 : cols < WIDTH_MIN ? WIDTH_MIN : (size_t)cols;
-    struct winsize ws;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        return ws.ws_col < WIDTH_MIN ? WIDTH_MIN : ws.ws_col;
-    return 0;
+    int cols = f == stdout ? pb_term_width_fd(STDOUT_FILENO) : 0;
+    return cols <= 0 ? 0 : cols < WIDTH_MIN ? WIDTH_MIN : (size_t)cols;
 }
 
 /* the characters of UTF-8 text s, as a terminal counts them (a wide character counted as one) */

@@ -103,6 +103,8 @@ real_gate "$T/x.db" --suite xts --baseline new --candidate old --sizes 4096 --ke
 expect 0 "A/A gates: 2; exit 0 (pass): 2" "$BENCH" gate --calibrate --suite synthetic --repeat 2 "${G[@]}" "${SEED[@]}" --db "$DB"
 is "calibration per cell" "$(q "$DB" "SELECT count(*) FROM calibrations WHERE repeats = 2 AND impl = 'old' AND mdc > 0 AND pairing = 'round'")" "2"
 is "A/A gates stored" "$(q "$DB" "SELECT count(*) FROM comparisons WHERE gate = 'aa'")" "2"
+out=$(COLUMNS=80 "$BENCH" gate --calibrate --suite synthetic --repeat 2 "${G[@]}" "${SEED[@]}" --db "$T/aa80.db" 2>/dev/null)
+is "A/A calibration within 80 columns" "$(printf '%s\n' "$out" | LC_ALL=C.UTF-8 awk 'length > 80' | wc -l)" "0"
 expect 0 "MDC (A/A)" "$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$DB"
 out=$("$BENCH" gate --suite synthetic "${G[@]}" "${SEED[@]}" --db "$DB" --format json)
 [[ $out == *'"verdict": "pass"'* && $out == *'"calibrated_mdc": 0.'* ]] && ok || bad "json: $out"
