@@ -10,6 +10,13 @@
 # format is text, each suite's own table) goes to stderr, so that standard output holds the one
 # document and nothing else.
 
+# The bench commands' output reaches the terminal through pipes, where bench sees no width of its
+# own: the terminal's width, when one is there and COLUMNS does not already say it, is passed on,
+# so that their tables and lines fit it as bench's own do (docs/gate-outputs.md).
+if [[ -z ${COLUMNS:-} ]] && { [[ -t 1 ]] || [[ -t 2 ]]; }; then
+    COLUMNS=$(tput cols 2>/dev/null) && [[ $COLUMNS =~ ^[0-9]+$ ]] && export COLUMNS || unset COLUMNS
+fi
+
 PB_FORMAT=text PB_ANNOTATE='' PB_THRESHOLD=''
 PB_OUTS=()          # --write F=FILE (or its old spelling --out), as given
 PB_MERGE_ARGS=()    # --skipped / --error for suites that left no document
