@@ -193,11 +193,12 @@ static char *p_ddl(const char *sql)
 
 #ifdef PB_HAVE_LIBPQ
 
-#include <errno.h>
 #include <inttypes.h>
 #include <libpq-fe.h>
 #include <math.h>
 #include <strings.h>
+
+#include "db_pg_conn.h"
 
 #define OID_BOOL 16
 #define OID_INT8 20
@@ -208,14 +209,6 @@ static char *p_ddl(const char *sql)
 #define OID_FLOAT4 700
 #define OID_FLOAT8 701
 #define OID_NUMERIC 1700
-
-typedef struct pg_db {
-    pb_db base;
-    PGconn *conn;
-    char err[1024];
-    int in_txn;    /* between pb_db_begin and commit/rollback: writes may be pipelined */
-    int npending;  /* statements sent in pipeline mode whose answers are not read yet */
-} pg_db;
 
 /* answers collected at least this often: the server's replies to unread statements must fit its
  * socket buffer, or both sides would wait for each other */
@@ -236,13 +229,6 @@ typedef struct pg_stmt {
     int piped;       /* this execution was pipelined: done, its answer comes later */
 } pg_stmt;
 
-
-static void set_err(pg_db *d, const char *msg)
-{
-    snprintf(d->err, sizeof d->err, "%s", msg && *msg ? msg : "PostgreSQL error");
-    size_t n = strlen(d->err);
-    while (n && (d->err[n - 1] == '\n' || d->err[n - 1] == ' ')) d->err[--n] = 0;
-}
 
 /* `?N` -> `$N`, `?` -> the next number, outside quotes and comments; group_concat( ->
  * string_agg( (SQLite before 3.44 has no string_agg; both take (text, separator)). */
@@ -317,17 +303,23 @@ static int pipeable_sql(const char *sql)
 static int drain(pg_db *d)
 {
     if (!d->npending && PQpipelineStatus(d->conn) == PQ_PIPELINE_OFF) return 0;
+    if (d->dead) return -1;
     int rc = 0;
+    int64_t deadline = pg_deadline_of(d);
     if (!PQpipelineSync(d->conn)) {
-        set_err(d, PQerrorMessage(d->conn));
+        pg_set_err(d, PQerrorMessage(d->conn));
         rc = -1;
     }
-    for (int nulls = 0; rc == 0 || PQstatus(d->conn) == CONNECTION_OK;) {
-        PGresult *r = PQgetResult(d->conn);
+    for (int nulls = 0; !d->dead && (rc == 0 || PQstatus(d->conn) == CONNECTION_OK);) {
+        PGresult *r = pg_get_result(d, deadline);
+        if (!r && d->dead) {
+            rc = -1;
+            break;
+        }
         if (!r) {
             /* one NULL ends each statement's answers; two in a row: nothing more is coming */
             if (++nulls > 1) {
-                if (rc == 0) set_err(d, PQerrorMessage(d->conn));
+                if (rc == 0) pg_set_err(d, PQerrorMessage(d->conn));
                 rc = -1;
                 break;
             }
@@ -343,14 +335,15 @@ static int drain(pg_db *d)
             char msg[sizeof d->err];
             snprintf(msg, sizeof msg, "a write sent earlier in this transaction failed: %s",
                      t == PGRES_PIPELINE_ABORTED ? "pipeline aborted" : PQresultErrorMessage(r));
-            set_err(d, msg);
+            pg_set_err(d, msg);
             rc = -1;
         }
         PQclear(r);
     }
     d->npending = 0;
+    if (d->dead) return -1;
     if (!PQexitPipelineMode(d->conn) && rc == 0) {
-        set_err(d, PQerrorMessage(d->conn));
+        pg_set_err(d, PQerrorMessage(d->conn));
         rc = -1;
     }
     return rc;
@@ -360,7 +353,7 @@ static int p_prepare(pb_db *db, const char *sql, pb_stmt **out)
 {
     pg_db *d = (pg_db *)db;
     pg_stmt *s = calloc(1, sizeof *s);
-    if (!s) return set_err(d, "out of memory"), PB_DB_ERROR;
+    if (!s) return pg_set_err(d, "out of memory"), PB_DB_ERROR;
     s->base.ops = &pb_db_pg_ops;
     s->db = d;
     s->row = -1;
@@ -380,7 +373,7 @@ static int p_prepare(pb_db *db, const char *sql, pb_stmt **out)
         free(s->vals);
         free(s->types);
         free(s);
-        return set_err(d, "out of memory"), PB_DB_ERROR;
+        return pg_set_err(d, "out of memory"), PB_DB_ERROR;
     }
     *out = &s->base;
     return PB_DB_OK;
@@ -401,7 +394,7 @@ static int set_param(pb_stmt *st, int i, char *v, Oid type)
     pg_stmt *s = (pg_stmt *)st;
     if (i < 1 || i > s->nparams) {
         free(v);
-        return set_err(s->db, "bind index out of range"), PB_DB_ERROR;
+        return pg_set_err(s->db, "bind index out of range"), PB_DB_ERROR;
     }
     free(s->vals[i - 1]);
     s->vals[i - 1] = v;
@@ -451,22 +444,22 @@ static int p_step(pb_stmt *st)
         if (s->pipeable && d->in_txn) {
             if (d->npending >= PIPE_MAX && drain(d) < 0) return PB_DB_ERROR;
             if (PQpipelineStatus(d->conn) == PQ_PIPELINE_OFF && !PQenterPipelineMode(d->conn))
-                return set_err(d, PQerrorMessage(d->conn)), PB_DB_ERROR;
+                return pg_set_err(d, PQerrorMessage(d->conn)), PB_DB_ERROR;
             if (!PQsendQueryParams(d->conn, s->sql, s->nparams, s->types, (const char *const *)s->vals, NULL, NULL, 0))
-                return set_err(d, PQerrorMessage(d->conn)), PB_DB_ERROR;
+                return pg_set_err(d, PQerrorMessage(d->conn)), PB_DB_ERROR;
             d->npending++;
             s->piped = 1;
             return PB_DB_DONE;
         }
         if (drain(d) < 0) return PB_DB_ERROR;
-        s->res = PQexecParams(s->db->conn, s->sql, s->nparams, s->types, (const char *const *)s->vals, NULL, NULL, 0);
+        s->res = pg_exec_params_waiting(d, s->sql, s->nparams, s->types, (const char *const *)s->vals);
         ExecStatusType t = s->res ? PQresultStatus(s->res) : PGRES_FATAL_ERROR;
         if (t == PGRES_TUPLES_OK) {
             s->nrows = PQntuples(s->res);
         } else if (t == PGRES_COMMAND_OK) {
             s->nrows = 0;
         } else {
-            set_err(s->db, s->res ? PQresultErrorMessage(s->res) : PQerrorMessage(s->db->conn));
+            if (!d->dead) pg_set_err(d, s->res ? PQresultErrorMessage(s->res) : PQerrorMessage(d->conn));
             PQclear(s->res);
             s->res = NULL;
             return PB_DB_ERROR;
@@ -573,12 +566,12 @@ static int p_exec(pb_db *db, const char *sql)
     if (drain(d) < 0) return PB_DB_ERROR;
     int n = 0;
     char *t = translate(sql, &n, NULL, 0);
-    if (!t) return set_err(d, "out of memory"), PB_DB_ERROR;
-    PGresult *r = PQexec(d->conn, t);
+    if (!t) return pg_set_err(d, "out of memory"), PB_DB_ERROR;
+    PGresult *r = pg_exec_waiting(d, t);
     free(t);
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     int rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_EMPTY_QUERY ? PB_DB_OK : PB_DB_ERROR;
-    if (rc != PB_DB_OK) set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+    if (rc != PB_DB_OK && !d->dead) pg_set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
     PQclear(r);
     return rc;
 }
@@ -596,14 +589,15 @@ static int p_commit(pb_db *db)
     pg_db *d = (pg_db *)db;
     d->in_txn = 0;
     if (drain(d) < 0) {
-        PQclear(PQexec(d->conn, "ROLLBACK"));
+        PQclear(pg_exec_waiting(d, "ROLLBACK"));
         return PB_DB_ERROR;
     }
-    PGresult *r = PQexec(d->conn, "COMMIT");
+    PGresult *r = pg_exec_waiting(d, "COMMIT");
     int rc = PB_DB_ERROR;
+    if (d->dead) return rc;
     if (r && PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT")) rc = PB_DB_OK;
-    else if (r && PQresultStatus(r) == PGRES_COMMAND_OK) set_err(d, "the transaction was rolled back by the server");
-    else set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+    else if (r && PQresultStatus(r) == PGRES_COMMAND_OK) pg_set_err(d, "the transaction was rolled back by the server");
+    else pg_set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
     PQclear(r);
     return rc;
 }
@@ -613,7 +607,7 @@ static void p_rollback(pb_db *db)
     pg_db *d = (pg_db *)db;
     d->in_txn = 0;
     drain(d);
-    PQclear(PQexec(d->conn, "ROLLBACK"));
+    PQclear(pg_exec_waiting(d, "ROLLBACK"));
 }
 
 static const char *p_errmsg(pb_db *db) { return ((pg_db *)db)->err; }
@@ -634,25 +628,21 @@ static void no_notice(void *arg, const char *msg)
 
 /* A connection: libpq reads host, user, TLS settings and the password from the URI and its usual
  * environment (PGPASSWORD, PGPASSFILE/~/.pgpass, PGSSLMODE, ...); read-only: every transaction is
- * (as SQLite's query_only, nothing can be created or changed). */
+ * (as SQLite's query_only, nothing can be created or changed). Limits that the URI (or
+ * PGCONNECT_TIMEOUT) may change: 10 s to connect, TCP keepalives that find a vanished server or
+ * network in about a minute; and every answer waited for at most PB_PG_TIMEOUT (get_result). */
 static int p_open(pb_db **out, const char *uri, pb_db_open_mode mode, pb_err *e)
 {
     *out = NULL;
     pg_db *d = calloc(1, sizeof *d);
     if (!d) return pb_errf(e, "cannot open database %s: out of memory", uri);
     d->base.ops = &pb_db_pg_ops;
-    /* the URI is expanded as a connection string; the rest comes from libpq's environment */
-    const char *keys[] = {"dbname", "fallback_application_name", "client_encoding", NULL};
-    const char *vals[] = {uri, "bench", "UTF8", NULL};
-    d->conn = PQconnectdbParams(keys, vals, 1);
-    if (!d->conn || PQstatus(d->conn) != CONNECTION_OK) {
-        set_err(d, d->conn ? PQerrorMessage(d->conn) : "out of memory");
-        pb_errf(e, "cannot open database %s: %s", uri, d->err);
-        p_close(&d->base);
+    if (pg_connect(d, uri, e) < 0) {
+        free(d);
         return -1;
     }
     PQsetNoticeProcessor(d->conn, no_notice, NULL);
-    if (p_exec(&d->base, mode == PB_DB_OPEN_READ ? "SET default_transaction_read_only = on" : "SELECT 1") != PB_DB_OK) {
+    if (pg_session_settings(d, mode == PB_DB_OPEN_READ) < 0) {
         pb_errf(e, "cannot open database %s: %s", uri, d->err);
         p_close(&d->base);
         return -1;
