@@ -325,6 +325,10 @@ int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e);        
 const char *const *pb_suite_ratio_pairs(const pb_suite *s, const void *opts);              /* NULL */
 int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
 int pb_suite_user_object(const pb_suite *s, const void *opts, const char *impl, char *path, size_t cap); /* 0 */
+/* Is the timed code another program (a sample is a process: sample_words, gbench and exec)? Bench's
+ * code layouts move only its own suite module, never that program's code, so such a run has one
+ * layout and says rounds, not layouts (docs/layout.md). 0: the suite's code runs in bench. */
+int pb_suite_times_a_program(const pb_suite *s);
 /* The run's baseline and candidate impls: the suite's roles hook where it names them, else its own. */
 void pb_suite_roles(const pb_suite *s, const void *opts, const char **baseline, const char **candidate);
 
