@@ -289,7 +289,9 @@ typedef struct pb_suite {
     /* Optional: called once per cell of a run on the run's own options (never a code layout's copy,
      * so once however many layouts the run has): cell_begin before the first of the cell's cases is
      * set up, cell_end after its last sample and before the cell is stored (exec --setup and
-     * --cleanup). 0, or -1 + e: the run is refused (bench run exits 2) and the cell is not stored. */
+     * --cleanup). 0, or -1 + e: the run is refused (bench run exits 2) and the cell is not stored;
+     * cell_end also 1 + e: the cell is kept, and e's words are warned about and stored in the run's
+     * noise (a --cleanup that failed after every sample was in). */
     int (*cell_begin)(void *opts, const pb_cell *cell, pb_err *e);
     int (*cell_end)(void *opts, const pb_cell *cell, pb_err *e);
     /* Optional: sizes in items of the suite's own (docs/adding-a-suite.md, "Sizes in items"), where
