@@ -11,6 +11,7 @@
 #include "reads.h"
 #include "store.h"
 #include "suite.h"
+#include "term.h"
 
 /* --db, the one option of list and migrate; --runs of list */
 typedef struct db_args {
@@ -29,11 +30,39 @@ static void print_header(int *printed)
            "git", "note");
 }
 
+/* what print_run needs: the header printed yet, the store for each run's sides, stdout's width */
+typedef struct list_ctx {
+    int header;
+    pb_store *st;
+    int width;
+} list_ctx;
+
+/* whose code the run timed, beneath it: the git column is bench's own revision, never the user's
+ * (docs/your-code.md); one line per side and the parity verdict, each cut to the width */
+static void print_sides(const list_ctx *x, int64_t run)
+{
+    pb_run_sides sd;
+    pb_err e = {{0}};
+    if (pb_store_run_sides(x->st, run, &sd, &e) < 0 || !sd.n) return;
+    char line[1200], side[1100];
+    for (int i = 0; i < sd.n; i++) {
+        pb_side_line(&sd.v[i], 0, side, sizeof side);
+        snprintf(line, sizeof line, "      %s", side);
+        pb_term_line(stdout, x->width, line);
+    }
+    pb_parity_verdict(sd.parity, side, sizeof side);
+    snprintf(line, sizeof line, "      build parity: %s", side);
+    pb_term_line(stdout, x->width, line);
+    pb_run_sides_free(&sd);
+}
+
 static void print_run(void *ctx, const pb_run_listing *r)
 {
-    print_header(ctx);
+    list_ctx *x = ctx;
+    print_header(&x->header);
     printf("%-5lld %-8s %-10s %-9s %-24s %-6d %-12s %s\n", (long long)r->id, r->suite, r->status, r->target,
            r->started_at, r->cases, r->git, r->note);
+    print_sides(x, r->id);
 }
 
 /* Does suite s go with --published and --ci (its declaration, suite.h pb_suite_published)? */
@@ -109,9 +138,9 @@ int cmd_list(int argc, char **argv)
     pb_store st;
     pb_err e = {{0}};
     if (pb_store_open_readonly(&st, db, &e) < 0) { fprintf(stderr, "bench list: %s\n", e.msg); return 2; }
-    int header = 0;
-    int listed = pb_store_each_run(&st, print_run, &header, &e);
-    if (listed >= 0) print_header(&header);   /* a store without runs: the header alone */
+    list_ctx x = {.st = &st, .width = pb_term_width()};
+    int listed = pb_store_each_run(&st, print_run, &x, &e);
+    if (listed >= 0) print_header(&x.header);   /* a store without runs: the header alone */
     if (listed) fprintf(stderr, "bench list: %s\n", e.msg);
     pb_store_close(&st);
     return listed ? 1 : 0;

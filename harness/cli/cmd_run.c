@@ -273,6 +273,12 @@ static int open_layouts(run_args *a, pb_module_layouts *ml, pb_layout_set *set)
     memset(ml, 0, sizeof *ml);
     memset(set, 0, sizeof *set);
     if (a->la.layouts == 1) return 0;
+    if (pb_suite_times_a_program(a->o.suite)) {
+        if (a->la.layouts <= 1) return 0;
+        fprintf(stderr, "bench run: --layouts %d: suite %s times another program, whose code bench's layouts do not "
+                "move (docs/layout.md): it runs in one\n", a->la.layouts, a->o.suite->name);
+        return -1;
+    }
     char own[1024];
     pb_err e = {{0}};
     if (pb_suite_module_own_path(own, sizeof own, &e) < 0) {

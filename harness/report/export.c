@@ -147,6 +147,30 @@ json_t *pb_json_run_columns(pb_store *st, int64_t id, const char *const *cols, s
     return x.o;
 }
 
+/* whose code the run timed (docs/your-code.md): one object per side, and the build-parity verdict in
+ * each; [] where it timed the lab's own code only */
+static json_t *sides_array(pb_store *st, int64_t id)
+{
+    json_t *a = json_array();
+    pb_run_sides sd;
+    pb_err e = {{0}};
+    if (pb_store_run_sides(st, id, &sd, &e) < 0) return a;
+    char parity[1024];
+    pb_parity_verdict(sd.parity, parity, sizeof parity);
+    for (int i = 0; i < sd.n; i++) {
+        const pb_side_id *x = &sd.v[i];
+        json_t *o = json_object();
+        const char *const keys[] = {"impl", "path", "sha256", "build_id", "revision", "label"};
+        const char *const v[] = {x->impl, x->path, x->sha256, x->build_id, x->revision, x->label};
+        /* "" in the store is unknown: null, as every other unknown of the export */
+        for (int k = 0; k < 6; k++) json_object_set_new(o, keys[k], v[k][0] ? pb_json_text(v[k]) : json_null());
+        json_object_set_new(o, "build_parity", pb_json_text(parity));
+        json_array_append_new(a, o);
+    }
+    pb_run_sides_free(&sd);
+    return a;
+}
+
 /* a run's provenance as a JSON object */
 static json_t *run_object(pb_store *st, int64_t id)
 {
@@ -156,7 +180,9 @@ static json_t *run_object(pb_store *st, int64_t id)
                                  "primary_metric", "cpu_vendor", "cpu_family", "cpu_model_number", "cpu_stepping",
                                  "cpu_microcode", "cache_l1d_bytes", "cache_l1i_bytes", "cache_l2_bytes",
                                  "cache_l3_bytes", "threads_per_core", "hypervisor"};
-    return pb_json_run_columns(st, id, cols, sizeof cols / sizeof cols[0]);
+    json_t *o = pb_json_run_columns(st, id, cols, sizeof cols / sizeof cols[0]);
+    json_object_set_new(o, "sides", sides_array(st, id));
+    return o;
 }
 
 static json_t *runs_array(pb_store *st, const int64_t *ids, int n)

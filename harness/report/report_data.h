@@ -93,6 +93,7 @@ typedef struct pb_report_data {
     spread_row *spreads;           /* of run (not guest_run), only for a suite whose sample is a process */
     size_t nspreads;
     run_info info[2];              /* [0] the run, [1] the kernel-module run */
+    pb_run_sides sides;            /* whose code run timed, one per side (store.h); n 0: the lab's own */
 } pb_report_data;
 
 /* Everything the report of suite s draws from: run (and guest_run, 0 for none) in metric, the

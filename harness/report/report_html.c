@@ -16,6 +16,7 @@
 #include "html.h"
 #include "metrics.h"
 #include "report_machines.h"
+#include "report_sides.h"
 
 void pb_report_html_begin(FILE *f, const char *title)
 {
@@ -182,6 +183,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     pb_html_fputs(f, line);
     fputs(".</p>\n", f);
     machine_line(f, &d->info[0], "Measured");
+    pb_report_sides_html(f, d);
     fprintf(f, "<p>Every ratio is one of <strong>time per operation (cost), X/");
     pb_html_fputs(f, s->baseline);
     fprintf(f, ": below 1, X is faster</strong> (as <code>bench compare</code> and <code>bench gate</code>); "
@@ -200,6 +202,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     fputs("<div class=\"tbl\"><table>\n", f);
     pb_report_table(&tw, d, s, d->run, 0, cfg, &scratch);
     fputs("</table></div>\n", f);
+    pb_report_other_ratios(&tw, d, s, d->run);
     pb_report_spread_table(&tw, d);
     /* the figure after the verdicts: the first screen shows what the run concluded */
     fputs("<figure>\n", f);

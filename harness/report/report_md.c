@@ -14,6 +14,7 @@
 #include "fmt.h"
 #include "html.h"
 #include "metrics.h"
+#include "report_sides.h"
 #include "text_out.h"
 
 #define UNAVAILABLE_HERE "Unavailable here (reported, not counted as zero)"
@@ -150,6 +151,7 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
     fprintf(md, "![%s: measured medians%s](%s.png)\n\n", s->name, d->doc.n ? " beside the document's" : "", s->name);
     unavailable_notes(md, d, d->run, "No line in the figures where a case is unavailable");
     run_header(md, &d->info[0], "Measured");
+    pb_report_sides_md(md, d);
     verdict_legend(md, s, pb_suite_primary_metric(s), in->cfg, d->doc.n > 0);
     pb_report_real_legend(md, d, s, d->run, 0, in->cfg, pb_md_text_fputs, "**Real code**: ", "\n\n");
     /* the verdicts were counted before (pb_report_count): the table's own count is not needed */

@@ -416,8 +416,17 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
         if (!d->m.v[i].guest) { row *x = pb_report_push(&sub); if (x) *x = d->m.v[i]; }
     axes a;
     pb_report_axes(&sub, &a);
-    fprintf(t->f, "Every other implementation against %s (time X/%s [95%% CI], as in the ratio figure):\n\n",
-            tw_name(t, s->baseline), tw_name(t, s->baseline));
+    /* in HTML too: every command of an exec run against the first, not only the second (issue 42) */
+    if (t->html) {
+        fputs("<p>Every other implementation against ", t->f);
+        pb_html_fputs(t->f, s->baseline);
+        fputs(" (time X/", t->f);
+        pb_html_fputs(t->f, s->baseline);
+        fputs(" [95% CI], as in the ratio figure):</p>\n<div class=\"tbl\"><table>\n", t->f);
+    } else {
+        fprintf(t->f, "Every other implementation against %s (time X/%s [95%% CI], as in the ratio figure):\n\n",
+                tw_name(t, s->baseline), tw_name(t, s->baseline));
+    }
     tw_row(t, 1);
     int sized = axes_sized(&a);
     tw_cell(t, "variant");
@@ -442,7 +451,7 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
                 }
                 tw_end(t, 2 + sized + ni);
             }
-    fprintf(t->f, "\n");
+    fputs(t->html ? "</table></div>\n" : "\n", t->f);
     free(sub.v);
 }
 

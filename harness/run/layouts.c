@@ -29,7 +29,9 @@ int pb_layouts_begin(pb_run_layouts *L, const pb_runner_opts *o, int rounds, pb_
 {
     memset(L, 0, sizeof *L);
     const pb_layout_set *set = o->layouts;
-    L->n = set && set->n > 1 ? set->n : 1;
+    /* another program's code is where its own binary put it, whichever copy of bench's module runs */
+    L->program = pb_suite_times_a_program(o->suite);
+    L->n = set && set->n > 1 && !L->program ? set->n : 1;
     L->rounds = rounds;
     L->of_round = calloc((size_t)(rounds > 0 ? rounds : 1), sizeof *L->of_round);
     if (!L->of_round) return pb_errf(e, "out of memory");
@@ -82,6 +84,10 @@ int pb_layouts_has(const pb_run_layouts *L, int l, const pb_cell *cell, const ch
 
 void pb_layouts_describe(const pb_run_layouts *L, char *buf, size_t cap)
 {
+    if (L->n == 1 && L->program) {
+        snprintf(buf, cap, "1: the timed code is another program, which bench's code layouts do not move");
+        return;
+    }
     if (L->n == 1) {
         snprintf(buf, cap, "1 (the run's own build; no layout variants)%s%s", L->short_of[0] ? ": " : "",
                  L->short_of);

@@ -18,6 +18,7 @@ typedef struct pb_run_layouts {
     int *of_round;                           /* rounds entries: the layout of each round */
     char short_of[400];                      /* why fewer layouts than asked ran, or "" */
     int rounds;
+    int program;                             /* the timed code is another program: one layout (suite.h) */
 } pb_run_layouts;
 
 /* Plan every layout of o->layouts (after sharing the run's own calibration with it) and draw the

@@ -164,6 +164,12 @@ int record_noise(run_ctx *rx, const char *core, pb_err *e)
                  rx->makeup_rounds, rx->makeup_rounds == 1 ? "" : "s");
     snprintf(noise, sizeof noise, "%s%s%s%s%s%s", probe, probe[0] && waits[0] ? "; " : "", waits,
              (probe[0] || waits[0]) && core[0] ? "; " : "", core, core[0] ? makeup : "");
+    /* what a suite noted of a cell it kept (suite.h cell_end: exec's failed --cleanup): the report shows it */
+    if (rx->cell_notes) {
+        size_t k = strlen(noise);
+        snprintf(noise + k, sizeof noise - k, "%sthe clean-up of %ld cell%s failed (first: %s; the samples are kept)",
+                 k ? "; " : "", rx->cell_notes, rx->cell_notes == 1 ? "" : "s", rx->cell_note);
+    }
     if (noise[0]) {
         /* bounded: the first of it, the rest in the store (runs.noise) and the report */
         char head[64];

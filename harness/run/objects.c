@@ -291,6 +291,28 @@ static void parity(const pb_suite *s, pb_objects *o)
     free(done);
 }
 
+/* Two different files in one checkout at one revision: git describe names the checkout's state,
+ * which at most one of them was built from (an old build kept beside a new one in the same tree).
+ * The revision stays with the candidate, whose revision the run's is (pb_objects_user_revision),
+ * and leaves every other side unknown rather than wrong: the old side's revision is never the new
+ * checkout's (docs/your-code.md). */
+static void own_revisions(const pb_suite *s, pb_objects *o)
+{
+    int c = find_impl(o, s->candidate);
+    for (int i = 0; i < o->n; i++) {
+        pb_object_row *x = &o->v[i];
+        if (i == c || !x->revision[0]) continue;
+        for (int k = 0; k < o->n; k++) {
+            const pb_object_row *y = &o->v[k];
+            if (k == i || strcmp(x->repo, y->repo) || strcmp(x->revision, y->revision) ||
+                !strcmp(x->sha256, y->sha256) || (k != c && c >= 0))
+                continue;
+            x->revision[0] = 0;
+            break;
+        }
+    }
+}
+
 int pb_objects_collect(const pb_suite *s, const void *opts, const pb_grid *g, pb_objects *out, pb_err *e)
 {
     memset(out, 0, sizeof *out);
@@ -303,6 +325,7 @@ int pb_objects_collect(const pb_suite *s, const void *opts, const pb_grid *g, pb
                 return -1;
             }
         }
+    own_revisions(s, out);
     parity(s, out);
     return 0;
 }

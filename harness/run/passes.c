@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "term.h"
 
 /* seconds of ops that warm a code layout's case before a pass's rounds (warm_layouts) */
 #define PB_WARM_S 0.25e-3
@@ -162,6 +163,18 @@ static int run_rounds(run_ctx *rx, cell_run *cr, int first, const int *rr, int n
     return rc;
 }
 
+/* A cell kept with a note of its suite's (cell_end 1 + e, suite.h: exec's failed --cleanup): warned
+ * about now, in a line that fits, and kept for the run's noise (record_noise), which the report shows */
+static void cell_noted(run_ctx *rx, const pb_cell *cell, const char *msg)
+{
+    char line[700];
+    snprintf(line, sizeof line, "%s (the cell's samples are kept)", msg);
+    pb_term_warn(stderr, rx->o->width, "bench: warning: ", line, "see bench report");
+    char where[3 * PB_NAME_MAX + 64];
+    pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes);
+    if (!rx->cell_notes++) snprintf(rx->cell_note, sizeof rx->cell_note, "%s: %s", where, msg);
+}
+
 /* Rounds rr[0..nrr) of a cell, one pass of it: the suite's cell hooks around it, its cases set up
  * anew (fresh allocations: where its buffers and contexts land is drawn again in every pass), the
  * first pass calibrating each impl's iterations and the later ones reusing them, every layout's
@@ -190,11 +203,13 @@ int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nrr, pb_e
     }
     /* the suite's per-cell clean-up, after the pass's last sample: a failure refuses the run and the
      * cell is not stored */
-    if (begun && s->cell_end && s->cell_end(o->suite_opts, cell, &he) < 0 && rc == 0) {
+    int ended = begun && s->cell_end ? s->cell_end(o->suite_opts, cell, &he) : 0;
+    if (ended < 0 && rc == 0) {
         pb_errf(e, "%s %s %s %llu B: %s", s->name, cell->variant, cell->op, (unsigned long long)cell->size_bytes,
                 he.msg);
         rc = -2;
     }
+    if (ended > 0) cell_noted(rx, cell, he.msg);
     for (int i = 0; i < cr->ncs; i++) free_impl(&cr->cs[i]);
     return rc;
 }

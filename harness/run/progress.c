@@ -57,6 +57,10 @@ typedef struct line_parts {
     int bi, ci;                        /* the baseline's and the candidate's case, or -1 */
     int have_ratio;
     pb_cell_ratio r;
+    /* every other impl's ratio against the baseline where it has one (exec's third command on):
+     * each command of a run is shown against the first, not only the second */
+    pb_cell_ratio *other;
+    char *has_other;
 } line_parts;
 
 enum {
@@ -117,6 +121,10 @@ static void compose(const line_parts *lp, int level, char *buf, size_t cap)
         s->baseline, r->pr.estimate, r->pr.ci_lo, r->pr.ci_hi);
     if (r->across && level < LEVEL_NO_LAYOUTS) add(buf, cap, &off, " across %d layouts", r->lr.nlayouts);
     if (r->across && level < LEVEL_NO_RANGE) add(buf, cap, &off, " (%.3f to %.3f)", r->lr.lo, r->lr.hi);
+    for (int i = 0; i < lp->cr->ncs; i++)
+        if (lp->has_other[i])
+            add(buf, cap, &off, "%s%s/%s %.3f [%.3f, %.3f]", level < LEVEL_SHORT_RATIO ? "; " : " ", lp->cr->cs[i].impl,
+                s->baseline, lp->other[i].pr.estimate, lp->other[i].pr.ci_lo, lp->other[i].pr.ci_hi);
 }
 
 /* Each impl's median time per op over the cell's rounds so far, into lp->med. */
@@ -166,15 +174,26 @@ static void gather(line_parts *lp, int idx, int n)
     int bi = lp->bi, ci = lp->ci;
     lp->have_ratio = bi >= 0 && ci >= 0 && lp->cr->cs[bi].ready && lp->cr->cs[ci].ready &&
                      cell_ratio_so_far(lp->cr, lp->cr->cap_rounds, ci, bi, NULL, 0, &lp->r) == 0;
+    for (int i = 0; lp->have_ratio && i < lp->cr->ncs; i++)
+        lp->has_other[i] = i != bi && i != ci && lp->cr->cs[i].ready &&
+                           cell_ratio_so_far(lp->cr, lp->cr->cap_rounds, i, bi, NULL, 0, &lp->other[i]) == 0;
 }
 
 void progress_line(const run_ctx *rx, const cell_run *cr, int idx, int n)
 {
     line_parts lp = {.rx = rx, .cr = cr};
-    lp.med = calloc((size_t)(cr->ncs > 0 ? cr->ncs : 1), sizeof *lp.med);
-    if (!lp.med) return;
+    size_t nc = (size_t)(cr->ncs > 0 ? cr->ncs : 1);
+    lp.med = calloc(nc, sizeof *lp.med);
+    lp.other = calloc(nc, sizeof *lp.other);
+    lp.has_other = calloc(nc, 1);
+    if (!lp.med || !lp.other || !lp.has_other) {
+        free(lp.med);
+        free(lp.other);
+        free(lp.has_other);
+        return;
+    }
     gather(&lp, idx, n);
-    size_t cap = sizeof lp.head + (size_t)cr->ncs * (PB_NAME_MAX + 96) + 160;
+    size_t cap = sizeof lp.head + (size_t)cr->ncs * (2 * PB_NAME_MAX + 160) + 160;
     char *line = malloc(cap);
     int w = rx->o->width;
     for (int level = LEVEL_ALL; line && level < LEVEL_COUNT; level++) {
@@ -184,4 +203,6 @@ void progress_line(const run_ctx *rx, const cell_run *cr, int idx, int n)
     if (line) pb_term_line(stderr, w, line);
     free(line);
     free(lp.med);
+    free(lp.other);
+    free(lp.has_other);
 }

@@ -60,6 +60,8 @@ typedef struct run_ctx {
     long units_done;        /* cell-passes run so far: the progress line's ETA */
     double tprobe_min;      /* the fastest core-sharing probe so far (counters.h): the core alone */
     long makeup_rounds;     /* make-up rounds run (cell_makeup) */
+    char cell_note[400];    /* the first cell_end's note (suite.h: 1 + e), for the run's noise */
+    long cell_notes;        /* how many cells had one */
     int makeup_passes;      /* PB_MAKEUP_PASSES, or 0: --quick, one pass, one layout (runner.h) */
     int boundary_rounds;    /* the rounds a cell near a verdict's boundary gets (0: none; runner.h) */
     int boundary_base;      /* the first of them: after the make-up rounds' room, on a block's start */

@@ -166,6 +166,27 @@ int pb_store_add_object(pb_store *s, int64_t run, const pb_object_row *o, pb_err
 int pb_store_run_user(pb_store *s, int64_t run, const char *revision, const char *label, const char *repo,
                       const char *parity, pb_err *e);
 
+/* Each side of user code a run timed, as the outputs show it (docs/your-code.md, "Whose code"):
+ * the objects table's identity, with the run's --label on its candidate's side. "" where unknown. */
+typedef struct pb_side_id {
+    char impl[PB_NAME_MAX];
+    char path[1024], sha256[65], build_id[129], revision[128], label[256];
+} pb_side_id;
+typedef struct pb_run_sides {
+    pb_side_id *v;            /* malloc'd, n of them, in impl order */
+    int n;
+    char parity[PB_PARITY_MAX];   /* runs.build_parity: "" when the builds are alike */
+} pb_run_sides;
+/* The sides of run: 0 (n 0 when it timed no user's file), or -1 + e. pb_run_sides_free after. */
+int pb_store_run_sides(pb_store *s, int64_t run, pb_run_sides *out, pb_err *e);
+void pb_run_sides_free(pb_run_sides *r);
+/* One side in one line: "IMPL: revision REV, label L, sha256 0123456789ab, build-id 0123456789ab"
+ * (the digests cut to 12 hex digits, a revision not known "unknown", the rest left out where
+ * unknown; full 1: the digests whole). */
+void pb_side_line(const pb_side_id *x, int full, char *buf, size_t cap);
+/* The build-parity verdict in one line: "alike" or "differ: N warnings (the first)". */
+void pb_parity_verdict(const char *parity, char *buf, size_t cap);
+
 /* Derive per-sample metrics, per-case statistics and paired ratios of every
  * impl against the run's baseline (and of every `X@P` against `baseline@P`, a
  * code-generation profile P of the same sources); mark the run complete. One

@@ -289,7 +289,9 @@ typedef struct pb_suite {
     /* Optional: called once per cell of a run on the run's own options (never a code layout's copy,
      * so once however many layouts the run has): cell_begin before the first of the cell's cases is
      * set up, cell_end after its last sample and before the cell is stored (exec --setup and
-     * --cleanup). 0, or -1 + e: the run is refused (bench run exits 2) and the cell is not stored. */
+     * --cleanup). 0, or -1 + e: the run is refused (bench run exits 2) and the cell is not stored;
+     * cell_end also 1 + e: the cell is kept, and e's words are warned about and stored in the run's
+     * noise (a --cleanup that failed after every sample was in). */
     int (*cell_begin)(void *opts, const pb_cell *cell, pb_err *e);
     int (*cell_end)(void *opts, const pb_cell *cell, pb_err *e);
     /* Optional: sizes in items of the suite's own (docs/adding-a-suite.md, "Sizes in items"), where
@@ -325,6 +327,10 @@ int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e);        
 const char *const *pb_suite_ratio_pairs(const pb_suite *s, const void *opts);              /* NULL */
 int pb_suite_kat_accepts(const pb_suite *s, const char *path);                             /* 0 */
 int pb_suite_user_object(const pb_suite *s, const void *opts, const char *impl, char *path, size_t cap); /* 0 */
+/* Is the timed code another program (a sample is a process: sample_words, gbench and exec)? Bench's
+ * code layouts move only its own suite module, never that program's code, so such a run has one
+ * layout and says rounds, not layouts (docs/layout.md). 0: the suite's code runs in bench. */
+int pb_suite_times_a_program(const pb_suite *s);
 /* The run's baseline and candidate impls: the suite's roles hook where it names them, else its own. */
 void pb_suite_roles(const pb_suite *s, const void *opts, const char **baseline, const char **candidate);
 

@@ -180,6 +180,11 @@ int pb_suite_user_object(const pb_suite *s, const void *opts, const char *impl, 
     return s->user_object ? s->user_object(opts, impl, path, cap) : 0;
 }
 
+int pb_suite_times_a_program(const pb_suite *s)
+{
+    return s->sample_words != NULL;
+}
+
 int pb_suite_check_output(const pb_suite *s, void *case_ctx, pb_err *e)
 {
     return s->check_output ? s->check_output(case_ctx, e) : 0;
