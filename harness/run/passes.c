@@ -282,6 +282,7 @@ static int run_passes(run_ctx *rx, const pb_grid *g, cell_run *crs, pb_err *e)
             progress_where(rx, "measuring", p + 1, passes, i + 1, n);
             if (p == 0) rc = cell_run_init(rx, &crs[i], &g->cells[i], e);
             if (rc == 0) rc = cell_pass(rx, &crs[i], p == 0, rr, r1 - r0, e);
+            progress_cell_done(rx, i, r1 - r0);
             rx->units_done = (long)p * n + i + 1;
         }
         if (p < passes - 1 && rc == 0 && !run_interrupted()) progress_pass_done(rx, p, r0, r1);
@@ -299,7 +300,7 @@ int run_grid(run_ctx *rx, const pb_grid *g, pb_err *e)
     if (rc == 0) rc = run_passes(rx, g, crs, e);
     if (rc == 0) rc = makeup_passes(rx, crs, n, e);
     if (rc == 0 && rx->boundary_rounds && !run_interrupted()) rc = boundary_passes(rx, crs, n, e);
-    progress_clear(rx);   /* measured: the cells' lines, the run's end or its error follow */
+    progress_end(rx);   /* measured: the cells' lines, the run's end or its error follow */
     for (int i = 0; i < n && rc == 0 && !run_interrupted(); i++) {
         rc = cell_store(rx, &crs[i], i, n, should_show_cell(rx, i, n), e);
         cell_run_free(&crs[i]);

@@ -47,12 +47,19 @@ static double sample_weight(const run_ctx *rx, const pb_cell *c)
 
 void progress_plan(run_ctx *rx, const pb_grid *g)
 {
-    pb_ticker_init(&rx->plan.tick, stderr, rx->o->progress, rx->o->width, rx->t0);
+    pb_ticker_init(&rx->plan.tick, stderr, rx->o->progress || rx->o->live, rx->o->width, rx->t0);
     rx->plan.total = rx->plan.done = 0;
     for (int i = 0; i < g->ncells; i++)
         rx->plan.total += (double)g->cells[i].nimpls * rx->rounds * sample_weight(rx, &g->cells[i]);
     rx->plan.what = "measuring";
     rx->plan.more = extra_rounds_may_follow(rx, should_run_makeup_passes(rx));
+    rx->plan.round_s = calloc((size_t)(g->ncells > 0 ? g->ncells : 1), sizeof *rx->plan.round_s);
+}
+
+void progress_cell_done(run_ctx *rx, int cell, int rounds)
+{
+    uint64_t now = pb_now_ns();
+    if (rx->plan.round_s && rounds > 0) rx->plan.round_s[cell] = (double)(now - rx->plan.cell_ns) * 1e-9 / rounds;
 }
 
 void progress_where(run_ctx *rx, const char *what, int pass, int passes, int cell, int ncells)
@@ -64,6 +71,7 @@ void progress_where(run_ctx *rx, const char *what, int pass, int passes, int cel
     }
     if (strcmp(what, "measuring")) rx->plan.more = rx->boundary_rounds > 0 && strcmp(what, "boundary rounds")
                                                       ? "boundary rounds" : NULL;
+    rx->plan.cell_ns = pb_now_ns();
     rx->plan.what = what;
     rx->plan.pass = pass;
     rx->plan.passes = passes;
@@ -80,12 +88,31 @@ void progress_extend(run_ctx *rx, const cell_run *cr, int rounds)
     rx->plan.total += (double)abs(rounds) * n * (rounds > 0 ? 1 : -1) * sample_weight(rx, cr->cell);
 }
 
-/* The seconds left: what is left of the plan at the rate so far, from the second pass's start
- * once it has done a tenth of the plan (the first pass's calibration is not paid again). */
+/* In the run's own passes after the first: the seconds left by each cell's cost per round in its
+ * latest pass (cells differ in their set-up and warming, which a share of the samples does not
+ * see): the rest of this cell, the cells after it in this pass, every cell in the passes after. */
+static double predict_passes_left(const run_ctx *rx, uint64_t now)
+{
+    int i = rx->plan.cell - 1, n = rx->plan.ncells, p = rx->plan.pass - 1;
+    double left = 0;
+    for (int q = p; q < rx->passes; q++) {
+        int r0, r1;
+        pass_round_range(rx->rounds, q, rx->passes, &r0, &r1);
+        for (int j = q == p ? i : 0; j < n; j++) left += rx->plan.round_s[j] * (r1 - r0);
+    }
+    double in_cell = (double)(now - rx->plan.cell_ns) * 1e-9;
+    return left > in_cell ? left - in_cell : 0;
+}
+
+/* The seconds left: in the passes after the first, by each cell's cost (predict_passes_left); else
+ * what is left of the plan at the rate so far, from the second pass's start once it has done a
+ * tenth of the plan (the first pass's calibration is not paid again). */
 static double predict_plan_left(const run_ctx *rx, uint64_t now)
 {
     double done = rx->plan.done, left = rx->plan.total - done;
     if (done <= 0) return -1;
+    if (rx->plan.round_s && rx->plan.pass >= 2 && !strcmp(rx->plan.what, "measuring") && rx->plan.cell > 0)
+        return predict_passes_left(rx, now);
     double rate = (double)(now - rx->t0) * 1e-9 / done, since = done - rx->plan.since_done;
     if (rx->plan.since_ns && since >= 0.1 * rx->plan.total)
         rate = (double)(now - rx->plan.since_ns) * 1e-9 / since;
@@ -111,6 +138,13 @@ void progress_sample(run_ctx *rx, const case_state *cs)
 void progress_clear(run_ctx *rx)
 {
     pb_ticker_clear(&rx->plan.tick);
+}
+
+void progress_end(run_ctx *rx)
+{
+    progress_clear(rx);
+    free(rx->plan.round_s);
+    rx->plan.round_s = NULL;
 }
 
 void progress_pass_done(run_ctx *rx, int p, int r0, int r1)

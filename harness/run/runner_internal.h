@@ -98,6 +98,8 @@ typedef struct run_ctx {
         const char *more;       /* what may still extend the plan, or NULL */
         uint64_t since_ns;      /* the rate is taken from here on: the second pass's start, once */
         double since_done;      /* done at since_ns */
+        double *round_s;        /* each cell's seconds per round in its latest pass (0: none yet) */
+        uint64_t cell_ns;       /* when the current cell's pass started */
     } plan;
 } run_ctx;
 
@@ -200,7 +202,9 @@ void progress_plan(run_ctx *rx, const pb_grid *g);
 void progress_where(run_ctx *rx, const char *what, int pass, int passes, int cell, int ncells);
 void progress_extend(run_ctx *rx, const cell_run *cr, int rounds);
 void progress_sample(run_ctx *rx, const case_state *cs);
+void progress_cell_done(run_ctx *rx, int cell, int rounds);
 void progress_clear(run_ctx *rx);
+void progress_end(run_ctx *rx);
 
 /* noise.c: the noise account */
 void note_probe(probes *p, double pb, double pa);

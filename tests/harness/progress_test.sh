@@ -6,6 +6,7 @@
 # for a line at every sample instead of every few seconds, so that nothing here depends on how fast
 # this machine runs a seeded synthetic run (whose few samples bound the lines).
 BENCH=$1
+SRC=$2
 source "$(dirname "$0")/../lib.sh"
 unset COLUMNS
 R=(--suite synthetic --seed 1 --quick)
@@ -38,4 +39,20 @@ grep -qE '^bench: measuring [0-9]+%' "$T/g.err" && ok || bad "gate: no progress:
 grep -q $'\r' "$T/g.err" && bad "gate: a carriage return where stderr is no terminal" || ok
 PB_TEST_TICK=1 "$BENCH" gate "${G[@]}" --quiet --db "$T/gq.db" 2>"$T/gq.err" >/dev/null
 grep -q "bench: measuring" "$T/gq.err" && bad "gate --quiet: progress: $(cat "$T/gq.err")" || ok
+# --quiet --live: the live line alone (what ci/ scripts pass on)
+PB_TEST_TICK=1 "$BENCH" gate "${G[@]}" --quiet --live --db "$T/gl.db" 2>"$T/gl.err" >/dev/null
+[[ -s $T/gl.err ]] && ! grep -qvE '^bench: measuring [0-9]+%' "$T/gl.err" && ok ||
+    bad "gate --quiet --live: not the live lines alone: $(head -c 3000 "$T/gl.err")"
+
+# ci/claim-gate: a line per suite before it runs, bench's live lines passed on to stderr, stdout as before
+TH=$T/thresholds
+printf 'claim   synthetic  *  15%%\n' >"$TH"
+PB_TEST_TICK=1 COLUMNS=80 "$SRC/ci/claim-gate" --bench "$BENCH" --suites synthetic --db "$T/c.db" --thresholds "$TH" \
+    -- --seed 1 --rounds 6 >"$T/c.out" 2>"$T/c.err"
+is "claim-gate: exit" "$?" 0
+grep -qx 'ci/claim-gate: synthetic (1 of 1)' "$T/c.err" && ok || bad "claim-gate: no step line: $(head -c 3000 "$T/c.err")"
+grep -qE '^bench: measuring [0-9]+%' "$T/c.err" && ok || bad "claim-gate: bench's progress not passed on: $(head -c 3000 "$T/c.err")"
+grep -q 'bench: measuring' "$T/c.out" && bad "claim-gate: progress in the document: $(cat "$T/c.out")" || ok
+grep -q "claim gate: passed: synthetic" "$T/c.out" && ok || bad "claim-gate: $(cat "$T/c.out")"
+awk 'length($0) > 80 {print; exit 1}' "$T/c.err" && ok || bad "claim-gate: a line over 80 columns"
 finish
