@@ -63,6 +63,57 @@ pb_outputs_check() {
 pb_say() { printf '%s\n' "$*" >&4; }
 pb_show() { printf '%s\n' "$1" >&4; }
 
+# pb_step SCRIPT I N WHAT T0: before step I of N (a suite) starts, on stderr: what runs, and the
+# time left if the steps still to run take as long as those so far did each (T0: SECONDS at the
+# first step's start). The line fits the terminal's width.
+pb_step() {
+    local spent=$((SECONDS - $5)) line
+    if (( $2 > 1 )); then
+        line="$1: $4 ($2 of $3): $(pb_duration "$spent") so far, about $(pb_duration $((spent * ($3 - $2 + 1) / ($2 - 1)))) left"
+    else
+        line="$1: $4 ($2 of $3)"
+    fi
+    pb_fit "$line" >&2
+}
+
+# pb_duration S: "47 s", "3 min 20 s", as bench's progress says a duration (ticker.h)
+pb_duration() {
+    if (( $1 < 100 )); then printf '%d s\n' "$1"; else printf '%d min %02d s\n' $(($1 / 60)) $(($1 % 60)); fi
+}
+
+# pb_width: the columns of stderr's lines as bench takes them (term.h): COLUMNS, else the
+# terminal's when stderr is one, else 0 (unbounded)
+pb_width() {
+    local w=${COLUMNS:-}
+    [[ -z $w && -t 2 ]] && w=$(stty size <&2 2>/dev/null | cut -d' ' -f2)
+    [[ $w =~ ^[0-9]+$ ]] && printf '%s\n' "$w" || echo 0
+}
+
+# pb_fit LINE: LINE cut to pb_width (its progress lines are plain text)
+pb_fit() {
+    local w
+    w=$(pb_width)
+    if (( w > 0 && ${#1} > w )); then printf '%s\n' "${1:0:w-1}…"; else printf '%s\n' "$1"; fi
+}
+
+# pb_live [FILE]: a bench's stderr (stdin), its live progress lines (bench --live; ticker.h) on
+# stderr as they come, cut to the width, the other lines into FILE, or onto stdout without one.
+# bench writes them as plain lines (its stderr is this pipe), one every few seconds.
+pb_live() {
+    local line w
+    w=$(pb_width)
+    [[ -n ${1:-} ]] && : >"$1"
+    while IFS= read -r line; do
+        case $line in
+        "bench: measuring "* | "bench: make-up rounds "* | "bench: boundary rounds "*)
+            if (( w > 0 && ${#line} > w )); then line="${line:0:w-1}…"; fi
+            printf '%s\n' "$line" >&2 ;;
+        *) if [[ -n ${1:-} ]]; then printf '%s\n' "$line" >>"$1"; else printf '%s\n' "$line"; fi ;;
+        esac
+    done
+    return 0
+}
+
 # pb_threshold_args: --threshold P (as given) for bench gate, one word a line, when one was given
 pb_threshold_args() {
     [[ -n $PB_THRESHOLD ]] && printf '%s\n' --threshold "$PB_THRESHOLD"

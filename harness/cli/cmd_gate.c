@@ -163,6 +163,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_REVISION(gate_args, set.user_revision),
     PB_OPT_LABEL(gate_args, set.user_label),
     PB_OPT_QUIET(gate_args, set.progress),
+    PB_OPT_FLAG("live", "the live progress line of the gate's runs on stderr even with --quiet\n"
+                        "(what ci/ scripts pass on while they keep bench's other lines)", gate_args, set.live),
     PB_OPT_END,
 };
 

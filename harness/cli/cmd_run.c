@@ -82,6 +82,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_REVISION(run_args, o.user_revision),
     PB_OPT_LABEL(run_args, o.user_label),
     PB_OPT_QUIET(run_args, o.progress),
+    PB_OPT_FLAG("live", "the live progress line on stderr even with --quiet (what ci/ scripts\n"
+                        "pass on while they keep bench's other lines to themselves)", run_args, o.live),
     PB_OPT_FLAG("wide", "progress and notices in full lines, as when stderr is not a terminal\n"
                         "(else they fit its width, or COLUMNS where set; the detail is stored)", run_args, wide),
     PB_OPT_INTERNAL_STRING("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", run_args,

@@ -28,6 +28,7 @@ typedef struct pb_gate_settings {
     int rounds;            /* the first pass's; 0: PB_DEFAULT_ROUNDS (quick: _QUICK) */
     int reruns;            /* looks after the first */
     int progress;
+    int live;              /* the runs' live progress line even without progress (runner.h) */
     int no_confirm;        /* a regression of the first run stands unconfirmed */
     double budget;         /* --budget SECONDS; 0: none */
     uint64_t layout_seed;

@@ -155,6 +155,7 @@ static uint64_t calibrate(run_ctx *rx, case_state *cs, const pb_cell *cell, doub
                  "a %.2f s sample (%llu iterations); its time per op includes part of it",
                  cs->impl, pb_fmt_cell(where, sizeof where, cell->variant, cell->op, cell->size_bytes),
                  PB_CAL_MAX_SAMPLE_S, (unsigned long long)cal.iters);
+        progress_clear(rx);
         pb_term_wrap(stderr, rx->o->width, line);  /* stored nowhere else: wrapped, never cut */
     }
     return cal.iters;

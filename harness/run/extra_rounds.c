@@ -95,14 +95,19 @@ int makeup_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e)
     int rc = 0;
     for (int m = 0; m < rx->makeup_passes && rc == 0 && !run_interrupted(); m++) {
         long before = rx->makeup_rounds;
-        for (int i = 0; i < n && rc == 0 && !run_interrupted(); i++) rc = cell_makeup(rx, &crs[i], e);
-        long made = rx->makeup_rounds - before, left = 0;
         int missing[PB_MAX_LAYOUTS];
+        for (int i = 0; i < n; i++) progress_extend(rx, &crs[i], cell_needs_makeup(rx, &crs[i], missing));
+        for (int i = 0; i < n && rc == 0 && !run_interrupted(); i++) {
+            progress_where(rx, "make-up rounds", m + 1, rx->makeup_passes, i + 1, n);
+            rc = cell_makeup(rx, &crs[i], e);
+        }
+        long made = rx->makeup_rounds - before, left = 0;
         for (int i = 0; i < n && rc == 0; i++) left += layouts_without_alone(rx, &crs[i], missing);
         if (rx->o->progress && made && rc == 0 && !run_interrupted()) {
             char line[256];
             snprintf(line, sizeof line, "bench: make-up pass %d: %ld round%s in code layouts that had none on a core of"
                      " its own (%ld still without)", m + 1, made, made == 1 ? "" : "s", left);
+            progress_clear(rx);
             pb_term_wrap(stderr, rx->o->width, line);
         }
         if (!should_run_another_makeup_pass(made, left)) break;
@@ -212,7 +217,11 @@ int boundary_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e)
     if (rc == -2) rc = pb_errf(e, "out of memory");
     for (int i = 0; i < n && rc == 0; i++) rx->boundary_cells += near[i];
     int passes = predict_boundary_passes(rx);
+    for (int i = 0; i < n && rc == 0; i++)
+        if (near[i]) progress_extend(rx, &crs[i], E);
+    progress_where(rx, "boundary rounds", 1, passes, 0, 0);
     if (o->progress && rx->boundary_cells && rc == 0) {
+        progress_clear(rx);
         char line[3 * PB_NAME_MAX + 96];
         snprintf(line, sizeof line, "bench: %ld cell%s near a verdict's boundary (%s/%s): %d more rounds each",
                  rx->boundary_cells, rx->boundary_cells == 1 ? "" : "s", o->suite->candidate, o->suite->baseline, E);
@@ -223,7 +232,10 @@ int boundary_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e)
         pass_round_range(E, p, passes, &r0, &r1);
         for (int r = r0; r < r1; r++) rr[r - r0] = rx->boundary_base + r;
         for (int i = 0; i < n && rc == 0 && !run_interrupted(); i++)
-            if (near[i]) rc = cell_pass(rx, &crs[i], 0, rr, r1 - r0, e);
+            if (near[i]) {
+                progress_where(rx, "boundary rounds", p + 1, passes, 0, 0);
+                rc = cell_pass(rx, &crs[i], 0, rr, r1 - r0, e);
+            }
     }
     free(near);
     free(rr);

@@ -196,6 +196,7 @@ int cell_pass(run_ctx *rx, cell_run *cr, int first, const int *rr, int nrr, pb_e
         rc = -2;
     }
     if (rc == 0) rc = set_up_cases(rx, cr, first, e);
+    if (rc == 0 && first) progress_extend(rx, cr, -rx->rounds);   /* its unavailable impls are not in the plan */
     if (rc == 0) {
         calibrate_or_warm(rx, cr, first);
         warm_layouts(rx, cr, rr, nrr);
@@ -293,8 +294,10 @@ static int run_passes(run_ctx *rx, const pb_grid *g, cell_run *crs, pb_err *e)
         pass_round_range(rx->rounds, p, passes, &r0, &r1);
         for (int r = r0; r < r1; r++) rr[r - r0] = r;
         for (int i = 0; i < n && rc == 0 && !run_interrupted(); i++) {
+            progress_where(rx, "measuring", p + 1, passes, i + 1, n);
             if (p == 0) rc = cell_run_init(rx, &crs[i], &g->cells[i], e);
             if (rc == 0) rc = cell_pass(rx, &crs[i], p == 0, rr, r1 - r0, e);
+            progress_cell_done(rx, i, r1 - r0);
             rx->units_done = (long)p * n + i + 1;
         }
         if (p < passes - 1 && rc == 0 && !run_interrupted()) progress_pass_done(rx, p, r0, r1);
@@ -308,9 +311,11 @@ int run_grid(run_ctx *rx, const pb_grid *g, pb_err *e)
     int rc = 0, n = g->ncells;
     cell_run *crs = calloc((size_t)(n > 0 ? n : 1), sizeof *crs);
     if (!crs) rc = pb_errf(e, "out of memory");
+    progress_plan(rx, g);
     if (rc == 0) rc = run_passes(rx, g, crs, e);
     if (rc == 0) rc = makeup_passes(rx, crs, n, e);
     if (rc == 0 && rx->boundary_rounds && !run_interrupted()) rc = boundary_passes(rx, crs, n, e);
+    progress_end(rx);   /* measured: the cells' lines, the run's end or its error follow */
     for (int i = 0; i < n && rc == 0 && !run_interrupted(); i++) {
         rc = cell_store(rx, &crs[i], i, n, should_show_cell(rx, i, n), e);
         cell_run_free(&crs[i]);

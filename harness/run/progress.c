@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* progress.c — the progress lines on stderr (pb_runner_opts.progress), once a run has taken more
+/* progress.c — the progress lines on stderr (pb_runner_opts.progress): while the run measures, a
+ * live line every few seconds (ticker.h) with how much of the plan is done and an ETA, the plan
+ * being every cell's rounds of every impl, each sample weighted by its cell's sample length, and
+ * extended by the make-up and boundary rounds once they are decided; once a run has taken more
  * than PROGRESS_AFTER_NS: a pass done, and each cell as it is stored, with its impls' times, the
  * candidate against the baseline as the store will estimate it (cell_ratio.h), and an ETA; per item
  * too where the suite counts its sizes in items (suite.h item_unit). A bounded width (pb_runner_opts.width)
@@ -28,9 +31,126 @@ int should_show_cell(const run_ctx *rx, int idx, int n)
     return rx->o->progress && (pb_now_ns() - rx->t0 > PROGRESS_AFTER_NS || idx == n - 1);
 }
 
-void progress_pass_done(const run_ctx *rx, int p, int r0, int r1)
+/* The extra rounds that may still follow the passes (they are decided after them), or NULL. */
+static const char *extra_rounds_may_follow(const run_ctx *rx, int makeup)
+{
+    int boundary = rx->boundary_rounds > 0;
+    if (makeup && boundary) return "make-up/boundary rounds";
+    if (makeup) return "make-up rounds";
+    return boundary ? "boundary rounds" : NULL;
+}
+
+static double sample_weight(const run_ctx *rx, const pb_cell *c)
+{
+    return c->sample_seconds > 0 ? c->sample_seconds : rx->sample_s;
+}
+
+void progress_plan(run_ctx *rx, const pb_grid *g)
+{
+    pb_ticker_init(&rx->plan.tick, stderr, rx->o->progress || rx->o->live, rx->o->width, rx->t0);
+    rx->plan.total = rx->plan.done = 0;
+    for (int i = 0; i < g->ncells; i++)
+        rx->plan.total += (double)g->cells[i].nimpls * rx->rounds * sample_weight(rx, &g->cells[i]);
+    rx->plan.what = "measuring";
+    rx->plan.more = extra_rounds_may_follow(rx, should_run_makeup_passes(rx));
+    rx->plan.round_s = calloc((size_t)(g->ncells > 0 ? g->ncells : 1), sizeof *rx->plan.round_s);
+}
+
+void progress_cell_done(run_ctx *rx, int cell, int rounds)
+{
+    uint64_t now = pb_now_ns();
+    if (rx->plan.round_s && rounds > 0) rx->plan.round_s[cell] = (double)(now - rx->plan.cell_ns) * 1e-9 / rounds;
+}
+
+void progress_where(run_ctx *rx, const char *what, int pass, int passes, int cell, int ncells)
+{
+    /* the first pass calibrates every case: the later ones' rate says more of what is left */
+    if (pass == 2 && !rx->plan.since_ns && !strcmp(what, "measuring")) {
+        rx->plan.since_ns = pb_now_ns();
+        rx->plan.since_done = rx->plan.done;
+    }
+    if (strcmp(what, "measuring")) rx->plan.more = rx->boundary_rounds > 0 && strcmp(what, "boundary rounds")
+                                                      ? "boundary rounds" : NULL;
+    rx->plan.cell_ns = pb_now_ns();
+    rx->plan.what = what;
+    rx->plan.pass = pass;
+    rx->plan.passes = passes;
+    rx->plan.cell = cell;
+    rx->plan.ncells = ncells;
+}
+
+/* rounds more of a cell's sampled impls (make-up, boundary rounds: rounds > 0), or fewer (its
+ * impls that are not sampled after all: rounds < 0, with the impls not sampled) */
+void progress_extend(run_ctx *rx, const cell_run *cr, int rounds)
+{
+    int n = 0;
+    for (int i = 0; i < cr->ncs; i++) n += rounds > 0 ? cr->cs[i].ready && !cr->cs[i].failed[0] : !cr->cs[i].ready;
+    rx->plan.total += (double)abs(rounds) * n * (rounds > 0 ? 1 : -1) * sample_weight(rx, cr->cell);
+}
+
+/* In the run's own passes after the first: the seconds left by each cell's cost per round in its
+ * latest pass (cells differ in their set-up and warming, which a share of the samples does not
+ * see): the rest of this cell, the cells after it in this pass, every cell in the passes after. */
+static double predict_passes_left(const run_ctx *rx, uint64_t now)
+{
+    int i = rx->plan.cell - 1, n = rx->plan.ncells, p = rx->plan.pass - 1;
+    double left = 0;
+    for (int q = p; q < rx->passes; q++) {
+        int r0, r1;
+        pass_round_range(rx->rounds, q, rx->passes, &r0, &r1);
+        for (int j = q == p ? i : 0; j < n; j++) left += rx->plan.round_s[j] * (r1 - r0);
+    }
+    double in_cell = (double)(now - rx->plan.cell_ns) * 1e-9;
+    return left > in_cell ? left - in_cell : 0;
+}
+
+/* The seconds left: in the passes after the first, by each cell's cost (predict_passes_left); else
+ * what is left of the plan at the rate so far, from the second pass's start once it has done a
+ * tenth of the plan (the first pass's calibration is not paid again). */
+static double predict_plan_left(const run_ctx *rx, uint64_t now)
+{
+    double done = rx->plan.done, left = rx->plan.total - done;
+    if (done <= 0) return -1;
+    if (rx->plan.round_s && rx->plan.pass >= 2 && !strcmp(rx->plan.what, "measuring") && rx->plan.cell > 0)
+        return predict_passes_left(rx, now);
+    double rate = (double)(now - rx->t0) * 1e-9 / done, since = done - rx->plan.since_done;
+    if (rx->plan.since_ns && since >= 0.1 * rx->plan.total)
+        rate = (double)(now - rx->plan.since_ns) * 1e-9 / since;
+    return left > 0 ? left * rate : 0;
+}
+
+/* After each sample: its share of the plan done, and the live line when one is due. Cheap: a
+ * clock read, and a line every few seconds. */
+void progress_sample(run_ctx *rx, const case_state *cs)
+{
+    rx->plan.done += cs->target;
+    uint64_t now = pb_now_ns();
+    if (!pb_ticker_due(&rx->plan.tick, now)) return;
+    pb_progress p = {.what = rx->plan.what, .done = rx->plan.done, .total = rx->plan.total,
+                     .pass = rx->plan.pass, .passes = rx->plan.passes, .cell = rx->plan.cell,
+                     .ncells = rx->plan.ncells, .elapsed_s = (double)(now - rx->t0) * 1e-9,
+                     .eta_s = predict_plan_left(rx, now), .more = rx->plan.more};
+    char line[256];
+    pb_progress_text(&p, rx->plan.tick.width, line, sizeof line);
+    pb_ticker_show(&rx->plan.tick, line, now);
+}
+
+void progress_clear(run_ctx *rx)
+{
+    pb_ticker_clear(&rx->plan.tick);
+}
+
+void progress_end(run_ctx *rx)
+{
+    progress_clear(rx);
+    free(rx->plan.round_s);
+    rx->plan.round_s = NULL;
+}
+
+void progress_pass_done(run_ctx *rx, int p, int r0, int r1)
 {
     if (!should_report_progress(rx)) return;
+    progress_clear(rx);
     char line[128];
     snprintf(line, sizeof line, "bench: pass %d of %d (rounds %d-%d of every cell) done in %.0f s", p + 1, rx->passes,
              r0, r1 - 1, (double)(pb_now_ns() - rx->t0) * 1e-9);
@@ -179,8 +299,9 @@ static void gather(line_parts *lp, int idx, int n)
                            cell_ratio_so_far(lp->cr, lp->cr->cap_rounds, i, bi, NULL, 0, &lp->other[i]) == 0;
 }
 
-void progress_line(const run_ctx *rx, const cell_run *cr, int idx, int n)
+void progress_line(run_ctx *rx, const cell_run *cr, int idx, int n)
 {
+    progress_clear(rx);
     line_parts lp = {.rx = rx, .cr = cr};
     size_t nc = (size_t)(cr->ncs > 0 ? cr->ncs : 1);
     lp.med = calloc(nc, sizeof *lp.med);

@@ -62,6 +62,9 @@ typedef struct pb_runner_opts {
     const char *command_line;
     const char *options_text; /* suite options as given, for provenance */
     int progress;             /* 1: progress lines on stderr once the run takes > 2 s */
+    /* 1: the live progress line (progress.c, ticker.h) even where progress is 0 (--quiet --live: a
+     * script that keeps bench's other lines to itself and passes this one on) */
+    int live;
     /* The columns of stderr's lines (term.h pb_term_width): the header in at most three lines, each
      * line and warning cut to fit; 0: unbounded, every line in full (not a terminal, --wide). */
     int width;

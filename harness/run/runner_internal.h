@@ -31,6 +31,7 @@
 #include "runner.h"
 #include "store.h"
 #include "term.h"
+#include "ticker.h"
 
 /* samples of a run with a core-speed probe, and their probes' extremes: the fraction in the
  * fast core state, as pb_store_finalize_run classes them, for the noise warning */
@@ -89,6 +90,19 @@ typedef struct run_ctx {
     selftest_cache sc;
     int failed_cases;       /* cases of caged code that failed (stored unavailable, with why) */
     pb_objects objects;     /* the user's files the run times, identified before the first sample */
+    /* live progress (progress.c, ticker.h): the plan as samples weighted by their cell's sample
+     * length (a sample takes about that long, whatever its cell), and where the run is in it */
+    struct {
+        pb_ticker tick;
+        double total, done;     /* the plan, and what of it is done */
+        int pass, passes, cell, ncells;
+        const char *what;       /* "measuring", "make-up rounds", "boundary rounds" */
+        const char *more;       /* what may still extend the plan, or NULL */
+        uint64_t since_ns;      /* the rate is taken from here on: the second pass's start, once */
+        double since_done;      /* done at since_ns */
+        double *round_s;        /* each cell's seconds per round in its latest pass (0: none yet) */
+        uint64_t cell_ns;       /* when the current cell's pass started */
+    } plan;
 } run_ctx;
 
 typedef struct raw_sample {
@@ -184,8 +198,15 @@ int boundary_passes(run_ctx *rx, cell_run *crs, int n, pb_err *e);
 /* progress.c: the progress lines */
 int should_report_progress(const run_ctx *rx);
 int should_show_cell(const run_ctx *rx, int idx, int n);
-void progress_pass_done(const run_ctx *rx, int p, int r0, int r1);
-void progress_line(const run_ctx *rx, const cell_run *cr, int idx, int n);
+void progress_pass_done(run_ctx *rx, int p, int r0, int r1);
+void progress_line(run_ctx *rx, const cell_run *cr, int idx, int n);
+void progress_plan(run_ctx *rx, const pb_grid *g);
+void progress_where(run_ctx *rx, const char *what, int pass, int passes, int cell, int ncells);
+void progress_extend(run_ctx *rx, const cell_run *cr, int rounds);
+void progress_sample(run_ctx *rx, const case_state *cs);
+void progress_cell_done(run_ctx *rx, int cell, int rounds);
+void progress_clear(run_ctx *rx);
+void progress_end(run_ctx *rx);
 
 /* noise.c: the noise account */
 void note_probe(probes *p, double pb, double pa);

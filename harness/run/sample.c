@@ -117,6 +117,7 @@ void take_sample(pb_gb_state *st, void *arg)
     if (cs->c[sl->li].external_sample) sample_external(st, sl, rs, n);
     else if (cs->cage.pid || cs->failed[0]) sample_caged(st, sl, rs, n);
     else sample_here(st, sl, rs, n);
+    progress_sample(sl->rx, cs);   /* after GB's timed loop: outside the sample's time */
 }
 
 /* what is stored of a sample another process measured: its iterations, times and CPU split */

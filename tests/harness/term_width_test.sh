@@ -30,7 +30,7 @@ grep -qE "$cell_re across [0-9]+ layouts \([0-9.]+ to [0-9.]+\)$" "$T/u.err" && 
 is "unbounded: the counters stored as the header says them" \
    "$(grep -c "; $(q "$T/u.db" "SELECT counter_source FROM runs")$" "$T/u.err")" "1"
 # --wide under COLUMNS and a COLUMNS that is no number: the same lines (but the run's time and store)
-strip() { sed -E 's/complete in [0-9.]+ s -> .*/complete/; s/^\[([0-9]+)\/([0-9]+) [0-9]+ s, ETA [0-9]+ s\]/[\1\/\2]/' "$1"; }
+strip() { sed -E '/^bench: measuring [0-9]+%/d; s/complete in [0-9.]+ s -> .*/complete/; s/^\[([0-9]+)\/([0-9]+) [0-9]+ s, ETA [0-9]+ s\]/[\1\/\2]/' "$1"; }
 COLUMNS=80 "$BENCH" run "${R[@]}" --wide --db "$T/w.db" 2>"$T/w.err" >/dev/null
 COLUMNS=wide "$BENCH" run "${R[@]}" --db "$T/n.db" 2>"$T/n.err" >/dev/null
 is "--wide: the unbounded lines" "$(strip "$T/w.err")" "$(strip "$T/u.err")"
