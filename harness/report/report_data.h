@@ -270,9 +270,17 @@ typedef struct pb_table_writer {
     FILE *f;     /* NULL: write nothing, only count the verdicts */
     int html;    /* 0: markdown */
     int header;  /* inside the header row (set by the writer) */
+    int part;    /* which columns (pb_table_part): all in one table (Markdown), or the HTML page's two */
+    int mute;    /* the writer's: the column group being written is not of this part */
+    int ncells;  /* the writer's: cells written in the current row */
     char names[4][5 * PB_NAME_MAX]; /* the writer's: store names escaped for one Markdown cell */
     int next;
 } pb_table_writer;
+/* The columns of a verdict table: the answer (the verdict, the cell, the measured ratio with its CI,
+ * the document's ratio, measured/document, the real code's ratio) and the detail (the claim, the
+ * medians of every impl, the profiles, the code layouts, the marks). Markdown writes both in one
+ * table, the answer's first; the HTML page writes the answer as its first table, the detail below. */
+typedef enum pb_table_part { PB_TABLE_ALL = 0, PB_TABLE_ANSWER, PB_TABLE_DETAIL } pb_table_part;
 void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
                      const pb_verdict_cfg *cfg, pb_verdict_counts *n);
 void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run);
