@@ -264,6 +264,12 @@ const char *pb_gpq_text(pb_gpq *g, const char *in);
  * in e, the log renamed into the --out folder to be read (the figures are not). */
 int pb_report_run_gnuplot(const char *gnuplot, pb_stage *st, const char *script, const char *log, pb_err *e);
 
+/* fig_axes.c: the tics of a time-ratio axis (log 2) between lo and hi (0, 0: not known), as
+ * fractions and decimals (1/4, 0.8), never 0.015625; and for a metric in ns whose values reach hi,
+ * the divisor and unit (s, ms, µs, ns) to draw them in (1 and NULL: not a time in ns). */
+void pb_fig_ratio_tics(FILE *gp, double lo, double hi);
+double pb_fig_time_unit(const char *metric, double hi, const char **unit);
+
 /* table.c: the verdict table of run (guest: its kernel-module rows) in markdown or HTML,
  * verdicts counted into n; every other implementation's time ratio against the baseline. */
 typedef struct pb_table_writer {
