@@ -354,7 +354,7 @@ static void write_variant_plot(FILE *gp, pb_stage *st, const pb_suite *s, const 
     fprintf(gp, ")\n");
     write_yaxis(gp, &sp, 0, tu ? ylabel : pb_metric_words(pb_suite_primary_metric(s)), g);
     fprintf(gp, "set multiplot layout %d,1 title \"%s: %s\\nmeasured here%s\"\n", a->no, s->name,
-            pb_metric_words(pb_suite_primary_metric(s)), doc->n ? " vs the document" : "");
+            tu ? ylabel : pb_metric_words(pb_suite_primary_metric(s)), doc->n ? " vs the document" : "");
     for (int oi = 0; oi < a->no; oi++) {
         char datname[256];
         snprintf(datname, sizeof datname, "%s_%s.dat", s->name, a->o[oi]);
