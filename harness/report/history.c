@@ -109,7 +109,11 @@ static void hp_series(history_plots *h, const char *machine, const char *cell, c
         /* room for PB_FIG_FONT_PT lettering (report.h) */
         int w = n > 24 ? 1400 : 1000, ht = 560;
         if (t == 0) fprintf(h->gp, "reset\nset terminal pngcairo size %d,%d font ',%d' noenhanced\n", w, ht, PB_FIG_FONT_PT);
-        else fprintf(h->gp, "reset\nset terminal svg size %d,%d font 'sans,%d' dynamic noenhanced\n", w, ht, PB_FIG_FONT_PT);
+        else {
+            char tsvg[128];
+            pb_fig_svg_terminal(tsvg, sizeof tsvg, w, ht);
+            fprintf(h->gp, "reset\nset terminal %s noenhanced\n", tsvg);
+        }
         fprintf(h->gp, "set output '%s'\n", pb_gpq_text(&h->q, t ? svg : png));
         fprintf(h->gp, "set title '%s: %s [%s]'\nset grid\nset key below font ',%d'\n", pb_gpq_text(&h->q, h->suite),
                 pb_gpq_text(&h->q, cell), pb_gpq_text(&h->q, machine), PB_FIG_FONT_PT);

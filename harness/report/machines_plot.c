@@ -168,6 +168,7 @@ static void write_plot(FILE *gp, const mreport *m, int (*blocks)[NBLOCKS], const
     layout(m, &cols, &nrows);
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
     fprintf(gp, "reset\nset datafile missing '?'\nset logscale y 2\nset format y '%%g'\nset grid\nunset key\n");
+    pb_fig_ratio_tics(gp, 0, 0);
     if (by_size(m)) fprintf(gp, "set logscale x 2\nset xlabel 'bytes per operation'\n");
     else fprintf(gp, "set xrange [-0.5:%g]\n", m->nv - 0.5);
     write_xtics(gp, m, g);
@@ -251,7 +252,7 @@ int pb_machines_draw(const mreport *m, const mpaths *p, pb_stage *st, pb_err *e)
     int w = cols * 900, h = nrows * 420 + 90;
     char tpng[128], tsvg[128];
     snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',%d'", w, h, PB_FIG_FONT_PT);
-    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,%d' dynamic", w, h, PB_FIG_FONT_PT);
+    pb_fig_svg_terminal(tsvg, sizeof tsvg, w, h);
     write_plot(gp, m, blocks, p->dat, tpng, p->png, &g);
     write_plot(gp, m, blocks, p->dat, tsvg, p->svg, &g);
     free(blocks);

@@ -21,6 +21,17 @@
  * report_machines.c): cairo draws a point as a pixel (72 dpi), and 12 px is what reads at 100 %
  * zoom (the 7 and 8 pt keys did not). The figures are sized for it. */
 #define PB_FIG_FONT_PT 12
+/* The page (report_html.c) shows a figure at most this wide at 1280 px. An SVG drawn wider was
+ * scaled down there with its lettering (7 px keys), so the SVG terminal draws on a canvas this wide
+ * at most, its PB_FIG_FONT_PT lettering unshrunk, and as high as asked: a panel keeps the height
+ * its key and notes need (a shorter one folded its key into two columns over the plot). The PNG
+ * keeps the size asked. */
+#define PB_FIG_PAGE_PX 1150
+static inline void pb_fig_svg_terminal(char *buf, size_t len, int w, int h)
+{
+    if (w > PB_FIG_PAGE_PX) w = PB_FIG_PAGE_PX;
+    snprintf(buf, len, "svg size %d,%d font 'sans,%d' dynamic", w, h, PB_FIG_FONT_PT);
+}
 
 typedef struct pb_report_opts {
     const char *out_dir;      /* "plots" */

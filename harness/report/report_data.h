@@ -265,15 +265,29 @@ const char *pb_gpq_text(pb_gpq *g, const char *in);
  * in e, the log renamed into the --out folder to be read (the figures are not). */
 int pb_report_run_gnuplot(const char *gnuplot, pb_stage *st, const char *script, const char *log, pb_err *e);
 
+/* fig_axes.c: the tics of a time-ratio axis (log 2) between lo and hi (0, 0: not known), as
+ * fractions and decimals (1/4, 0.8), never 0.015625; and for a metric in ns whose values reach hi,
+ * the divisor and unit (s, ms, µs, ns) to draw them in (1 and NULL: not a time in ns). */
+void pb_fig_ratio_tics(FILE *gp, double lo, double hi);
+double pb_fig_time_unit(const char *metric, double hi, const char **unit);
+
 /* table.c: the verdict table of run (guest: its kernel-module rows) in markdown or HTML,
  * verdicts counted into n; every other implementation's time ratio against the baseline. */
 typedef struct pb_table_writer {
     FILE *f;     /* NULL: write nothing, only count the verdicts */
     int html;    /* 0: markdown */
     int header;  /* inside the header row (set by the writer) */
+    int part;    /* which columns (pb_table_part): all in one table (Markdown), or the HTML page's two */
+    int mute;    /* the writer's: the column group being written is not of this part */
+    int ncells;  /* the writer's: cells written in the current row */
     char names[4][5 * PB_NAME_MAX]; /* the writer's: store names escaped for one Markdown cell */
     int next;
 } pb_table_writer;
+/* The columns of a verdict table: the answer (the verdict, the cell, the measured ratio with its CI,
+ * the document's ratio, measured/document, the real code's ratio) and the detail (the claim, the
+ * medians of every impl, the profiles, the code layouts, the marks). Markdown writes both in one
+ * table, the answer's first; the HTML page writes the answer as its first table, the detail below. */
+typedef enum pb_table_part { PB_TABLE_ALL = 0, PB_TABLE_ANSWER, PB_TABLE_DETAIL } pb_table_part;
 void pb_report_table(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
                      const pb_verdict_cfg *cfg, pb_verdict_counts *n);
 void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run);

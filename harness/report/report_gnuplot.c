@@ -128,6 +128,7 @@ static void write_yaxis(FILE *gp, const yspan *sp, int log_base, const char *lab
     if (logscale) {
         fprintf(gp, "set logscale y %d\n", log_base ? log_base : 10);
         if (sp->hi > 0) fprintf(gp, "set yrange [%.6g:%.6g]\n", sp->lo / FIG_Y_ROOM, sp->hi * FIG_Y_ROOM);
+        if (log_base == 2) pb_fig_ratio_tics(gp, sp->lo / FIG_Y_ROOM, sp->hi * FIG_Y_ROOM);
     } else {
         fprintf(gp, "unset logscale y\n");
         if (sp->hi > 0) fprintf(gp, "set yrange [0:%.6g]\n", sp->hi * FIG_Y_ROOM_LINEAR);
@@ -170,10 +171,11 @@ static void note_text(char *out, size_t cap, const char *in)
     out[k] = 0;
 }
 
-/* A panel holds at most this many notes, one above the other from its foot (0.07 of its height
- * each: past about 12 they left the panel), and a note at most FIG_NOTE_CHARS characters, about
- * what a panel of a multiplot is wide at the figures' font. */
+/* A panel holds at most this many notes, one a line below its x axis (FIG_NOTE_FOOT lines down,
+ * past the tics and the axis label: drawn over the data they hid it), and a note at most
+ * FIG_NOTE_CHARS characters, about what a panel of a multiplot is wide at the figures' font. */
 #define FIG_NOTES_MAX 6
+#define FIG_NOTE_FOOT 4.5
 #define FIG_NOTE_CHARS 80
 
 /* cut text after FIG_NOTE_CHARS characters (UTF-8: on a character's first byte), marked by "..." */
@@ -207,8 +209,11 @@ static void write_missing_note(FILE *gp, int k, const pb_report_data *d, int64_t
     }
     note_text(text, sizeof text, words);
     fig_note_clip(text);
-    fprintf(gp, "set label %d '%s' at graph 0.02, graph %.2f left front font ',%d' textcolor rgb '#a00000'\n", k + 1,
-            pb_gpq_text(g, text), 0.05 + 0.07 * k, PB_FIG_FONT_PT);
+    /* below the panel's x axis, out of its data: the panel's foot grows a line per note (gnuplot
+     * keeps the last bmargin set before the plot; FIG_NOTE_FOOT lines for the tics and the label) */
+    fprintf(gp, "set bmargin %.1f\nset label %d '%s' at graph 0, graph 0 offset 0,%.1f left front font ',%d' "
+            "textcolor rgb '#a00000'\n", FIG_NOTE_FOOT + 1.2 * (k + 1), k + 1, pb_gpq_text(g, text),
+            -(FIG_NOTE_FOOT - 0.5) - 1.2 * k, PB_FIG_FONT_PT);
 }
 
 /* Does run (guest: the kernel-module rows) have any row in (variant, op)? A missing line is noted
@@ -267,7 +272,7 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
     yspan sp = {0, 0};
     medians_span(d, &sp);
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
-    fprintf(gp, "set datafile missing '?'\nset grid\nset key outside right top font ',%d' spacing 1.1\n"
+    fprintf(gp, "set datafile missing '?'\nset grid\nset key outside right top font ',%d' spacing 1.1 maxrows 24\n"
                 "set xlabel 'bytes per operation'\n", PB_FIG_FONT_PT);
     write_size_xaxis(gp, a);
     write_yaxis(gp, &sp, 0, pb_metric_words(pb_suite_primary_metric(s)), g);
@@ -320,7 +325,7 @@ static void write_size_plot(FILE *gp, FILE *dat, const char *datname, const pb_s
                 }
             }
             if (first) fprintf(gp, "NaN notitle");
-            fprintf(gp, "\nunset label\n");
+            fprintf(gp, "\nunset label\nset bmargin\n");
         }
     fprintf(gp, "unset multiplot\n");
 }
@@ -334,15 +339,22 @@ static void write_variant_plot(FILE *gp, pb_stage *st, const pb_suite *s, const 
     const rows *m = &d->m, *doc = &d->doc;
     yspan sp = {0, 0};
     medians_span(d, &sp);
+    /* times in the unit they are read in (700 ms, not 7e+08 ns on the axis) */
+    const char *tu;
+    double div = pb_fig_time_unit(pb_suite_primary_metric(s), sp.hi, &tu);
+    char ylabel[64];
+    snprintf(ylabel, sizeof ylabel, "time per operation, %s (median)", tu ? tu : "");
+    sp.lo /= div;
+    sp.hi /= div;
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
     fprintf(gp, "set datafile missing '?'\nset style fill solid 0.8 border -1\nset grid y\n"
-                "set key outside right top font ',%d' spacing 1.1\nset xrange [-0.5:%g]\nset xtics rotate by -30 (",
+                "set key outside right top font ',%d' spacing 1.1 maxrows 24\nset xrange [-0.5:%g]\nset xtics rotate by -30 (",
             PB_FIG_FONT_PT, a->nv - 0.5);
     for (int vi = 0; vi < a->nv; vi++) fprintf(gp, "%s'%s' %d", vi ? ", " : "", pb_gpq_text(g, a->v[vi]), vi);
     fprintf(gp, ")\n");
-    write_yaxis(gp, &sp, 0, pb_metric_words(pb_suite_primary_metric(s)), g);
+    write_yaxis(gp, &sp, 0, tu ? ylabel : pb_metric_words(pb_suite_primary_metric(s)), g);
     fprintf(gp, "set multiplot layout %d,1 title \"%s: %s\\nmeasured here%s\"\n", a->no, s->name,
-            pb_metric_words(pb_suite_primary_metric(s)), doc->n ? " vs the document" : "");
+            tu ? ylabel : pb_metric_words(pb_suite_primary_metric(s)), doc->n ? " vs the document" : "");
     for (int oi = 0; oi < a->no; oi++) {
         char datname[256];
         snprintf(datname, sizeof datname, "%s_%s.dat", s->name, a->o[oi]);
@@ -395,12 +407,12 @@ static void write_variant_plot(FILE *gp, pb_stage *st, const pb_suite *s, const 
             int guest = 0;
             for (int i = 0; c < a->ni && i < m->n; i++) guest |= m->v[i].guest && !strcmp(m->v[i].impl, impl);
             int ci = pb_report_index_of((char (*)[PB_NAME_MAX])a->impl, a->ni, impl);
-            fprintf(gp, "%s'%s' using ($1%+.6g):%d with boxes lc %d%s title '%s%s%s'", c ? ", \\\n     " : "",
-                    pb_gpq_text(g, datname), off, c + 3, ci >= 0 ? ci + 1 : 8 + c, c >= a->ni ? " fs pattern 4" : "",
+            fprintf(gp, "%s'%s' using ($1%+.6g):($%d/%g) with boxes lc %d%s title '%s%s%s'", c ? ", \\\n     " : "",
+                    pb_gpq_text(g, datname), off, c + 3, div, ci >= 0 ? ci + 1 : 8 + c, c >= a->ni ? " fs pattern 4" : "",
                     c >= a->ni ? "document " : "", pb_gpq_text(g, impl), guest ? " (QEMU TCG, emulated)" : "");
         }
         if (!ncol) fprintf(gp, "NaN notitle");
-        fprintf(gp, "\nunset label\n");
+        fprintf(gp, "\nunset label\nset bmargin\n");
     }
     fprintf(gp, "unset multiplot\n");
 }
@@ -677,7 +689,7 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
     int cols = by_size ? (a->no > 1 ? a->no : (a->nv >= 4 ? 2 : 1)) : 1;
     int nrows = by_size ? (a->no > 1 ? a->nv : (a->nv + cols - 1) / cols) : a->no;
     fprintf(gp, "set terminal %s noenhanced\nset output '%s'\n", term, pb_gpq_text(g, out));
-    fprintf(gp, "reset\nset datafile missing '?'\nset format y '%%g'\nset grid\nset key outside right top font ',%d' spacing 1.1\n"
+    fprintf(gp, "reset\nset datafile missing '?'\nset format y '%%g'\nset grid\nset key outside right top font ',%d' spacing 1.1 maxrows 24\n"
                 "set style fill transparent solid 0.35 noborder\n", PB_FIG_FONT_PT);
     if (by_size) {
         fprintf(gp, "set xlabel 'bytes per operation'\n");
@@ -712,7 +724,7 @@ static void write_ratio_plot(FILE *gp, FILE *dat, const char *datname, const pb_
             for (int k = 0; k < nsr; k++) write_series(&p, sr, k, nsr);
             write_real_marks(&p, sr, nsr, d->run, 0, cfg->real_code_threshold);
             write_real_marks(&p, sr, nsr, d->guest_run, 1, cfg->real_code_threshold);
-            fprintf(gp, "\nunset label\n");
+            fprintf(gp, "\nunset label\nset bmargin\n");
         }
     fprintf(gp, "unset multiplot\nreset\n");
 }
@@ -758,7 +770,7 @@ int pb_render_plots(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     int w = by_size ? (a.no > 1 ? a.no : (a.nv >= 4 ? 2 : 1)) * 900 : 1300;
     char tpng[128], tsvg[128];
     snprintf(tpng, sizeof tpng, "pngcairo size %d,%d font ',%d'", w, h, PB_FIG_FONT_PT);
-    snprintf(tsvg, sizeof tsvg, "svg size %d,%d font 'sans,%d' dynamic", w, h, PB_FIG_FONT_PT);
+    pb_fig_svg_terminal(tsvg, sizeof tsvg, w, h);
     rdat = pb_stage_fopen(st, rdatname, e);
     if (!rdat) { fclose(gp); return -1; }
     write_ratio_plot(gp, rdat, rdatname, s, d, &a, in->cfg, tpng, fig->ratio_png, 1, &g);

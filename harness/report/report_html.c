@@ -26,11 +26,12 @@ void pb_report_html_begin(FILE *f, const char *title)
           "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#111}\n"
           "table{border-collapse:collapse;font-size:0.85em;margin:1em 0}\n"
           "th,td{border:1px solid #bbb;padding:0.2em 0.45em;text-align:right;white-space:nowrap}\n"
-          "th{background:#eee}td:nth-child(-n+3){text-align:left}\n"
+          "th{background:#eee}td:nth-child(-n+3){text-align:left}th{white-space:normal}\n"
           /* verdict colours, each beside a text marker (table.c): never colour alone */
           "td.verdict{font-weight:bold}.v-holds{background:#9fe0a0}.v-size{background:#ffd866}"
           ".v-not{background:#f59a9a}.v-inconclusive{background:#c9c9f2}.v-none{background:#e4e4e4}\n"
-          ".summary{font-size:1.1em;background:#f4f4f4;padding:0.5em;border-left:4px solid #d09000}\n"
+          ".summary{font-size:1.1em;background:#f4f4f4;padding:0.5em;border-left:4px solid #d09000;margin:1em 0}\n"
+          ".summary p{margin:0.2em 0}.summary p.noise{font-size:0.85em}\n"
           ".tbl{overflow-x:auto}nav a{margin-right:1em}figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
           ".warn{background:#fff0e0;padding:0.5em;border-left:4px solid #c03000}\n"
           "dl{font-size:0.8em}dt{font-weight:bold}dd{margin:0 0 0.3em 1em;font-family:monospace}\n"
@@ -114,6 +115,34 @@ static void machine_line(FILE *f, const run_info *ri, const char *label)
     fputs("</p>\n", f);
 }
 
+/* Inside the summary box, beside the summary line: the run's noise warning, the reason a verdict
+ * may read "inconclusive here" (nothing where the run drew none). */
+static void noise_reason(FILE *f, const run_info *ri, const char *label)
+{
+    if (!ri->have || !ri->col[RUN_INFO_NOISE]) return;
+    fprintf(f, "<p class=\"noise\"><strong>%s: run %lld, noise warning:</strong> ", label, (long long)ri->run);
+    pb_html_fputs(f, ri->col[RUN_INFO_NOISE]);
+    fputs(". Read its numbers with that in mind: it is what makes a verdict inconclusive here.</p>\n", f);
+}
+
+/* The verdict tables of run (guest: its kernel-module rows): the answer first, in view at 1280 px
+ * (verdict, cell, measured ratio, the document's, measured/document, the real code's); the medians
+ * and every other column in a second table, folded below it. */
+static void verdict_tables(FILE *f, const pb_report_data *d, const pb_suite *s, int64_t run, int guest,
+                           const pb_verdict_cfg *cfg)
+{
+    pb_verdict_counts scratch;
+    memset(&scratch, 0, sizeof scratch);
+    pb_table_writer tw = {.f = f, .html = 1, .part = PB_TABLE_ANSWER};
+    fputs("<div class=\"tbl\"><table class=\"answer\">\n", f);
+    pb_report_table(&tw, d, s, run, guest, cfg, &scratch);
+    fputs("</table></div>\n<details><summary>Medians, claims and the other columns of each cell</summary>\n"
+          "<div class=\"tbl\"><table>\n", f);
+    tw.part = PB_TABLE_DETAIL;
+    pb_report_table(&tw, d, s, run, guest, cfg, &scratch);
+    fputs("</table></div></details>\n", f);
+}
+
 static void provenance(FILE *f, const run_info *ri, const char *label)
 {
     if (!ri->have) return;
@@ -124,11 +153,6 @@ static void provenance(FILE *f, const run_info *ri, const char *label)
                                   "benchmark thread", "load average (1 min)", "noise warning", "CPU identity",
                                   "build-parity warning"};
     _Static_assert(sizeof names / sizeof names[0] == RUN_INFO_COLS, "a name per header field");
-    if (ri->col[RUN_INFO_NOISE]) {
-        fprintf(f, "<p class=\"warn\"><strong>%s: run %lld, noise warning:</strong> ", label, (long long)ri->run);
-        pb_html_fputs(f, ri->col[RUN_INFO_NOISE]);
-        fputs(". Read its numbers with that in mind.</p>\n", f);
-    }
     if (ri->col[RUN_INFO_PARITY]) {
         fprintf(f, "<p class=\"warn\"><strong>%s: run %lld, build-parity warning:</strong> ", label, (long long)ri->run);
         pb_html_fputs(f, ri->col[RUN_INFO_PARITY]);
@@ -176,12 +200,14 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     pb_html_fputs(f, s->name);
     fputs(" — ", f);
     pb_html_fputs(f, s->title ? s->title : "");
-    fputs("</h2>\n<p class=\"summary\"><strong>", f);
+    fputs("</h2>\n<div class=\"summary\"><p><strong>", f);
     pb_html_fputs(f, s->name);
     fputs(" summary:</strong> ", f);
     pb_verdict_summary(in->host, line, sizeof line);
     pb_html_fputs(f, line);
     fputs(".</p>\n", f);
+    noise_reason(f, &d->info[0], "Measured");
+    fputs("</div>\n", f);
     machine_line(f, &d->info[0], "Measured");
     pb_report_sides_html(f, d);
     fprintf(f, "<p>Every ratio is one of <strong>time per operation (cost), X/");
@@ -196,12 +222,8 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
         fputs("This suite has no document table: no document ratio is drawn or judged against; a claim the suite "
               "makes is judged on its direction only.</p>\n", f);
     pb_report_real_legend(f, d, s, d->run, 0, cfg, pb_html_fputs, "<p><strong>Real code</strong>: ", "</p>\n");
+    verdict_tables(f, d, s, d->run, 0, cfg);
     pb_table_writer tw = {.f = f, .html = 1};
-    pb_verdict_counts scratch;
-    memset(&scratch, 0, sizeof scratch);
-    fputs("<div class=\"tbl\"><table>\n", f);
-    pb_report_table(&tw, d, s, d->run, 0, cfg, &scratch);
-    fputs("</table></div>\n", f);
     pb_report_other_ratios(&tw, d, s, d->run);
     pb_report_spread_table(&tw, d);
     /* the figure after the verdicts: the first screen shows what the run concluded */
@@ -213,16 +235,16 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     fputs("</figcaption></figure>\n", f);
     provenance(f, &d->info[0], "Measured");
     if (d->guest_run) {
-        fputs("<h3>Kernel-module variant (QEMU TCG: only ratios within one boot mean anything)</h3>\n<p>", f);
+        fputs("<h3>Kernel-module variant (QEMU TCG: only ratios within one boot mean anything)</h3>\n"
+              "<div class=\"summary\"><p>", f);
         pb_verdict_summary(in->guest, line, sizeof line);
         pb_html_fputs(f, line);
         fputs(".</p>\n", f);
+        noise_reason(f, &d->info[1], "Kernel module");
+        fputs("</div>\n", f);
         machine_line(f, &d->info[1], "Kernel module");
         pb_report_real_legend(f, d, s, d->guest_run, 1, cfg, pb_html_fputs, "<p><strong>Real code</strong>: ", "</p>\n");
-        fputs("<div class=\"tbl\"><table>\n", f);
-        memset(&scratch, 0, sizeof scratch);
-        pb_report_table(&tw, d, s, d->guest_run, 1, cfg, &scratch);
-        fputs("</table></div>\n", f);
+        verdict_tables(f, d, s, d->guest_run, 1, cfg);
         provenance(f, &d->info[1], "Kernel module");
     }
     fprintf(f, "<details><summary>Measured medians%s (absolute)</summary>\n<figure>\n",

@@ -39,17 +39,20 @@ static int find_profiles(const axes *a, const char *base, const char *cand, char
 static void tw_row(pb_table_writer *t, int header)
 {
     t->header = header;
+    t->ncells = 0;
+    t->mute = 0;
     if (!t->f) return;
     fputs(t->html ? "<tr>" : "|", t->f);
 }
 
-static void tw_end(pb_table_writer *t, int ncols)
+/* The row's end; under a Markdown header, the rule with a column for each cell the header wrote. */
+static void tw_end(pb_table_writer *t)
 {
     if (!t->f) return;
     fputs(t->html ? "</tr>\n" : "\n", t->f);
     if (t->header && !t->html) {
         fputs("|", t->f);
-        for (int i = 0; i < ncols; i++) fputs("---|", t->f);
+        for (int i = 0; i < t->ncells; i++) fputs("---|", t->f);
         fputs("\n", t->f);
     }
 }
@@ -69,7 +72,8 @@ static void tw_cell(pb_table_writer *t, const char *fmt, ...) __attribute__((for
 static void tw_cell(pb_table_writer *t, const char *fmt, ...)
 {
     char b[sizeof t->names + 256];   /* room for four escaped names and the cell's own words */
-    if (!t->f) return;
+    if (!t->f || t->mute) return;
+    t->ncells++;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(b, sizeof b, fmt, ap);
@@ -78,6 +82,14 @@ static void tw_cell(pb_table_writer *t, const char *fmt, ...)
     fputs(t->header ? "<th>" : "<td>", t->f);
     pb_html_fputs(t->f, b);
     fputs(t->header ? "</th>" : "</td>", t->f);
+}
+
+/* The column group that follows is written in t's part (pb_table_part): the cell's place in both,
+ * the answer's columns in the first table, the detail's in the second. */
+enum { G_KEY, G_ANSWER, G_DETAIL };
+static void tw_group(pb_table_writer *t, int g)
+{
+    t->mute = g != G_KEY && t->part != PB_TABLE_ALL && (g == G_ANSWER) != (t->part == PB_TABLE_ANSWER);
 }
 
 /* The measured/document column: how the measured time ratio sits against the document's, and for
@@ -118,7 +130,6 @@ typedef struct table_spec {
     const pb_suite *items;           /* the suite, where it counts in items (suite.h item_unit): their columns */
     char per_item[2][64];            /* the per-item metrics' units: "ns/block", "blocks/s" */
     const char *real_base, *real_cand;
-    int ncols;
 } table_spec;
 
 /* Do the cells have sizes? gbench and exec cells have none (size 0): no "0 B" is printed for them. */
@@ -164,12 +175,10 @@ static void table_spec_of(table_spec *ts, const pb_report_data *d, const pb_suit
 }
 
 /* The size columns' headers: the bytes (where sizes are bytes) and the items of a suite with items. */
-static int size_headers(pb_table_writer *t, const table_spec *ts)
+static void size_headers(pb_table_writer *t, const table_spec *ts)
 {
-    int bytes = ts->sized && !(ts->items && !ts->items->item_bytes), n = bytes;
-    if (bytes) tw_cell(t, "bytes");
-    if (ts->sized && ts->items) { tw_cell(t, "%ss", ts->items->item_unit); n++; }
-    return n;
+    if (ts->sized && !(ts->items && !ts->items->item_bytes)) tw_cell(t, "bytes");
+    if (ts->sized && ts->items) tw_cell(t, "%ss", ts->items->item_unit);
 }
 
 static void size_cells(pb_table_writer *t, const table_spec *ts, int64_t size)
@@ -182,14 +191,13 @@ static void size_cells(pb_table_writer *t, const table_spec *ts, int64_t size)
 
 /* The per-item columns' headers (a suite with items): the baseline's and candidate's ns per item, then
  * their items/s. */
-static int per_item_headers(pb_table_writer *t, const table_spec *ts)
+static void per_item_headers(pb_table_writer *t, const table_spec *ts)
 {
-    if (!ts->items) return 0;
+    if (!ts->items) return;
     for (int k = 0; k < 2; k++) {
         tw_cell(t, "%s (%s)", tw_name(t, ts->base), ts->per_item[k]);
         tw_cell(t, "%s (%s)", tw_name(t, ts->cand), ts->per_item[k]);
     }
-    return 4;
 }
 
 /* The per-item figures of the baseline and the candidate in a cell, from their time per op (d->t). */
@@ -215,45 +223,41 @@ static void per_item_cells(pb_table_writer *t, const pb_report_data *d, const ta
         }
 }
 
+/* The header, in the order of every row: the answer (the verdict first: a reader at 1280 px sees
+ * it, the ratio and the document's before any median), then the detail. */
 static void write_header(pb_table_writer *t, table_spec *ts, const axes *a)
 {
     const char *base = ts->base, *cand = ts->cand;
-    int ncols = 0;
     tw_row(t, 1);
-    /* the page leads with the verdict: a reader at 1280 px sees it before the wide ratio columns */
-    if (t->html) { tw_cell(t, "verdict"); ncols++; }
+    tw_group(t, G_ANSWER);
+    tw_cell(t, "verdict");
+    tw_group(t, G_KEY);
     tw_cell(t, "variant");
     tw_cell(t, "op");
-    ncols += size_headers(t, ts);
-    tw_cell(t, "%s (%s)", tw_name(t, base), ts->unit);
-    tw_cell(t, "%s (%s)", tw_name(t, cand), ts->unit);
-    ncols += 4;
-    for (int k = 0; k < a->ni; k++)
-        if (strcmp(a->impl[k], base) && strcmp(a->impl[k], cand)) { tw_cell(t, "%s (%s)", tw_name(t, a->impl[k]), ts->unit); ncols++; }
-    ncols += per_item_headers(t, ts);
+    size_headers(t, ts);
+    tw_group(t, G_ANSWER);
     tw_cell(t, "time %s/%s [95%% CI]", tw_name(t, cand), tw_name(t, base));
-    if (ts->nl) { tw_cell(t, "between %d code layouts", ts->nl); ncols++; }
-    for (int p = 0; p < ts->np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", tw_name(t, cand), tw_name(t, ts->prof[p]),
-                                              tw_name(t, base), tw_name(t, ts->prof[p]));
-    if (ts->real) {
-        tw_cell(t, "real code: time %s/%s [95%% CI]", tw_name(t, ts->real_cand), tw_name(t, ts->real_base));
-        ncols++;
-    }
     if (ts->doc) {
         tw_cell(t, "document time %s/%s", tw_name(t, cand), tw_name(t, base));
         tw_cell(t, "measured/document");
-        ncols += 2;
     }
+    if (ts->real) tw_cell(t, "real code: time %s/%s [95%% CI]", tw_name(t, ts->real_cand), tw_name(t, ts->real_base));
+    tw_group(t, G_DETAIL);
     tw_cell(t, "claim");
-    tw_cell(t, "verdict");
-    ncols += ts->np + 3;
-    if (ts->real && !ts->guest) { tw_cell(t, "verdict on the real code"); ncols++; }
-    if (ts->np) { tw_cell(t, "code generation"); ncols++; }
-    if (ts->nl) { tw_cell(t, "code layout"); ncols++; }
-    if (ts->shared) { tw_cell(t, "core"); ncols++; }
-    if (ts->real) { tw_cell(t, "real code"); ncols++; }
-    ts->ncols = ncols;
-    tw_end(t, ncols);
+    if (ts->real && !ts->guest) tw_cell(t, "verdict on the real code");
+    if (ts->nl) tw_cell(t, "between %d code layouts", ts->nl);
+    for (int p = 0; p < ts->np; p++) tw_cell(t, "time %s@%s/%s@%s [95%% CI]", tw_name(t, cand), tw_name(t, ts->prof[p]),
+                                              tw_name(t, base), tw_name(t, ts->prof[p]));
+    if (ts->np) tw_cell(t, "code generation");
+    if (ts->nl) tw_cell(t, "code layout");
+    if (ts->shared) tw_cell(t, "core");
+    if (ts->real) tw_cell(t, "real code");
+    tw_cell(t, "%s (%s)", tw_name(t, base), ts->unit);
+    tw_cell(t, "%s (%s)", tw_name(t, cand), ts->unit);
+    for (int k = 0; k < a->ni; k++)
+        if (strcmp(a->impl[k], base) && strcmp(a->impl[k], cand)) tw_cell(t, "%s (%s)", tw_name(t, a->impl[k]), ts->unit);
+    per_item_headers(t, ts);
+    tw_end(t);
 }
 
 /* One cell of a table: where it is, its re-implementation's and its real code's time ratios. */
@@ -308,11 +312,28 @@ static double doc_time(const pb_report_data *d, const pb_suite *s, const char *m
 /* The verdict cell of the HTML table: coloured by its class, and a text marker beside the colour. */
 static void tw_verdict_cell(pb_table_writer *t, const char *v)
 {
-    if (!t->f) return;
+    if (!t->f || t->mute) return;
+    t->ncells++;
     pb_verdict_look lk = pb_verdict_look_of(v);
     fprintf(t->f, "<td class=\"verdict %s\">%s ", lk.css_class, lk.marker);
     pb_html_fputs(t->f, v);
     fputs("</td>", t->f);
+}
+
+/* The detail's marks: where the answer moves with the compiler, the code layout, a shared core, the real code. */
+static void write_marks(pb_table_writer *t, const table_spec *ts, const table_cell *c, int codegen, int layout,
+                        int shared, int differs)
+{
+    if (ts->np) tw_cell(t, "%s", codegen ? pb_codegen_mark : "");
+    if (ts->nl) tw_cell(t, "%s", layout ? pb_layout_mark : "");
+    /* the candidate's ratio took pairs from a shared core: too few on the core alone (or --quick) */
+    if (ts->shared) {
+        if (shared)
+            tw_cell(t, "%s: %d of %d pairs%s", pb_shared_mark, c->rt.shared, c->rt.n,
+                    pb_verdict_shared_most(c->rt.n, c->rt.shared) ? ", no verdict" : "");
+        else tw_cell(t, "%s", "");
+    }
+    if (ts->real) tw_cell(t, "%s", differs ? pb_real_mark : "");
 }
 
 static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suite *s, int64_t run, const rows *sub,
@@ -324,47 +345,43 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     double dt = doc_time(d, s, ts->metric, c);
     pb_claim cl = pb_report_claim(s, c->variant, c->op, c->size, dt);
     const char *v = c->have_t ? pb_report_verdict(cl, dt, cfg->tolerance, &c->rt) : pb_verdict_no_data;
+    c->have_r = ts->real && pb_report_ratio(d, run, PB_DEFAULT_METRIC, ts->real_base, ts->real_cand, c->variant,
+                                            c->op, c->size, &c->rr);
     tw_row(t, 0);
-    if (t->html) tw_verdict_cell(t, v);
+    tw_group(t, G_ANSWER);
+    if (t->html) tw_verdict_cell(t, v); else tw_cell(t, "%s", v);
+    tw_group(t, G_KEY);
     tw_cell(t, "%s", tw_name(t, c->variant));
     tw_cell(t, "%s", tw_name(t, c->op));
     size_cells(t, ts, c->size);
-    print_medians(t, d, run, sub, ts, a, c);
-    per_item_cells(t, d, ts, ts->guest, c->variant, c->op, c->size);
+    tw_group(t, G_ANSWER);
     print_ratio(t, c->have_t, &c->rt);
+    if (ts->doc) {
+        if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
+        print_size_column(t, cl, c->have_t, &c->rt, dt);
+    }
+    if (ts->real) print_ratio(t, c->have_r, &c->rr);
+    tw_group(t, G_DETAIL);
+    tw_cell(t, "%s", pb_claim_name(cl));
+    /* the real code's own answer to the claim (docs/verdicts.md: the one that says whether the patch holds) */
+    if (ts->real && !ts->guest)
+        tw_cell(t, "%s", c->have_r ? pb_report_verdict(cl, dt, cfg->tolerance, &c->rr) : pb_verdict_no_data);
     if (ts->nl) {
         if (c->have_t && c->rt.layouts > 1 && isfinite(c->rt.layout_lo))
             tw_cell(t, "%.3f to %.3f", c->rt.layout_lo, c->rt.layout_hi);
         else tw_cell(t, "-");
     }
     int codegen = print_profiles(t, d, run, ts, c, cfg->codegen_threshold);
-    c->have_r = ts->real && pb_report_ratio(d, run, PB_DEFAULT_METRIC, ts->real_base, ts->real_cand, c->variant,
-                                            c->op, c->size, &c->rr);
-    if (ts->real) print_ratio(t, c->have_r, &c->rr);
-    if (ts->doc) {
-        if (isfinite(dt)) tw_cell(t, "%.3f", dt); else tw_cell(t, "-");
-        print_size_column(t, cl, c->have_t, &c->rt, dt);
-    }
-    tw_cell(t, "%s", pb_claim_name(cl));
-    if (t->html) tw_verdict_cell(t, v); else tw_cell(t, "%s", v);
-    /* the real code's own answer to the claim (docs/verdicts.md: the one that says whether the patch holds) */
-    if (ts->real && !ts->guest)
-        tw_cell(t, "%s", c->have_r ? pb_report_verdict(cl, dt, cfg->tolerance, &c->rr) : pb_verdict_no_data);
-    if (ts->np) tw_cell(t, "%s", codegen ? pb_codegen_mark : "");
     int layout = c->have_t && c->rt.layouts > 1 &&
                  pb_verdict_straddles(cl, dt, cfg->tolerance, c->rt.layout_lo, c->rt.layout_hi);
-    if (ts->nl) tw_cell(t, "%s", layout ? pb_layout_mark : "");
-    /* the candidate's ratio took pairs from a shared core: too few on the core alone (or --quick) */
     int shared = c->have_t && c->rt.shared > 0;
-    if (ts->shared) {
-        if (shared)
-            tw_cell(t, "%s: %d of %d pairs%s", pb_shared_mark, c->rt.shared, c->rt.n,
-                    pb_verdict_shared_most(c->rt.n, c->rt.shared) ? ", no verdict" : "");
-        else tw_cell(t, "%s", "");
-    }
     int differs = c->have_r && pb_report_real_differs(ts->guest, c->have_t, &c->rt, &c->rr, cfg->real_code_threshold);
-    if (ts->real) tw_cell(t, "%s", differs ? pb_real_mark : "");
-    tw_end(t, ts->ncols);
+    write_marks(t, ts, c, codegen, layout, shared, differs);
+    print_medians(t, d, run, sub, ts, a, c);
+    per_item_cells(t, d, ts, ts->guest, c->variant, c->op, c->size);
+    tw_end(t);
+    /* the counts once per cell: the HTML page's second table writes the same rows again */
+    if (t->part == PB_TABLE_DETAIL) return;
     pb_verdict_count(n, v);
     n->codegen += codegen;
     n->layout += layout;
@@ -433,7 +450,7 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
     tw_cell(t, "op");
     if (sized) tw_cell(t, "bytes");
     for (int k = 0; k < ni; k++) tw_cell(t, "time %s/%s", tw_name(t, impls[k]), tw_name(t, s->baseline));
-    tw_end(t, 2 + sized + ni);
+    tw_end(t);
     for (int vi = 0; vi < a.nv; vi++)
         for (int oi = 0; oi < a.no; oi++)
             for (int si = 0; si < a.ns; si++) {
@@ -449,7 +466,7 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
                                                a.sizes[si], &r);
                     print_ratio(t, have, &r);
                 }
-                tw_end(t, 2 + sized + ni);
+                tw_end(t);
             }
     fputs(t->html ? "</table></div>\n" : "\n", t->f);
     free(sub.v);
@@ -485,8 +502,7 @@ void pb_report_spread_table(pb_table_writer *t, const pb_report_data *d)
     if (split) { tw_cell(t, "user"); tw_cell(t, "system"); }
     else tw_cell(t, "CPU");
     tw_cell(t, "samples");
-    int ncols = 7 + sized + split;   /* variant, op, [bytes], impl, mean, range, user + system | CPU, samples */
-    tw_end(t, ncols);
+    tw_end(t);
     for (size_t i = 0; i < d->nspreads; i++) {
         const spread_row *x = &d->spreads[i];
         const pb_time_spread *sp = &x->sp;
@@ -504,7 +520,7 @@ void pb_report_spread_table(pb_table_writer *t, const pb_report_data *d)
         } else
             tw_cell(t, "%s", sp->has_cpu ? pb_fmt_ns(a, sizeof a, sp->cpu) : "-");
         tw_cell(t, "%lld", (long long)sp->n);
-        tw_end(t, ncols);
+        tw_end(t);
     }
     fputs(t->html ? "</table></div>\n" : "\n", t->f);
 }

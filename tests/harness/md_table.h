@@ -6,11 +6,11 @@
 #include <string.h>
 
 /* The '|' of the header, the separator and the first row of the first table of md (the one whose
- * header begins "| variant |"), into cols[0..2]; 0 for a line that is not there. A Markdown table
+ * header begins "| verdict | variant |"), into cols[0..2]; 0 for a line that is not there. A Markdown table
  * is whole when the three agree. */
 static inline void md_table_columns(const char *md, int cols[3])
 {
-    const char *hdr = strstr(md, "\n| variant |");
+    const char *hdr = strstr(md, "\n| verdict | variant |");
     cols[0] = cols[1] = cols[2] = 0;
     for (int l = 0; hdr && l < 3; l++) {
         hdr++;

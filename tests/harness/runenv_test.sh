@@ -47,7 +47,7 @@ is "no core-state warning" "$(q "$DB" "SELECT instr(noise, 'fast core state') FR
 expect 0 "" "$BENCH" report --db "$DB" --run 4 --out "$T/plots"
 grep -q '^\*\*Noise warning: 8 of 32 rounds waited' "$T/plots/synthetic.md" && ok || bad "no noise warning in the md header"
 expect 0 "" "$BENCH" report --html --db "$DB" --run 4 --out "$T/r.html"
-grep -q 'class="warn"><strong>Measured: run 4, noise warning:</strong> 8 of 32 rounds waited' "$T/r.html" && ok || bad "no noise warning in the html"
+grep -q 'class="noise"><strong>Measured: run 4, noise warning:</strong> 8 of 32 rounds waited' "$T/r.html" && ok || bad "no noise warning in the html"
 # ---- the load average is a label, never a warning: it counts the user's own earlier runs ----
 out=$(PB_TEST_LOADAVG=9.5 PB_TEST_WAITS=0 run 2>&1)
 [[ $out != *"warning"* && $out != *"NOISE"* ]] && ok || bad "a load of 9.5 warned: $out"

@@ -102,15 +102,15 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* the table row of a cell ("| variant | enc | 4 KiB |" up to the end of its line: the size in
- * binary units, as the plots label it) */
+/* the table row of a cell ("| verdict | variant | enc | 4 KiB |" up to the end of its line: the size
+ * in binary units, as the plots label it; the verdict leads the row) */
 static const char *row_of(const char *md, const char *variant, int size, char *out, size_t len)
 {
     char key[128], sz[32];
-    snprintf(key, sizeof key, "\n| %s | enc | %s |", variant, pb_fmt_bytes(sz, sizeof sz, size));
+    snprintf(key, sizeof key, " | %s | enc | %s |", variant, pb_fmt_bytes(sz, sizeof sz, size));
     const char *p = strstr(md, key);
     if (!p) { snprintf(out, len, "(no row)"); return out; }
-    p++;
+    while (p > md && p[-1] != '\n') p--;
     size_t n = strcspn(p, "\n");
     snprintf(out, len, "%.*s", (int)(n < len - 1 ? n : len - 1), p);
     return out;
@@ -205,8 +205,8 @@ int main(void)
               strstr(md, "*claim does not hold*") && strstr(md, "*inconclusive here*") &&
               strstr(md, "*depends on code generation*"),
           "header lacks what the verdicts mean");
-    CHECK(strstr(md, "| time new/old [95% CI] | time new@native/old@native [95% CI] | document time new/old |"
-                     " measured/document | claim | verdict | code generation |") != NULL,
+    CHECK(strstr(md, "| verdict | variant | op | bytes | time new/old [95% CI] | document time new/old |"
+                     " measured/document | claim | time new@native/old@native [95% CI] | code generation |") != NULL,
           "table header lacks the code-generation column");
     int cols[3];
     md_table_columns(md, cols);

@@ -182,6 +182,10 @@ static void check_xts(const char *out)
           "xtslike: the medians' log axis");
     CHECK(strstr(gp, "set logscale y 2\n") && strstr(gp, "set ylabel 'time ratio X/old (log scale)'"),
           "xtslike: the ratios' log axis");
+    /* its tics as a reader writes them: 1/4, 1/16, never gnuplot's 0.015625 */
+    CHECK(strstr(gp, "set ytics (") && strstr(gp, "'1/4' 0.25, ") && strstr(gp, "'1/64' 0.015625, ") &&
+              !strstr(gp, "set format y '%g'\nset ytics"),
+          "xtslike: the ratios' tics");
     /* openssl's missing 384-bit lines: a note in each 384 panel of both figures (png and svg), the
      * store's reason shown as text (its quotes made typographic) */
     const char *note = "'no line for openssl: OpenSSL offers no 384-bit XTS key (it\xe2\x80\x99s \xe2\x80\x98xts\xe2\x80\x99 "
@@ -211,10 +215,11 @@ static void check_gb(pb_store *st, int64_t run, const char *out, const char *dat
     CHECK(gp && md && dat, "gblike: no script, page or data");
     if (!gp || !md || !dat) return;
     check_figures("gblike", gp, 4);
-    /* 48 ns beside 7.8 us: a log axis, said on its label */
+    /* 48 ns beside 7.8 us: a log axis, said on its label, in the unit the values are read in (us) */
     const char *med = medians_part(gp);
-    CHECK(med && strstr(med, "set logscale y 10\n") && strstr(med, "set ylabel 'ns per operation (median, p10-p90) (log scale)'"),
-          "gblike: the medians' log axis");
+    CHECK(med && strstr(med, "set logscale y 10\n") && strstr(med, "set ylabel 'time per operation, \u00b5s (median) (log scale)'") &&
+              strstr(med, ":($3/1000) with boxes"),
+          "gblike: the medians' log axis in us");
     /* no document table: no word of one, in the figures, the page's figures or the table */
     CHECK(!strstr(gp, "document"), "gblike: the script speaks of a document");
     CHECK(!strstr(md, "against the document]") && !strstr(md, "beside the document's]") &&
@@ -238,10 +243,10 @@ static void check_sig(const char *out)
     CHECK(gp && dat, "siglike: no script or data");
     if (!gp || !dat) return;
     check_figures("siglike", gp, 4);
-    /* 1000 to 1200 ns: a linear axis from 0 */
+    /* 1000 to 1200 ns (2.1 us with the document): a linear axis from 0, in us */
     const char *med = medians_part(gp);
-    CHECK(med && strstr(med, "unset logscale y\nset yrange [0:") && strstr(med, "set ylabel 'ns per operation (median, p10-p90)'\n"),
-          "siglike: the medians' linear axis");
+    CHECK(med && strstr(med, "unset logscale y\nset yrange [0:2.") && strstr(med, "set ylabel 'time per operation, \u00b5s (median)'\n"),
+          "siglike: the medians' linear axis, in us");
     /* every bar at its variant's own x: boxes at column 1, never gnuplot's histogram, which closes
      * up a column's missing rows; cmac(aes128)'s lone document value in its own row */
     CHECK(!strstr(gp, "histogram") && strstr(gp, "'siglike_stream.dat' using ($1"), "siglike: bars at implicit places");
