@@ -57,6 +57,15 @@ gate_layouts *pb_gate_layouts_claim(const pb_cli *cli, const pb_layout_args *la,
 {
     why[0] = 0;
     e->msg[0] = 0;
+    /* another program's code (gbench, exec) is not moved by bench's layouts: one, said so */
+    const pb_suite *s = pb_suite_find(name);
+    if (s && pb_suite_times_a_program(s)) {
+        if (la->layouts > 1)
+            pb_errf(e, "--layouts %d: suite %s times another program, whose code bench's layouts do not move "
+                    "(docs/layout.md): it runs in one", la->layouts, name);
+        else snprintf(why, cap, "one layout: the timed code is another program, which bench's code layouts do not move");
+        return NULL;
+    }
     char own[1024];
     if (pb_suite_module_own_path(own, sizeof own, e) < 0) {
         if (la->layouts > 1) return NULL;

@@ -131,11 +131,12 @@ typedef struct {
 
 static void table_columns(int show[NCOL], const pb_cmp_cell *cells, size_t n)
 {
-    int lay = 0;
-    for (size_t i = 0; i < n; i++) lay |= cells[i].layouts > 1;
+    int lay = 0, sized = 0;
+    for (size_t i = 0; i < n; i++) lay |= cells[i].layouts > 1, sized |= cells[i].size > 0;
     for (int k = 0; k < NCOL; k++) show[k] = 1;
     show[C_IMPL] = by_impl(cells, n), show[C_CAL] = any_calibrated(cells, n);
     show[C_THR] = n && !isnan(cells[0].threshold), show[C_LAY] = lay;
+    show[C_BYTES] = sized;   /* a benchmark or a command has no size of its own: no column of zeros */
 }
 
 /* one cell's row, as Markdown (md) or as text */
