@@ -122,7 +122,7 @@ static void print_options(FILE *f, const pb_cli *c)
     fputs("--help\n", f);
     if (c->suite)
         for (const pb_suite_opt *o = c->suite->options; o && o->name; o++)
-            fprintf(f, "--%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+            if (o->help) fprintf(f, "--%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
 int pb_cli_help_other(FILE *f, const pb_cli *c, const char *as)

@@ -112,7 +112,8 @@ void pb_cli_help(FILE *f, const pb_cli *c, const char *as)
     if (c->suite) {
         fprintf(f, "\nOptions of suite %s:\n", c->suite->name);
         if (!c->suite->options || !c->suite->options[0].name) fprintf(f, "  (none)\n");
-        for (const pb_suite_opt *o = c->suite->options; o && o->name; o++) print_opt(f, o->name, o->arg, o->help);
+        for (const pb_suite_opt *o = c->suite->options; o && o->name; o++)
+            if (o->help) print_opt(f, o->name, o->arg, o->help);
     }
     if (c->more_help) c->more_help(f, c);
 }

@@ -104,7 +104,8 @@ typedef struct pb_plan_opts {
 typedef struct pb_suite_opt {
     const char *name;          /* without the dashes: "keys" */
     const char *arg;           /* what the value is, for the help: "LIST"; NULL = boolean */
-    const char *help;          /* one or more lines, no leading indent, no trailing newline */
+    const char *help;          /* one or more lines, no leading indent, no trailing newline; NULL: bench's
+                                * own (set on a layout's or a child's copy), in no help or completion */
     int (*set)(void *opts, const char *value, pb_err *e);
 } pb_suite_opt;
 

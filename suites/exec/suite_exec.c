@@ -224,8 +224,9 @@ static const pb_suite_opt options[] = {
     {"timeout", "S", "a run past S seconds is killed, with what it started, and fails its cases\n"
                      "(default: 10 x the slowest warm-up run, at least 1 s; 600 s with no warm-up\n"
                      "before the run, as with --setup, whose warm-ups follow it)", set_timeout},
-    {"warmed-slowest-ns", "NS", "set by bench on a code layout's copy: the run's own warm-ups found this,\n"
-                                "the copy runs none of its own", set_warmed},
+    /* bench's own: set on a copy of the suite (a gate's rerun) with what the run's warm-ups found,
+     * so that the copy runs none of its own */
+    {"warmed-slowest-ns", "NS", NULL, set_warmed},
     {NULL, NULL, NULL, NULL},
 };
 
