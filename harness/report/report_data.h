@@ -114,7 +114,8 @@ pb_claim pb_report_claim(const pb_suite *s, const char *variant, const char *op,
 int pb_report_real_pair(const pb_suite *s, int guest, const char **base, const char **cand);
 /* The suite as run `run` was made: s, or a copy of it in *named whose baseline and candidate are the
  * run's stored ones (runs.baseline, candidate), where the user named the impls (exec --cmd NAME=CMD)
- * and they differ from the suite's. names holds the copy's two strings. */
+ * and they differ from the suite's; the copy makes no claim (the document's is about the suite's
+ * pair): its cells are a user's A/B. names holds the copy's two strings. */
 typedef struct pb_run_roles {
     pb_suite named;
     char base[PB_NAME_MAX], cand[PB_NAME_MAX];
