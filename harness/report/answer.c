@@ -27,14 +27,15 @@ static void add(char *buf, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A new piece of rank (0 first: what a narrow terminal keeps), tied to the piece before it (shown
- * only on the same line) or not; NULL when the answer is full. */
-static char *piece(pb_answer *a, int rank, int tied)
+/* A new piece of rank (0 first: what a narrow terminal keeps), tied to piece `to` (shown only on its
+ * line; -1: free); NULL when the answer is full. */
+static char *piece(pb_answer *a, int rank, int to)
 {
-    if (a->npieces >= PB_ANSWER_PIECES) return NULL;
-    int i = a->npieces++;
+    unsigned i = (unsigned)a->npieces;
+    if (i >= PB_ANSWER_PIECES) return NULL;
+    a->npieces++;
     a->rank[i] = rank;
-    a->tied[i] = tied && i > 0;
+    a->tied[i] = to >= 0 && (unsigned)to < i ? to : -1;
     a->piece[i][0] = 0;
     return a->piece[i];
 }
@@ -135,27 +136,37 @@ static void inconclusive_cell(pb_answer *a, inconclusive_view *iv, pb_claim cl, 
 static void why_and_settle(pb_answer *a, const inconclusive_view *iv, const char *noise)
 {
     char *p;
-    int reasons = 0;
-    if (iv->wide && (p = piece(a, 3, 0))) {
-        snprintf(p, PB_ANSWER_PIECE, "; why: CI \u00b1%.2g %% where \u00b1%.2g %% decides", iv->w * 100, iv->w_need * 100);
-        if ((p = piece(a, 7, 1)))
+    int why = -1, settle = -1;   /* the first reason and the first way: the others open with a comma */
+    if (iv->wide && (p = piece(a, 3, -1))) {
+        why = a->npieces - 1;
+        snprintf(p, PB_ANSWER_PIECE, "; why: CI \u00b1%.2g %% where \u00b1%.2g %% decides", iv->w * 100,
+                 iv->w_need * 100);
+        if ((p = piece(a, 4, why)))
             snprintf(p, PB_ANSWER_PIECE, ", %s%d rounds", iv->n < PB_DEFAULT_ROUNDS ? "only " : "", iv->n);
-        reasons++;
     }
-    if (iv->shared && (p = piece(a, 3, reasons > 0)))
-        snprintf(p, PB_ANSWER_PIECE, "%s most pairs on a shared core in %d", reasons++ ? "," : "; why:", iv->shared);
-    if (iv->edge && (p = piece(a, 4, reasons > 0)))
-        snprintf(p, PB_ANSWER_PIECE, "%s %d on a verdict's boundary", reasons++ ? "," : "; why:", iv->edge);
-    if (noise && (p = piece(a, 6, reasons > 0)))
-        snprintf(p, PB_ANSWER_PIECE, "%s the run was noisy", reasons++ ? "," : "; why:");
-    if (!reasons && (p = piece(a, 4, 0))) snprintf(p, PB_ANSWER_PIECE, "; why: no CI to judge");
-    int ways = 0;
-    if (a->rounds_needed && a->rounds_needed <= ROUNDS_MAX && (p = piece(a, 2, 0)))
-        snprintf(p, PB_ANSWER_PIECE, "; settle: --rounds %ld", a->rounds_needed), ways++;
-    if (iv->shared && (p = piece(a, 2, ways > 0)))
-        snprintf(p, PB_ANSWER_PIECE, "%s a quiet core (--cpu N)", ways++ ? ", or" : "; settle:");
-    if ((p = piece(a, ways ? 8 : 2, ways > 0)))
-        snprintf(p, PB_ANSWER_PIECE, "%s --measure valgrind (a count)", ways ? ", or" : "; settle:");
+    const struct { int on, rank; char text[64]; } reasons[] = {
+        {iv->shared > 0, 3, ""}, {iv->edge > 0, 4, ""}, {noise != NULL, 6, "the run was noisy"},
+        {why < 0, 4, "no CI to judge"}};
+    for (size_t k = 0; k < sizeof reasons / sizeof reasons[0]; k++) {
+        if (!reasons[k].on || (k == 3 && why >= 0) || !(p = piece(a, reasons[k].rank, why))) continue;
+        snprintf(p, PB_ANSWER_PIECE, "%s ", why >= 0 ? "," : "; why:");
+        if (k == 0)
+            add(p, PB_ANSWER_PIECE, "%d cell%s with most pairs on a shared core", iv->shared, iv->shared == 1 ? "" : "s");
+        else if (k == 1)
+            add(p, PB_ANSWER_PIECE, "%d cell%s on a verdict's boundary", iv->edge, iv->edge == 1 ? "" : "s");
+        else add(p, PB_ANSWER_PIECE, "%s", reasons[k].text);
+        if (why < 0) why = a->npieces - 1;
+    }
+    if (a->rounds_needed && a->rounds_needed <= ROUNDS_MAX && (p = piece(a, 2, -1))) {
+        snprintf(p, PB_ANSWER_PIECE, "; settle: --rounds %ld", a->rounds_needed);
+        settle = a->npieces - 1;
+    }
+    if (iv->shared && (p = piece(a, 2, settle))) {
+        snprintf(p, PB_ANSWER_PIECE, "%s a quiet core (--cpu N)", settle >= 0 ? ", or" : "; settle:");
+        if (settle < 0) settle = a->npieces - 1;
+    }
+    if ((p = piece(a, settle >= 0 ? 8 : 2, settle)))
+        snprintf(p, PB_ANSWER_PIECE, "%s --measure valgrind (a count)", settle >= 0 ? ", or" : "; settle:");
 }
 
 /* " on AMD EPYC 7763 ...": right after what was measured on it */
@@ -163,7 +174,7 @@ static void cpu_piece(pb_answer *a, const pb_report_data *d)
 {
     const char *cpu = d->info[0].col[RUN_INFO_CPU_MODEL];
     char *p;
-    if (cpu && *cpu && (p = piece(a, 5, 0))) snprintf(p, PB_ANSWER_PIECE, "; on %s", cpu);
+    if (cpu && *cpu && (p = piece(a, 5, -1))) snprintf(p, PB_ANSWER_PIECE, "; on %s", cpu);
 }
 
 /* the claim form's head and pieces: counts, the ratios against the document's, why, what settles it */
@@ -187,7 +198,7 @@ static void claim_answer(pb_answer *a, const pb_report_data *d, const pb_suite *
             inconclusive_cell(a, &iv, cl, dt, cfg->tolerance, &x->r);
     }
     char *p;
-    if (lo && (p = piece(a, 1, 0))) {
+    if (lo && (p = piece(a, 1, -1))) {
         if (lo == hi) snprintf(p, PB_ANSWER_PIECE, "; time %s/%s %.3f [%.3f, %.3f]", s->candidate, s->baseline,
                                lo->r.est, lo->r.lo, lo->r.hi);
         else {
@@ -233,7 +244,7 @@ static void ab_answer(pb_answer *a, const pb_report_data *d, const pb_suite *s)
         count(a->head, sizeof a->head, same, "no detectable change", "no detectable change");
         count(a->head, sizeof a->head, cells - faster - slower - same, "no data", "no data");
         char *p;
-        if (lo && lo != hi && (p = piece(a, 1, 0))) {
+        if (lo && lo != hi && (p = piece(a, 1, -1))) {
             snprintf(p, PB_ANSWER_PIECE, "; time %s/%s", s->candidate, s->baseline);
             range(p, PB_ANSWER_PIECE, lo->r.est, hi->r.est);
         }
@@ -249,7 +260,7 @@ static void ab_answer(pb_answer *a, const pb_report_data *d, const pb_suite *s)
             ncells += of_pair(d, s, &d->ratios[j], x->cand);
         }
         char *p;
-        if (seen || ncells != 1 || !(p = piece(a, 4, 0))) continue;
+        if (seen || ncells != 1 || !(p = piece(a, 4, -1))) continue;
         p[0] = ';';
         p[1] = ' ';
         ab_sentence(p + 2, PB_ANSWER_PIECE - 2, x->cand, s->baseline, &x->r);
@@ -296,13 +307,15 @@ static void compose(char *buf, size_t cap, const char *start, const pb_answer *a
  * the piece it is tied to is. */
 static void fill(const pb_answer *a, int *on, int line, const char *start, int width, char *buf, size_t cap)
 {
-    for (int rank = 0; rank <= 9; rank++)
-        for (int i = 0; i < a->npieces; i++) {
-            if (on[i] || a->rank[i] != rank || (a->tied[i] && on[i - 1] != line)) continue;
-            on[i] = line;
-            compose(buf, cap, start, a, on, line);
-            if (width > 0 && pb_utf8_cols(buf) > (size_t)width) on[i] = 0;
-        }
+    /* twice: a piece tied to one of a later rank gets its turn once that one is placed */
+    for (int pass = 0; pass < 2; pass++)
+        for (int rank = 0; rank <= 9; rank++)
+            for (int i = 0; i < a->npieces; i++) {
+                if (on[i] || a->rank[i] != rank || (a->tied[i] >= 0 && on[a->tied[i]] != line)) continue;
+                on[i] = line;
+                compose(buf, cap, start, a, on, line);
+                if (width > 0 && pb_utf8_cols(buf) > (size_t)width) on[i] = 0;
+            }
     compose(buf, cap, start, a, on, line);
 }
 

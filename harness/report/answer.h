@@ -25,7 +25,7 @@ typedef struct pb_answer {
     char head[PB_ANSWER_PIECE];
     char piece[PB_ANSWER_PIECES][PB_ANSWER_PIECE];
     int rank[PB_ANSWER_PIECES];  /* 0 first: the order in which a narrow line takes them */
-    int tied[PB_ANSWER_PIECES];  /* shown only on the line of the piece before it */
+    int tied[PB_ANSWER_PIECES];  /* the piece it is shown beside only (-1: none) */
     int npieces;
     char marks[PB_ANSWER_PIECE]; /* the marks beyond the verdicts, zero counts left out ("" none) */
     char noise[2048];            /* the run's noise warning ("" none) */

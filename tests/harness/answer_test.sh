@@ -43,6 +43,14 @@ grep -qF "**Answer:** ${line#synthetic: }." "$T/p/synthetic.md" && ok || bad "md
 out=$(COLUMNS=80 seeded --rounds 6 2>&1)
 fits "$out" 80 && ok || bad "run at 80 columns: $out"
 
+# most pairs of a cell on a shared core (the quick run keeps every round; the stored ratio made to say
+# 9 of 16, as passes_shared_core_test.sh does): the answer says so and offers a quiet core
+PB_TEST_SHARED=1.5 "$BENCH" run --suite synthetic --seed 7 --quiet --layouts 8 --quick --shift 1.2 --db s.db >/dev/null 2>&1
+q s.db "UPDATE ratios SET shared_pairs = 9 WHERE candidate = 'new' AND size_bytes = 10000" >/dev/null
+out=$("$BENCH" report --db s.db --out "$T/s" 2>&1)
+[[ $out == *"1 cell with most pairs on a shared core"*"settle: "*"a quiet core (--cpu N)"* ]] && ok ||
+    bad "shared core: $out"
+
 # a user's A/B (exec, no document, no claim): its words, never a count of claims
 out=$("$BENCH" run --suite exec --cmd a=true --cmd b=true --rounds 3 --warmup 1 --counters '' --quiet --db e.db 2>&1)
 line=$(grep '^exec: ' <<<"$out")
