@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "answer.h"
 #include "cli_opts.h"
 #include "paths.h"
 #include "pb_config.h"
@@ -13,13 +14,14 @@
 #include "report.h"
 #include "report_machines.h"
 #include "store.h"
+#include "term.h"
 
 enum { O_MACHINES = 1 };
 
 typedef struct report_args {
     pb_cli *cli;
     const char *db, *out, *run_s, *suite, *machines;
-    int html;
+    int html, wide;
 } report_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -32,6 +34,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_LIST("machines", "all|ID,...", "also <out>/<suite>_machines.md/.png/.svg (and a section of the page): per cell the\n"
                                "time ratio with its CI and verdict on every machine (runs.machine_id or a prefix)\n"
                                "and configuration side by side, grouped by CPU identity (docs/fleet.md)", O_MACHINES),
+    PB_OPT_FLAG("wide", "each suite's answer in full lines, as when stdout is not a terminal (else they fit\n"
+                        "its width, or COLUMNS where set; the rest is in the report)", report_args, wide),
     PB_OPT_DB_READ(report_args, db),
     PB_OPT_END,
 };
@@ -67,11 +71,12 @@ static const char *out_folder(report_args *a, char *dir, size_t dir_cap, char *p
 
 /* One suite's report and its lines on stdout; 0, or after saying why on stderr 1 (it failed) or
  * 2 (--out or a file's place in it was refused). */
-static int report_one(pb_store *st, const pb_report_job *j, const char *out, FILE *page)
+static int report_one(pb_store *st, const pb_report_job *j, const char *out, FILE *page, int width)
 {
     pb_path data;
+    pb_answer answer;
     pb_report_opts ro = {.out_dir = out, .data_dir = pb_data_dir(&data), .run = j->run, .guest_run = j->guest_run,
-                         .html = page};
+                         .html = page, .answer = &answer};
     pb_verdict_counts host_n, guest_n;
     pb_err e = {{0}};
     int r = pb_report_suite(st, j->s, &ro, &host_n, &guest_n, &e);
@@ -79,15 +84,17 @@ static int report_one(pb_store *st, const pb_report_job *j, const char *out, FIL
         fprintf(stderr, "bench report: %s\n", e.msg);
         return r == -2 ? 2 : 1;
     }
-    char files[4096], line[512];
+    char files[4096], line[640];
     pb_renderer_listed(out, j->s->name, files, sizeof files);
     printf("%s: run %lld%s -> %s\n", j->s->name, (long long)j->run, j->guest_run ? " (+ kernel-module run)" : "",
            files);
-    pb_verdict_summary(&host_n, line, sizeof line);
-    printf("%s summary: %s\n", j->s->name, line);
+    /* the finding first, within the terminal's width (answer.h) */
+    pb_answer_print(stdout, &answer, width);
     if (j->guest_run) {
-        pb_verdict_summary(&guest_n, line, sizeof line);
-        printf("%s kernel-module summary: %s\n", j->s->name, line);
+        char counts[512];
+        pb_answer_counts(&guest_n, counts, sizeof counts);
+        snprintf(line, sizeof line, "%s kernel-module: %s", j->s->name, counts);
+        pb_term_line(stdout, width, line);
     }
     return 0;
 }
@@ -183,7 +190,7 @@ int cmd_report(int argc, char **argv)
         return po == -2 ? 2 : 1;
     }
     for (int i = 0; i < plan.n; i++) {
-        int failed = report_one(&st, &plan.jobs[i], out, page.f);
+        int failed = report_one(&st, &plan.jobs[i], out, page.f, ra.wide ? 0 : pb_term_width());
         if (failed && rc != 2) rc = failed;   /* a refused place (2) is what the user must fix first */
         reported += !failed;
     }

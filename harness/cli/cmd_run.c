@@ -177,26 +177,30 @@ static int cmd_run_valgrind(const pb_runner_opts *o, const pb_cli *cli, const ch
 }
 
 /* The closing line of a run: cells per verdict, smallest and largest ratio (report.h). */
-static void closing_summary(const pb_suite *s, const char *db, int64_t run)
+/* The run's answer in a line (and a second at most) within width columns (answer.h) */
+static void closing_summary(const pb_suite *s, const char *db, int64_t run, int width)
 {
     pb_path data;
     const char *data_dir = pb_data_dir(&data);
     pb_store st;
     pb_err e = {{0}};
-    char line[1024];
     if (pb_store_open_readonly(&st, db, &e) < 0) return;
-    if (pb_report_run_summary(&st, s, run, data_dir, line, sizeof line, &e) == 0)
-        printf("%s summary: %s\n", s->name, line);
-    else
-        printf("%s summary: unavailable (%s)\n", s->name, e.msg);
+    fflush(stdout);
+    if (pb_report_run_answer(&st, s, run, data_dir, stdout, width, &e) < 0) {
+        char line[1200];
+        snprintf(line, sizeof line, "%s: no answer (%s)", s->name, e.msg);
+        pb_term_line(stdout, width, line);
+    }
     pb_store_close(&st);
     /* a published patch whose document has no table (data/<suite>_doc.tsv): its claim is the
      * suite's direction alone (suite.h claim, doc_ratio NaN), and the summary says so */
-    char doc[sizeof data.s + 64];
+    char doc[sizeof data.s + 64], line[sizeof doc + 160];
     snprintf(doc, sizeof doc, "%s/%s_doc.tsv", data_dir, s->name);
-    if (pb_suite_published(s)[0] && access(doc, R_OK) != 0)
-        printf("%s summary: no document table (data/%s_doc.tsv): the claim judged on its direction alone\n", s->name,
-               s->name);
+    if (pb_suite_published(s)[0] && access(doc, R_OK) != 0) {
+        snprintf(line, sizeof line, "%s summary: no document table (data/%s_doc.tsv): the claim judged on its direction "
+                 "alone", s->name, s->name);
+        pb_term_line(stdout, width, line);
+    }
 }
 
 /* What the hyperfine-style figures of a run's cases need while they are printed. */
@@ -439,7 +443,7 @@ static int run_timed(run_args *a, const pb_cli *cli, pb_module_layouts *ml, pb_l
         return r == -2 ? 2 : 1;
     }
     printf("run %lld complete (suite %s) in %s\n", (long long)run, cli->suite->name, a->o.db_path);
-    closing_summary(cli->suite, a->o.db_path, run);
+    closing_summary(cli->suite, a->o.db_path, run, a->o.width);
     spread_summary(a->o.db_path, run, cli->suite);
     if (failed) {
         /* complete (every other case stands) but not clean: the caller must hear of it */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "answer.h"
 #include "fmt.h"
 #include "html.h"
 #include "metrics.h"
@@ -40,6 +41,11 @@ static void column_summary(const mcol *c, char *line, size_t len)
 {
     pb_verdict_counts n = c->n;
     n.real = 0;
+    /* a user's A/B has no claim to count: no line of zero claim counts (answer.h) */
+    if (n.no_claim && !(n.holds + n.size_differs + n.does_not_hold + n.inconclusive)) {
+        pb_answer_counts(&n, line, len);
+        return;
+    }
     pb_verdict_summary(&n, line, len);
     char *cg = strstr(line, "; depends on code generation");
     if (cg) *cg = 0;
@@ -119,8 +125,11 @@ static void write_table(FILE *f, int html, mreport *m)
                     snprintf(lay, sizeof lay, " {layouts %.3f to %.3f%s}", r.layout_lo, r.layout_hi,
                              pb_verdict_straddles(cl, dt, m->cfg.tolerance, r.layout_lo, r.layout_hi)
                                  ? ": depends on code layout" : "");
-                snprintf(b, sizeof b, "%.3f [%.3f, %.3f] %s%s", r.est, r.lo, r.hi,
-                         pb_report_verdict(cl, dt, m->cfg.tolerance, &r), lay);
+                /* a cell without a claim: the A/B's way, "faster", "slower", "no detectable change" */
+                const char *look;
+                char ab[96];
+                pb_report_verdict_words(pb_report_verdict(cl, dt, m->cfg.tolerance, &r), &r, &look, ab, sizeof ab);
+                snprintf(b, sizeof b, "%.3f [%.3f, %.3f] %s%s", r.est, r.lo, r.hi, look, lay);
             }
             else
                 snprintf(b, sizeof b, "-");

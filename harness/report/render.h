@@ -38,6 +38,7 @@ typedef struct pb_render_in {
                                                   whole (out_stage.h) */
     const char *gnuplot;                       /* gnuplot's path */
     const pb_verdict_counts *host, *guest;     /* of the userspace and the kernel-module tables */
+    const struct pb_answer *answer;            /* the userspace table's in one line (answer.h) */
     /* PB_RENDER_EXPORT: the runs */
     pb_store *st;
     const int64_t *ids;

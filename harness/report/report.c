@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "metrics.h"
+#include "answer.h"
 #include "report_data.h"
 
 /* the figures named as the markdown links them and the page inlines them */
@@ -75,8 +76,10 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
     pb_report_figures fig;
     figures_of(s->name, &fig);
     pb_report_count(&d, s, &cfg, host, guest);
+    pb_answer answer;
+    pb_answer_of(&answer, &d, s, &cfg, host);
     const pb_render_in in = {.s = s, .d = &d, .cfg = &cfg, .figures = &fig, .stage = &stage,
-                             .gnuplot = gnuplot, .host = host, .guest = guest};
+                             .gnuplot = gnuplot, .host = host, .guest = guest, .answer = &answer};
     int rc = 0;
     /* every file's place checked before anything is drawn, so that a refusal costs no gnuplot run */
     char names[PB_REPORT_MAX_FILES][256];
@@ -96,26 +99,15 @@ int pb_report_suite(pb_store *st, const pb_suite *s, const pb_report_opts *o, pb
         rc = r->render(&out, &in, e);
     }
     if (rc == 0) rc = pb_stage_commit(&stage, e);
+    if (rc == 0 && o->answer) *o->answer = answer;
     if (rc < 0 && stage.refused) rc = -2;
     pb_stage_close(&stage);
     pb_report_data_free(&d);
     return rc;
 }
 
-/* "VARIANT OP 4 KiB", the size in binary units as the tables print it, or in the suite's items
- * ("256 enc 4 blocks (64 B)"); none for a cell without one (gbench, exec): "BM_fnv/4096 run", never
- * "... run 0 B" */
-static const char *cell_words(char *buf, size_t cap, const pb_suite *s, const ratio_row *x)
-{
-    char sz[64];
-    if (x->size > 0)
-        snprintf(buf, cap, "%s %s %s", x->variant, x->op, pb_suite_fmt_size(s, (uint64_t)x->size, sz, sizeof sz));
-    else snprintf(buf, cap, "%s %s", x->variant, x->op);
-    return buf;
-}
-
-int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
-                          pb_err *e)
+int pb_report_run_answer(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, FILE *f, int width,
+                         pb_err *e)
 {
     pb_run_roles roles;
     s = pb_report_suite_of_run(st, s, run, &roles);
@@ -126,27 +118,9 @@ int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const ch
     pb_verdict_counts n;
     memset(&n, 0, sizeof n);
     pb_report_count(&d, s, &cfg, &n, NULL);
-    const ratio_row *lo = NULL, *hi = NULL;
-    for (size_t i = 0; i < d.nratios; i++) {
-        const ratio_row *x = &d.ratios[i];
-        if (x->run != run || strcmp(x->metric, PB_DEFAULT_METRIC) || strcmp(x->base, s->baseline) ||
-            strcmp(x->cand, s->candidate) || !(x->r.est > 0))
-            continue;
-        if (!lo || x->r.est < lo->r.est) lo = x;
-        if (!hi || x->r.est > hi->r.est) hi = x;
-    }
-    char counts[512];
-    pb_verdict_summary(&n, counts, sizeof counts);
-    int k = snprintf(buf, len, "%s", counts);
-    if (lo && hi && k > 0 && (size_t)k < len) {
-        char a[3 * PB_NAME_MAX + 32], b[3 * PB_NAME_MAX + 32];
-        snprintf(buf + k, len - (size_t)k, "; time %s/%s from %.3f [%.3f, %.3f] (%s) to %.3f [%.3f, %.3f] (%s)",
-                 s->candidate, s->baseline, lo->r.est, lo->r.lo, lo->r.hi, cell_words(a, sizeof a, s, lo), hi->r.est,
-                 hi->r.lo, hi->r.hi, cell_words(b, sizeof b, s, hi));
-    }
-    const char *noise = d.info[0].col[RUN_INFO_NOISE];
-    k = (int)strlen(buf);
-    if (noise && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; NOISE WARNING: %s", noise);
+    pb_answer a;
+    pb_answer_of(&a, &d, s, &cfg, &n);
     pb_report_data_free(&d);
+    pb_answer_print(f, &a, width);
     return 0;
 }

@@ -39,6 +39,7 @@ typedef struct pb_report_opts {
     int64_t run;              /* the host run to report */
     int64_t guest_run;        /* 0, or a kmod/guest run of the same suite drawn beside it */
     FILE *html;               /* NULL, or the page (bench report --html) this suite's section is added to */
+    struct pb_answer *answer; /* NULL, or where the run's answer goes once the report is whole (answer.h) */
 } pb_report_opts;
 
 /* Writes <out>/<suite>.png, .svg, .md (and the .dat/.gp it drew from), all or none: made in a
@@ -97,11 +98,10 @@ int pb_report_check_places(const char *out_dir, const pb_report_plan *plan, int 
  * report it holds is not whole); -1 + e when it could not be written (and was removed). */
 int pb_report_page_close(pb_report_page *p, int failed, pb_err *e);
 
-/* The closing line of `bench run` for run (a complete userspace run of s): the cells per verdict
- * (as pb_verdict_summary) and the smallest and largest time ratio candidate/baseline with their
- * 95 % CI and cells, into buf. 0, or -1 + e. */
-int pb_report_run_summary(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, char *buf, size_t len,
-                          pb_err *e);
+/* The closing lines of `bench run` for run (a complete userspace run of s): its answer (answer.h) on f
+ * within width columns (0: unbounded). 0, or -1 + e. */
+int pb_report_run_answer(pb_store *st, const pb_suite *s, int64_t run, const char *data_dir, FILE *f, int width,
+                         pb_err *e);
 
 /* bench run's boundary rounds (runner.h, pb_runner_opts.nearness): suite s's verdict settings
  * and document ratios, read once from data_dir (its report's). NULL + e when they cannot be read. */

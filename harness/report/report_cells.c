@@ -152,6 +152,14 @@ const char *pb_report_verdict(pb_claim c, double dt, double t, const ratio *r)
     return pb_verdict_of_pairs(c, dt, t, r->lo, r->hi, r->n, r->shared);
 }
 
+const char *pb_report_verdict_words(const char *v, const ratio *r, const char **look, char *buf, size_t cap)
+{
+    const char *ab = v == pb_verdict_no_claim && r ? pb_verdict_ab(r->lo, r->hi) : NULL;
+    if (look) *look = ab ? ab : v;
+    if (!ab) return v;
+    return pb_verdict_ab_words(r->est, r->lo, r->hi, buf, cap);
+}
+
 int pb_report_real_differs(int guest, int have, const ratio *reimpl, const ratio *real, double c)
 {
     if (guest) return pb_verdict_apart(real->lo, real->hi, 1, 1, c);

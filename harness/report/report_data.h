@@ -70,6 +70,7 @@ typedef struct note_row {
 
 /* A run's header fields, in the order run_header prints them (malloc'd, NULL where absent). */
 #define RUN_INFO_COLS 24
+#define RUN_INFO_CPU_MODEL 4 /* runs.cpu_model: "AMD EPYC 7763 64-Core Processor" */
 #define RUN_INFO_NOISE 21    /* runs.noise: the run's noise warnings, NULL if none */
 #define RUN_INFO_IDENTITY 22 /* the CPU identity in words (pb_cpu_identity_describe) */
 #define RUN_INFO_PARITY 23   /* runs.build_parity: how the timed builds differ, NULL if alike */
@@ -114,7 +115,8 @@ pb_claim pb_report_claim(const pb_suite *s, const char *variant, const char *op,
 int pb_report_real_pair(const pb_suite *s, int guest, const char **base, const char **cand);
 /* The suite as run `run` was made: s, or a copy of it in *named whose baseline and candidate are the
  * run's stored ones (runs.baseline, candidate), where the user named the impls (exec --cmd NAME=CMD)
- * and they differ from the suite's. names holds the copy's two strings. */
+ * and they differ from the suite's; the copy makes no claim (the document's is about the suite's
+ * pair): its cells are a user's A/B. names holds the copy's two strings. */
 typedef struct pb_run_roles {
     pb_suite named;
     char base[PB_NAME_MAX], cand[PB_NAME_MAX];
@@ -127,6 +129,10 @@ int pb_report_real_of(const pb_report_data *d, const pb_suite *s, int64_t run, i
 /* The verdict of claim c on a stored ratio r (pb_verdict_of_pairs: none where most of its pairs ran
  * on a shared core), the document's time ratio dt and tolerance t: every report's verdicts. */
 const char *pb_report_verdict(pb_claim c, double dt, double t, const ratio *r);
+/* What a table shows for verdict v of the stored ratio r (NULL: none): v itself, or for a cell without a
+ * claim ("no claim") a user's A/B in words, "faster by 32 % [30 %, 34 %]" (pb_verdict_ab_words, into
+ * buf). *look (may be NULL): the string pb_verdict_look_of colours it by. */
+const char *pb_report_verdict_words(const char *v, const ratio *r, const char **look, char *buf, size_t cap);
 /* Does a cell differ from the real code (pb_verdict_apart with threshold c)? The userspace table
  * compares the re-implementation's ratio reimpl (have: it exists) with the real code's, real; the
  * kernel-module table (guest) the ratio kmod_candidate/kmod_real, real, with 1 (the same cost). */

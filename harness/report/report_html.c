@@ -3,6 +3,7 @@
  * the summary sentence, the ratio figure and the absolute figure as inline SVG (gnuplot's, read
  * back), the verdict table and the provenance. Every text from the store goes through
  * pb_html_escape (html.h); the page needs no network and no JavaScript. */
+#include "answer.h"
 #include "report_data.h"
 
 #include <errno.h>
@@ -203,9 +204,18 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     fputs("</h2>\n<div class=\"summary\"><p><strong>", f);
     pb_html_fputs(f, s->name);
     fputs(" summary:</strong> ", f);
-    pb_verdict_summary(in->host, line, sizeof line);
-    pb_html_fputs(f, line);
+    /* the answer first (answer.h); the full counts and marks under it, never for a user's A/B */
+    char answer[4 * PB_ANSWER_PIECE * PB_ANSWER_PIECES];
+    if (in->answer) pb_answer_text(in->answer, 1, answer, sizeof answer);
+    else pb_verdict_summary(in->host, answer, sizeof answer);
+    pb_html_fputs(f, answer);
     fputs(".</p>\n", f);
+    if (in->answer && !in->answer->ab) {
+        pb_verdict_summary(in->host, line, sizeof line);
+        fputs("<p class=\"counts\">", f);
+        pb_html_fputs(f, line);
+        fputs(".</p>\n", f);
+    }
     noise_reason(f, &d->info[0], "Measured");
     fputs("</div>\n", f);
     machine_line(f, &d->info[0], "Measured");

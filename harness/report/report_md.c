@@ -2,6 +2,7 @@
 /* report_md.c — the report's Markdown page of one suite: the run's header, the verdict table
  * (table.c), the other implementations' ratios, what is unavailable, the legend of the verdicts
  * (verdict.h) and the summary line. Reads only the loaded data (report_data.h). */
+#include "answer.h"
 #include "report_data.h"
 
 #include <errno.h>
@@ -104,7 +105,8 @@ static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, cons
                 "**Verdicts** (on the time ratio's CI; tolerance t = %.2f, code-generation threshold %.2f, from %s):\n"
                 "this suite has no document table, so no cell is judged against a published ratio. A claim the\n"
                 "suite makes is judged on its direction only (*claim holds*, *claim does not hold*, *inconclusive\n"
-                "here*); a cell without one says *no claim*.\n\n",
+                "here*); a cell without one is an A/B: *faster by X %%* or *slower by X %%* [its 95 %% CI] where\n"
+                "the CI is wholly below or above 1, else *no detectable change*.\n\n",
                 cfg->tolerance, cfg->codegen_threshold, cfg->source);
         return;
     }
@@ -129,11 +131,14 @@ static void verdict_legend(FILE *md, const pb_suite *s, const char *metric, cons
             s->candidate, s->baseline, cfg->codegen_threshold * 100, cfg->codegen_threshold);
 }
 
-static void write_summary(FILE *md, const pb_verdict_counts *n, int have_doc)
+static void write_summary(FILE *md, const pb_verdict_counts *n, int have_doc, int ab)
 {
     char line[512];
-    pb_verdict_summary(n, line, sizeof line);
-    fprintf(md, "**Summary:** %s.\n\n", line);
+    /* a user's A/B has no claim to count: its answer says it (answer.h) */
+    if (!ab) {
+        pb_verdict_summary(n, line, sizeof line);
+        fprintf(md, "**Summary:** %s.\n\n", line);
+    }
     if (n->does_not_hold)
         fprintf(md, "**This machine disagrees with the %s in %d of %d cells** (verdict: claim does not hold).\n\n",
                 have_doc ? "document" : "suite's claim", n->does_not_hold, n->cells);
@@ -146,6 +151,14 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
     FILE *md = pb_stage_fopen(in->stage, out->name, e);
     if (!md) return -1;
     fprintf(md, "# %s — %s\n\n", s->name, s->title ? s->title : "");
+    if (in->answer) {
+        /* the finding first, in one line (answer.h); the counts, marks and noise come below */
+        char line[4 * PB_ANSWER_PIECE * PB_ANSWER_PIECES];
+        pb_answer_text(in->answer, 1, line, sizeof line);
+        fputs("**Answer:** ", md);
+        pb_md_text_fputs(md, line);
+        fputs(".\n\n", md);
+    }
     /* the document's words only where the suite has a document table (gbench, exec: none) */
     fprintf(md, "![%s: time ratios%s](%s_ratio.png)\n\n", s->name, d->doc.n ? " against the document" : "", s->name);
     fprintf(md, "![%s: measured medians%s](%s.png)\n\n", s->name, d->doc.n ? " beside the document's" : "", s->name);
@@ -160,7 +173,7 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
     pb_table_writer tw = {.f = md};
     pb_report_table(&tw, d, s, d->run, 0, in->cfg, &scratch);
     fprintf(md, "\n");
-    write_summary(md, in->host, d->doc.n > 0);
+    write_summary(md, in->host, d->doc.n > 0, in->answer && in->answer->ab);
     unavailable_notes(md, d, d->run, UNAVAILABLE_HERE);
     pb_report_other_ratios(&tw, d, s, d->run);
     pb_report_spread_table(&tw, d);
@@ -172,7 +185,7 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
         pb_report_real_legend(md, d, s, d->guest_run, 1, in->cfg, pb_md_text_fputs, "**Real code**: ", "\n\n");
         pb_report_table(&tw, d, s, d->guest_run, 1, in->cfg, &scratch);
         fprintf(md, "\n");
-        write_summary(md, in->guest, d->doc.n > 0);
+        write_summary(md, in->guest, d->doc.n > 0, 0);
         unavailable_notes(md, d, d->guest_run, UNAVAILABLE_HERE);
     }
     if (s->notes_md) fprintf(md, "## Notes\n\n%s\n", s->notes_md);

@@ -310,13 +310,13 @@ static double doc_time(const pb_report_data *d, const pb_suite *s, const char *m
 }
 
 /* The verdict cell of the HTML table: coloured by its class, and a text marker beside the colour. */
-static void tw_verdict_cell(pb_table_writer *t, const char *v)
+static void tw_verdict_cell(pb_table_writer *t, const char *look, const char *words)
 {
     if (!t->f || t->mute) return;
     t->ncells++;
-    pb_verdict_look lk = pb_verdict_look_of(v);
+    pb_verdict_look lk = pb_verdict_look_of(look);
     fprintf(t->f, "<td class=\"verdict %s\">%s ", lk.css_class, lk.marker);
-    pb_html_fputs(t->f, v);
+    pb_html_fputs(t->f, words);
     fputs("</td>", t->f);
 }
 
@@ -347,9 +347,13 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     const char *v = c->have_t ? pb_report_verdict(cl, dt, cfg->tolerance, &c->rt) : pb_verdict_no_data;
     c->have_r = ts->real && pb_report_ratio(d, run, PB_DEFAULT_METRIC, ts->real_base, ts->real_cand, c->variant,
                                             c->op, c->size, &c->rr);
+    /* a cell without a claim reads as the user's A/B: "faster by 32 % [30 %, 34 %]" */
+    const char *look;
+    char ab[96];
+    const char *words = pb_report_verdict_words(v, c->have_t ? &c->rt : NULL, &look, ab, sizeof ab);
     tw_row(t, 0);
     tw_group(t, G_ANSWER);
-    if (t->html) tw_verdict_cell(t, v); else tw_cell(t, "%s", v);
+    if (t->html) tw_verdict_cell(t, look, words); else tw_cell(t, "%s", words);
     tw_group(t, G_KEY);
     tw_cell(t, "%s", tw_name(t, c->variant));
     tw_cell(t, "%s", tw_name(t, c->op));
@@ -365,7 +369,9 @@ static void write_row(pb_table_writer *t, const pb_report_data *d, const pb_suit
     tw_cell(t, "%s", pb_claim_name(cl));
     /* the real code's own answer to the claim (docs/verdicts.md: the one that says whether the patch holds) */
     if (ts->real && !ts->guest)
-        tw_cell(t, "%s", c->have_r ? pb_report_verdict(cl, dt, cfg->tolerance, &c->rr) : pb_verdict_no_data);
+        tw_cell(t, "%s", c->have_r ? pb_report_verdict_words(pb_report_verdict(cl, dt, cfg->tolerance, &c->rr), &c->rr,
+                                                             NULL, ab, sizeof ab)
+                                   : pb_verdict_no_data);
     if (ts->nl) {
         if (c->have_t && c->rt.layouts > 1 && isfinite(c->rt.layout_lo))
             tw_cell(t, "%.3f to %.3f", c->rt.layout_lo, c->rt.layout_hi);

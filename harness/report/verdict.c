@@ -15,7 +15,10 @@ static const char V_HOLDS[] = "claim holds", V_SIZE[] = "direction holds, size d
                   SHARED_MARK[] = "core shared";
 const char *const pb_verdict_no_data = V_NODATA, *const pb_codegen_mark = CODEGEN_MARK,
                   *const pb_layout_mark = LAYOUT_MARK, *const pb_real_mark = REAL_MARK,
-                  *const pb_shared_mark = SHARED_MARK;
+                  *const pb_shared_mark = SHARED_MARK, *const pb_verdict_no_claim = V_NONE,
+                  *const pb_verdict_inconclusive = V_INCONCLUSIVE, *const pb_verdict_holds = V_HOLDS,
+                  *const pb_verdict_not = V_NOT;
+static const char AB_FASTER[] = "faster", AB_SLOWER[] = "slower", AB_SAME[] = "no detectable change";
 
 /* Does [lo, hi] meet the document's band [doc/(1+t), doc*(1+t)]? Touching counts. */
 static int overlaps_band(double doc, double t, double lo, double hi)
@@ -228,8 +231,46 @@ const char *pb_claim_name(pb_claim c)
     }
 }
 
+const char *pb_verdict_ab(double lo, double hi)
+{
+    if (!(lo > 0) || !(hi >= lo) || !isfinite(hi)) return NULL;
+    if (hi < 1.0) return AB_FASTER;
+    if (lo > 1.0) return AB_SLOWER;
+    return AB_SAME;
+}
+
+/* a percentage with as many digits as reads: 32 %, 5.1 %, 0.42 % */
+static const char *pct(char *b, size_t cap, double x, int sign)
+{
+    double a = fabs(x) * 100;
+    const char *sg = sign ? (x < 0 ? "-" : "+") : (x < 0 ? "-" : "");
+    if (a >= 9.95) snprintf(b, cap, "%s%.0f %%", sg, a);
+    else if (a >= 0.995) snprintf(b, cap, "%s%.1f %%", sg, a);
+    else snprintf(b, cap, "%s%.2f %%", sg, a);
+    return b;
+}
+
+char *pb_verdict_ab_words(double est, double lo, double hi, char *buf, size_t len)
+{
+    const char *v = pb_verdict_ab(lo, hi);
+    char a[24], b[24], c[24];
+    if (!v || !(est > 0)) snprintf(buf, len, "%s", V_NODATA);
+    else if (v == AB_FASTER)
+        snprintf(buf, len, "faster by %s [%s, %s]", pct(a, sizeof a, 1 - est, 0), pct(b, sizeof b, 1 - hi, 0),
+                 pct(c, sizeof c, 1 - lo, 0));
+    else if (v == AB_SLOWER)
+        snprintf(buf, len, "slower by %s [%s, %s]", pct(a, sizeof a, est - 1, 0), pct(b, sizeof b, lo - 1, 0),
+                 pct(c, sizeof c, hi - 1, 0));
+    else snprintf(buf, len, "%s [%s, %s]", AB_SAME, pct(b, sizeof b, lo - 1, 1), pct(c, sizeof c, hi - 1, 1));
+    return buf;
+}
+
 pb_verdict_look pb_verdict_look_of(const char *v)
 {
+    /* a user's A/B: no claim to hold or fail, so the neutral colour; the arrow says which way */
+    if (v == AB_FASTER) return (pb_verdict_look){"v-none", "\u2193"};    /* downwards arrow: less time */
+    if (v == AB_SLOWER) return (pb_verdict_look){"v-none", "\u2191"};    /* upwards arrow: more time */
+    if (v == AB_SAME) return (pb_verdict_look){"v-none", "="};
     if (v == V_HOLDS) return (pb_verdict_look){"v-holds", "\u2714"};         /* heavy check mark */
     if (v == V_SIZE) return (pb_verdict_look){"v-size", "\u2248"};           /* almost equal to */
     if (v == V_NOT) return (pb_verdict_look){"v-not", "\u2718"};             /* heavy ballot x */

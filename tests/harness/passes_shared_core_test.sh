@@ -64,7 +64,7 @@ is "quick: no round made up" "$(q "$Dq" "SELECT max(round) FROM samples")" "15"
 is "quick: every pair" "$(q "$Dq" "SELECT group_concat(n_pairs) FROM ratios WHERE candidate = 'new'")" "16,16"
 [[ $out == *"a quick run keeps every round"* ]] && ok || bad "quick: not said: $out"
 is "quick: the shared pairs it took" "$(q "$Dq" "SELECT group_concat(shared_pairs) FROM ratios WHERE candidate = 'new'")" "4,4"
-[[ $out == *"; core shared 2"* ]] && ok || bad "quick: the summary does not count the cells: $out"
+[[ $out == *$'\n  '*"core shared 2"* ]] && ok || bad "quick: the answer's second line does not count the cells: $out"
 expect 0 "synthetic.md" "$BENCH" report --db "$Dq" --out "$T/qplots"
 grep -q "| core shared: 4 of 16 pairs |" "$T/qplots/synthetic.md" && ok || bad "quick: the table does not mark the cells"
 # most of a ratio's pairs on a shared core: the cell gets no verdict (verdict.h pb_verdict_of_pairs); the

@@ -57,7 +57,7 @@ store-migrates-v1-databases)
     is "v3: the layout columns, one layout" \
        "$(q "$D" "SELECT (SELECT group_concat(DISTINCT layouts) FROM cases) || ',' || (SELECT group_concat(DISTINCT layout) FROM samples) || ',' || (SELECT group_concat(DISTINCT layouts || ':' || (layout_lo IS NULL) || (per_layout IS NULL)) FROM ratios) || ',' || (SELECT layouts IS NULL FROM runs)")" \
        "1,0,1:11,1"
-    expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v3-plots"
+    expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v3-plots"
     grep -q "code layout" "$T/v3-plots/synthetic.md" && grep -q "between [0-9]* code layouts" "$T/v3-plots/synthetic.md" \
         && bad "v3: a one-layout run got a between-layouts column" || ok
     # a version-4 file (before the CPU identity): the identity columns come, NULL (not recorded),
@@ -73,7 +73,7 @@ store-migrates-v1-databases)
     is "v4: the identity columns, not recorded" \
        "$(q "$D" "SELECT count(*) FROM runs WHERE cpu_vendor IS NULL AND cpu_family IS NULL AND cpu_model_number IS NULL AND cpu_stepping IS NULL AND cpu_microcode IS NULL AND cache_l1d_bytes IS NULL AND cache_l1i_bytes IS NULL AND cache_l2_bytes IS NULL AND cache_l3_bytes IS NULL AND threads_per_core IS NULL AND hypervisor IS NULL")" "1"
     is "v4: the old run is in summary" "$(q "$D" "SELECT count(*) > 0 FROM summary WHERE run_id = 1")" "1"
-    expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v4-plots"
+    expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v4-plots"
     grep -q "^- CPU identity: not recorded$" "$T/v4-plots/synthetic.md" && ok || bad "v4: the report does not say the identity was not recorded"
     # a run stored after the migration records its own
     expect 0 "run 2 complete" "$BENCH" "${QUICK[@]}" --db "$D"
@@ -88,7 +88,7 @@ store-migrates-v1-databases)
        "$(q "$D" "SELECT count(*) FROM runs WHERE user_revision IS NULL AND user_label IS NULL AND user_repo IS NULL AND build_parity IS NULL")" "1"
     is "v5: tables objects and baselines, empty" "$(q "$D" "SELECT (SELECT count(*) FROM objects) || ',' || (SELECT count(*) FROM baselines)")" "0,0"
     is "v5: its comparison kept, against no baseline" "$(q "$D" "SELECT count(*) FROM comparisons WHERE baseline IS NULL")" "1"
-    expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v5-plots"
+    expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v5-plots"
     expect 0 "schema version 9" "$BENCH" migrate --db "$D"
     # a version-6 file (before the run-queue and steal times, and before user and system CPU
     # time were kept apart): migrated to 8, its samples have none of them, NULL, and its run is still reported
@@ -98,7 +98,7 @@ store-migrates-v1-databases)
     expect 0 "schema version 9" "$BENCH" migrate --db "$D"
     is "v6: samples kept, user_ns, sys_ns and wait_ns NULL" \
        "$(q "$D" "SELECT count(*) || ',' || count(user_ns) || ',' || count(sys_ns) || ',' || count(wait_ns) FROM samples")" "$(q "$D" "SELECT count(*) FROM samples"),0,0,0"
-    expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v6-plots"
+    expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v6-plots"
     # a version-7 file (run-queue and steal times, no user/system split): its wait_ns kept, user_ns
     # and sys_ns NULL, its run still reported
     D=$T/v7.db
@@ -108,7 +108,7 @@ store-migrates-v1-databases)
     expect 0 "schema version 9" "$BENCH" migrate --db "$D"
     is "v7: wait_ns kept, user_ns and sys_ns NULL" \
        "$(q "$D" "SELECT count(wait_ns) || ',' || count(user_ns) || ',' || count(sys_ns) FROM samples")" "$waits,0,0"
-    expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v7-plots"
+    expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v7-plots"
     # a version-8 file (before the core-sharing probes): its samples have none, NULL, every other
     # column kept, and a re-finalize of its run leaves its ratios as they were (no round counts as
     # shared without probes)
@@ -120,7 +120,7 @@ store-migrates-v1-databases)
     expect 0 "schema version 9" "$BENCH" migrate --db "$D"
     is "v8: probes kept, the core-sharing probes NULL" \
        "$(q "$D" "SELECT count(wait_ns) || ',' || count(probe_before) FROM samples")/$(q "$D" "SELECT count(tprobe_before) + count(tprobe_after) FROM samples")" "$waits/0"
-    expect 0 "synthetic summary: 2 cells" "$BENCH" report --db "$D" --out "$T/v8-plots"
+    expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v8-plots"
     is "v8: its ratios as stored" "$(q "$D" "SELECT group_concat(estimate || ':' || n_pairs, ' ') FROM ratios")" "$ratios"
     load store-v2-early "$T/v2-src.db"
     expect 0 "copied 1 run" "$BENCH" merge "$T/v2-src.db" --into "$T/v2-dest.db"

@@ -37,7 +37,7 @@ BENCH=$B/harness/bench
 [[ "$("$BENCH" list --names --published)" == *demo* ]] && ok || bad "demo is not published"
 "$BENCH" run --suite demo --quick --db "$T/d.db" >"$T/run.out" 2>"$T/run.err" || bad "run: $(tail -3 "$T/run.err")"
 grep -q 'suite demo: 3 cells, 16 rounds in 16 code layouts' "$T/run.err" && ok || bad "not 16 layouts: $(head -2 "$T/run.err")"
-grep -q '^demo summary: 3 cells' "$T/run.out" && ok || bad "no summary: $(cat "$T/run.out")"
+grep -q '^demo: 3 cells' "$T/run.out" && ok || bad "no summary: $(cat "$T/run.out")"
 grep -q '^demo summary: no document table' "$T/run.out" && ok || bad "no word on the table: $(cat "$T/run.out")"
 plan=$B/harness/layout_plan.tsv
 if [[ -f $plan ]]; then
