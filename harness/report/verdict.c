@@ -233,7 +233,8 @@ const char *pb_claim_name(pb_claim c)
 
 const char *pb_verdict_ab(double lo, double hi)
 {
-    if (!(lo > 0) || !(hi >= lo) || !isfinite(hi)) return NULL;
+    if (!(lo >= 0) || !(hi >= lo)) return NULL;
+    if (lo == 0 || !isfinite(hi)) return AB_SAME;   /* an unbounded CI (too few pairs) rules nothing out */
     if (hi < 1.0) return AB_FASTER;
     if (lo > 1.0) return AB_SLOWER;
     return AB_SAME;
@@ -261,6 +262,7 @@ char *pb_verdict_ab_words(double est, double lo, double hi, char *buf, size_t le
     else if (v == AB_SLOWER)
         snprintf(buf, len, "slower by %s [%s, %s]", pct(a, sizeof a, est - 1, 0), pct(b, sizeof b, lo - 1, 0),
                  pct(c, sizeof c, hi - 1, 0));
+    else if (lo == 0 || !isfinite(hi)) snprintf(buf, len, "%s [unbounded: too few rounds]", AB_SAME);
     else snprintf(buf, len, "%s [%s, %s]", AB_SAME, pct(b, sizeof b, lo - 1, 1), pct(c, sizeof c, hi - 1, 1));
     return buf;
 }

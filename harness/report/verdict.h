@@ -114,11 +114,12 @@ pb_verdict_look pb_verdict_look_of(const char *v);
 /* A user's A/B (a cell without a claim: no document, no claim of the suite's; docs/verdicts.md): from
  * the 95 % CI [lo, hi] of the time ratio candidate/baseline, "faster" when hi < 1, "slower" when
  * lo > 1, else "no detectable change" (the CI holds 1: no tolerance band, the user has no claim to
- * give one). NULL for a NaN, non-positive or inverted CI. */
+ * give one; an unbounded CI, [0, inf] from too few pairs, too). NULL for a NaN, negative or inverted CI. */
 const char *pb_verdict_ab(double lo, double hi);
 /* Its words with the size: "faster by 32 % [30 %, 34 %]", "slower by 5.1 % [2.0 %, 8.3 %]" (the time
  * saved or added, 1 - est or est - 1, and the CI's in the same terms), "no detectable change [-3.0 %,
- * +2.1 %]" (the time's change lo - 1 .. hi - 1); "no data" for a CI pb_verdict_ab refuses. buf. */
+ * +2.1 %]" (the time's change lo - 1 .. hi - 1), "no detectable change [unbounded: too few rounds]";
+ * "no data" for a CI pb_verdict_ab refuses. buf. */
 char *pb_verdict_ab_words(double est, double lo, double hi, char *buf, size_t len);
 
 extern const char *const pb_verdict_no_data, *const pb_codegen_mark, *const pb_layout_mark, *const pb_real_mark,

@@ -363,7 +363,7 @@ pg-migrates-v4-store)
        "$(pgq "$U" "SELECT (SELECT count(*) FROM objects) || ',' || (SELECT count(*) FROM baselines) || ',' || (SELECT count(baseline) FROM comparisons)")" "0,0,0"
     expect 0 "run 2 complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
     is "a new run records its identity" "$(pgq "$U" "SELECT count(*) FROM runs WHERE id = 2 AND hypervisor IS NOT NULL")" "1"
-    expect 0 "synthetic summary" "$BENCH" report --db "$U" --run 1 --out "$T/v4p"
+    expect 0 "synthetic: " "$BENCH" report --db "$U" --run 1 --out "$T/v4p"
     grep -q "^- CPU identity: not recorded$" "$T/v4p/synthetic.md" && ok || bad "the migrated run's identity is not 'not recorded'"
     ;;
 
