@@ -88,6 +88,20 @@ void progress_extend(run_ctx *rx, const cell_run *cr, int rounds)
     rx->plan.total += (double)abs(rounds) * n * (rounds > 0 ? 1 : -1) * sample_weight(rx, cr->cell);
 }
 
+/* The boundary rounds to come, as the passes' cells cost per round: they go to the cells nearest a
+ * boundary after the passes, one in PB_BOUNDARY_SHARE of them (extra_rounds.c pick_nearest), which
+ * are not known yet: so at the mean cost of a round. Without it the ETA at half-way fell short by
+ * the boundary rounds' share (a default xts run: 15 s said, 21 s taken). */
+static double predict_boundary_seconds(const run_ctx *rx)
+{
+    int n = rx->plan.ncells;
+    if (rx->boundary_rounds <= 0 || n <= 0) return 0;
+    double sum = 0;
+    for (int j = 0; j < n; j++) sum += rx->plan.round_s[j];
+    int near = (n + PB_BOUNDARY_SHARE - 1) / PB_BOUNDARY_SHARE;
+    return sum / n * near * rx->boundary_rounds;
+}
+
 /* In the run's own passes after the first: the seconds left by each cell's cost per round in its
  * latest pass (cells differ in their set-up and warming, which a share of the samples does not
  * see): the rest of this cell, the cells after it in this pass, every cell in the passes after. */
@@ -101,7 +115,8 @@ static double predict_passes_left(const run_ctx *rx, uint64_t now)
         for (int j = q == p ? i : 0; j < n; j++) left += rx->plan.round_s[j] * (r1 - r0);
     }
     double in_cell = (double)(now - rx->plan.cell_ns) * 1e-9;
-    return left > in_cell ? left - in_cell : 0;
+    left = left > in_cell ? left - in_cell : 0;
+    return left + predict_boundary_seconds(rx);
 }
 
 /* The seconds left: in the passes after the first, by each cell's cost (predict_passes_left); else
@@ -192,6 +207,7 @@ enum {
     LEVEL_SHORT_RATIO,  /* "new/old 0.997 [0.970, 1.024]": without the word "time" */
     LEVEL_RATIO_ONLY,   /* the ratio without the times it comes from (where there is one) */
     LEVEL_NO_SUITE,     /* without the suite's name, which the run's header says */
+    LEVEL_NO_OTHERS,    /* without the other impls' ratios (the report has them): never a ratio cut */
     LEVEL_COUNT
 };
 
@@ -241,7 +257,7 @@ static void compose(const line_parts *lp, int level, char *buf, size_t cap)
         s->baseline, r->pr.estimate, r->pr.ci_lo, r->pr.ci_hi);
     if (r->across && level < LEVEL_NO_LAYOUTS) add(buf, cap, &off, " across %d layouts", r->lr.nlayouts);
     if (r->across && level < LEVEL_NO_RANGE) add(buf, cap, &off, " (%.3f to %.3f)", r->lr.lo, r->lr.hi);
-    for (int i = 0; i < lp->cr->ncs; i++)
+    for (int i = 0; i < lp->cr->ncs && level < LEVEL_NO_OTHERS; i++)
         if (lp->has_other[i])
             add(buf, cap, &off, "%s%s/%s %.3f [%.3f, %.3f]", level < LEVEL_SHORT_RATIO ? "; " : " ", lp->cr->cs[i].impl,
                 s->baseline, lp->other[i].pr.estimate, lp->other[i].pr.ci_lo, lp->other[i].pr.ci_hi);
@@ -282,8 +298,11 @@ static void gather(line_parts *lp, int idx, int n)
     } else {
         pb_fmt_cell(where, wcap, cell->variant, cell->op, cell->size_bytes);
     }
-    snprintf(lp->head, sizeof lp->head, "[%d/%d %.0f s, ETA %.0f s]", idx + 1, n, elapsed,
-             predict_seconds_left(rx, n, elapsed));
+    /* the ETA is the live line's (ticker.h); a cell line says it too while there is time left, not
+     * where the cells come together at the end (stored after their last pass): no column of "ETA 0 s" */
+    double left = predict_seconds_left(rx, n, elapsed);
+    if (left >= 0.5) snprintf(lp->head, sizeof lp->head, "[%d/%d %.0f s, ETA %.0f s]", idx + 1, n, elapsed, left);
+    else snprintf(lp->head, sizeof lp->head, "[%d/%d %.0f s]", idx + 1, n, elapsed);
     lp->items = pb_suite_items(s, cell->size_bytes);
     lp->bi = lp->ci = -1;
     for (int i = 0; i < lp->cr->ncs; i++) {
