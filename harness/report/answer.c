@@ -137,7 +137,7 @@ static void why_and_settle(pb_answer *a, const inconclusive_view *iv, const char
 {
     char *p;
     int why = -1, settle = -1;   /* the first reason and the first way: the others open with a comma */
-    if (iv->wide && (p = piece(a, 3, -1))) {
+    if (iv->wide && (p = piece(a, 2, -1))) {
         why = a->npieces - 1;
         snprintf(p, PB_ANSWER_PIECE, "; why: CI \u00b1%.2g %% where \u00b1%.2g %% decides", iv->w * 100,
                  iv->w_need * 100);
@@ -145,7 +145,7 @@ static void why_and_settle(pb_answer *a, const inconclusive_view *iv, const char
             snprintf(p, PB_ANSWER_PIECE, ", %s%d rounds", iv->n < PB_DEFAULT_ROUNDS ? "only " : "", iv->n);
     }
     const struct { int on, rank; char text[64]; } reasons[] = {
-        {iv->shared > 0, 3, ""}, {iv->edge > 0, 4, ""}, {noise != NULL, 6, "the run was noisy"},
+        {iv->shared > 0, 2, ""}, {iv->edge > 0, 4, ""}, {noise != NULL, 6, "the run was noisy"},
         {why < 0, 4, "no CI to judge"}};
     for (size_t k = 0; k < sizeof reasons / sizeof reasons[0]; k++) {
         if (!reasons[k].on || (k == 3 && why >= 0) || !(p = piece(a, reasons[k].rank, why))) continue;
@@ -292,7 +292,7 @@ static const char *unjointed(const char *p)
 static void compose(char *buf, size_t cap, const char *start, const pb_answer *a, const int *on, int line)
 {
     snprintf(buf, cap, "%s", start);
-    int first = line == 2;
+    int first = line >= 2;
     for (int i = 0; i < a->npieces; i++) {
         if (on[i] != line) continue;
         /* a piece shown where its joint makes sense: beside " on CPU" a semicolon reads as ";" */
@@ -330,24 +330,31 @@ void pb_answer_text(const pb_answer *a, int bare, char *buf, size_t len)
 
 void pb_answer_print(FILE *f, const pb_answer *a, int width)
 {
-    char l1[2 * PB_ANSWER_PIECE * PB_ANSWER_PIECES], l2[sizeof l1 + sizeof a->noise + 512];
+    enum { LINES = 4 };
+    char l[LINES][2 * PB_ANSWER_PIECE * PB_ANSWER_PIECES + sizeof a->noise + 512];
     char head[PB_NAME_MAX + PB_ANSWER_PIECE + 4];
     snprintf(head, sizeof head, "%s: %s", a->name, a->head);
-    int on[PB_ANSWER_PIECES] = {0};
-    /* the first line: the head and what fits by rank; the second: the rest that fits; the reports
-     * have what fits neither */
-    fill(a, on, 1, head, width, l1, sizeof l1);
-    fill(a, on, 2, "  ", width, l2, sizeof l2);
-    /* the marks and the noise warning where they fit (all of them with no width) */
+    int on[PB_ANSWER_PIECES] = {0}, last = 0;
+    /* the first line: the head and what fits by rank; the next lines: the rest that fits, by rank
+     * (a narrow terminal: why cells are inconclusive and what would settle it get lines of their
+     * own, why first: the same rank); the reports have what fits none */
+    fill(a, on, 1, head, width, l[0], sizeof l[0]);
+    for (int i = 1; i < LINES; i++) {
+        fill(a, on, i + 1, "  ", width, l[i], sizeof l[i]);
+        if (strlen(l[i]) > 2) last = i;
+    }
+    /* the marks and the noise warning where they fit, on the last line (all of them with no width) */
+    char *m = l[last > 0 ? last : 1];
     const char *more[3] = {a->marks[0] ? a->marks : NULL, a->noise[0] ? "noise: " : NULL,
                            a->noise[0] ? "a noisy run (its warning is in the report)" : NULL};
     for (int i = 0; i < 3; i++) {
         if (!more[i]) continue;
-        size_t k2 = strlen(l2);
-        add(l2, sizeof l2, "%s%s%s", k2 > 2 ? "; " : "", more[i], i == 1 ? a->noise : "");
-        if (width > 0 && pb_utf8_cols(l2) > (size_t)width) l2[k2] = 0;
+        size_t k = strlen(m);
+        add(m, sizeof l[0], "%s%s%s", k > 2 ? "; " : "", more[i], i == 1 ? a->noise : "");
+        if (width > 0 && pb_utf8_cols(m) > (size_t)width) m[k] = 0;
         else if (i == 1) break;   /* the whole warning: not its short form */
     }
-    pb_term_line(f, width, l1);
-    if (strlen(l2) > 2) pb_term_line(f, width, l2);
+    pb_term_line(f, width, l[0]);
+    for (int i = 1; i < LINES; i++)
+        if (strlen(l[i]) > 2) pb_term_line(f, width, l[i]);
 }

@@ -109,17 +109,19 @@ static void inconclusive_says_why_and_rounds(void)
     CHECK(strstr(text, "the run was noisy"), "noise as a reason: '%s'", text);
     CHECK(a.rounds_needed == 20 && strstr(text, "settle: --rounds 20, or --measure valgrind"), "rounds %ld: '%s'",
           a.rounds_needed, text);
-    /* 80 columns: the head and what fits on the first line, the rest on a second, nothing wider */
+    /* 80 columns: the head and what fits on the first line, the rest by rank on the next (why and what
+     * settles it first, then the CPU and the marks), nothing wider */
     char *out = printed(&a, 80);
     CHECK(fits(out, 80), "wider than 80:\n%s", out);
     CHECK(!strcmp(out, "fixed: 2 cells: 1 holds, 1 inconclusive; time new/old 1.000..1.010\n"
-                       "  why: CI \u00b111 % where \u00b110 % decides, only 16 rounds; settle: --rounds 20\n"),
+                       "  why: CI \u00b111 % where \u00b110 % decides, only 16 rounds; settle: --rounds 20\n"
+                       "  on Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz; depends on code layout 1\n"),
           "80: '%s'", out);
     CHECK(strstr(out, "\n  ") && strstr(out, "settle: --rounds 20"), "80: the second line lacks what settles it: '%s'",
           out);
     int lines = 0;
     for (const char *p = out; *p; p++) lines += *p == '\n';
-    CHECK(lines == 2, "80: %d lines: '%s'", lines, out);
+    CHECK(lines == 3, "80: %d lines: '%s'", lines, out);
     free(out);
     /* unbounded: one line with every piece, then the marks and the whole noise warning */
     out = printed(&a, 0);
