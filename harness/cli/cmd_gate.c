@@ -24,6 +24,7 @@
 #include "pb_config.h"
 #include "runner.h"
 #include "runenv.h"
+#include "term.h"
 #include "suite_module.h"
 
 #define PB_GATE_DEFAULT_RERUNS 2
@@ -581,7 +582,8 @@ static int gate_main(gate_args *a, int *skipped, pb_err *e)
 int cmd_gate(int argc, char **argv)
 {
     gate_args a = {.la = {.seed = 1}, .out = {.format = PB_FMT_TEXT},
-                   .set = {.db = pb_default_db(), .progress = 1, .reruns = -1, .gp = PB_GATE_DEFAULTS}};
+                   .set = {.db = pb_default_db(), .progress = 1, .reruns = -1, .gp = PB_GATE_DEFAULTS,
+                           .width = pb_term_width()}};
     a.set.command_line = a.cmdline;
     pb_cli_join(argc, argv, a.cmdline, sizeof a.cmdline);
     const int argc0 = argc;

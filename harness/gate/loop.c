@@ -57,7 +57,7 @@ static int run_pass(const pb_gate_job *j, const pb_gate_target *t, gate_layouts 
     pb_runner_opts o = {.suite = &s->wrapped, .suite_opts = t->W, .quick = set->quick, .rounds = s->rounds,
                         .sizes = s->pass || set->only0 ? NULL : set->sizes,
                         .db_path = set->db, .command_line = set->command_line, .options_text = s->options,
-                        .progress = set->progress, .live = set->live, .cpu = set->cpu, .iters_memo = &s->memo,
+                        .progress = set->progress, .live = set->live, .width = set->width, .cpu = set->cpu, .iters_memo = &s->memo,
                         .layouts = t->layouts.set(G), .grid_s = &s->grid_s, .user_revision = set->user_revision,
                         .user_label = set->user_label};
     int64_t run = 0;

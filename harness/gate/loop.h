@@ -29,6 +29,7 @@ typedef struct pb_gate_settings {
     int reruns;            /* looks after the first */
     int progress;
     int live;              /* the runs' live progress line even without progress (runner.h) */
+    int width;             /* the runs' stderr lines cut or wrapped to this (term.h); 0: unbounded */
     int no_confirm;        /* a regression of the first run stands unconfirmed */
     double budget;         /* --budget SECONDS; 0: none */
     uint64_t layout_seed;
