@@ -60,7 +60,26 @@ pb_outputs_check() {
 
 # pb_say LINE...: a progress line, and pb_show TEXT a suite's own table: on fd 4, which
 # pb_doc_begin points at stdout for text, else at stderr
-pb_say() { printf '%s\n' "$*" >&4; }
+pb_say() { pb_wrap "$*" >&4; }
+
+# pb_wrap TEXT: TEXT wrapped at spaces to pb_width (further lines indented by two spaces), as
+# bench's own sentences are; whole where there is no width
+pb_wrap() {
+    local w line='' word words
+    w=$(pb_width)
+    if (( w <= 0 || ${#1} <= w )); then printf '%s\n' "$1"; return; fi
+    read -ra words <<<"$1"
+    for word in "${words[@]}"; do
+        if [[ -n $line ]] && (( ${#line} + 1 + ${#word} > w )); then
+            printf '%s\n' "$line"
+            line="  $word"
+        else
+            line=${line:+$line }$word
+        fi
+    done
+    [[ -n $line ]] && printf '%s\n' "$line"
+    return 0
+}
 pb_show() { printf '%s\n' "$1" >&4; }
 
 # pb_step SCRIPT I N WHAT T0: before step I of N (a suite) starts, on stderr: what runs, and the
@@ -98,18 +117,35 @@ pb_fit() {
 
 # pb_live [FILE]: a bench's stderr (stdin), its live progress lines (bench --live; ticker.h) on
 # stderr as they come, cut to the width, the other lines into FILE, or onto stdout without one.
-# bench writes them as plain lines (its stderr is this pipe), one every few seconds.
+# bench writes them as plain lines (its stderr is this pipe), one every few seconds; where it says
+# nothing for 4 s, a line of its own ("$PB_LIVE_WHAT: still at work, N s").
 pb_live() {
-    local line w
+    local line w t0=$SECONDS said=$SECONDS rc part=
     w=$(pb_width)
     [[ -n ${1:-} ]] && : >"$1"
-    while IFS= read -r line; do
+    while true; do
+        IFS= read -r -t 1 line
+        rc=$?
+        if (( rc > 128 )); then
+            part+=$line   # a line cut by the time-out: its start, until its end comes
+            # no line for a while: between bench's runs (a gate's statistics, its next look) it says
+            # nothing, so a line every 4 s says the gate is still at work
+            if (( SECONDS - said >= 4 )); then
+                pb_fit "${PB_LIVE_WHAT:-bench}: still at work, $((SECONDS - t0)) s" >&2
+                said=$SECONDS
+            fi
+            continue
+        fi
+        line=$part$line part=''
+        (( rc == 0 )) || [[ -n $line ]] || break
         case $line in
         "bench: measuring "* | "bench: make-up rounds "* | "bench: boundary rounds "*)
             if (( w > 0 && ${#line} > w )); then line="${line:0:w-1}…"; fi
-            printf '%s\n' "$line" >&2 ;;
+            printf '%s\n' "$line" >&2
+            said=$SECONDS ;;
         *) if [[ -n ${1:-} ]]; then printf '%s\n' "$line" >>"$1"; else printf '%s\n' "$line"; fi ;;
         esac
+        (( rc == 0 )) || break
     done
     return 0
 }
