@@ -144,17 +144,21 @@ void pb_verdict_count(pb_verdict_counts *n, const char *v)
 
 void pb_verdict_summary(const pb_verdict_counts *c, char *buf, size_t len)
 {
-    int k = snprintf(buf, len, "%d cell%s: %s %d; %s %d; %s %d; %s %d", c->cells, c->cells == 1 ? "" : "s",
-                     V_HOLDS, c->holds, V_SIZE, c->size_differs, V_NOT, c->does_not_hold, V_INCONCLUSIVE,
-                     c->inconclusive);
-    if (c->no_claim && k > 0 && (size_t)k < len)
-        k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NONE, c->no_claim);
-    if (c->no_data && k > 0 && (size_t)k < len)
-        k += snprintf(buf + k, len - (size_t)k, "; %s %d", V_NODATA, c->no_data);
-    if (k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", CODEGEN_MARK, c->codegen);
-    if (k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", LAYOUT_MARK, c->layout);
-    if (c->shared && k > 0 && (size_t)k < len) k += snprintf(buf + k, len - (size_t)k, "; %s %d", SHARED_MARK, c->shared);
-    if (c->real && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, "; %s %d", REAL_MARK, c->real_differs);
+    /* every count that is not zero, in this order (a table where every cell holds says so alone) */
+    const struct { const char *what; int n; } k[] = {
+        {V_HOLDS, c->holds}, {V_SIZE, c->size_differs}, {V_NOT, c->does_not_hold}, {V_INCONCLUSIVE, c->inconclusive},
+        {V_NONE, c->no_claim}, {V_NODATA, c->no_data}, {CODEGEN_MARK, c->codegen}, {LAYOUT_MARK, c->layout},
+        {SHARED_MARK, c->shared}, {REAL_MARK, c->real ? c->real_differs : 0}};
+    int n = snprintf(buf, len, "%d cell%s", c->cells, c->cells == 1 ? "" : "s");
+    size_t off = n > 0 ? (size_t)n : 0;
+    const char *joint = ": ";
+    for (size_t i = 0; i < sizeof k / sizeof k[0] && off < len; i++) {
+        if (!k[i].n) continue;
+        n = snprintf(buf + off, len - off, "%s%s %d", joint, k[i].what, k[i].n);
+        if (n < 0) break;
+        off += (size_t)n;
+        joint = "; ";
+    }
 }
 
 /* The settings data/verdict.tsv may hold, in the order of cfg_slots. */
