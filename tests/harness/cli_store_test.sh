@@ -174,7 +174,7 @@ expect 2 "--target" "$BENCH" run --suite drbg --target qemu --db "$T/k2.db"
 # ---- report ----
 expect 0 "synthetic: run" "$BENCH" report --db "$DB" --run 2 --out "$T/plots"
 expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$DB" --run 2 --out "$T/plots"
-grep -q "^\*\*Summary:\*\* 2 cells: claim holds " "$T/plots/synthetic.md" && ok || bad "report lacks the summary line"
+grep -q "^\*\*Summary:\*\* 2 cells: " "$T/plots/synthetic.md" && ok || bad "report lacks the summary line"
 grep -q "tolerance t = 0.10" "$T/plots/synthetic.md" && ok || bad "report header lacks the tolerance"
 for f in synthetic.png synthetic.svg synthetic_ratio.png synthetic_ratio.svg synthetic.md; do [[ -s "$T/plots/$f" ]] && ok || bad "report did not write $f"; done
 grep -q "| variant | op | bytes |" "$T/plots/synthetic.md" && ok || bad "report table missing"
