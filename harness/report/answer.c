@@ -36,6 +36,7 @@ static char *piece(pb_answer *a, int rank, int to)
     a->npieces++;
     a->rank[i] = rank;
     a->tied[i] = to >= 0 && (unsigned)to < i ? to : -1;
+    a->after[i] = -1;
     a->piece[i][0] = 0;
     return a->piece[i];
 }
@@ -130,6 +131,13 @@ static void inconclusive_cell(pb_answer *a, inconclusive_view *iv, pb_claim cl, 
     }
 }
 
+/* a percentage to two significant figures, never in e-notation: 1.1, 38, 170 */
+static const char *two_figures(char *buf, size_t cap, double v)
+{
+    snprintf(buf, cap, v >= 10 ? "%.0f" : "%.2g", v >= 100 ? round(v / 10) * 10 : v);
+    return buf;
+}
+
 /* Why the cells are inconclusive ("; why: CI ±38 % where ±1.1 % decides, only 6 rounds, ...") and what
  * would settle them ("; settle: --rounds 7700, or --measure valgrind (a count)"), each reason and each
  * way its own piece: a narrow terminal keeps the first of each. */
@@ -139,8 +147,9 @@ static void why_and_settle(pb_answer *a, const inconclusive_view *iv, const char
     int why = -1, settle = -1;   /* the first reason and the first way: the others open with a comma */
     if (iv->wide && (p = piece(a, 2, -1))) {
         why = a->npieces - 1;
-        snprintf(p, PB_ANSWER_PIECE, "; why: CI \u00b1%.2g %% where \u00b1%.2g %% decides", iv->w * 100,
-                 iv->w_need * 100);
+        char w[24], need[24];
+        snprintf(p, PB_ANSWER_PIECE, "; why: CI \u00b1%s %% where \u00b1%s %% decides", two_figures(w, sizeof w, iv->w * 100),
+                 two_figures(need, sizeof need, iv->w_need * 100));
         if ((p = piece(a, 4, why)))
             snprintf(p, PB_ANSWER_PIECE, ", %s%d rounds", iv->n < PB_DEFAULT_ROUNDS ? "only " : "", iv->n);
     }
@@ -160,13 +169,16 @@ static void why_and_settle(pb_answer *a, const inconclusive_view *iv, const char
     if (a->rounds_needed && a->rounds_needed <= ROUNDS_MAX && (p = piece(a, 2, -1))) {
         snprintf(p, PB_ANSWER_PIECE, "; settle: --rounds %ld", a->rounds_needed);
         settle = a->npieces - 1;
+        a->after[settle] = why;
     }
     if (iv->shared && (p = piece(a, 2, settle))) {
         snprintf(p, PB_ANSWER_PIECE, "%s a quiet core (--cpu N)", settle >= 0 ? ", or" : "; settle:");
-        if (settle < 0) settle = a->npieces - 1;
+        if (settle < 0) settle = a->npieces - 1, a->after[settle] = why;
     }
-    if ((p = piece(a, settle >= 0 ? 8 : 2, settle)))
+    if ((p = piece(a, settle >= 0 ? 8 : 2, settle))) {
         snprintf(p, PB_ANSWER_PIECE, "%s --measure valgrind (a count)", settle >= 0 ? ", or" : "; settle:");
+        if (settle < 0) a->after[a->npieces - 1] = why;
+    }
 }
 
 /* " on AMD EPYC 7763 ...": right after what was measured on it */
@@ -312,6 +324,7 @@ static void fill(const pb_answer *a, int *on, int line, const char *start, int w
         for (int rank = 0; rank <= 9; rank++)
             for (int i = 0; i < a->npieces; i++) {
                 if (on[i] || a->rank[i] != rank || (a->tied[i] >= 0 && on[a->tied[i]] != line)) continue;
+                if (a->after[i] >= 0 && (!on[a->after[i]] || on[a->after[i]] > line)) continue;
                 on[i] = line;
                 compose(buf, cap, start, a, on, line);
                 if (width > 0 && pb_utf8_cols(buf) > (size_t)width) on[i] = 0;

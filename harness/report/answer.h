@@ -26,6 +26,8 @@ typedef struct pb_answer {
     char piece[PB_ANSWER_PIECES][PB_ANSWER_PIECE];
     int rank[PB_ANSWER_PIECES];  /* 0 first: the order in which a narrow line takes them */
     int tied[PB_ANSWER_PIECES];  /* the piece it is shown beside only (-1: none) */
+    int after[PB_ANSWER_PIECES]; /* the piece it is shown on the line of or after only (-1: none):
+                                  * what settles it after why */
     int npieces;
     char marks[PB_ANSWER_PIECE]; /* the marks beyond the verdicts, zero counts left out ("" none) */
     char noise[2048];            /* the run's noise warning ("" none) */
