@@ -2,6 +2,7 @@
 /* pb_spawn.c — see pb_spawn.h. */
 #include "pb_spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -11,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,47 +29,57 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* What one pb_spawn collects while it waits: stdout into a growing buffer (past
- * PB_SPAWN_OUTPUT_MAX drained and dropped, toobig set). */
-typedef struct collect {
-    char *buf;
-    size_t len, cap;
-    int toobig;
-} collect;
+/* One of the program's output pipes as pb_spawn reads it: every byte counted, the first ones kept
+ * in head (stderr's, for messages), each chunk handed to sink until it declines. */
+typedef struct stream {
+    int fd;                  /* the read end; -1: none, or closed at EOF */
+    pb_spawn_sink sink;
+    void *ctx;
+    size_t bytes;
+    char *head;
+    size_t head_cap, head_len;
+} stream;
 
-/* Read what fd has now; 1 at EOF (or an error), else 0. */
-static int drain_some(int fd, collect *c)
+/* Read what s has now; 1 at EOF (or an error), else 0. */
+static int drain_some(stream *s)
 {
-    char sink[4096];
-    if (c->buf && !c->toobig && c->len + 1 >= c->cap) {
-        char *nb = c->cap < PB_SPAWN_OUTPUT_MAX ? realloc(c->buf, c->cap * 2) : NULL;
-        if (nb) c->buf = nb, c->cap *= 2;
-        else c->toobig = 1;
-    }
-    int keep = c->buf && !c->toobig;
-    ssize_t r = read(fd, keep ? c->buf + c->len : sink, keep ? c->cap - c->len - 1 : sizeof sink);
+    char buf[1 << 16];
+    ssize_t r = read(s->fd, buf, sizeof buf);
     if (r < 0 && (errno == EINTR || errno == EAGAIN)) return 0;
     if (r <= 0) return 1;
-    if (keep) c->len += (size_t)r;
+    size_t n = (size_t)r;
+    s->bytes += n;
+    if (s->head && s->head_len < s->head_cap) {
+        size_t k = s->head_cap - s->head_len < n ? s->head_cap - s->head_len : n;
+        memcpy(s->head + s->head_len, buf, k);
+        s->head_len += k;
+    }
+    if (s->sink && s->sink(s->ctx, buf, n) < 0) s->sink = NULL;
     return 0;
 }
 
-/* Wait for the child (pidfd) to end and its stdout (fd, -1: none) to close, until limit_s (0: no
- * limit). Past the limit, or when a signal bench handles interrupts the wait, the child's whole
- * process group is killed: *why says which (0: it ended by itself). A grandchild that keeps stdout
- * open after the child ended is killed with it (200 ms on). */
-static void wait_child(pid_t pid, int pidfd, int fd, collect *c, double limit_s, int *why)
+/* Wait for the child (pidfd) to end and its pipes s[0..2) to close, until limit_s (0: no limit).
+ * Past the limit, or when a signal bench handles interrupts the wait, the child's process group is
+ * killed: *why says which (0: it ended by itself); a stopped child is killed as a running one is
+ * (the deadline is the poll's, whatever the child's state). *end_ns is when it ended. Something it
+ * left behind that keeps a pipe open is waited for 200 ms, then left to the sweep. */
+static void wait_child(pid_t pid, int pidfd, stream *s, double limit_s, int *why, double *end_ns)
 {
-    double deadline = limit_s > 0 ? now_ns() + limit_s * 1e9 : INFINITY;
-    int exited = pidfd < 0, eof = fd < 0, killed = 0;
+    double deadline = limit_s > 0 ? now_ns() + limit_s * 1e9 : INFINITY, exited_at = now_ns();
+    int exited = pidfd < 0, killed = 0;
     *why = 0;
-    while (!exited || !eof) {
-        struct pollfd p[2];
-        int n = 0, ip = -1, io = -1;
+    for (;;) {
+        struct pollfd p[3];
+        int n = 0, ip = -1, io[2] = {-1, -1};
         if (!exited) p[ip = n++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
-        if (!eof) p[io = n++] = (struct pollfd){.fd = fd, .events = POLLIN};
+        for (int i = 0; i < 2; i++)
+            if (s[i].fd >= 0) p[io[i] = n++] = (struct pollfd){.fd = s[i].fd, .events = POLLIN};
+        if (!n) break;
         double left = (deadline - now_ns()) * 1e-6;
-        if (exited && !killed && left > 200) left = 200;   /* stdout held open by what it left behind */
+        if (exited) {
+            double grace = 200 - (now_ns() - exited_at) * 1e-6;   /* pipes held by what it left */
+            if (left > grace) left = grace;
+        }
         int ms = isinf(left) ? -1 : left <= 0 ? 0 : left > 1e9 ? 1000000000 : (int)ceil(left);
         int r = poll(p, (nfds_t)n, ms);
         if (r < 0 && errno != EINTR) break;
@@ -79,82 +90,210 @@ static void wait_child(pid_t pid, int pidfd, int fd, collect *c, double limit_s,
             if (pidfd < 0) break;
             continue;
         }
-        if (r == 0) break;   /* killed and still nothing: give up on the pipe */
-        if (ip >= 0 && p[ip].revents) exited = 1;
-        if (io >= 0 && p[io].revents && drain_some(fd, c)) eof = 1;
+        if (r == 0) break;   /* killed and still nothing: the sweep does the rest */
+        if (ip >= 0 && p[ip].revents) {
+            exited = 1;
+            exited_at = *end_ns = now_ns();
+        }
+        for (int i = 0; i < 2; i++)
+            if (io[i] >= 0 && p[io[i]].revents && drain_some(&s[i])) {
+                close(s[i].fd);
+                s[i].fd = -1;
+            }
     }
+}
+
+/* bench's children now, into pids[cap]: their number (up to cap). From the kernel's list of each
+ * thread's children, or, where the kernel keeps none (CONFIG_PROC_CHILDREN), from every process's
+ * parent in /proc. */
+static int list_children(pid_t *pids, int cap)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *de;
+    int listed = 0;
+    while (d && (de = readdir(d)) && n < cap) {
+        if (de->d_name[0] == '.') continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/task/%.20s/children", de->d_name);
+        FILE *f = fopen(path, "re");
+        if (!f) continue;
+        listed = 1;
+        long v;
+        while (n < cap && fscanf(f, "%ld", &v) == 1) pids[n++] = (pid_t)v;
+        fclose(f);
+    }
+    if (d) closedir(d);
+    if (listed) return n;
+    pid_t me = getpid();
+    d = opendir("/proc");
+    while (d && (de = readdir(d)) && n < cap) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9') continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%.20s/stat", de->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        ssize_t r = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        buf[r > 0 ? r : 0] = 0;
+        const char *rp = strrchr(buf, ')');   /* the name may hold spaces and parentheses */
+        long ppid;
+        if (rp && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == me) pids[n++] = (pid_t)atol(de->d_name);
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+#define PB_SPAWN_CHILDREN_MAX 1024
+
+/* Kill and reap every child of bench that is not in before[0..nb): what the program left running,
+ * reparented to bench (the subreaper) when its parent ended. Each round's dead reparent their own
+ * children to bench in turn, so rounds go on until none is new. The number killed. */
+static int sweep(const pid_t *before, int nb)
+{
+    int total = 0;
+    for (int round = 0; round < 10000; round++) {
+        pid_t now[PB_SPAWN_CHILDREN_MAX], gone[PB_SPAWN_CHILDREN_MAX];
+        int n = list_children(now, PB_SPAWN_CHILDREN_MAX), k = 0;
+        for (int i = 0; i < n; i++) {
+            int known = 0;
+            for (int j = 0; j < nb && !known; j++) known = now[i] == before[j];
+            if (!known && kill(now[i], SIGKILL) == 0) gone[k++] = now[i];
+        }
+        if (!k) break;
+        for (int i = 0; i < k; i++)
+            while (waitpid(gone[i], NULL, 0) < 0 && errno == EINTR) {}
+        total += k;
+    }
+    return total;
+}
+
+/* The collecting sink of pb_spawn: stdout into a growing buffer, declined past
+ * PB_SPAWN_OUTPUT_MAX (toobig) or when memory runs out (nomem). */
+typedef struct collect {
+    char *buf;
+    size_t len, cap;
+    int toobig, nomem;
+} collect;
+
+static int collect_some(void *ctx, const char *b, size_t n)
+{
+    collect *c = ctx;
+    if (c->len + n + 1 > PB_SPAWN_OUTPUT_MAX) return c->toobig = 1, -1;
+    if (c->len + n + 1 > c->cap) {
+        size_t cap = c->cap ? c->cap : 1 << 16;
+        while (cap < c->len + n + 1) cap *= 2;
+        char *nb = realloc(c->buf, cap);
+        if (!nb) return c->nomem = 1, -1;
+        c->buf = nb, c->cap = cap;
+    }
+    memcpy(c->buf + c->len, b, n);
+    c->len += n;
+    return 0;
 }
 
 int pb_spawn(char *const argv[], char **out, double limit_s, pb_proc *p, pb_err *e)
 {
-    memset(p, 0, sizeof *p);
-    int pfd[2] = {-1, -1}, efd = memfd_create("pb-spawn-stderr", MFD_CLOEXEC);
-    if (efd < 0 || (out && pipe2(pfd, O_CLOEXEC) < 0)) {
-        int err = errno;
-        if (efd >= 0) close(efd);
-        return pb_errf(e, "%s: cannot set up its output: %s", argv[0], strerror(err));
+    if (!out) return pb_spawn_to(argv, NULL, NULL, limit_s, p, e);
+    collect col = {0};
+    *out = NULL;
+    if (pb_spawn_to(argv, collect_some, &col, limit_s, p, e) < 0) {
+        free(col.buf);
+        return -1;
     }
+    if (col.toobig || col.nomem || (!col.buf && !(col.buf = malloc(1)))) {
+        free(col.buf);
+        return col.toobig ? pb_errf(e, "%s wrote more than %u bytes to stdout", argv[0], PB_SPAWN_OUTPUT_MAX)
+                          : pb_errf(e, "out of memory reading %s's output", argv[0]);
+    }
+    col.buf[col.len] = 0;
+    *out = col.buf;
+    return 0;
+}
+
+/* posix_spawn of argv in a session of its own, stdin from /dev/null, stdout to po[1] (or
+ * /dev/null, po[1] < 0), stderr to pe[1]: 0 or an errno */
+static int start(char *const argv[], const int *po, const int *pe, pid_t *pid)
+{
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (out) posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+    if (po[1] >= 0) posix_spawn_file_actions_adddup2(&fa, po[1], 1);
     else posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, efd, 2);
-    /* a process group of its own, so that a limit kills whatever it started as well */
+    posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+    /* a session of its own (and so a process group whose id is its pid): a limit kills whatever it
+     * started in it, and nothing it starts can belong to bench's terminal */
     posix_spawnattr_t at;
     posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
-    pid_t pid;
-    const double t0 = now_ns();
-    int err = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID);
+    int err = posix_spawn(pid, argv[0], &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
-    if (out) close(pfd[1]);
+    return err;
+}
+
+int pb_spawn_to(char *const argv[], pb_spawn_sink sink, void *ctx, double limit_s, pb_proc *p, pb_err *e)
+{
+    memset(p, 0, sizeof *p);
+    int po[2] = {-1, -1}, pe[2] = {-1, -1};
+    if (pipe2(pe, O_CLOEXEC) < 0 || (sink && pipe2(po, O_CLOEXEC) < 0)) {
+        int err = errno;
+        for (int i = 0; i < 2; i++) {
+            if (pe[i] >= 0) close(pe[i]);
+            if (po[i] >= 0) close(po[i]);
+        }
+        return pb_errf(e, "%s: cannot set up its output: %s", argv[0], strerror(err));
+    }
+    /* bench reaps what the program leaves behind (pb_spawn.h); its own children of before are not
+     * the program's */
+    int was_reaper = 0;
+    prctl(PR_GET_CHILD_SUBREAPER, &was_reaper, 0, 0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    pid_t before[PB_SPAWN_CHILDREN_MAX];
+    int nb = list_children(before, PB_SPAWN_CHILDREN_MAX);
+    pid_t pid;
+    const double t0 = now_ns();
+    int err = start(argv, po, pe, &pid);
+    close(pe[1]);
+    if (po[1] >= 0) close(po[1]);
     if (err) {
-        if (out) close(pfd[0]);
-        close(efd);
+        close(pe[0]);
+        if (po[0] >= 0) close(po[0]);
+        prctl(PR_SET_CHILD_SUBREAPER, was_reaper, 0, 0, 0);
         return pb_errf(e, "cannot start %s: %s", argv[0], strerror(err));
     }
-    collect col = {out ? malloc(1 << 16) : NULL, 0, 1 << 16, 0};
+    stream s[2] = {{.fd = po[0], .sink = sink, .ctx = ctx},
+                   {.fd = pe[0], .head = p->stderr_head, .head_cap = sizeof p->stderr_head - 1}};
     int pidfd = pidfd_open(pid, 0);
     int why = 0;
-    wait_child(pid, pidfd, out ? pfd[0] : -1, &col, limit_s, &why);
-    /* what it left running (a daemon, a stray child) goes with it, before the next sample: the
-     * group lives on while the child is an unreaped zombie, so this cannot reach another's */
+    double end_ns = 0;
+    wait_child(pid, pidfd, s, limit_s, &why, &end_ns);
+    /* what it left running in its group goes with it, before the next sample: the group lives on
+     * while the child is an unreaped zombie, so this cannot reach another's */
     kill(-pid, SIGKILL);
     if (pidfd >= 0) close(pidfd);
-    if (out) close(pfd[0]);
-    p->timed_out = why == ETIMEDOUT;
-    p->interrupted = why == EINTR;
-    p->limit_s = limit_s;
-    char *buf = col.buf;
-    size_t len = col.len;
-    int toobig = col.toobig;
-    if (buf) buf[len] = 0;
-    p->stdout_bytes = buf ? len : 0;
+    for (int i = 0; i < 2; i++)
+        if (s[i].fd >= 0) close(s[i].fd);
     struct rusage ru;
     while (wait4(pid, &p->status, 0, &ru) < 0)
         if (errno != EINTR) {
             memset(&ru, 0, sizeof ru);
             break;
         }
-    p->wall_ns = now_ns() - t0;
+    p->wall_ns = (end_ns ? end_ns : now_ns()) - t0;
+    /* and what left its group (setsid, a daemon's double fork), reparented to bench by now */
+    p->left_behind = sweep(before, nb);
+    prctl(PR_SET_CHILD_SUBREAPER, was_reaper, 0, 0, 0);
+    p->timed_out = why == ETIMEDOUT;
+    p->interrupted = why == EINTR;
+    p->limit_s = limit_s;
+    p->stdout_bytes = s[0].bytes;
     p->user_ns = (double)ru.ru_utime.tv_sec * 1e9 + (double)ru.ru_utime.tv_usec * 1e3;
     p->sys_ns = (double)ru.ru_stime.tv_sec * 1e9 + (double)ru.ru_stime.tv_usec * 1e3;
     p->cpu_ns = p->user_ns + p->sys_ns;
-    off_t eb = lseek(efd, 0, SEEK_END);
-    p->stderr_bytes = eb > 0 ? (size_t)eb : 0;
-    ssize_t hn = pread(efd, p->stderr_head, sizeof p->stderr_head - 1, 0);
-    close(efd);
-    p->stderr_head[hn > 0 ? hn : 0] = 0;
+    p->stderr_bytes = s[1].bytes;
+    p->stderr_head[s[1].head_len] = 0;
     p->stderr_head[strcspn(p->stderr_head, "\n")] = 0;
-    if (out && (!buf || toobig)) {
-        free(buf);
-        return toobig ? pb_errf(e, "%s wrote more than %u bytes to stdout", argv[0], PB_SPAWN_OUTPUT_MAX)
-                      : pb_errf(e, "out of memory reading %s's output", argv[0]);
-    }
-    if (out) *out = buf;
     return 0;
 }
 

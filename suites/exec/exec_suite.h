@@ -56,8 +56,10 @@ typedef struct exec_opts {
     int check_output;
     unsigned long long bytes;
     int warmup;
-    double timeout_s;                  /* --timeout; 0: from the warm-up runs */
+    double timeout_s;                  /* --timeout; 0: from the earlier runs (exec_limit_s) */
     double slowest_warmup_ns;          /* plan's: the slowest warm-up run of any command */
+    double slowest_ns[EXEC_MAX_CELLS][EXEC_MAX_CMDS];   /* each command's slowest run so far in
+                                        * each cell, warm-up or timed: its limit's measure */
     int warmed;                        /* --warmed-limit: the run's own copy warmed up (layout copies) */
     char calibrated[64];
 } exec_opts;

@@ -38,11 +38,13 @@
 
 static const char *const hook_opt[NHOOKS] = {"prepare", "setup", "cleanup"};
 
-/* A run with nothing to go by (a warm-up, a hook, or a sample with --warmup 0 and no --timeout):
+/* A run with nothing to go by (a hook, or a command's first run in a cell, with no --timeout):
  * long enough for a build or a test suite, short of forever. */
 #define EXEC_UNCALIBRATED_LIMIT_S 600.0
 /* A 1 ms command preempted on a busy host can take tens of ms: no default limit under a second. */
 #define EXEC_MIN_LIMIT_S 1.0
+/* How much slower than its slowest earlier run a command may be before it is taken as hung. */
+#define EXEC_LIMIT_FACTOR 10.0
 
 static void opts_init(void *p)
 {
@@ -221,14 +223,45 @@ static const pb_suite_opt options[] = {
                            "warm-up", set_check_output},
     {"bytes", "N", "bytes one run of a command processes, for per-byte figures (default 0: none)", set_bytes},
     {"warmup", "N", "untimed runs of each command first (default 2); each must exit 0", set_warmup},
-    {"timeout", "S", "a run past S seconds is killed, with what it started, and fails its cases\n"
-                     "(default: 10 x the slowest warm-up run, at least 1 s; 600 s with no warm-up\n"
-                     "before the run, as with --setup, whose warm-ups follow it)", set_timeout},
+    {"timeout", "S", "every run (warm-up, timed or hook) past S seconds is killed, with what it\n"
+                     "started, and fails its cases (default: 10 x the command's slowest earlier run\n"
+                     "in the cell, at least 1 s; 600 s for its first run and for the hooks)", set_timeout},
     /* bench's own: set on a copy of the suite (a gate's rerun) with what the run's warm-ups found,
      * so that the copy runs none of its own */
     {"warmed-slowest-ns", "NS", NULL, set_warmed},
     {NULL, NULL, NULL, NULL},
 };
+
+/* The one limit rule of every run this suite makes (docs/cage.md, "Limits"): k is the command (an
+ * index into o->cmd), or -1 for a hook, in the cell of index cell.
+ *   --timeout S: S, for every run, command or hook, warm-up or timed;
+ *   a command: 10 x its slowest earlier run in this cell, warm-up or timed (in a gate's copy, which
+ *     runs no warm-ups, at least the run's own copy's slowest warm-up counts), at least 1 s; its
+ *     first run in the cell, with nothing to go by, 600 s (so with --warmup 0 only the first sample
+ *     of each command has 600 s; with --setup the cell's warm-ups give the measure as well);
+ *   a hook (--prepare, --setup, --cleanup; a build may be one): 600 s.
+ * Each command's own runs, per cell: a command may well be ten times slower than another, or the
+ * same command in another cell (--param N=1,1000). pb_proc.limit_s keeps what was applied, which
+ * the message names. */
+static double exec_limit_s(const exec_opts *o, int k, int cell)
+{
+    if (o->timeout_s > 0) return o->timeout_s;
+    if (k < 0) return EXEC_UNCALIBRATED_LIMIT_S;
+    double slowest = o->slowest_ns[cell][k];
+    if (o->warmed && o->slowest_warmup_ns > slowest) slowest = o->slowest_warmup_ns;
+    if (!(slowest > 0)) return EXEC_UNCALIBRATED_LIMIT_S;
+    double lim = EXEC_LIMIT_FACTOR * slowest * 1e-9;
+    return lim > EXEC_MIN_LIMIT_S ? lim : EXEC_MIN_LIMIT_S;
+}
+
+/* a run of command k in cell that exited 0 took wall_ns: the measure of its next runs' limit */
+static void exec_ran(exec_opts *o, int k, int cell, double wall_ns)
+{
+    if (wall_ns > o->slowest_ns[cell][k]) o->slowest_ns[cell][k] = wall_ns;
+}
+
+/* the cell's index for exec_limit_s: a cell value, or the one cell (-1) */
+static int cell_index(int v) { return v < 0 ? 0 : v; }
 
 /* The commands in order: their number (0 until two are given). */
 static int ncmds(const exec_opts *o)
@@ -238,23 +271,41 @@ static int ncmds(const exec_opts *o)
 }
 
 
-/* One run of c, killed past limit_s: -1 + e unless it exited 0. who names it in messages. */
-static int run_once(const exec_cmd *c, const char *who, double limit_s, char **out, pb_proc *p, pb_err *e)
+/* pb_spawn_to's sink for --check-output: the hash goes on, the bytes are not kept */
+typedef struct out_hash {
+    EVP_MD_CTX *h;
+    int failed;
+} out_hash;
+
+static int hash_some(void *ctx, const char *buf, size_t n)
+{
+    out_hash *x = ctx;
+    if (EVP_DigestUpdate(x->h, buf, n) == 1) return 0;
+    x->failed = 1;
+    return -1;
+}
+
+/* One run of c, killed past limit_s (exec_limit_s), its stdout to /dev/null or, md != NULL, hashed
+ * as it comes (SHA-256 of every byte into md; bytes in p->stdout_bytes): -1 + e unless it exited 0.
+ * who names it in messages. */
+static int run_once(const exec_cmd *c, const char *who, double limit_s, unsigned char *md, pb_proc *p, pb_err *e)
 {
     char what[EXEC_CMD_MAX + 128];
     pb_err se = {{0}};
     snprintf(what, sizeof what, "exec: %s command %s", who, c->path);
-    if (pb_spawn(c->argv, out, limit_s, p, &se) < 0) return pb_errf(e, "exec: %s: %s", who, se.msg);
-    if (pb_proc_check(what, p, e) < 0) {
-        if (out) { free(*out); *out = NULL; }
-        return -1;
+    out_hash x = {md ? EVP_MD_CTX_new() : NULL, 0};
+    if (md && (!x.h || EVP_DigestInit_ex(x.h, EVP_sha256(), NULL) != 1)) {
+        EVP_MD_CTX_free(x.h);
+        return pb_errf(e, "exec: --check-output: cannot hash the output of %s", who);
     }
+    int rc = pb_spawn_to(c->argv, x.h ? hash_some : NULL, &x, limit_s, p, &se);
+    unsigned int mdn = 0;
+    int hashed = !x.h || (!x.failed && EVP_DigestFinal_ex(x.h, md, &mdn) == 1);
+    EVP_MD_CTX_free(x.h);
+    if (rc < 0) return pb_errf(e, "exec: %s: %s", who, se.msg);
+    if (pb_proc_check(what, p, e) < 0) return -1;
+    if (!hashed) return pb_errf(e, "exec: --check-output: cannot hash the output of %s", who);
     return 0;
-}
-
-static double hook_limit(const exec_opts *o)
-{
-    return o->timeout_s > 0 ? o->timeout_s : EXEC_UNCALIBRATED_LIMIT_S;
 }
 
 /* --prepare for command k of a cell (value v), or (k < 0) --setup or --cleanup of the cell: -1 + e
@@ -269,7 +320,7 @@ static int run_hook(const exec_opts *o, int h, int k, int v, pb_err *e)
     if (k >= 0) snprintf(who, sizeof who, "--%s (for command %s%s)", hook_opt[h], o->cmd[k].name, cw);
     else snprintf(who, sizeof who, "--%s%s", hook_opt[h], cw);
     pb_proc p;
-    return run_once(&c, who, hook_limit(o), NULL, &p, e);
+    return run_once(&c, who, exec_limit_s(o, -1, cell_index(v)), NULL, &p, e);
 }
 
 /* The warm-up runs of the commands impls[0..n) (indices into o->cmd) of the cell of value v: each
@@ -287,20 +338,17 @@ static int warm_up(exec_opts *o, const int *impls, int n, int v, pb_err *e)
             int k = impls[i];
             exec_cmd c;
             pb_proc p;
-            char *out = NULL, who[PB_NAME_MAX * 5 + 16];
+            char who[PB_NAME_MAX * 5 + 16];
             snprintf(who, sizeof who, "%s%s", o->cmd[k].opt, cw);
+            /* every byte hashed as it comes: compressed or binary output holds NULs, and what
+             * follows one counts; none of it is held (a command may print gigabytes) */
+            int hash = o->check_output && w == 0;
             if (run_hook(o, HOOK_PREPARE, k, v, e) < 0 || exec_instantiate(o, &o->cmd[k], v, o->cmd[k].scan_value, &c, e) < 0 ||
-                run_once(&c, who, hook_limit(o), o->check_output && w == 0 ? &out : NULL, &p, e) < 0)
+                run_once(&c, who, exec_limit_s(o, k, cell_index(v)), hash ? md[i] : NULL, &p, e) < 0)
                 return -1;
-            if (out) {
-                /* every byte: compressed or binary output holds NULs, and what follows one counts */
-                unsigned int mdn = 0;
-                out_len[i] = p.stdout_bytes;
-                int ok = EVP_Digest(out, out_len[i], md[i], &mdn, EVP_sha256(), NULL) == 1;
-                free(out);
-                if (!ok) return pb_errf(e, "exec: --check-output: cannot hash the output of %s", who);
-            }
+            if (hash) out_len[i] = p.stdout_bytes;
             stderr_bytes[i] += p.stderr_bytes;
+            exec_ran(o, k, cell_index(v), p.wall_ns);
             if (p.wall_ns > o->slowest_warmup_ns) o->slowest_warmup_ns = p.wall_ns;
         }
     if (!o->warmup) return 0;
@@ -405,7 +453,8 @@ typedef struct exec_case {
     exec_cmd cmd, prepare;
     int has_prepare;
     char who[PB_NAME_MAX * 5 + 16];
-    double limit_s;
+    exec_opts *o;                      /* the suite's options: the limit's measure, kept up to date */
+    int k, cell;                       /* the command and the cell's index */
     double user_ns, sys_ns;            /* the last sample's */
 } exec_case;
 
@@ -416,9 +465,10 @@ static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, 
     if (c->has_prepare) {
         char who[sizeof c->who + 32];
         snprintf(who, sizeof who, "--prepare (for %s)", c->who);
-        if (run_once(&c->prepare, who, c->limit_s, NULL, &proc, e) < 0) return -1;
+        if (run_once(&c->prepare, who, exec_limit_s(c->o, -1, c->cell), NULL, &proc, e) < 0) return -1;
     }
-    if (run_once(&c->cmd, c->who, c->limit_s, NULL, &proc, e) < 0) return -1;
+    if (run_once(&c->cmd, c->who, exec_limit_s(c->o, c->k, c->cell), NULL, &proc, e) < 0) return -1;
+    exec_ran(c->o, c->k, c->cell, proc.wall_ns);
     *iters = 1;
     *ns = proc.wall_ns;
     *cpu_ns = proc.cpu_ns;
@@ -437,7 +487,7 @@ static int cpu_split(void *p, double *user_ns, double *sys_ns)
 
 static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *out, pb_err *e)
 {
-    const exec_opts *o = opts;
+    exec_opts *o = opts;
     int k = find_cmd(o, impl), v = exec_value_of(o, cell);
     if (k < 0) return pb_errf(e, "exec: unknown implementation '%s'", impl);
     exec_case *c = calloc(1, sizeof *c);
@@ -451,10 +501,9 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     c->has_prepare = o->hook[HOOK_PREPARE].given;
     char cw[PB_NAME_MAX * 2 + 8];
     snprintf(c->who, sizeof c->who, "%s%s", o->cmd[k].opt, exec_cell_words(o, v, cw, sizeof cw));
-    double ten = 10 * o->slowest_warmup_ns * 1e-9;
-    int warmed = o->warmup && !o->hook[HOOK_SETUP].given;
-    c->limit_s = o->timeout_s > 0 ? o->timeout_s
-                 : warmed ? (ten > EXEC_MIN_LIMIT_S ? ten : EXEC_MIN_LIMIT_S) : EXEC_UNCALIBRATED_LIMIT_S;
+    c->o = o;
+    c->k = k;
+    c->cell = cell_index(v);
     out->ctx = c;
     out->free_ctx = free;
     out->external_sample = external_sample;
