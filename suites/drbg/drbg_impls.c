@@ -27,7 +27,7 @@ size_t drbg_impls_count(void)
     return pb_impl_dir_count(&dir);
 }
 
-const pb_impl_dir *drbg_impls_dir(void)
+pb_impl_dir *drbg_impls_dir(void)
 {
     return &dir;
 }
@@ -68,7 +68,8 @@ const pb_drbg_build *drbg_impls_build(const char *name, const pb_drbg_backend **
     *prims = NULL;
     const pb_drbg_build *b = on_primitives(name, bk, prims);
     if (b) return b;
-    const drbg_impl *m = drbg_impls_find(name);
+    /* a plug-in is loaded into this process here, at its first use (pb_impl_dir_use) */
+    const drbg_impl *m = pb_impl_dir_use(&dir, name);
     if (!m || !m->build) return NULL;
     *bk = m->plugin ? m->backend : m->is_new ? m->build->bk_new : m->build->bk_old;
     return m->build;
