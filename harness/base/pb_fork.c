@@ -149,25 +149,3 @@ int pb_fork_check(const char *who, unsigned seconds, int (*fn)(void *arg, pb_err
 {
     return pb_fork_run(who, "its self-test", seconds, fn, arg, e);
 }
-
-typedef struct load_ref {
-    const char *name, *path;
-    pb_fork_load_fn load;
-    pb_fork_selftest_fn selftest;
-} load_ref;
-
-static int load_and_selftest(void *arg, pb_err *e)
-{
-    const load_ref *r = arg;
-    return r->load(r->name, r->path, e) < 0 || r->selftest(r->name, e) < 0 ? -1 : 0;
-}
-
-int pb_fork_load_checked(const char *what, const char *name, const char *path, unsigned seconds,
-                         pb_fork_load_fn load, pb_fork_selftest_fn selftest, pb_err *e)
-{
-    char who[1200];
-    snprintf(who, sizeof who, "%s %s (%s)", what, name, path);
-    load_ref ref = {name, path, load, selftest};
-    if (pb_fork_check(who, seconds, load_and_selftest, &ref, e) < 0) return -1;
-    return load(name, path, e);
-}

@@ -28,12 +28,4 @@ int pb_fork_run(const char *who, const char *doing, unsigned seconds, int (*fn)(
 int pb_fork_run_out(const char *who, const char *doing, unsigned seconds, int (*fn)(void *arg, pb_err *e),
                     void *arg, void *out, size_t out_size, pb_err *e);
 
-/* Foreign code named NAME at PATH (a plug-in, a library build): load(name, path) then
- * selftest(name) in a forked child (pb_fork_check, who = "WHAT NAME (PATH)"); only if both
- * passed there, load(name, path) in this process. 0, or -1 + e. */
-typedef int (*pb_fork_load_fn)(const char *name, const char *path, pb_err *e);
-typedef int (*pb_fork_selftest_fn)(const char *name, pb_err *e);
-int pb_fork_load_checked(const char *what, const char *name, const char *path, unsigned seconds,
-                         pb_fork_load_fn load, pb_fork_selftest_fn selftest, pb_err *e);
-
 #endif

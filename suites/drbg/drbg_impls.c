@@ -56,7 +56,7 @@ static const pb_drbg_build *on_primitives(const char *name, const pb_drbg_backen
     size_t n = (size_t)(sep - name);
     int is_new = n == 3 && !strncmp(name, "new", 3);
     if (!is_new && !(n == 3 && !strncmp(name, "old", 3))) return NULL;
-    const drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(sep + 1);   /* "gcrypt:NAME" */
+    drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(sep + 1);   /* "gcrypt:NAME" */
     if (!lib || !drbg_gcrypt_lib_prims(lib)) return NULL;
     *bk = is_new ? pb_drbg_build_prims.bk_new : pb_drbg_build_prims.bk_old;
     *prims = drbg_gcrypt_lib_prims(lib);
