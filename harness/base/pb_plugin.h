@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* pb_plugin.h — what every suite's plug-in loader shares (include/patchbench/SUITE_plugin.h): the
- * `--plugin NAME=PATH.so` option list, the checks of a name, loading a shared object with the ABI
- * version checked before anything of it is called, its self-test in a child first (pb_fork.h),
- * every message of those steps, and the directory of a suite's impls by name that loaded plug-ins
- * join. A suite keeps its own symbols, host and table checks: one pb_plugin_kind. */
+ * `--plugin NAME=PATH.so` option list, the checks of a name, its discovery in a child (pb_fork.h:
+ * loaded there, the ABI version checked before anything of it is called, self-tested), loading
+ * it only where it is used (never in bench but under --cage none, docs/cage.md), every message of
+ * those steps, and the directory of a suite's impls by name that plug-ins join. A suite keeps its
+ * own symbols, host and table checks: one pb_plugin_kind. */
 #ifndef PB_PLUGIN_H
 #define PB_PLUGIN_H
 

@@ -35,7 +35,8 @@ static int add(const char *name, const void *backend)
 static const pb_plugin_kind kind = {
     .suite = "drbg", PB_PLUGIN_SYMBOLS(DRBG), .table = "pb_drbg_backend", .lacks = "an operation",
     .loaded_name_taken = 1, .load_again_ok = 1, .room_first = 1,
-    .impls = drbg_impls_dir, .table_size = sizeof(pb_drbg_backend), .enter = enter, .add = add, .selftest = drbg_selftest,
+    .impls = drbg_impls_dir, .table_size = sizeof(pb_drbg_backend),
+    .enter = enter, .add = add, .selftest = drbg_selftest,
 };
 
 int drbg_plugin_check_name(const char *name, pb_err *e)

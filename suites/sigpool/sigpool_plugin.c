@@ -46,7 +46,8 @@ static int add(const char *name, const void *ops)
 static const pb_plugin_kind kind = {
     .suite = "sigpool", PB_PLUGIN_SYMBOLS(SIGPOOL), .table = "sigpool_ops", .lacks = "an operation",
     .load_again_ok = 1, .room_first = 1,
-    .impls = sigpool_impls_dir, .table_size = sizeof(sigpool_ops), .enter = enter, .add = add, .selftest = sp_selftest,
+    .impls = sigpool_impls_dir, .table_size = sizeof(sigpool_ops),
+    .enter = enter, .add = add, .selftest = sp_selftest,
 };
 
 int sp_plugin_check_name(const char *name, pb_err *e)

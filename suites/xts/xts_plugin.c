@@ -50,7 +50,8 @@ static void keep(const void *table, void *stub)
 static const pb_plugin_kind kind = {
     .suite = "xts", PB_PLUGIN_SYMBOLS(XTS), .table = "xts_alg", .lacks = "a function or key size",
     .loaded_name_taken = 1,
-    .impls = xts_impls_dir, .table_size = sizeof(xts_alg), .keep = keep, .enter = enter, .add = add, .selftest = xts_suite_selftest,
+    .impls = xts_impls_dir, .table_size = sizeof(xts_alg), .keep = keep,
+    .enter = enter, .add = add, .selftest = xts_suite_selftest,
 };
 
 int xts_plugin_check_name(const char *name, pb_err *e)
