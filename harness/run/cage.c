@@ -43,8 +43,9 @@ static int write_all(int fd, const void *buf, size_t n)
 
 static _Noreturn void child_main(int fd, const pb_cage_server *srv)
 {
-    /* bench's handlers only set bench's flag: here an interrupt ends the child, and bench, which
-     * got the same signal, stops the run; and a bench killed outright takes its children along */
+    /* bench's handlers only set bench's flag: here an interrupt ends the child (bench passes on the
+     * one it got, await_reply), and bench stops the run; and a bench killed outright takes its
+     * children along */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
@@ -120,7 +121,13 @@ static int await_reply(pb_cage *k, const char *doing, double limit_s, pb_cage_re
         struct pollfd p = {.fd = k->fd, .events = POLLIN};
         int ms = left > 1e6 ? 1000000000 : (int)ceil(left * 1e3);
         int n = poll(&p, 1, ms);
-        if (n < 0 && errno == EINTR) continue;   /* a signal: the runner sees its flag after the reply */
+        /* SIGINT or SIGTERM, bench's only handled signals in a run: the runner stops after the reply.
+         * The child's process group is not the terminal's, so an interrupt is passed on to it, as
+         * the terminal's Ctrl-C reached it when it shared bench's group */
+        if (n < 0 && errno == EINTR) {
+            kill(-k->pid, SIGINT);
+            continue;
+        }
         if (n < 0) return pb_errf(e, "%s: poll: %s", k->who, strerror(errno));
         if (n == 0) continue;
         if (read_all(k->fd, r, sizeof *r) < 0) return child_gone(k, doing, 0, limit_s, e);
