@@ -4,6 +4,8 @@
 #ifndef PB_FORK_H
 #define PB_FORK_H
 
+#include <stddef.h>
+
 #include "pb.h"
 
 /* fork; in the child, alarm(seconds) and fn(arg, e), its message sent back through a pipe.
@@ -19,12 +21,11 @@ int pb_fork_check(const char *who, unsigned seconds, int (*fn)(void *arg, pb_err
 int pb_fork_run(const char *who, const char *doing, unsigned seconds, int (*fn)(void *arg, pb_err *e), void *arg,
                 pb_err *e);
 
-/* Foreign code named NAME at PATH (a plug-in, a library build): load(name, path) then
- * selftest(name) in a forked child (pb_fork_check, who = "WHAT NAME (PATH)"); only if both
- * passed there, load(name, path) in this process. 0, or -1 + e. */
-typedef int (*pb_fork_load_fn)(const char *name, const char *path, pb_err *e);
-typedef int (*pb_fork_selftest_fn)(const char *name, pb_err *e);
-int pb_fork_load_checked(const char *what, const char *name, const char *path, unsigned seconds,
-                         pb_fork_load_fn load, pb_fork_selftest_fn selftest, pb_err *e);
+/* pb_fork_run whose child, when fn passed, also sends back the out_size bytes fn left in out (a
+ * plug-in's discovery: what bench keeps of its table), copied into out here. The child runs in a
+ * process group of its own with its stdout on bench's stderr; when it ends, or past seconds, the
+ * group is killed, so that nothing it started outlives it or holds bench's output open. */
+int pb_fork_run_out(const char *who, const char *doing, unsigned seconds, int (*fn)(void *arg, pb_err *e),
+                    void *arg, void *out, size_t out_size, pb_err *e);
 
 #endif

@@ -42,7 +42,7 @@ int pb_plugin_opt_add(const char *opt, const char *arg, const char *value, int *
     return 0;
 }
 
-/* dlopen, the ABI version, the entry (pb_plugin_load_here) */
+/* dlopen, the ABI version, the entry */
 static int open_entry(const pb_plugin_kind *k, const char *name, const char *path, pb_plugin_fn *entry, pb_err *e)
 {
     char where[1100];
@@ -74,20 +74,27 @@ static int check_returned(const pb_plugin_kind *k, const char *name, const char 
     return 0;
 }
 
-/* dlopen, the ABI version, the entry, its table, the impls: into the process that calls it */
-static int load_here(const pb_plugin_kind *k, const char *name, const char *path, pb_err *e)
+/* dlopen, the ABI version, the entry, its table: into the process that calls it; *table the table */
+static int open_table(const pb_plugin_kind *k, const char *name, const char *path, const void **table, pb_err *e)
+{
+    pb_plugin_fn entry;
+    if (open_entry(k, name, path, &entry, e) < 0) return -1;
+    unsigned abi = 0;
+    *table = NULL;
+    const void *plugin = k->enter(entry, &abi, table);
+    if (check_returned(k, name, path, plugin, abi, e) < 0) return -1;
+    if (!*table) return pb_errf(e, "plug-in %s (%s): its %s lacks %s", name, path, k->table, k->lacks);
+    return 0;
+}
+
+/* the plug-in loaded into this process and registered in the impls; *table its table */
+static int load_here(const pb_plugin_kind *k, const char *name, const char *path, const void **table, pb_err *e)
 {
     const pb_impl_dir *d = k->impls();
     if (k->room_first && d->nplugins == d->max_plugins)
         return pb_errf(e, "--plugin: at most %zu plug-ins", d->max_plugins);
-    pb_plugin_fn entry;
-    if (open_entry(k, name, path, &entry, e) < 0) return -1;
-    unsigned abi = 0;
-    const void *table = NULL;
-    const void *plugin = k->enter(entry, &abi, &table);
-    if (check_returned(k, name, path, plugin, abi, e) < 0) return -1;
-    if (!table) return pb_errf(e, "plug-in %s (%s): its %s lacks %s", name, path, k->table, k->lacks);
-    int err = k->add(name, table);
+    if (open_table(k, name, path, table, e) < 0) return -1;
+    int err = k->add(name, *table);
     if (err) return pb_errf(e, "plug-in %s: cannot register: %s", name, strerror(-err));
     return 0;
 }
@@ -104,23 +111,61 @@ int pb_plugin_check_name(const pb_plugin_kind *k, const char *name, pb_err *e)
 typedef struct plugin_ref {
     const pb_plugin_kind *k;
     const char *name, *path;
+    unsigned char *stub;   /* the child's copy, sent back: what keep takes of the table */
 } plugin_ref;
 
-/* in the child: load it there, then the suite's self-test of it */
-static int load_and_selftest(void *arg, pb_err *e)
+/* in the discovery child: load it there, the suite's self-test of it, then what bench keeps */
+static int discover(void *arg, pb_err *e)
 {
     const plugin_ref *r = arg;
-    return load_here(r->k, r->name, r->path, e) < 0 || r->k->selftest(r->name, e) < 0 ? -1 : 0;
+    const void *table;
+    if (load_here(r->k, r->name, r->path, &table, e) < 0 || r->k->selftest(r->name, e) < 0) return -1;
+    memset(r->stub, 0, r->k->table_size);
+    if (r->k->keep) r->k->keep(table, r->stub);
+    return 0;
 }
 
 int pb_plugin_load(const pb_plugin_kind *k, const char *name, const char *path, pb_err *e)
 {
-    if (k->load_again_ok && pb_impl_dir_which(k->impls(), name) == PB_PLUGIN_LOADED) return 0;
+    pb_impl_dir *d = k->impls();
+    if (k->load_again_ok && pb_impl_dir_which(d, name) == PB_PLUGIN_LOADED) return 0;
     if (pb_plugin_check_name(k, name, e) < 0) return -1;
+    if (k->room_first && d->nplugins == d->max_plugins)
+        return pb_errf(e, "--plugin: at most %zu plug-ins", d->max_plugins);
+    if (strlen(path) >= sizeof d->path[0]) return pb_errf(e, "--plugin %s: path too long", name);
+    if (d->nplugins == PB_IMPL_DIR_MAX_PLUGINS || k->table_size > PB_PLUGIN_STUB_MAX)
+        return pb_errf(e, "plug-in %s: no room to register it", name);
     char who[1200];
     snprintf(who, sizeof who, "plug-in %s (%s)", name, path);
-    if (pb_fork_check(who, SELFTEST_SECONDS, load_and_selftest, &(plugin_ref){k, name, path}, e) < 0) return -1;
-    return load_here(k, name, path, e);
+    size_t i = d->nplugins;
+    unsigned char *stub = d->stub[i];
+    plugin_ref ref = {k, name, path, stub};
+    if (pb_fork_run_out(who, "its self-test", SELFTEST_SECONDS, discover, &ref, stub, k->table_size, e) < 0)
+        return -1;
+    int err = k->add(name, stub);
+    if (err) return pb_errf(e, "plug-in %s: cannot register: %s", name, strerror(-err));
+    snprintf(d->path[i], sizeof d->path[i], "%s", path);
+    d->deferred[i] = k;
+    return 0;
+}
+
+const void *pb_impl_dir_use(pb_impl_dir *d, const char *name)
+{
+    const char *m = pb_impl_dir_find(d, name);
+    const char *first = d->plugins;
+    if (!m || m < first || m >= first + d->nplugins * d->size) return m;
+    size_t i = (size_t)(m - first) / d->size;
+    const pb_plugin_kind *k = d->deferred[i];
+    if (!k) return m;
+    pb_err e = {{0}};
+    const void *table;
+    int err = 0;
+    if (open_table(k, name, d->path[i], &table, &e) < 0 || (err = k->add(name, table)) != 0) {
+        if (err) pb_errf(&e, "plug-in %s: cannot register: %s", name, strerror(-err));
+        fprintf(stderr, "bench: %s\n", e.msg);
+        return NULL;
+    }
+    return m;   /* replaced in place */
 }
 
 size_t pb_impl_dir_count(const pb_impl_dir *d)
@@ -155,14 +200,23 @@ int pb_impl_dir_which(const pb_impl_dir *d, const char *name)
 int pb_impl_dir_add(pb_impl_dir *d, const char *name, const void *entry)
 {
     if (!name[0] || strlen(name) >= d->name_max) return -EINVAL;
-    if (pb_impl_dir_find(d, name)) return -EEXIST;
-    if (d->nplugins == d->max_plugins) return -ENOSPC;
-    char *copy = d->names + d->nplugins * d->name_max;
-    void *slot = (char *)d->plugins + d->nplugins * d->size;
+    const char *m = pb_impl_dir_find(d, name);
+    size_t i = d->nplugins;
+    if (m) {
+        /* a deferred plug-in's entry, now loaded: replaced where it stands */
+        if (pb_impl_dir_which(d, name) != PB_PLUGIN_LOADED) return -EEXIST;
+        i = (size_t)(m - (const char *)d->plugins) / d->size;
+        if (!d->deferred[i]) return -EEXIST;
+    } else if (d->nplugins == d->max_plugins) {
+        return -ENOSPC;
+    }
+    char *copy = d->names + i * d->name_max;
+    void *slot = (char *)d->plugins + i * d->size;
     memcpy(copy, name, strlen(name) + 1);
     memcpy(slot, entry, d->size);
     *(const char **)slot = copy;
-    d->nplugins++;
+    if (m) d->deferred[i] = NULL;
+    else d->nplugins++;
     return 0;
 }
 

@@ -113,8 +113,10 @@ static void rename_in_msg(pb_err *e, const char *from, const char *to)
 }
 
 /* A plug-in's known answers run in a child (pb_fork.h), as its self-test did: code the lab did not
- * write may crash, exit or hang on a record its self-test lacks. The tally comes back through a
- * shared page; the failure lines through the inherited log, flushed before the child ends. */
+ * write may crash, exit or hang on a record its self-test lacks, and the plug-in is loaded there,
+ * never into bench. The tally comes back through a shared page; the failure lines through a
+ * temporary file, flushed before the child ends and copied to the log here: the child's own
+ * stdout is bench's stderr, so that what the plug-in prints never mixes with those lines. */
 /* generous: the longest .rsp files take well under a second */
 #define KAT_CHILD_SECONDS 300
 
@@ -144,12 +146,22 @@ static int kat_caged(const pb_suite *s, const char *plugin, const char *file, co
     char who[PB_NAME_MAX + 64], doing[4300];
     snprintf(who, sizeof who, "%s plug-in %s", s->name, plugin);
     snprintf(doing, sizeof doing, "the known answers of %s", file);
-    kat_call k = {s, path, impl, log, shared};
+    FILE *lines = tmpfile();
+    if (!lines) {
+        munmap(shared, sizeof *shared);
+        return pb_errf(e, "%s: a temporary file: %s", file, strerror(errno));
+    }
+    kat_call k = {s, path, impl, lines, shared};
     fflush(log);
     pb_err ce = {{0}};
     int rc = pb_fork_run(who, doing, KAT_CHILD_SECONDS, kat_in_child, &k, &ce);
     *r = *shared;
     munmap(shared, sizeof *shared);
+    rewind(lines);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, lines)) > 0) fwrite(buf, 1, n, log);
+    fclose(lines);
     if (rc == 0) return 0;
     /* the suite's own refusal (FILE:LINE) came back as the message: bad input, not a failure */
     int crashed = strncmp(ce.msg, who, strlen(who)) == 0;

@@ -73,8 +73,9 @@ static const pb_cli_opt OPTS[] = {
                      "(deterministic; see docs/gate.md and harness/run/valgrind.h)", O_MEASURE),
     PB_OPT("cage", "WHICH", "user (default): time code the lab did not write (plug-ins, --gcrypt-lib\n"
                      "builds) in a child process of its own, so that its crash, exit, hang or wrong\n"
-                     "answer fails its cases, not the run; all: every impl (what the cage costs);\n"
-                     "none: all in this process (a debugger on a plug-in). See docs/cage.md.", O_CAGE),
+                     "answer fails its cases, not the run; bench never loads it itself; all: every\n"
+                     "impl (what the cage costs); none: all in this process, that code loaded into\n"
+                     "bench too (a debugger on a plug-in). See docs/cage.md.", O_CAGE),
     PB_OPT("timeout", "S", "the limit of one sample of caged code or of a measured program (exec,\n"
                      "gbench), in seconds; past it, it is killed and fails its cases (default:\n"
                      "10 x the sample length, at least 1 s; see docs/cage.md)", O_TIMEOUT),

@@ -43,12 +43,19 @@ static int write_all(int fd, const void *buf, size_t n)
 
 static _Noreturn void child_main(int fd, const pb_cage_server *srv)
 {
-    /* bench's handlers only set bench's flag: here an interrupt ends the child, and bench, which
-     * got the same signal, stops the run; and a bench killed outright takes its children along */
+    /* bench's handlers only set bench's flag: here an interrupt ends the child (bench passes on the
+     * one it got, await_reply), and bench stops the run; and a bench killed outright takes its
+     * children along */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* user code is loaded here, at its first use: its constructors' writes to stdout go to
+     * bench's stderr, never into bench's output (a JSON document); and it runs in a process group
+     * of its own, killed whole when the child ends (reap), so a process it forks and leaves
+     * behind cannot hold bench's output open or outlive the run */
+    setpgid(0, 0);
+    dup2(STDERR_FILENO, STDOUT_FILENO);
     pb_cage_reply r;
     memset(&r, 0, sizeof r);
     srv->set_up(srv->ctx, &r);
@@ -66,6 +73,15 @@ static _Noreturn void child_main(int fd, const pb_cage_server *srv)
     }
 }
 
+/* The child has ended or is killed now: whatever it started is killed with its process group
+ * (while the child is still a zombie, so that the group's id cannot be another's), then it is
+ * reaped. */
+static void reap(pid_t pid, int *status)
+{
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR) {}
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -78,7 +94,10 @@ static int child_gone(pb_cage *k, const char *doing, int kill_it, double limit_s
 {
     if (kill_it) kill(k->pid, SIGKILL);
     int status = 0;
-    while (waitpid(k->pid, &status, 0) < 0 && errno == EINTR) {}
+    siginfo_t si;
+    /* its end as it ended, before reap kills what it left behind */
+    while (waitid(P_PID, (id_t)k->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR) {}
+    reap(k->pid, &status);
     close(k->fd);
     k->pid = 0;
     k->fd = -1;
@@ -102,7 +121,13 @@ static int await_reply(pb_cage *k, const char *doing, double limit_s, pb_cage_re
         struct pollfd p = {.fd = k->fd, .events = POLLIN};
         int ms = left > 1e6 ? 1000000000 : (int)ceil(left * 1e3);
         int n = poll(&p, 1, ms);
-        if (n < 0 && errno == EINTR) continue;   /* a signal: the runner sees its flag after the reply */
+        /* SIGINT or SIGTERM, bench's only handled signals in a run: the runner stops after the reply.
+         * The child's process group is not the terminal's, so an interrupt is passed on to it, as
+         * the terminal's Ctrl-C reached it when it shared bench's group */
+        if (n < 0 && errno == EINTR) {
+            kill(-k->pid, SIGINT);
+            continue;
+        }
         if (n < 0) return pb_errf(e, "%s: poll: %s", k->who, strerror(errno));
         if (n == 0) continue;
         if (read_all(k->fd, r, sizeof *r) < 0) return child_gone(k, doing, 0, limit_s, e);
@@ -132,6 +157,7 @@ int pb_cage_start(pb_cage *k, const char *who, const pb_cage_server *srv, double
         close(sv[0]);
         child_main(sv[1], srv);
     }
+    setpgid(pid, pid);   /* as the child does: whichever runs first */
     close(sv[1]);
     k->pid = pid;
     k->fd = sv[0];
@@ -139,7 +165,9 @@ int pb_cage_start(pb_cage *k, const char *who, const pb_cage_server *srv, double
     if (setup->status < 0 || setup->unavailable) {
         /* the child has said why and exits: reap it */
         int status;
-        while (waitpid(k->pid, &status, 0) < 0 && errno == EINTR) {}
+        siginfo_t si;
+        while (waitid(P_PID, (id_t)k->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR) {}
+        reap(k->pid, &status);
         close(k->fd);
         k->pid = 0;
         k->fd = -1;
@@ -165,18 +193,18 @@ void pb_cage_stop(pb_cage *k)
     if (!k || !k->pid) return;
     pb_cage_req q = {.op = PB_CAGE_QUIT};
     int status;
-    pid_t got = 0;
+    int got = 0;
     if (write_all(k->fd, &q, sizeof q) == 0) {
         /* a second for its free functions; then it is killed, whatever it is doing */
-        for (int i = 0; i < 100 && (got = waitpid(k->pid, &status, WNOHANG)) == 0; i++) {
+        for (int i = 0; i < 100 && !got; i++) {
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            if (waitid(P_PID, (id_t)k->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == k->pid) got = 1;
             struct timespec ts = {0, 10 * 1000 * 1000};
-            nanosleep(&ts, NULL);
+            if (!got) nanosleep(&ts, NULL);
         }
     }
-    if (got != k->pid) {
-        kill(k->pid, SIGKILL);
-        while (waitpid(k->pid, &status, 0) < 0 && errno == EINTR) {}
-    }
+    reap(k->pid, &status);
     close(k->fd);
     k->pid = 0;
     k->fd = -1;

@@ -2,6 +2,7 @@
 /* drbg_gcrypt_lib.c — a libgcrypt build by path, in its own link-map namespace (drbg_gcrypt_lib.h). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <gnu/lib-names.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,6 +33,13 @@ struct drbg_gcrypt_lib {
     char origin[96];       /* where it came from, when known ("commit 20886fdc…") */
     pb_gcry_prims prims;   /* its cipher and digest calls, for old/new on its primitives */
     const char *prims_missing;   /* NULL, or the first of them it lacks (then no --primitives) */
+    /* 1: known from its discovery child only (drbg_gcrypt_lib_load), loaded into this process at
+     * its first call (ready): a cage's child, or bench itself only under --cage none */
+    int deferred;
+    char load_error[PB_ERR_MAX];   /* why that loading failed, once it has */
+    /* its namespace, made by bench at discovery with only the C library in it (reserve_namespace) */
+    Lmid_t lmid;
+    int has_lmid;
 };
 
 /* The builds loaded into this process. Loaded code, not options: like the xts plug-in registry,
@@ -94,10 +102,9 @@ static int resolve_prims(void *h, pb_gcry_prims *p, const char **missing)
     return 1;
 }
 
-/* dlmopen PATH into a new namespace, resolve, select the FIPS DRBG, initialise, register. */
-static int open_lib(const char *name, const char *path, pb_err *e)
+/* dlmopen PATH into a new namespace, resolve, select the FIPS DRBG, initialise, fill *l. */
+static int open_into(drbg_gcrypt_lib *l, const char *name, const char *path, pb_err *e)
 {
-    if (nlibs == DRBG_GCRYPT_LIB_MAX) return pb_errf(e, "--gcrypt-lib: at most %d builds", DRBG_GCRYPT_LIB_MAX);
     struct stat st;
     if (stat(path, &st) < 0)
         return pb_errf(e, "--gcrypt-lib %s: %s: %s", name, path, strerror(errno));
@@ -105,7 +112,7 @@ static int open_lib(const char *name, const char *path, pb_err *e)
     char where[1100];
     /* a bare file name would be looked up in the library path: take it as ./NAME, as written */
     snprintf(where, sizeof where, "%s%s", strchr(path, '/') ? "" : "./", path);
-    void *h = dlmopen(LM_ID_NEWLM, where, RTLD_NOW | RTLD_LOCAL);
+    void *h = dlmopen(l->has_lmid ? l->lmid : LM_ID_NEWLM, where, RTLD_NOW | RTLD_LOCAL);
     if (!h) return pb_errf(e, "--gcrypt-lib %s: cannot load %s: %s", name, path, dlerror());
     check_version_fn check_version;
     control_fn control;
@@ -132,7 +139,6 @@ static int open_lib(const char *name, const char *path, pb_err *e)
     pb_gcry_prims prims = { 0 };
     const char *missing = NULL;
     int has_prims = resolve_prims(h, &prims, &missing);
-    drbg_gcrypt_lib *l = &libs[nlibs++];
     l->prims = prims;
     l->prims_missing = has_prims ? NULL : missing;
     snprintf(l->name, sizeof l->name, "%s", name);
@@ -142,8 +148,43 @@ static int open_lib(const char *name, const char *path, pb_err *e)
     l->control = control;
     l->randomize = randomize;
     l->current = -1;
+    l->deferred = 0;
     return 0;
 }
+
+/* open_into the registry's next entry */
+static int open_lib(const char *name, const char *path, pb_err *e)
+{
+    if (nlibs == DRBG_GCRYPT_LIB_MAX) return pb_errf(e, "--gcrypt-lib: at most %d builds", DRBG_GCRYPT_LIB_MAX);
+    drbg_gcrypt_lib *l = &libs[nlibs];
+    memset(l, 0, sizeof *l);
+    if (open_into(l, name, path, e) < 0) return -1;
+    nlibs++;
+    return 0;
+}
+
+/* A deferred build loaded into this process now (its first call): 0, or -1 with why it failed
+ * in l->load_error (said once on stderr). */
+static int ready(drbg_gcrypt_lib *l)
+{
+    if (!l->deferred) return 0;
+    if (l->load_error[0]) return -1;
+    pb_err e = {{0}};
+    char name[sizeof l->name], path[sizeof l->path];   /* open_into writes both */
+    snprintf(name, sizeof name, "%s", l->name);
+    snprintf(path, sizeof path, "%s", l->path);
+    if (open_into(l, name, path, &e) < 0) {
+        snprintf(l->load_error, sizeof l->load_error, "%s", e.msg);
+        fprintf(stderr, "bench: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct discovery {
+    const char *name, *path;
+    drbg_gcrypt_lib found;   /* the child's entry, sent back */
+} discovery;
 
 /* The suite's selftest of the build loaded as NAME (impl "gcrypt:NAME"). */
 static int selftest_lib(const char *name, pb_err *e)
@@ -153,15 +194,52 @@ static int selftest_lib(const char *name, pb_err *e)
     return drbg_selftest(impl, e);
 }
 
+/* A namespace for a build, made in bench with nothing but the system's C library in it, so that
+ * the static TLS its C library needs is taken now, before bench loads its code layouts (each copy
+ * of the suites takes some while there is room; docs/layout.md), as it was when bench loaded the
+ * build itself. The process that runs the build (a cage's child) loads it into this namespace. */
+static void reserve_namespace(drbg_gcrypt_lib *l)
+{
+    void *ns = dlmopen(LM_ID_NEWLM, LIBC_SO, RTLD_NOW | RTLD_LOCAL);
+    l->has_lmid = ns && dlinfo(ns, RTLD_DI_LMID, &l->lmid) == 0;
+}
+
+/* in the discovery child: load it there, its self-test, then its entry for bench */
+static int discover(void *arg, pb_err *e)
+{
+    discovery *d = arg;
+    if (open_lib(d->name, d->path, e) < 0 || selftest_lib(d->name, e) < 0) return -1;
+    d->found = libs[nlibs - 1];
+    return 0;
+}
+
 int drbg_gcrypt_lib_load(const char *name, const char *path, const char *origin, pb_err *e)
 {
     if (drbg_gcrypt_lib_check_name(name, e) < 0) return -1;
     char impl[64];
     snprintf(impl, sizeof impl, "%s%s", DRBG_GCRYPT_LIB_PREFIX, name);
     if (drbg_gcrypt_lib_find(impl)) return 0;
-    if (pb_fork_load_checked("--gcrypt-lib", name, path, SELFTEST_SECONDS, open_lib, selftest_lib, e) < 0) return -1;
-    drbg_gcrypt_lib *l = drbg_gcrypt_lib_find(impl);
-    if (l && origin) snprintf(l->origin, sizeof l->origin, "%s", origin);
+    if (nlibs == DRBG_GCRYPT_LIB_MAX) return pb_errf(e, "--gcrypt-lib: at most %d builds", DRBG_GCRYPT_LIB_MAX);
+    char who[1200];
+    snprintf(who, sizeof who, "--gcrypt-lib %s (%s)", name, path);
+    discovery d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.path = path;
+    if (pb_fork_run_out(who, "its self-test", SELFTEST_SECONDS, discover, &d, &d.found, sizeof d.found, e) < 0)
+        return -1;
+    /* what bench keeps of it: its name, path, version and which primitives it lacks (a pointer
+     * into this suite's own table of names, the same in the child's copy); none of its functions */
+    drbg_gcrypt_lib *l = &libs[nlibs++];
+    *l = d.found;
+    l->handle = NULL;
+    l->control = NULL;
+    l->randomize = NULL;
+    memset(&l->prims, 0, sizeof l->prims);
+    l->current = -1;
+    l->deferred = 1;
+    reserve_namespace(l);
+    if (origin) snprintf(l->origin, sizeof l->origin, "%s", origin);
     return 0;
 }
 
@@ -169,6 +247,7 @@ int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **w
 {
     const char *flags = pb_drbg_gcrypt_flags(mech);
     if (!flags) return *why = "invalid mechanism", -1;
+    if (ready(l) < 0) return *why = l->load_error, -1;
     l->current = -1;
     /* GCRYCTL_DRBG_REINIT: flag string, personalization buffers, their count, NULL guard. */
     if (l->control(GCRYCTL_DRBG_REINIT, flags, (gcry_buffer_t *)NULL, 0, (void *)NULL))
@@ -178,9 +257,9 @@ int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **w
     return 0;
 }
 
-const pb_gcry_prims *drbg_gcrypt_lib_prims(const drbg_gcrypt_lib *l)
+const pb_gcry_prims *drbg_gcrypt_lib_prims(drbg_gcrypt_lib *l)
 {
-    return l->prims_missing ? NULL : &l->prims;
+    return l->prims_missing || ready(l) < 0 ? NULL : &l->prims;
 }
 
 const char *drbg_gcrypt_lib_prims_missing(const drbg_gcrypt_lib *l)
@@ -193,13 +272,18 @@ int drbg_gcrypt_lib_current(const drbg_gcrypt_lib *l)
     return l->current;
 }
 
-void drbg_gcrypt_lib_generate(const drbg_gcrypt_lib *l, uint8_t *out, size_t n)
+void drbg_gcrypt_lib_generate(drbg_gcrypt_lib *l, uint8_t *out, size_t n)
 {
+    if (ready(l) < 0) {
+        memset(out, 0, n);   /* never reached: reinit, which loads it, comes first */
+        return;
+    }
     l->randomize(out, n, GCRY_STRONG_RANDOM);
 }
 
-int drbg_gcrypt_lib_selftest_ctl(const drbg_gcrypt_lib *l, pb_err *e)
+int drbg_gcrypt_lib_selftest_ctl(drbg_gcrypt_lib *l, pb_err *e)
 {
+    if (ready(l) < 0) return pb_errf(e, "%s", l->load_error);
     gcry_error_t err = l->control(GCRYCTL_SELFTEST);
     if (err) return pb_errf(e, "drbg selftest gcrypt:%s: GCRYCTL_SELFTEST failed (error %u)", l->name, (unsigned)err);
     return 0;

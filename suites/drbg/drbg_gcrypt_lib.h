@@ -39,7 +39,10 @@ void drbg_gcrypt_lib_use_registry(drbg_gcrypt_lib_registry *r);
 
 /* Is NAME usable (1..31 of A-Z a-z 0-9 _ - . @)? 0, or -1 + e naming --gcrypt-lib. */
 int drbg_gcrypt_lib_check_name(const char *name, pb_err *e);
-/* Self-test PATH in a child, then load it into bench as impl "gcrypt:NAME"; origin (NULL: none)
+/* Self-test PATH in a child (pb_fork_run_out: its output on stderr, what it starts killed with it)
+ * and register it as impl "gcrypt:NAME" from what that child found (its version, which primitives
+ * it lacks), without loading it here: it is loaded at its first call (reinit, prims, selftest_ctl)
+ * by the process that makes it, a cage's child, or bench itself only under --cage none; origin (NULL: none)
  * says where it came from, for the provenance ("commit 20886fdc…"). Loading the same NAME again
  * is a no-op. 0, or -1 + e: missing file, not a libgcrypt, too old, failed or crashed self-test,
  * more than DRBG_GCRYPT_LIB_MAX builds. */
@@ -51,14 +54,14 @@ int drbg_gcrypt_lib_reinit(drbg_gcrypt_lib *l, pb_drbg_mech mech, const char **w
 /* Its cipher and digest functions (common/gcry_prims.h), for old+gcrypt:NAME and new+gcrypt:NAME;
  * NULL when it lacks one, whose name drbg_gcrypt_lib_prims_missing gives. */
 struct pb_gcry_prims;
-const struct pb_gcry_prims *drbg_gcrypt_lib_prims(const drbg_gcrypt_lib *l);
+const struct pb_gcry_prims *drbg_gcrypt_lib_prims(drbg_gcrypt_lib *l);
 const char *drbg_gcrypt_lib_prims_missing(const drbg_gcrypt_lib *l);
 /* The mechanism of its last successful reinit, or -1. */
 int drbg_gcrypt_lib_current(const drbg_gcrypt_lib *l);
 /* Its gcry_randomize(out, n, GCRY_STRONG_RANDOM). */
-void drbg_gcrypt_lib_generate(const drbg_gcrypt_lib *l, uint8_t *out, size_t n);
+void drbg_gcrypt_lib_generate(drbg_gcrypt_lib *l, uint8_t *out, size_t n);
 /* Its GCRYCTL_SELFTEST: 0, or -1 + e. */
-int drbg_gcrypt_lib_selftest_ctl(const drbg_gcrypt_lib *l, pb_err *e);
+int drbg_gcrypt_lib_selftest_ctl(drbg_gcrypt_lib *l, pb_err *e);
 /* "gcrypt:sys=/usr/lib/…/libgcrypt.so.20 (libgcrypt 1.10.1); …" for every loaded build, or "". */
 const char *drbg_gcrypt_lib_describe(void);
 

@@ -27,7 +27,7 @@ size_t drbg_impls_count(void)
     return pb_impl_dir_count(&dir);
 }
 
-const pb_impl_dir *drbg_impls_dir(void)
+pb_impl_dir *drbg_impls_dir(void)
 {
     return &dir;
 }
@@ -56,7 +56,7 @@ static const pb_drbg_build *on_primitives(const char *name, const pb_drbg_backen
     size_t n = (size_t)(sep - name);
     int is_new = n == 3 && !strncmp(name, "new", 3);
     if (!is_new && !(n == 3 && !strncmp(name, "old", 3))) return NULL;
-    const drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(sep + 1);   /* "gcrypt:NAME" */
+    drbg_gcrypt_lib *lib = drbg_gcrypt_lib_find(sep + 1);   /* "gcrypt:NAME" */
     if (!lib || !drbg_gcrypt_lib_prims(lib)) return NULL;
     *bk = is_new ? pb_drbg_build_prims.bk_new : pb_drbg_build_prims.bk_old;
     *prims = drbg_gcrypt_lib_prims(lib);
@@ -68,7 +68,8 @@ const pb_drbg_build *drbg_impls_build(const char *name, const pb_drbg_backend **
     *prims = NULL;
     const pb_drbg_build *b = on_primitives(name, bk, prims);
     if (b) return b;
-    const drbg_impl *m = drbg_impls_find(name);
+    /* a plug-in is loaded into this process here, at its first use (pb_impl_dir_use) */
+    const drbg_impl *m = pb_impl_dir_use(&dir, name);
     if (!m || !m->build) return NULL;
     *bk = m->plugin ? m->backend : m->is_new ? m->build->bk_new : m->build->bk_old;
     return m->build;

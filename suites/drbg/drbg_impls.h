@@ -35,7 +35,7 @@ const drbg_impl *drbg_impls_at(size_t i);
  * it. 0, -EINVAL: name empty or too long; -EEXIST: taken; -ENOSPC: DRBG_IMPLS_MAX_PLUGINS already. */
 int drbg_impls_add_plugin(const char *name, const pb_drbg_backend *bk);
 /* the directory behind these: which names are plug-ins, and their room (pb_plugin.h) */
-const struct pb_impl_dir *drbg_impls_dir(void);
+struct pb_impl_dir *drbg_impls_dir(void);
 
 /* "old+gcrypt:NAME" and "new+gcrypt:NAME": old and new on the primitives of the libgcrypt build
  * loaded as gcrypt:NAME (--gcrypt-lib NAME=PATH, --primitives NAME), driven through the third

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* drbg_plugin.c — loading a DRBG backend from a shared object (include/patchbench/drbg_plugin.h).
- * As for xts plug-ins: first loaded and self-tested in a forked child, only then loaded into
- * bench. The steps are pb_plugin.h's; this file is what drbg's plug-ins are: its host, its table
- * and its impls. */
+ * As for xts plug-ins: discovered (loaded and self-tested) in a forked child, then loaded only by
+ * the processes that run it, never by bench itself. The steps are pb_plugin.h's; this file is what
+ * drbg's plug-ins are: its host, its table and its impls. */
 #include "drbg_impls.h"
 #include "drbg_plugin.h"
 #include "drbg_selftest.h"
@@ -35,7 +35,8 @@ static int add(const char *name, const void *backend)
 static const pb_plugin_kind kind = {
     .suite = "drbg", PB_PLUGIN_SYMBOLS(DRBG), .table = "pb_drbg_backend", .lacks = "an operation",
     .loaded_name_taken = 1, .load_again_ok = 1, .room_first = 1,
-    .impls = drbg_impls_dir, .enter = enter, .add = add, .selftest = drbg_selftest,
+    .impls = drbg_impls_dir, .table_size = sizeof(pb_drbg_backend),
+    .enter = enter, .add = add, .selftest = drbg_selftest,
 };
 
 int drbg_plugin_check_name(const char *name, pb_err *e)

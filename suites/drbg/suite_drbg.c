@@ -168,7 +168,7 @@ static int check_primitives(const drbg_opts *o, pb_err *e)
         if (!l)
             return pb_errf(e, "--primitives %s: no build of that name (give it with --gcrypt-lib %s=PATH or --upstream)",
                            o->prims[i], o->prims[i]);
-        if (!drbg_gcrypt_lib_prims(l))
+        if (drbg_gcrypt_lib_prims_missing(l))
             return pb_errf(e, "--primitives %s: the build has no %s, which old and new call", o->prims[i],
                            drbg_gcrypt_lib_prims_missing(l));
     }

@@ -23,7 +23,7 @@ size_t sigpool_impls_count(void)
     return pb_impl_dir_count(&dir);
 }
 
-const pb_impl_dir *sigpool_impls_dir(void)
+pb_impl_dir *sigpool_impls_dir(void)
 {
     return &dir;
 }
@@ -45,7 +45,8 @@ int sigpool_impls_add_plugin(const char *name, const sigpool_ops *ops)
 
 const sigpool_ops *sigpool_impls_ops(const char *name)
 {
-    const sigpool_impl *m = sigpool_impls_find(name);
+    /* a plug-in is loaded into this process here, at its first use (pb_impl_dir_use) */
+    const sigpool_impl *m = pb_impl_dir_use(&dir, name);
     return m ? m->ops : NULL;
 }
 

@@ -32,7 +32,7 @@ const sigpool_impl *sigpool_impls_at(size_t i);
  * already. */
 int sigpool_impls_add_plugin(const char *name, const sigpool_ops *ops);
 /* the directory behind these: which names are plug-ins, and their room (pb_plugin.h) */
-const struct pb_impl_dir *sigpool_impls_dir(void);
+struct pb_impl_dir *sigpool_impls_dir(void);
 
 /* The pool behind impl NAME; NULL for kernel or an unknown name. */
 const sigpool_ops *sigpool_impls_ops(const char *name);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* sigpool_plugin.c — loading a signature pool from a shared object
- * (include/patchbench/sigpool_plugin.h). As for xts and drbg plug-ins: first loaded and
- * self-tested in a forked child, only then loaded into bench. The steps are pb_plugin.h's; this
- * file is what sigpool's plug-ins are: its host, its table and its impls. */
+ * (include/patchbench/sigpool_plugin.h). As for xts and drbg plug-ins: discovered (loaded and
+ * self-tested) in a forked child, then loaded only by the processes that run it, never by bench
+ * itself. The steps are pb_plugin.h's; this file is what sigpool's plug-ins are: its host, its
+ * table and its impls. */
 #include "patchbench/sigpool_plugin.h"
 #include "pb_plugin.h"
 #include "sigpool_impls.h"
@@ -45,7 +46,8 @@ static int add(const char *name, const void *ops)
 static const pb_plugin_kind kind = {
     .suite = "sigpool", PB_PLUGIN_SYMBOLS(SIGPOOL), .table = "sigpool_ops", .lacks = "an operation",
     .load_again_ok = 1, .room_first = 1,
-    .impls = sigpool_impls_dir, .enter = enter, .add = add, .selftest = sp_selftest,
+    .impls = sigpool_impls_dir, .table_size = sizeof(sigpool_ops),
+    .enter = enter, .add = add, .selftest = sp_selftest,
 };
 
 int sp_plugin_check_name(const char *name, pb_err *e)

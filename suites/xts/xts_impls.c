@@ -49,14 +49,15 @@ int xts_impls_add_plugin(const char *name, const xts_alg *alg)
     return pb_impl_dir_add(&dir, name, &(xts_impl){ .alg = alg, .plugin = 1 });
 }
 
-const pb_impl_dir *xts_impls_dir(void)
+pb_impl_dir *xts_impls_dir(void)
 {
     return &dir;
 }
 
 xts_tfm *xts_impls_alloc_tfm(const char *name, int *err)
 {
-    const xts_impl *m = xts_impls_find(name);
+    /* a plug-in is loaded into this process here, at its first use (pb_impl_dir_use) */
+    const xts_impl *m = pb_impl_dir_use(&dir, name);
     if (m) return xts_alloc_tfm(m->alg, err);
     if (err) *err = -ENOENT;
     return NULL;

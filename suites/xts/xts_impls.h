@@ -35,7 +35,7 @@ const xts_impl *xts_impls_at(size_t i);
  * XTS_IMPLS_MAX_PLUGINS already. */
 int xts_impls_add_plugin(const char *name, const xts_alg *alg);
 /* the directory behind these: which names are plug-ins, and their room (pb_plugin.h) */
-const struct pb_impl_dir *xts_impls_dir(void);
+struct pb_impl_dir *xts_impls_dir(void);
 
 /* A transform of impl NAME (xts_alloc_tfm with its alg). *err: -ENOENT for an
  * unknown name, else as xts_alloc_tfm. */
