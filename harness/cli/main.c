@@ -50,6 +50,7 @@ static void man_page(FILE *f)
         fprintf(f, ".TP\n.BR bench\\-%s (1)\n%s\n", CMDS[i].name, CMDS[i].what);
     fputs(".SH ENVIRONMENT\n.TP\n.B PB_DB\nthe default database (else results/bench.db)\n"
           ".TP\n.B PB_DATADIR\nthe lab's data files (else those installed beside bench, or the source tree's)\n"
+          ".TP\n.B PB_PG_TIMEOUT\nseconds a PostgreSQL store's statement may take (else 600; 0: no limit)\n"
           ".SH SEE ALSO\nthe documentation in the source tree: docs/ and README.md\n", f);
 }
 

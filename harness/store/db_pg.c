@@ -83,6 +83,7 @@ int pb_db_check_no_password(const char *path, const char *what, char *msg, size_
 
 #ifdef PB_HAVE_LIBPQ
 #define HAVE_LIBPQ 1
+#include "db_pg_conn.h"
 #else
 #define HAVE_LIBPQ 0
 #endif
@@ -91,6 +92,10 @@ static int p_check_path(const char *path, const char *what, pb_err *e)
 {
     if (check_no_password(path, what, e) < 0) return -1;
     if (!HAVE_LIBPQ) return pb_errf(e, "--db: this bench was built without libpq (libpq-dev): it cannot open %s", path);
+#ifdef PB_HAVE_LIBPQ
+    /* a malformed limit is the user's input: refused with the URI, before anything runs (exit 2) */
+    if (pg_timeout_ms(e) < 0) return -1;
+#endif
     return 0;
 }
 
@@ -197,8 +202,6 @@ static char *p_ddl(const char *sql)
 #include <libpq-fe.h>
 #include <math.h>
 #include <strings.h>
-
-#include "db_pg_conn.h"
 
 #define OID_BOOL 16
 #define OID_INT8 20
@@ -332,10 +335,8 @@ static int drain(pg_db *d)
             break;
         }
         if (t != PGRES_COMMAND_OK && t != PGRES_TUPLES_OK && rc == 0) {
-            char msg[sizeof d->err];
-            snprintf(msg, sizeof msg, "a write sent earlier in this transaction failed: %s",
-                     t == PGRES_PIPELINE_ABORTED ? "pipeline aborted" : PQresultErrorMessage(r));
-            pg_set_err(d, msg);
+            if (t == PGRES_PIPELINE_ABORTED) pg_set_err(d, "a write sent earlier in this transaction failed: pipeline aborted");
+            else pg_set_result_err(d, r, "a write sent earlier in this transaction failed: ");
             rc = -1;
         }
         PQclear(r);
@@ -459,7 +460,7 @@ static int p_step(pb_stmt *st)
         } else if (t == PGRES_COMMAND_OK) {
             s->nrows = 0;
         } else {
-            if (!d->dead) pg_set_err(d, s->res ? PQresultErrorMessage(s->res) : PQerrorMessage(d->conn));
+            if (!d->dead) pg_set_result_err(d, s->res, NULL);
             PQclear(s->res);
             s->res = NULL;
             return PB_DB_ERROR;
@@ -571,7 +572,7 @@ static int p_exec(pb_db *db, const char *sql)
     free(t);
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     int rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK || st == PGRES_EMPTY_QUERY ? PB_DB_OK : PB_DB_ERROR;
-    if (rc != PB_DB_OK && !d->dead) pg_set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+    if (rc != PB_DB_OK && !d->dead) pg_set_result_err(d, r, NULL);
     PQclear(r);
     return rc;
 }
@@ -597,7 +598,7 @@ static int p_commit(pb_db *db)
     if (d->dead) return rc;
     if (r && PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT")) rc = PB_DB_OK;
     else if (r && PQresultStatus(r) == PGRES_COMMAND_OK) pg_set_err(d, "the transaction was rolled back by the server");
-    else pg_set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+    else pg_set_result_err(d, r, NULL);
     PQclear(r);
     return rc;
 }

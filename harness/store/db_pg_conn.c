@@ -18,6 +18,18 @@ void pg_set_err(pg_db *d, const char *msg)
     while (n && (d->err[n - 1] == '\n' || d->err[n - 1] == ' ')) d->err[--n] = 0;
 }
 
+void pg_set_result_err(pg_db *d, const PGresult *r, const char *prefix)
+{
+    char msg[sizeof d->err];
+    snprintf(msg, sizeof msg, "%s%s", prefix ? prefix : "", r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+    pg_set_err(d, msg);
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    size_t n = strlen(d->err);
+    if (state && !strcmp(state, "57014") && d->timeout_ms > 0)
+        snprintf(d->err + n, sizeof d->err - n, " (bench's statement_timeout, PB_PG_TIMEOUT, is %d s)",
+                 d->timeout_ms / 1000);
+}
+
 static int64_t now_ms(void)
 {
     struct timespec t;
@@ -45,8 +57,7 @@ PGresult *pg_get_result(pg_db *d, int64_t deadline)
         if (r < 0 && errno == EINTR) continue;
         if (r == 0) {
             char msg[160];
-            snprintf(msg, sizeof msg, "the server did not answer within %d s (PB_PG_TIMEOUT sets the limit)",
-                     d->timeout_ms / 1000);
+            snprintf(msg, sizeof msg, "the server did not answer within PB_PG_TIMEOUT's %d s", d->timeout_ms / 1000);
             pg_set_err(d, msg);
             d->dead = 1;
             return NULL;
@@ -56,7 +67,11 @@ PGresult *pg_get_result(pg_db *d, int64_t deadline)
     return d->dead ? NULL : PQgetResult(d->conn);
 }
 
-int64_t pg_deadline_of(const pg_db *d) { return now_ms() + d->timeout_ms; }
+/* A grace past the limit: on a server that is alive its own statement_timeout (the same limit)
+ * fires first and cancels the statement, which leaves the connection usable (a run can still be
+ * marked failed, with the server's reason); only a server that cannot answer meets the deadline. */
+#define PG_GRACE_MS 1000
+int64_t pg_deadline_of(const pg_db *d) { return now_ms() + d->timeout_ms + PG_GRACE_MS; }
 
 /* PQexec's and PQexecParams's answer (the last result), each waited for with the limit */
 static PGresult *last_result(pg_db *d, int sent)
@@ -84,10 +99,9 @@ PGresult *pg_exec_params_waiting(pg_db *d, const char *sql, int n, const Oid *ty
     return last_result(d, PQsendQueryParams(d->conn, sql, n, types, vals, NULL, NULL, 0));
 }
 
-/* How long one statement's answer may take: PB_PG_TIMEOUT seconds (0: no limit), by default long
- * enough for the largest statement of a merge of a year of nightly runs. -1 + e when malformed. */
+/* by default long enough for the largest statement of a merge of a year of nightly runs */
 #define PG_TIMEOUT_DEFAULT_S 600
-static int pg_timeout_ms(pb_err *e)
+int pg_timeout_ms(pb_err *e)
 {
     const char *v = getenv("PB_PG_TIMEOUT");
     if (!v || !*v) return PG_TIMEOUT_DEFAULT_S * 1000;
@@ -102,21 +116,34 @@ static int pg_timeout_ms(pb_err *e)
 /* What bench reads and writes depends on these, whatever the server's defaults, the database's or
  * the user's PGOPTIONS say: floats in their shortest exact form (extra_float_digits 0 or -14 would
  * round them), ISO dates in UTC, the default schema path, strings as the standard says, and the
- * server's own statement limit as bench's (both cancel a statement that takes longer). */
+ * server's own statement limit as bench's (both cancel a statement that takes longer). A search_path
+ * in the URI's own options is the store's name (docs/fleet.md: a schema of bench's own) and kept. */
 int pg_session_settings(pg_db *d, int read_only)
 {
     char sql[600];
     snprintf(sql, sizeof sql,
              "SET extra_float_digits = 3; SET DateStyle = 'ISO, MDY'; SET TimeZone = 'UTC'; "
-             "SET IntervalStyle = 'postgres'; SET search_path = \"$user\", public; "
+             "SET IntervalStyle = 'postgres'; %s"
              "SET standard_conforming_strings = on; SET statement_timeout = %d; SET lock_timeout = 0; "
              "SET idle_in_transaction_session_timeout = 0; SET default_transaction_read_only = %s",
-             d->timeout_ms, read_only ? "on" : "off");
+             d->uri_schema ? "" : "SET search_path = \"$user\", public; ", d->timeout_ms, read_only ? "on" : "off");
     PGresult *r = pg_exec_waiting(d, sql);
     int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-    if (!ok && !d->dead) pg_set_err(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+    if (!ok && !d->dead) pg_set_result_err(d, r, NULL);
     PQclear(r);
     return ok ? 0 : -1;
+}
+
+/* Does the URI itself (its options, not PGOPTIONS: libpq reads the environment only when the URI
+ * has none) set search_path? */
+static int uri_sets_search_path(const char *uri)
+{
+    PQconninfoOption *opts = PQconninfoParse(uri, NULL);
+    int found = 0;
+    for (PQconninfoOption *o = opts; o && o->keyword; o++)
+        if (!strcmp(o->keyword, "options") && o->val && strstr(o->val, "search_path")) found = 1;
+    PQconninfoFree(opts);
+    return found;
 }
 
 int pg_connect(pg_db *d, const char *uri, pb_err *e)
@@ -136,6 +163,7 @@ int pg_connect(pg_db *d, const char *uri, pb_err *e)
     keys[n] = "fallback_application_name", vals[n++] = "bench";
     keys[n] = "client_encoding", vals[n++] = "UTF8";
     keys[n] = NULL, vals[n] = NULL;
+    d->uri_schema = uri_sets_search_path(uri);
     d->conn = PQconnectdbParams(keys, vals, 1);
     if (d->conn && PQstatus(d->conn) == CONNECTION_OK && PQsetnonblocking(d->conn, 1) == 0) return 0;
     pg_set_err(d, d->conn ? PQerrorMessage(d->conn) : "out of memory");

@@ -395,6 +395,184 @@ pg-lab-role-needs-only-dml)
     is "the lab role cannot delete runs" "$(pgq "$L" "DELETE FROM runs" 2>&1 | grep -c 'permission denied')" "1"
     ;;
 
+pg-hostile-session-settings-read-exact)
+    # PGOPTIONS may carry session settings that change how the server prints what bench reads
+    # (extra_float_digits 0 or -14 round floats to 15 or 1 significant digits): bench sets its own
+    # after connecting, so the same seeded run reads back, finalizes and exports the same as in
+    # SQLite whatever PGOPTIONS says, and a merge into PostgreSQL keeps every ratio exact
+    pg_start
+    export PB_TEST_LOADAVG=0.25 PB_TEST_WAITS=0
+    "$BENCH" "${QUICK[@]}" --seed 7 --db "$T/lite.db" > /dev/null || bad "the SQLite run failed"
+    "$BENCH" export --format json --db "$T/lite.db" | mask > "$T/lite.json"
+    grep -q '"estimate": [0-9.]*[1-9][0-9]*,' "$T/lite.json" && ok || bad "the SQLite export has no fractional ratio"
+    k=0
+    for opt in '' '-c extra_float_digits=0' '-c extra_float_digits=-14' '-c extra_float_digits=-14 -c DateStyle=SQL,DMY -c TimeZone=Pacific/Chatham -c search_path=nowhere'; do
+        k=$((k + 1))
+        U=$(pg_db "hostile$k")
+        PGOPTIONS=$opt "$BENCH" "${QUICK[@]}" --seed 7 --db "$U" > /dev/null || bad "PGOPTIONS='$opt': the run failed"
+        PGOPTIONS=$opt "$BENCH" export --format json --db "$U" | mask > "$T/pg$k.json"
+        if cmp -s "$T/lite.json" "$T/pg$k.json"; then ok; else
+            bad "PGOPTIONS='$opt': the export differs from SQLite's: $(diff "$T/lite.json" "$T/pg$k.json" | head -8)"; fi
+        # the run stored with the hostile settings, read without them: the same
+        "$BENCH" export --format json --db "$U" | mask > "$T/pg$k.plain.json"
+        cmp -s "$T/lite.json" "$T/pg$k.plain.json" && ok || bad "PGOPTIONS='$opt': the stored run differs from SQLite's"
+        # a merge from SQLite keeps ratios exact
+        M=$(pg_db "merged$k")
+        PGOPTIONS=$opt "$BENCH" merge "$T/lite.db" --into "$M" > /dev/null || bad "PGOPTIONS='$opt': the merge failed"
+        "$BENCH" export --format json --db "$M" | mask > "$T/merged$k.json"
+        cmp -s "$T/lite.json" "$T/merged$k.json" && ok ||
+            bad "PGOPTIONS='$opt': merged into PostgreSQL, the export differs: $(diff "$T/lite.json" "$T/merged$k.json" | head -8)"
+        is "PGOPTIONS='$opt': merged ratios, not whole numbers" \
+           "$(pgq "$M" "SELECT count(*) FROM ratios WHERE estimate <> round(estimate)")" \
+           "$(sqlite3 "$T/lite.db" "SELECT count(*) FROM ratios WHERE estimate <> round(estimate)")"
+        # and back into SQLite, read with the hostile settings: the same again
+        PGOPTIONS=$opt "$BENCH" merge "$M" --into "$T/back$k.db" > /dev/null || bad "PGOPTIONS='$opt': the merge back failed"
+        "$BENCH" export --format json --db "$T/back$k.db" | mask > "$T/back$k.json"
+        cmp -s "$T/lite.json" "$T/back$k.json" && ok ||
+            bad "PGOPTIONS='$opt': merged back into SQLite, the export differs: $(diff "$T/lite.json" "$T/back$k.json" | head -8)"
+    done
+    schemas() { pgq "$1" "SELECT string_agg(DISTINCT table_schema, ',') FROM information_schema.tables
+                          WHERE table_name IN ('pb_meta', 'runs', 'samples', 'ratios')"; }
+    is "PGOPTIONS' search_path does not move the tables" "$(schemas "$(pg_uri hostile4)")" "public"
+    # a schema of bench's own named in the URI's options (docs/fleet.md) is kept: bench replaces
+    # only the search_path that the environment or the server's defaults give
+    S=$(pg_db schemaed)
+    pgq "$S" "CREATE SCHEMA patchbench" > /dev/null
+    PGOPTIONS='-c search_path=nowhere' "$BENCH" "${QUICK[@]}" --seed 7 --db "$S&options=-csearch_path%3Dpatchbench" > /dev/null ||
+        bad "the run into the URI's schema failed"
+    is "the tables in the URI's schema" "$(schemas "$S")" "patchbench"
+    "$BENCH" export --format json --db "$S&options=-csearch_path%3Dpatchbench" | mask > "$T/schemaed.json"
+    cmp -s "$T/lite.json" "$T/schemaed.json" && ok || bad "the run in the URI's schema differs from SQLite's"
+    expect 2 "no database at" "$BENCH" list --runs --db "$S"
+    ;;
+
+pg-stalled-server-times-out)
+    # a server that accepts the connection and never answers: bench gives up after the connect
+    # timeout (the URI's, or PGCONNECT_TIMEOUT) with a clear error, by every kind of command;
+    # `timeout` only bounds a broken bench (the limit itself is what is tested, not its time)
+    port_file=$T/port
+    python3 -c '
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+held = []
+while True:
+    c, _ = s.accept()
+    held.append(c)   # never read, never answered, never closed
+' "$port_file" &
+stall=$!
+    trap 'kill $stall 2> /dev/null; rm -rf "$T"' EXIT
+    for _ in $(seq 300); do [[ -s $port_file ]] && break; sleep 0.1; done
+    PORT=$(cat "$port_file")
+    S="postgresql://x@127.0.0.1:$PORT/db"
+    expect 2 "cannot open database $S?connect_timeout=2: " timeout 30 "$BENCH" list --runs --db "$S?connect_timeout=2"
+    out=$(timeout 30 "$BENCH" list --runs --db "$S?connect_timeout=2" 2>&1)
+    [[ $out == *timeout* ]] && ok || bad "the stalled server's error does not say it timed out: $out"
+    expect 2 "cannot open database $S: " env PGCONNECT_TIMEOUT=2 timeout 30 "$BENCH" list --runs --db "$S"
+    expect 1 "cannot open database $S: " env PGCONNECT_TIMEOUT=2 timeout 30 "$BENCH" "${QUICK[@]}" --db "$S"
+    expect 2 "cannot open database $S: " env PGCONNECT_TIMEOUT=2 timeout 30 "$BENCH" export --format json --db "$S"
+    expect 2 "cannot open" env PGCONNECT_TIMEOUT=2 timeout 30 "$BENCH" merge "$S" --into "$T/m.db"
+    expect 1 "cannot open" env PGCONNECT_TIMEOUT=2 timeout 30 "$BENCH" migrate --db "$S"
+    [[ -e $T/m.db ]] && bad "a merge from a stalled server created its DEST" || ok
+    kill $stall
+    wait $stall 2> /dev/null
+    ;;
+
+pg-frozen-server-times-out)
+    # a server frozen (SIGSTOP: its kernel still accepts and acknowledges) before bench connects,
+    # and then in the middle of a run: bench fails with a clear error within its limits
+    # (connect_timeout, PB_PG_TIMEOUT), the run stays incomplete and the store intact once the
+    # server thaws. `timeout` only bounds a broken bench.
+    pg_start
+    U=$(pg_db frozen)
+    expect 0 "run 1 complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
+    server_pids() {
+        local pm
+        pm=$(head -1 "$PG_DIR/data/postmaster.pid")
+        echo "$pm" $(pgrep -P "$pm")
+    }
+    freeze() { kill -STOP $(server_pids); }
+    thaw() { kill -CONT $(server_pids); }
+    trap 'thaw 2> /dev/null; pg_stop; rm -rf "$T"' EXIT
+    freeze
+    expect 1 "cannot open database $U&connect_timeout=2: " \
+        env PB_PG_TIMEOUT=2 timeout 30 "$BENCH" "${QUICK[@]}" --seed 2 --db "$U&connect_timeout=2"
+    expect 2 "timeout expired" env PGCONNECT_TIMEOUT=2 timeout 30 "$BENCH" list --runs --db "$U"
+    thaw
+    is "nothing of the refused run" "$(pgq "$U" "SELECT string_agg(id || ':' || status, ',' ORDER BY id) FROM runs")" "1:complete"
+    # frozen mid-run, once the run has stored its first of 8 cells: its next write times out
+    PB_PG_TIMEOUT=5 "$BENCH" run --suite synthetic --rounds 60 --passes 1 --boundary-rounds 0 --sample-ms 2 \
+        --sizes 1000,2000,3000,4000,5000,6000,7000,8000 --quiet --db "$U" > "$T/mid.out" 2>&1 &
+    pid=$!
+    for _ in $(seq 1500); do
+        [[ $(pgq "$U" "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 2") -gt 0 ]] && break
+        sleep 0.2
+    done
+    freeze
+    # bench's own limit is what ends the run here: the server's statement_timeout cannot fire on a
+    # frozen server. Waited for as a condition, bounded only for a bench that would hang.
+    for _ in $(seq 600); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+    kill -0 $pid 2> /dev/null && { bad "frozen mid-run: bench still waits after 60 s"; thaw; kill $pid; }
+    wait $pid
+    rc=$?
+    thaw
+    mid=$(cat "$T/mid.out")
+    [[ $rc == 1 && $mid == *"did not answer within PB_PG_TIMEOUT's 5 s"* ]] && ok ||
+        bad "frozen mid-run: exit $rc, want 1 and the limit named: $mid"
+    is "frozen mid-run: the run stays incomplete" "$(pgq "$U" "SELECT status FROM runs WHERE id = 2")" "incomplete"
+    is "frozen mid-run: its cells whole (60 samples) or absent" \
+       "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id WHERE c.run_id = 2 GROUP BY c.id HAVING count(*) <> 60) x")" "0"
+    is "frozen mid-run: only the complete run in summary" "$(pgq "$U" "SELECT string_agg(DISTINCT run_id::text, ',') FROM summary")" "1"
+    expect 0 "run 3 complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
+    ;;
+
+pg-blocked-statement-times-out)
+    # a statement that waits on a lock another session holds: the server's statement_timeout (the
+    # same limit as bench's, PB_PG_TIMEOUT) cancels it, bench fails naming the limit, and the run
+    # is never started or stays incomplete
+    pg_start
+    U=$(pg_db blocked)
+    expect 0 "run 1 complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
+    # the lock holder: its backend is ended by name afterwards (killing psql leaves it sleeping)
+    PGAPPNAME=pb-locker "$PSQL" -X -q -d "$U" -c "BEGIN; LOCK TABLE runs IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(600);" \
+        > /dev/null 2>&1 &
+    locker=$!
+    unlock() {
+        pgq "$U" "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'pb-locker'" > /dev/null
+        wait $locker 2> /dev/null
+    }
+    trap 'kill $locker 2> /dev/null; pg_stop; rm -rf "$T"' EXIT
+    for _ in $(seq 1500); do
+        [[ $(pgq "$U" "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                       WHERE c.relname = 'runs' AND l.mode = 'AccessExclusiveLock' AND l.granted") -gt 0 ]] && break
+        sleep 0.2
+    done
+    out=$(PB_PG_TIMEOUT=2 timeout 30 "$BENCH" "${QUICK[@]}" --seed 2 --db "$U" 2>&1)
+    rc=$?
+    [[ ($rc == 1 || $rc == 2) && $out == *"PB_PG_TIMEOUT"* ]] && ok || bad "a blocked run: exit $rc, want 1 or 2 and the limit named: $out"
+    out=$(PB_PG_TIMEOUT=2 timeout 30 "$BENCH" list --runs --db "$U" 2>&1)
+    rc=$?
+    [[ $rc == 2 && $out == *"PB_PG_TIMEOUT"* ]] && ok || bad "a blocked list: exit $rc, want 2 and the limit named: $out"
+    unlock
+    is "the blocked run left nothing complete" "$(pgq "$U" "SELECT count(*) FROM runs WHERE status = 'complete'")" "1"
+    is "nothing of it in summary" "$(pgq "$U" "SELECT string_agg(DISTINCT run_id::text, ',') FROM summary")" "1"
+    expect 0 "complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
+    ;;
+
+pg-timeout-setting-checked)
+    # PB_PG_TIMEOUT is whole seconds, 0 for no limit: anything else is refused naming it, before
+    # anything connects (no server here) and by every command that opens a PostgreSQL store
+    for v in abc 1.5 -1 86401 5s; do
+        expect 2 "PB_PG_TIMEOUT '$v'" env PB_PG_TIMEOUT="$v" "$BENCH" list --runs --db "postgresql://x@/db?host=$T"
+        expect 2 "PB_PG_TIMEOUT '$v'" env PB_PG_TIMEOUT="$v" "$BENCH" "${QUICK[@]}" --db "postgresql://x@/db?host=$T"
+    done
+    # an SQLite store does not read it
+    expect 0 "run 1 complete" env PB_PG_TIMEOUT=abc "$BENCH" "${QUICK[@]}" --db "$T/lite.db"
+    ;;
+
 *) bad "unknown section $SECTION" ;;
 esac
 echo "section $SECTION: $(($(date +%s) - started)) s"
