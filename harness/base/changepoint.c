@@ -15,6 +15,8 @@ typedef struct cp_sorted {
     size_t *rank;     /* rank[i]: the rank of x[i] */
     double *dist;     /* dist[r]: sum over all j of |v_r - x_j|, v_r the value of rank r */
     double total;     /* the sum of |x_i - x_j| over all pairs i < j */
+    double low;       /* the lowest value: every value is taken less it, so that equal values give
+                       * distances of exactly 0 (89.22 * 1,000 less a sum of 89.22s is not 0) */
     double *fen_n, *fen_s; /* Fenwick trees over ranks: how many values, and their sum, so far */
 } cp_sorted;
 
@@ -57,10 +59,11 @@ static int cp_sorted_init(cp_sorted *s, const double *x, size_t n)
     for (size_t i = 0; i < n; i++) k[i] = (cp_key){x[i], i};
     qsort(k, n, sizeof *k, by_value);
     double all = 0, below = 0;
-    for (size_t r = 0; r < n; r++) all += k[r].v;
+    s->low = n ? k[0].v : 0;
+    for (size_t r = 0; r < n; r++) all += k[r].v - s->low;
     for (size_t r = 0; r < n; r++) {
         s->rank[k[r].i] = r;
-        double v = k[r].v, above = all - below - v;
+        double v = k[r].v - s->low, above = all - below - v;
         s->dist[r] = (v * (double)r - below) + (above - v * (double)(n - 1 - r));
         below += v;
     }
@@ -93,14 +96,14 @@ static double best_split_sorted(cp_sorted *s, const double *x, const size_t *ran
             cnt += s->fen_n[i];
             sum += s->fen_s[i];
         }
-        double left = (double)p;
-        double to_left = (x[p] * cnt - sum) + ((seen - sum) - x[p] * (left - cnt));
+        double left = (double)p, v = x[p] - s->low;
+        double to_left = (v * cnt - sum) + ((seen - sum) - v * (left - cnt));
         double to_right = s->dist[r] - to_left;
         for (size_t i = r + 1; i <= n; i += i & (~i + 1)) {
             s->fen_n[i] += 1;
-            s->fen_s[i] += x[p];
+            s->fen_s[i] += v;
         }
-        seen += x[p];
+        seen += v;
         wl += to_left;
         wr -= to_right;
         b += to_right - to_left;

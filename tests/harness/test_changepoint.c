@@ -141,6 +141,25 @@ static void against_reference(void)
                 with_changes += k2 > 0;
             }
     CHECK(compared == 72 && with_changes >= 20, "%d series compared, %d with change points", compared, with_changes);
+
+    /* a series of one value (copies of one run) has no split at all, as the reference says: its
+     * sums are exactly 0, never a rounding error that a permutation test would find significant;
+     * nor has a series of two values far from 0 any but the reference's */
+    static double flat[400], two[400];
+    for (size_t i = 0; i < 400; i++) {
+        flat[i] = 89.22;
+        two[i] = i % 3 ? 89.22 : 89.23;
+    }
+    pb_cp_opts o = {.alpha = 0.01, .permutations = 999, .min_size = 3, .seed = 20161229};
+    pb_change a[16], b[16];
+    size_t t = 0;
+    CHECK(pb_cp_best_split(flat, 400, 3, &t) == 0 && ref_best_split(flat, 400, 3, &t) == 0, "one value: q %g",
+          pb_cp_best_split(flat, 400, 3, &t));
+    int k = pb_changepoints(flat, 400, &o, a, 16);
+    CHECK(k == 0, "one value 400 times: %d change(s)", k);
+    k = pb_changepoints(two, 400, &o, a, 16);
+    int k2 = ref_changepoints(two, 400, &o, b, 16);
+    CHECK(k == k2 && k == 0, "two values, no step: %d change(s), reference %d", k, k2);
 }
 
 int main(void)
