@@ -75,6 +75,8 @@ typedef struct pb_db_ops {
     /* Another store of this back end attached to a connection as schema pb_src (?1 its path), and
      * detached: bench merge's set-based copy (merge_set.c). NULL: it cannot be. */
     const char *attach_sql, *detach_sql;
+    /* run before a transaction that writes a whole store's worth (merge_set.c); NULL: nothing */
+    const char *bulk_sql;
 } pb_db_ops;
 
 /* Every connection and statement starts with its ops, so db.c can dispatch on either. */

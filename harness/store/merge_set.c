@@ -120,6 +120,7 @@ int pb_merge_runs_set(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err 
     if (!ops->attach_sql || src->db->ops != ops) return 0;
     pb_err ae = {{0}};
     if (pb_query_exec(dest, &ae, "merge: attach", ops->attach_sql, "t", src->path) < 0) return 0;
+    if (ops->bulk_sql) pb_query_exec(dest, &ae, "merge: cache", ops->bulk_sql, "");
     int rc = pb_store_begin(dest, e);
     if (rc == 0) rc = copy_all(dest, src->path, n, e);
     if (rc == 0) rc = pb_store_commit(dest, e);
