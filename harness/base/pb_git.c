@@ -85,6 +85,83 @@ int pb_git_commit(const char *top, const char *rev, char out[41])
     return 1;
 }
 
+/* a revision name git rev-parse reads as one commit: the trailing -dirty dropped; "" for a name
+ * that would read as an option or as more than one revision (a range, a negation) */
+static void rev_name(const char *rev, char *name, size_t cap)
+{
+    snprintf(name, cap, "%s", rev);
+    size_t n = strlen(name);
+    if (n > 6 && !strcmp(name + n - 6, "-dirty")) name[n - 6] = 0;
+    if (name[0] == '-' || name[0] == '^' || strstr(name, "..") || strchr(name, ' ')) name[0] = 0;
+}
+
+/* One git log of the names specs[0..n) not yet answered (done[i] 0): `--no-walk=unsorted
+ * --ignore-missing --format='%H %S'` lists each commit once, by the first name that reached it, and
+ * leaves unknown names out. The number of names answered, -1 when git failed. */
+static long commits_round(const char *top, char (*spec)[320], size_t n, char *done, char (*out)[41])
+{
+    const char **args = calloc(n + 6, sizeof *args);
+    if (!args) return -1;
+    size_t k = 0;
+    args[k++] = "log";
+    args[k++] = "--no-walk=unsorted";
+    args[k++] = "--ignore-missing";
+    args[k++] = "--format=%H %S";
+    for (size_t i = 0; i < n; i++)
+        if (!done[i]) args[k++] = spec[i];
+    args[k++] = "--"; /* every word before it a revision, never a path */
+    char *list = run_git(top, args, k);
+    free(args);
+    if (!list) return -1;
+    long got = 0;
+    size_t from = 0; /* answers come in the names' order: look from the last one on */
+    for (char *line = list, *next; *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next) *next++ = 0;
+        if (strlen(line) < 42 || line[40] != ' ') continue;
+        line[40] = 0;
+        if (!is_hex40(line)) continue;
+        for (size_t c = 0; c < n; c++) {
+            size_t i = (from + c) % n;
+            if (done[i] || strcmp(spec[i], line + 41)) continue;
+            memcpy(out[i], line, 41);
+            done[i] = 1;
+            got++;
+            from = i + 1;
+            break;
+        }
+    }
+    free(list);
+    return got;
+}
+
+int pb_git_commits(const char *top, const char *const *revs, size_t n, char (*out)[41])
+{
+    for (size_t i = 0; i < n; i++) out[i][0] = 0;
+    char (*spec)[320] = calloc(n ? n : 1, sizeof *spec);
+    char *done = calloc(n ? n : 1, 1);
+    if (!spec || !done) {
+        free(spec);
+        free(done);
+        return -1;
+    }
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++) {
+        char name[300];
+        rev_name(revs[i], name, sizeof name);
+        done[i] = !name[0];
+        if (name[0]) snprintf(spec[i], sizeof spec[0], "%s^{commit}", name);
+        left += !done[i];
+    }
+    /* a second name of a commit already listed is answered in the next round; a round that
+     * answers none leaves only names git does not know */
+    long got;
+    while (left && (got = commits_round(top, spec, n, done, out)) > 0) left -= (size_t)got;
+    free(spec);
+    free(done);
+    return 0;
+}
+
 /* the common ancestor of all n commits in base (one commit: itself) */
 static int common_base(const char *top, char (*commits)[41], size_t n, char base[41])
 {

@@ -20,6 +20,11 @@ int pb_git_describe(const char *dir, char *top, size_t tcap, char *rev, size_t r
  * -dirty is dropped; any name git rev-parse reads), 40 hex digits in out: 1, or 0 when unknown. */
 int pb_git_commit(const char *top, const char *rev, char out[41]);
 
+/* The commits n revisions name (as pb_git_commit reads each: "" when unknown) into out[i], asked of
+ * one git log for them all (a second only when two names reach one commit), never one process a
+ * revision: a store of 1,000 nightly runs names 1,000 revisions. 0, or -1 when out of memory. */
+int pb_git_commits(const char *top, const char *const *revs, size_t n, char (*out)[41]);
+
 /* The order of n commits (40 hex digits each) in the repository's history, oldest first:
  * order[i] = the position of commits[i] in `git rev-list --topo-order --reverse` of them all,
  * counted from their common ancestor (git merge-base --octopus), so that the repository's older

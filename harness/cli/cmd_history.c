@@ -15,7 +15,7 @@ enum { O_METRIC = 1, O_ALPHA };
 typedef struct history_args {
     const char *db, *suite, *impl, *metric, *out;
     double alpha;
-    int no_plots;
+    int no_plots, all;
 } history_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -25,6 +25,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT("alpha", "A", "significance level of each change point's permutation test (default 0.01)", O_ALPHA),
     PB_OPT_OUT("DIR", "where the plots go (default plots/)", history_args, out),
     PB_OPT_FLAG("no-plots", "the tables only: no gnuplot, nothing written", history_args, no_plots),
+    PB_OPT_FLAG("all", "every run of every series (a series of over 30 runs is otherwise its first and last run)",
+                history_args, all),
     PB_OPT_DB_READ(history_args, db),
     PB_OPT_END,
 };
@@ -60,7 +62,7 @@ int cmd_history(int argc, char **argv)
     pb_cli cli = {
         .cmd = "history", .opts = OPTS, .on_opt = on_opt, .ctx = &a,
         .synopsis = "usage: bench history --suite NAME [--impl X] [--metric M] [--alpha A] [--out DIR] [--no-plots]\n"
-                    "                     [--db PATH]\n\n"
+                    "                     [--all] [--db PATH]\n\n"
                     "Per machine and cell: the impl's median in every complete run of the suite, oldest\n"
                     "first: in git order when every run's commit is in the repository at hand\n"
                     "(PB_SOURCE_ROOT, git rev-list --topo-order), else by the time the run started; runs\n"
@@ -71,6 +73,8 @@ int cmd_history(int argc, char **argv)
                     "(Matteson & James 2014, as in Apache Otava): each with the runs and git revisions on\n"
                     "either side, the medians before and after, and its permutation p-value (999\n"
                     "permutations, fixed seed: the same store always gives the same answer).\n"
+                    "A series of over 30 runs is summed up as its first and last run and its count (--all:\n"
+                    "every run).\n"
                     "A plot per cell (png and svg in --out DIR, default plots/): the series with each change\n"
                     "point as a dashed line and the segment medians as a step; the files are listed. A name\n"
                     "that gnuplot could run as a command is refused (exit 1) and no plot is left behind.\n",
@@ -91,7 +95,7 @@ int cmd_history(int argc, char **argv)
         return 2;
     }
     pb_history_opts o = {.db = a.db, .suite = s, .impl = a.impl, .metric = a.metric, .alpha = a.alpha,
-                         .out_dir = a.no_plots ? NULL : a.out ? a.out : "plots"};
+                         .all = a.all, .out_dir = a.no_plots ? NULL : a.out ? a.out : "plots"};
     int rc = pb_history(&st, &o);
     pb_store_close(&st);
     return rc;

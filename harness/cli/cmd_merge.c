@@ -126,8 +126,12 @@ int cmd_merge(int argc, char **argv)
         total_copied += n.copied;
         total_skipped += n.skipped;
         if (mr < 0) {
-            fprintf(stderr, "bench merge: %s: %s (the run being copied was rolled back; %s holds what was copied before)\n",
-                    ma.src[i], e.msg, ma.into);
+            if (n.one_transaction)
+                fprintf(stderr, "bench merge: %s: %s (its runs were rolled back: %s holds none of them)\n", ma.src[i],
+                        e.msg, ma.into);
+            else
+                fprintf(stderr, "bench merge: %s: %s (the run being copied was rolled back; %s holds what was copied "
+                                "before)\n", ma.src[i], e.msg, ma.into);
             rc = 1;
         }
     }

@@ -120,8 +120,11 @@ static void hp_series(history_plots *h, const char *machine, const char *cell, c
         fprintf(h->gp, "set ylabel '%s'\nset xlabel '%s'\nset xrange [0.5:%zu.5]\nset xtics rotate by -45 (", pb_gpq_text(&h->q, h->ylabel),
                 user ? (by_commit ? "your revision (git order)" : "your revision (runs by start time)")
                 : by_commit ? "git revision (git order)" : "git revision (runs by start time)", n);
+        /* at most PB_HISTORY_TICS labels, evenly spaced, the last run's always: 1,000 would be ink */
+        size_t every = (n + PB_HISTORY_TICS - 1) / PB_HISTORY_TICS;
         for (size_t i = 0; i < n; i++)
-            fprintf(h->gp, "%s'%s' %zu", i ? ", " : "", pb_gpq_text(&h->q, user ? pts[i].user : pts[i].git), i + 1);
+            if (i % every == 0 || i + 1 == n)
+                fprintf(h->gp, "%s'%s' %zu", i ? ", " : "", pb_gpq_text(&h->q, user ? pts[i].user : pts[i].git), i + 1);
         fprintf(h->gp, ")\n");
         for (int c = 0; c < k; c++)
             fprintf(h->gp, "set arrow from %zu.5, graph 0 to %zu.5, graph 1 nohead dt 2 lw 1.5 lc rgb '#c00000'\n"
@@ -153,9 +156,28 @@ static int place_points(point *pts, size_t n, const pb_run_orders *ro, int *user
     return all_known;
 }
 
-/* the series' table: one row per run, in the order placed */
-static void print_points(const point *pts, size_t n, const pb_metric *m, int user)
+/* a long series' summary: how many runs, the first and the last */
+static void print_ends(const point *pts, size_t n, const pb_metric *m, int user)
 {
+    for (int end = 0; end < 2; end++) {
+        const point *p = &pts[end ? n - 1 : 0];
+        char b[48], tg[128], ts[128];
+        printf("  %-5s run %lld (%s %s, %s): %s %s\n", end ? "last" : "first", (long long)p->run, user ? "revision" : "git",
+               pb_term_text(tg, sizeof tg, user ? p->user : p->git), pb_term_text(ts, sizeof ts, p->started),
+               pb_fmt_sig(b, sizeof b, p->median, 4), m->unit);
+    }
+    printf("  %zu runs (every one with --all)\n", n);
+}
+
+/* the series' table: one row per run, in the order placed; a series longer than
+ * PB_HISTORY_FULL_RUNS as its summary unless every run is asked for */
+static void print_points(const point *pts, size_t n, const pb_metric *m, int user, int all)
+{
+    if (!all && n > PB_HISTORY_FULL_RUNS) {
+        printf("\n");
+        print_ends(pts, n, m, user);
+        return;
+    }
     char b[48], tg[128], ts[128];
     printf("\n  %-6s %-*s %-24s %s (%s)\n", "run", user ? 24 : 13, user ? "your revision" : "git", "started", "median",
            m->unit);
@@ -169,7 +191,7 @@ static void print_points(const point *pts, size_t n, const pb_metric *m, int use
  * run's commit is in the repository at hand (the user's, for runs of the user's code), else in the
  * order the runs started. */
 static void report_series(const char *machine, const char *cell, point *pts, size_t n, const pb_cp_opts *o,
-                          const pb_metric *m, const pb_run_orders *ro, history_plots *plots)
+                          const pb_metric *m, const pb_run_orders *ro, history_plots *plots, int all)
 {
     int user, all_known = place_points(pts, n, ro, &user);
     if (all_known) qsort(pts, n, sizeof *pts, by_commit);
@@ -180,7 +202,7 @@ static void report_series(const char *machine, const char *cell, point *pts, siz
     if (all_known && user) printf("%s", pb_term_text(tr, sizeof tr, ro->user_repo));
     printf("%s)", all_known ? "; runs of one commit by start time" : user ? "; your revisions are not all in "
                                                                             "one git history at hand" : "");
-    print_points(pts, n, m, user);
+    print_points(pts, n, m, user, all);
     double *x = malloc((n ? n : 1) * sizeof *x);
     pb_change ch[32];
     int k = -1;
@@ -262,7 +284,7 @@ static int hp_finish(history_plots *hp, const char *gnuplot, int series, int rc)
 /* Reads q's rows into one series per (machine, cell) and reports each as it ends. The number of
  * series in *series; 0, 1 (out of memory) or 2 (the store failed). */
 static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const pb_metric *m,
-                          const pb_run_orders *ro, history_plots *plots, int *series)
+                          const pb_run_orders *ro, history_plots *plots, int all, int *series)
 {
     point *pts = NULL;
     size_t n = 0, cap = 0;
@@ -276,7 +298,7 @@ static int history_series(pb_store *st, pb_stmt *q, const pb_cp_opts *cp, const 
         if (step > 0)
             snprintf(k2, sizeof k2, "%s\x1f%s\x1f%s\x1f%lld", r.machine, r.variant, r.op, (long long)r.size);
         if (n && (step <= 0 || strcmp(k2, key))) {
-            report_series(machine, cell, pts, n, cp, m, ro, plots);
+            report_series(machine, cell, pts, n, cp, m, ro, plots, all);
             (*series)++;
             n = 0;
         }
@@ -343,7 +365,7 @@ int pb_history(pb_store *st, const pb_history_opts *o)
     }
     pb_cp_opts cp = {.alpha = o->alpha, .permutations = 999, .min_size = 3, .seed = 20161229};
     int series = 0;
-    int rc = history_series(st, q, &cp, m, &ro, plots, &series);
+    int rc = history_series(st, q, &cp, m, &ro, plots, o->all, &series);
     pb_db_finalize(q);
     pb_history_orders_free(&ro);
     if (plots) {

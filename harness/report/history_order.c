@@ -63,28 +63,41 @@ static int read_revs(pb_store *st, const char *suite, run_revs *r, char *repo, s
 }
 
 /* The git order of each revision revs[i] (""; -1) in the repository at top, in out[i]; every one
- * -1 when git cannot order them. Each distinct revision is resolved once. */
+ * -1 when git cannot order them. The distinct revisions are resolved by one git for all of them
+ * (pb_git_commits), never one process a revision. */
 static void order_revs(const char *top, char (*revs)[128], size_t n, long *out)
 {
-    char (*commit)[41] = calloc(n ? n : 1, sizeof *commit), (*uniq)[41] = calloc(n ? n : 1, sizeof *uniq);
-    long *uo = calloc(n ? n : 1, sizeof *uo);
-    size_t nu = 0;
+    size_t one = n ? n : 1;
+    char (*commit)[41] = calloc(one, sizeof *commit), (*uniq)[41] = calloc(one, sizeof *uniq);
+    const char **names = calloc(one, sizeof *names);
+    size_t *name_of = calloc(one, sizeof *name_of); /* revs[i] is names[name_of[i]] */
+    long *uo = calloc(one, sizeof *uo);
+    size_t nu = 0, nn = 0;
     for (size_t i = 0; i < n; i++) out[i] = -1;
-    for (size_t i = 0; commit && uniq && uo && *top && i < n; i++) {
+    int ok = commit && uniq && names && name_of && uo && *top;
+    for (size_t i = 0; ok && i < n; i++) {
         size_t j = 0;
-        while (j < i && strcmp(revs[j], revs[i])) j++;
-        if (j < i) memcpy(commit[i], commit[j], 41);
-        else if (!revs[i][0] || !pb_git_commit(top, revs[i], commit[i])) commit[i][0] = 0;
+        while (j < nn && strcmp(names[j], revs[i])) j++;
+        if (j == nn) names[nn++] = revs[i];
+        name_of[i] = j;
+    }
+    char (*named)[41] = ok ? calloc(nn ? nn : 1, sizeof *named) : NULL;
+    ok = named && pb_git_commits(top, names, nn, named) == 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        memcpy(commit[i], named[name_of[i]], 41);
         size_t k = 0;
         while (k < nu && strcmp(uniq[k], commit[i])) k++;
         if (commit[i][0] && k == nu) memcpy(uniq[nu++], commit[i], 41);
     }
-    if (commit && uniq && uo && nu && pb_git_order(top, uniq, nu, uo) == 0)
+    if (ok && nu && pb_git_order(top, uniq, nu, uo) == 0)
         for (size_t i = 0; i < n; i++)
             for (size_t k = 0; commit[i][0] && k < nu; k++)
                 if (!strcmp(uniq[k], commit[i])) out[i] = uo[k];
+    free(named);
     free(commit);
     free(uniq);
+    free(names);
+    free(name_of);
     free(uo);
 }
 

@@ -72,6 +72,11 @@ typedef struct pb_db_ops {
     /* Table definitions in SQLite's words, in this back end's: a copy to free(), NULL without memory. */
     char *(*ddl)(const char *sql);
     const char *rowid;                     /* the column that orders rows as inserted where a table has no id */
+    /* Another store of this back end attached to a connection as schema pb_src (?1 its path), and
+     * detached: bench merge's set-based copy (merge_set.c). NULL: it cannot be. */
+    const char *attach_sql, *detach_sql;
+    /* run before a transaction that writes a whole store's worth (merge_set.c); NULL: nothing */
+    const char *bulk_sql;
 } pb_db_ops;
 
 /* Every connection and statement starts with its ops, so db.c can dispatch on either. */

@@ -3,6 +3,7 @@
  * their rows, ids remapped, identity kept by runs.uuid. Every statement is prepared with bound
  * parameters; the SQL names only tables and columns of this schema, never stored text. */
 #include "merge.h"
+#include "merge_set.h"
 
 #include <errno.h>
 #include <sqlite3.h> /* a source file of an older version: read and copied as SQLite (peek_version, copy_to_temp) */
@@ -15,7 +16,7 @@
 /* The columns copied, per table, at schema version PB_SCHEMA_VERSION (docs/schema.md), without the
  * table's own id and its parent column. A version that adds a column adds it here too (the test
  * merge-copies-every-column compares whole rows). */
-static const char RUN_COLS[] =
+const char PB_MERGE_RUN_COLS[] =
     "suite, status, status_reason, started_at, ended_at, target, command_line, options, metrics, baseline,"
     " candidate, primary_metric, git_sha, git_dirty, version, compiler, cflags, buildtype, libs, cpu_model,"
     " cpu_flags, online_cpus, kernel, hostname, virt, clock_source, governor, boost, tick_source, tsc_hz,"
@@ -23,15 +24,15 @@ static const char RUN_COLS[] =
     " loadavg_end, noise, layouts, cpu_vendor, cpu_family, cpu_model_number, cpu_stepping, cpu_microcode,"
     " cache_l1d_bytes, cache_l1i_bytes, cache_l2_bytes, cache_l3_bytes, threads_per_core, hypervisor,"
     " user_revision, user_label, user_repo, build_parity";
-static const char OBJECT_COLS[] = "impl, path, real_path, size_bytes, sha256, elf, build_id, compiler, flags,"
+const char PB_MERGE_OBJECT_COLS[] = "impl, path, real_path, size_bytes, sha256, elf, build_id, compiler, flags,"
                                   " flags_source, producers, comment, needed, build_type, revision, repo";
-static const char CASE_COLS[] = "suite, impl, variant, op, size_bytes, iterations, status, reason, layouts";
-static const char SAMPLE_COLS[] = "round, position, repetition, iterations, ns, cpu_ns, tsc, cycles, instructions,"
+const char PB_MERGE_CASE_COLS[] = "suite, impl, variant, op, size_bytes, iterations, status, reason, layouts";
+const char PB_MERGE_SAMPLE_COLS[] = "round, position, repetition, iterations, ns, cpu_ns, tsc, cycles, instructions,"
                                   " probe_before, probe_after, speed, errors, layout, wait_ns, steal_ns, user_ns, sys_ns,"
                                   " tprobe_before, tprobe_after";
 static const char METRIC_COLS[] = "metric, value";
-static const char STAT_COLS[] = "metric, unit, source, n, median, p10, p90, min, max, n_fast, median_fast";
-static const char RATIO_COLS[] = "suite, variant, op, size_bytes, metric, baseline, candidate, n_pairs, estimate,"
+const char PB_MERGE_STAT_COLS[] = "metric, unit, source, n, median, p10, p90, min, max, n_fast, median_fast";
+const char PB_MERGE_RATIO_COLS[] = "suite, variant, op, size_bytes, metric, baseline, candidate, n_pairs, estimate,"
                                  " ci_lo, ci_hi, conf, p_value, median_ratio, method, layouts, layout_lo,"
                                  " layout_hi, per_layout, shared_pairs";
 static const char CMP_COLS[] = "created_at, command, gate, suite, metric, pairing, alpha, conf, power, correction,"
@@ -457,47 +458,58 @@ static int merge_calibrations(merge_ctx *m, const id_map *cmap)
     return rc;
 }
 
-int pb_merge(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err *e)
+/* Each complete run of SRC copied in a transaction of its own, row by row: the list is read whole
+ * before DEST is written */
+static int merge_runs_rows(merge_ctx *m)
 {
-    memset(n, 0, sizeof *n);
-    merge_ctx m = {.dest = dest, .src = src, .n = n, .e = e};
-    int rc = copier_prepare(&m, &m.runs, "runs", NULL, RUN_COLS, 1);
-    if (rc == 0) rc = copier_prepare(&m, &m.cases, "cases", "run_id", CASE_COLS, 1);
-    if (rc == 0) rc = copier_prepare(&m, &m.samples, "samples", "case_id", SAMPLE_COLS, 1);
-    if (rc == 0) rc = copier_prepare(&m, &m.metrics, "sample_metrics", "sample_id", METRIC_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.stats, "stats", "case_id", STAT_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.ratios, "ratios", "run_id", RATIO_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.objects, "objects", "run_id", OBJECT_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.cells, "comparison_cells", "comparison_id", CELL_COLS, 0);
-    /* the runs first (ids and uuids), then each copied: the list is read whole before DEST is written */
+    int rc = 0;
     int64_t *ids = NULL;
     char (*uuids)[64] = NULL;
     size_t nruns = 0;
     pb_stmt *q = NULL;
-    if (rc == 0 && pb_db_prepare(src->db, "SELECT id, uuid, status FROM runs ORDER BY id", &q) != PB_DB_OK)
-        rc = pb_store_sqlerr(src, e, "read runs");
+    if (rc == 0 && pb_db_prepare(m->src->db, "SELECT id, uuid, status FROM runs ORDER BY id", &q) != PB_DB_OK)
+        rc = pb_store_sqlerr(m->src, m->e, "read runs");
     int step = PB_DB_DONE;
     while (rc == 0 && (step = pb_db_step(q)) == PB_DB_ROW) {
         const char *status = pb_db_column_text(q, 2), *uuid = pb_db_column_text(q, 1);
         if (!status || strcmp((const char *)status, "complete")) {
-            if (status && !strcmp((const char *)status, "failed")) n->left_failed++;
-            else n->left_incomplete++;
+            if (status && !strcmp((const char *)status, "failed")) m->n->left_failed++;
+            else m->n->left_incomplete++;
             continue;
         }
-        if (!uuid || !*uuid) { rc = pb_errf(e, "%s: run %lld has no uuid", src->path, (long long)pb_db_column_int64(q, 0)); break; }
+        if (!uuid || !*uuid) { rc = pb_errf(m->e, "%s: run %lld has no uuid", m->src->path, (long long)pb_db_column_int64(q, 0)); break; }
         int64_t *a = realloc(ids, (nruns + 1) * sizeof *a);
         if (a) ids = a;
         char (*b)[64] = a ? realloc(uuids, (nruns + 1) * sizeof *b) : NULL;
         if (b) uuids = b;
-        if (!a || !b) { rc = pb_errf(e, "out of memory"); break; }
+        if (!a || !b) { rc = pb_errf(m->e, "out of memory"); break; }
         ids[nruns] = pb_db_column_int64(q, 0);
         snprintf(uuids[nruns++], sizeof uuids[0], "%s", (const char *)uuid);
     }
-    if (rc == 0 && step != PB_DB_DONE) rc = pb_store_sqlerr(src, e, "read runs");
+    if (rc == 0 && step != PB_DB_DONE) rc = pb_store_sqlerr(m->src, m->e, "read runs");
     pb_db_finalize(q);
-    for (size_t i = 0; rc == 0 && i < nruns; i++) rc = merge_run(&m, ids[i], uuids[i]);
+    for (size_t i = 0; rc == 0 && i < nruns; i++) rc = merge_run(m, ids[i], uuids[i]);
     free(ids);
     free(uuids);
+    return rc;
+}
+
+int pb_merge(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err *e)
+{
+    memset(n, 0, sizeof *n);
+    merge_ctx m = {.dest = dest, .src = src, .n = n, .e = e};
+    int rc = copier_prepare(&m, &m.runs, "runs", NULL, PB_MERGE_RUN_COLS, 1);
+    if (rc == 0) rc = copier_prepare(&m, &m.cases, "cases", "run_id", PB_MERGE_CASE_COLS, 1);
+    if (rc == 0) rc = copier_prepare(&m, &m.samples, "samples", "case_id", PB_MERGE_SAMPLE_COLS, 1);
+    if (rc == 0) rc = copier_prepare(&m, &m.metrics, "sample_metrics", "sample_id", METRIC_COLS, 0);
+    if (rc == 0) rc = copier_prepare(&m, &m.stats, "stats", "case_id", PB_MERGE_STAT_COLS, 0);
+    if (rc == 0) rc = copier_prepare(&m, &m.ratios, "ratios", "run_id", PB_MERGE_RATIO_COLS, 0);
+    if (rc == 0) rc = copier_prepare(&m, &m.objects, "objects", "run_id", PB_MERGE_OBJECT_COLS, 0);
+    if (rc == 0) rc = copier_prepare(&m, &m.cells, "comparison_cells", "comparison_id", CELL_COLS, 0);
+    /* the runs set-based where the stores can be attached (SQLite files), else row by row */
+    int set = rc == 0 ? pb_merge_runs_set(dest, src, n, e) : 0;
+    if (set < 0) rc = -1;
+    if (rc == 0 && set == 0) rc = merge_runs_rows(&m);
     id_map cmap = {0};
     if (rc == 0) rc = merge_comparisons(&m, &cmap);
     if (rc == 0) rc = merge_calibrations(&m, &cmap);

@@ -60,7 +60,7 @@ const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
  * docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 9
+#define PB_SCHEMA_VERSION 10
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 

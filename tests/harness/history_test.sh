@@ -121,6 +121,24 @@ expect 0 "plots (png and svg per cell" "$BENCH" history --suite synthetic --db s
 [[ -z $(find "$T" -name X -print -quit) ]] && ok || bad "--out: a command ran (X exists)"
 grep -qF 'o`touch X`' 'o`touch X`/history_synthetic.gp' && bad "--out: the folder is in the script" || ok
 
+# a long series (36 runs: three copies of the step store, merged under new uuids) is summed up
+# per cell as its first and last run and its count, every run only with --all; the plot's x axis
+# names at most 20 runs and the last
+for k in 1 2 3; do
+    cp step.db "copy$k.db"
+    q "copy$k.db" "UPDATE runs SET uuid = uuid || '-$k', started_at = printf('2001-%02d-%s', $k, substr(started_at, 9))"
+    "$BENCH" merge "copy$k.db" --into long.db >/dev/null 2>&1 || bad "merge of copy $k"
+done
+"$BENCH" history --suite synthetic --db long.db --out lplots >long.txt 2>&1 || bad "history of 36 runs: $(cat long.txt)"
+is "36 runs summed up per cell" "$(grep -c '^  36 runs (every one with --all)$' long.txt)" "$cells"
+is "its first and last run" "$(grep -cE '^  (first|last) +run [0-9]+ \(git c(01|12), ' long.txt)" $((2 * cells))
+is "no run's row without --all" "$(grep -c '^  run ' long.txt)" 0
+"$BENCH" history --suite synthetic --db long.db --no-plots --all >longall.txt 2>&1 || bad "history --all"
+is "every run's row with --all" "$(grep -cE '^  [0-9]+ +c[0-9]{2} ' longall.txt)" $((36 * cells))
+tics=$(grep -m1 'set xtics rotate' lplots/history_synthetic.gp | grep -o "' [0-9]*" | wc -l)
+[[ $tics -ge 18 && $tics -le 21 ]] && ok || bad "the x axis names $tics runs of 36"
+grep -m1 'set xtics rotate' lplots/history_synthetic.gp | grep -q "' 36)" && ok || bad "the last run is not named on the x axis"
+
 expect 2 "--suite NAME is required" "$BENCH" history --db step.db
 expect 2 "unknown suite" "$BENCH" history --suite nosuch --db step.db
 expect 2 "no complete run" "$BENCH" history --suite synthetic --impl nosuch --db step.db

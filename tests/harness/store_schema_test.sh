@@ -74,8 +74,8 @@ for i in "${!names[@]}"; do
         what="$n: bench $c"
         if ((rc >= 128)); then bad "$what: crashed (exit $rc): $out"; continue; fi
         [[ $rc -eq 2 ]] && ok || bad "$what: exit $rc, want 2: $out"
-        [[ $out == *"$db: store does not match schema version 9: ${words[$i]}"* ]] && ok ||
-            bad "$what: lacks '$db: store does not match schema version 9: ${words[$i]}': $out"
+        [[ $out == *"$db: store does not match schema version 10: ${words[$i]}"* ]] && ok ||
+            bad "$what: lacks '$db: store does not match schema version 10: ${words[$i]}': $out"
         left=$(find w -mindepth 1 -print -quit)
         [[ -z $left ]] && ok || bad "$what: left $left behind"
     done
@@ -94,7 +94,7 @@ is "v3 without stats: unchanged" "$(sha256sum <v3.db)" "$before"
 cp clean.db v3.db
 sqlite3 v3.db "ALTER TABLE samples DROP COLUMN layout; ALTER TABLE runs DROP COLUMN hostname; PRAGMA user_version = 3"
 before=$(sha256sum <v3.db)
-expect 2 "v3.db: store does not match schema version 3 (migrated to 9, not kept): no such column: hostname" \
+expect 2 "v3.db: store does not match schema version 3 (migrated to 10, not kept): no such column: hostname" \
     "$BENCH" run --suite synthetic --quick --quiet --rounds 2 --db v3.db
 is "v3 without runs.hostname: unchanged" "$(sha256sum <v3.db)" "$before"
 is "v3 without runs.hostname: still version 3" "$(q v3.db "PRAGMA user_version")" "3"
@@ -110,6 +110,6 @@ done
 # the clean store still opens for every reader (the check asks for nothing the schema lacks)
 expect 0 "" "$BENCH" list --runs --db clean.db
 expect 0 "" "$BENCH" export --format csv --db clean.db
-expect 0 "schema version 9" "$BENCH" migrate --db clean.db
+expect 0 "schema version 10" "$BENCH" migrate --db clean.db
 
 finish
