@@ -57,7 +57,7 @@ static _Noreturn void child(const fork_call *c, int fd)
     char *buf = malloc(n);
     if (buf) {
         buf[0] = rc ? 'F' : 'P';
-        memcpy(buf + 1, rc ? (const void *)e.msg : c->out, n - 1);
+        if (n > 1) memcpy(buf + 1, rc ? (const void *)e.msg : c->out, n - 1);   /* no out: nothing to copy */
         const char *p = buf;
         while (n > 0) {
             ssize_t w = write(fd, p, n);
