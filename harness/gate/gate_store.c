@@ -97,7 +97,7 @@ int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data 
         any_value = 1;
         if (push_obs(c, &cap, &o) < 0) { rc = pb_errf(e, "out of memory"); break; }
     }
-    pb_db_finalize(st);
+    if (pb_db_finalize(st) != PB_DB_OK && rc == 0) rc = pb_store_sqlerr(s, e, "read samples");
     if (rc == 0 && !any_value) {
         pb_run_meta m;
         if (pb_gate_run_meta(s, run, &m, e) < 0) return -1;
@@ -171,7 +171,7 @@ int pb_gate_comparison_runs(pb_store *s, int64_t comparison, pb_cmp_run **runs, 
     *n = 0;
     if (pb_query(s, &q, e, "read the runs of a comparison", sql, "i", comparison) < 0) return -1;
     int rc = run_rows(q, runs, n, e);
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK && rc == 0) rc = pb_store_sqlerr(s, e, "read the runs of a comparison");
     if (rc < 0) {
         free(*runs);
         *runs = NULL;
@@ -427,6 +427,5 @@ int pb_gate_each_two_metric(pb_store *st, int64_t time_id, int64_t count_id,
             .count_verdict = pb_db_column_text(q, 8), .count_threshold = pb_db_column_double(q, 9)};
         each(ctx, &r);
     }
-    pb_db_finalize(q);
-    return 0;
+    return pb_db_finalize(q) == PB_DB_OK ? 0 : pb_store_sqlerr(st, e, "read comparison cells");
 }

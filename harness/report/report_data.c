@@ -32,7 +32,7 @@ static int load_measured(pb_store *st, int64_t run, const char *metric, int gues
         x->p90 = pb_db_column_double(q, 6);
         x->guest = guest;
     }
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK) return pb_store_sqlerr(st, e, "read statistics");
     return 0;
 }
 
@@ -146,7 +146,7 @@ static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err
         const char *why = pb_db_column_text(q, 3);
         snprintf(x->reason, sizeof x->reason, "%s", why ? why : "");
     }
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK && rc == 0) rc = pb_store_sqlerr(st, e, "read cases");
     if (rc < 0) return -1;
     /* the notes: one line per impl and reason, its cells listed */
     if (pb_query(st, &q, e, NULL,
@@ -161,7 +161,7 @@ static int load_unavailable(pb_store *st, int64_t run, pb_report_data *d, pb_err
         x->cells = dup_text(q, 1);
         x->reason = dup_text(q, 2);
     }
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK && rc == 0) rc = pb_store_sqlerr(st, e, "read cases");
     return rc;
 }
 
@@ -403,7 +403,7 @@ int pb_report_each_stat(pb_store *st, const int64_t *ids, int n, void (*each)(vo
                 .p90 = pb_db_column_double(q, 11)};
             each(ctx, &r);
         }
-        pb_db_finalize(q);
+        if (pb_db_finalize(q) != PB_DB_OK) return -1;
     }
     return 0;
 }
@@ -428,8 +428,7 @@ int pb_report_each_export_ratio(pb_store *st, int64_t run, void (*each)(void *ct
             .layout_lo = pb_query_real(q, 13), .layout_hi = pb_query_real(q, 14)};
         each(ctx, &r);
     }
-    pb_db_finalize(q);
-    return 0;
+    return pb_db_finalize(q) == PB_DB_OK ? 0 : -1;
 }
 
 /* ---- history's series ---- */
@@ -503,7 +502,7 @@ int pb_report_each_machine_run(pb_store *st, const char *suite, int (*each)(void
                                   .host = pb_db_column_str(q, 6)};
         rc = each(ctx, &r);
     }
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK && rc == 0) rc = pb_store_sqlerr(st, e, "read runs");
     return rc;
 }
 

@@ -52,11 +52,12 @@ int pb_db_bind_text(pb_stmt *st, int i, const char *v);
 int pb_db_bind_null(pb_stmt *st, int i);
 /* PB_DB_ROW (a row to read), PB_DB_DONE, or an error code (message: pb_db_errmsg) */
 int pb_db_step(pb_stmt *st);
-/* Ready to run again; bindings are kept (as SQLite keeps them). */
+/* Ready to run again; bindings are kept (as SQLite keeps them). Like pb_db_finalize, returns an
+ * error when the last step failed: a loop `while (step == ROW)` checks how it ended by it. */
 int pb_db_reset(pb_stmt *st);
 /* Every parameter back to NULL. */
 int pb_db_clear_bindings(pb_stmt *st);
-int pb_db_finalize(pb_stmt *st); /* NULL is fine */
+int pb_db_finalize(pb_stmt *st); /* NULL is fine; an error when the last step failed */
 int pb_db_column_count(pb_stmt *st);
 const char *pb_db_column_name(pb_stmt *st, int i);
 int pb_db_column_type(pb_stmt *st, int i);

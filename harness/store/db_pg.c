@@ -230,6 +230,7 @@ typedef struct pg_stmt {
     int ran;
     int pipeable;    /* INSERT/UPDATE/DELETE without RETURNING: no rows to wait for */
     int piped;       /* this execution was pipelined: done, its answer comes later */
+    int failed;      /* the last step failed: reset and finalize say so, as SQLite's do */
 } pg_stmt;
 
 
@@ -433,9 +434,18 @@ static int p_bind_text(pb_stmt *st, int i, const char *v)
 
 static int p_bind_null(pb_stmt *st, int i) { return set_param(st, i, NULL, 0); }
 
+static int step_once(pg_stmt *s);
+
 static int p_step(pb_stmt *st)
 {
     pg_stmt *s = (pg_stmt *)st;
+    int rc = step_once(s);
+    s->failed = rc != PB_DB_ROW && rc != PB_DB_DONE;
+    return rc;
+}
+
+static int step_once(pg_stmt *s)
+{
     if (!s->ran) {
         s->ran = 1;
         /* a parameter the SQL does not mention (bound or not) still needs a type */
@@ -478,8 +488,11 @@ static int p_step(pb_stmt *st)
 
 static int p_reset(pb_stmt *st)
 {
-    clear_result((pg_stmt *)st);
-    return PB_DB_OK;
+    pg_stmt *s = (pg_stmt *)st;
+    int failed = s->failed;
+    clear_result(s);
+    s->failed = 0;
+    return failed ? PB_DB_ERROR : PB_DB_OK;
 }
 
 static int p_clear_bindings(pb_stmt *st)
@@ -496,6 +509,7 @@ static int p_clear_bindings(pb_stmt *st)
 static int p_finalize(pb_stmt *st)
 {
     pg_stmt *s = (pg_stmt *)st;
+    int failed = s->failed;
     clear_result(s);
     for (int i = 0; i < s->nparams; i++) free(s->vals[i]);
     free(s->vals);
@@ -503,7 +517,7 @@ static int p_finalize(pb_stmt *st)
     free(s->used);
     free(s->sql);
     free(s);
-    return PB_DB_OK;
+    return failed ? PB_DB_ERROR : PB_DB_OK;
 }
 
 static int in_row(pg_stmt *s, int i)

@@ -135,8 +135,9 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
         r->m.has_cpu = pb_db_column_type(st, 13) != PB_DB_NULL;
         r->m.cpu = pb_db_column_double(st, 13);
     }
-    pb_db_finalize(st);
+    int failed = pb_db_finalize(st) != PB_DB_OK;
     if (!v) return pb_errf(e, "out of memory reading samples");
+    if (failed) { free(v); return pb_store_sqlerr(s, e, "read samples"); }
     c->r = v;
     c->n = k;
     return 0;
@@ -167,8 +168,9 @@ static int load_cases(finalize_ctx *f, pb_err *e)
         pb_db_column_copy(st, 3, c->op, sizeof c->op);
         c->size = pb_db_column_int64(st, 4);
     }
-    pb_db_finalize(st);
+    int failed = pb_db_finalize(st) != PB_DB_OK;
     if (!f->cs) return pb_errf(e, "out of memory");
+    if (failed) return pb_store_sqlerr(f->s, e, "read cases");
     for (size_t i = 0; i < f->ncases; i++)
         if (load_raw(f->s, &f->cs[i], e) < 0) return -1;
     return 0;

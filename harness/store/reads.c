@@ -100,8 +100,7 @@ int pb_store_each_ok_case(pb_store *s, int64_t run, void (*each)(void *ctx, cons
         pb_case_key k = key_of(q);
         each(ctx, &k);
     }
-    pb_db_finalize(q);
-    return 0;
+    return pb_db_finalize(q) == PB_DB_OK ? 0 : -1;
 }
 
 int pb_store_each_common_case(pb_store *s, int64_t a, int64_t b, const char *impl,
@@ -120,7 +119,7 @@ int pb_store_each_common_case(pb_store *s, int64_t a, int64_t b, const char *imp
         pb_case_key k = key_of(q);
         rc = each(ctx, &k);
     }
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK && rc == 0) rc = pb_store_sqlerr(s, e, "read cases");
     return rc;
 }
 
@@ -147,7 +146,7 @@ int pb_store_case_times(pb_store *s, int64_t run, const pb_case_key *k, double *
         if (pb_query_grow((void **)v, &cap, *n, sizeof **v) < 0) { rc = -2; break; }
         (*v)[(*n)++] = pb_db_column_double(q, 0);
     }
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK && rc == 0) rc = -1;
     return rc;
 }
 
@@ -182,7 +181,7 @@ int pb_store_time_spread(pb_store *s, int64_t run, const pb_case_key *k, pb_time
         double d = pb_db_column_double(q, 0) - out->mean;
         ss += d * d;
     }
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK) return -1;
     out->stddev = sqrt(ss / (double)(out->n - 1));
     return 1;
 }
@@ -229,7 +228,7 @@ int pb_store_case_stats(pb_store *s, int64_t run, const char *metric, const char
         r->v[2] = pb_db_column_double(q, 6);
         r->n = pb_db_column_int(q, 7);
     }
-    pb_db_finalize(q);
+    if (pb_db_finalize(q) != PB_DB_OK && rc == 0) rc = pb_store_sqlerr(s, e, "read statistics");
     if (rc < 0) {
         free(*out);
         *out = NULL;
