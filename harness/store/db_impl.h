@@ -69,6 +69,10 @@ typedef struct pb_db_ops {
     void (*relation_query)(char *sql, size_t cap, const char *name, int view);
     int (*corrupt_code)(int rc);           /* does a statement's code say the store is damaged? */
     int (*corrupt_text)(const char *msg);  /* does an open's message say so? */
+    /* Does the last failure (rc) say the store's schema differs (a table or column missing, of
+     * another type), rather than that the store could not answer (a timeout, a lock, a connection
+     * gone)? Only then is a store "of another schema". */
+    int (*schema_differs)(pb_db *db, int rc);
     /* Table definitions in SQLite's words, in this back end's: a copy to free(), NULL without memory. */
     char *(*ddl)(const char *sql);
     const char *rowid;                     /* the column that orders rows as inserted where a table has no id */

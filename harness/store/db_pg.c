@@ -140,6 +140,16 @@ static void p_relation_query(char *sql, size_t cap, const char *name, int view)
              " AND table_name = '%s' AND table_type = '%s'", name, view ? "VIEW" : "BASE TABLE");
 }
 
+/* SQLSTATE class 42: syntax error or access rule violation (undefined table, column, function),
+ * but for 42501, a role without the privilege: the store may be whole */
+static int p_schema_differs(pb_db *db, int rc)
+{
+    const pg_db *d = (const pg_db *)db;
+    (void)rc;
+    return !d->dead && PQstatus(d->conn) == CONNECTION_OK && !strncmp(d->sqlstate, "42", 2) &&
+           strcmp(d->sqlstate, "42501");
+}
+
 /* the server keeps its files to itself: what it answers is never a damaged file of ours */
 static int p_corrupt_code(int rc)
 {
@@ -700,5 +710,5 @@ const pb_db_ops pb_db_pg_ops = {
     .set_version_sql = "UPDATE pb_meta SET schema_version = %d",
     .no_schema_msg = "no database at %s: no patchbench schema there (`bench migrate --db URI` creates it)",
     .column_query = p_column_query, .relation_query = p_relation_query, .corrupt_code = p_corrupt_code,
-    .corrupt_text = p_corrupt_text, .ddl = p_ddl, .rowid = "ctid",
+    .corrupt_text = p_corrupt_text, .schema_differs = p_schema_differs, .ddl = p_ddl, .rowid = "ctid",
 };

@@ -14,6 +14,7 @@
 void pg_set_err(pg_db *d, const char *msg)
 {
     snprintf(d->err, sizeof d->err, "%s", msg && *msg ? msg : "PostgreSQL error");
+    d->sqlstate[0] = 0;
     size_t n = strlen(d->err);
     while (n && (d->err[n - 1] == '\n' || d->err[n - 1] == ' ')) d->err[--n] = 0;
 }
@@ -24,6 +25,7 @@ void pg_set_result_err(pg_db *d, const PGresult *r, const char *prefix)
     snprintf(msg, sizeof msg, "%s%s", prefix ? prefix : "", r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
     pg_set_err(d, msg);
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (state) snprintf(d->sqlstate, sizeof d->sqlstate, "%s", state);
     size_t n = strlen(d->err);
     if (state && !strcmp(state, "57014") && d->timeout_ms > 0)
         snprintf(d->err + n, sizeof d->err - n, " (bench's statement_timeout, PB_PG_TIMEOUT, is %d s)",

@@ -25,6 +25,7 @@ typedef struct pg_db {
     int timeout_ms;  /* how long one statement's answer may take (PB_PG_TIMEOUT); 0: no limit */
     int dead;        /* an answer took longer: the connection is not used again */
     int uri_schema;  /* the URI's own options name a search_path: kept (pg_session_settings) */
+    char sqlstate[6]; /* the last error's SQLSTATE; "" for one of the connection's own */
 } pg_db;
 
 /* How long one statement's answer may take: PB_PG_TIMEOUT seconds (0: no limit, default 600), in

@@ -274,6 +274,13 @@ static void l_relation_query(char *sql, size_t cap, const char *name, int view)
 
 static int l_corrupt_code(int rc) { return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB; }
 
+/* a missing table or column is SQLite's generic error; BUSY, LOCKED, IOERR and the like are not */
+static int l_schema_differs(pb_db *db, int rc)
+{
+    (void)db;
+    return (rc & 0xff) == SQLITE_ERROR;
+}
+
 /* SQLite's "file is not a database" and "malformed" */
 static int l_corrupt_text(const char *msg) { return strstr(msg, "not a database") || strstr(msg, "malformed"); }
 
@@ -290,7 +297,7 @@ const pb_db_ops pb_db_sqlite_ops = {
     .write_setup_sql = "PRAGMA foreign_keys = ON", .journal = l_journal,
     .schema_version = l_schema_version, .first_version = 1, .schema_lock_sql = NULL, .new_store_sql = NULL,
     .set_version_sql = "PRAGMA user_version = %d", .no_schema_msg = "%s is empty, not a patchbench database",
-    .column_query = l_column_query, .relation_query = l_relation_query, .corrupt_code = l_corrupt_code,
+    .column_query = l_column_query, .relation_query = l_relation_query, .corrupt_code = l_corrupt_code, .schema_differs = l_schema_differs,
     .corrupt_text = l_corrupt_text, .ddl = l_ddl, .rowid = "rowid",
     .attach_sql = "ATTACH DATABASE ?1 AS pb_src", .detach_sql = "DETACH DATABASE pb_src",
     /* 128 MiB of page cache: with the default 2 MiB, a transaction of 1,000 runs spills its pages

@@ -116,8 +116,10 @@ static int check_relation(void *ctx, const char *kind, const char *name, const c
     } else {
         snprintf(why, sizeof why, "%s", pb_db_errmsg(c->s->db));
     }
-    /* a corrupt file is not a file of another schema: say which, in the back end's words either way */
-    if (c->s->db->ops->corrupt_code(rc)) {
+    /* a corrupt file, or a server that stopped answering, is not a store of another schema: say
+     * which, in the back end's words either way */
+    const pb_db_ops *ops = c->s->db->ops;
+    if (ops->corrupt_code(rc) || !ops->schema_differs(c->s->db, rc)) {
         pb_errf(c->e, "%s: cannot read the store: %s", c->s->path, why);
         return PB_STORE_REFUSED;
     }
