@@ -62,12 +62,16 @@ static int push_obs(pb_gate_case *c, size_t *cap, const pb_gate_obs *o)
 int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data *d, pb_err *e)
 {
     int inverse = pb_metric_higher_is_better(metric);
+    /* derived from each sample as finalize derived the run's statistics, for a case that has them
+     * (the run asked for the metric); a count of valgrind's has no per-sample value (its gate reads
+     * the stats) */
+    const pb_metric *pm = pb_metric_find(metric);
     pb_stmt *st;
     if (pb_query(s, &st, e, "read samples",
                  "SELECT c.id, c.impl, c.variant, c.op, c.size_bytes, c.status, c.reason,"
-                 "       s.round, s.repetition, m.value, s.position, s.layout"
+                 "       s.round, s.repetition, s.id, s.position, s.layout, " PB_METRIC_SAMPLE_COLS
                  " FROM cases c LEFT JOIN samples s ON s.case_id = c.id"
-                 " LEFT JOIN sample_metrics m ON m.sample_id = s.id AND m.metric = ?2"
+                 " AND EXISTS (SELECT 1 FROM stats t WHERE t.case_id = c.id AND t.metric = ?2)"
                  " WHERE c.run_id = ?1 ORDER BY c.id, s.round, s.repetition", "it", run, metric) < 0)
         return -1;
     int64_t cur = -1;
@@ -90,8 +94,11 @@ int pb_gate_load_run(pb_store *s, int64_t run, const char *metric, pb_gate_data 
             c->ok = !strcmp(status, "ok");
             pb_db_column_copy(st, 6, c->reason, sizeof c->reason);
         }
-        if (pb_db_column_type(st, 9) == PB_DB_NULL) continue;
-        double v = pb_db_column_double(st, 9);
+        if (pb_db_column_type(st, 9) == PB_DB_NULL || !pm || !pm->value) continue;   /* no sample */
+        pb_metric_sample ms;
+        pb_query_metric_sample(st, 12, &ms);
+        double v = pm->value(&ms, (double)c->size);
+        if (!isfinite(v)) continue;
         pb_gate_obs o = {pb_db_column_int(st, 7), pb_db_column_int(st, 8), pb_db_column_int(st, 10),
                          inverse ? (v > 0 ? 1 / v : NAN) : v, pb_db_column_int(st, 11)};
         any_value = 1;

@@ -13,6 +13,7 @@
 #include "cell_ratio.h"
 #include "layout_stats.h"
 #include "metrics.h"
+#include "query.h"
 #include "stats.h"
 
 typedef struct raw {
@@ -41,7 +42,7 @@ typedef struct finalize_ctx {
     char baseline[PB_NAME_MAX], candidate[PB_NAME_MAX], primary[PB_NAME_MAX], target[64], tick[256], counter[512], suite[PB_NAME_MAX];
     case_row *cs;
     size_t ncases;
-    pb_stmt *ins_m, *ins_s, *ins_r, *upd_speed;
+    pb_stmt *ins_s, *ins_r, *upd_speed;
     const char *const *pairs;    /* extra {candidate, baseline, ..., NULL} pairs, or NULL */
     int quick;                   /* a --quick run: its ratios keep every pair (pair_cell) */
     /* the rounds of the run's candidate against its baseline on a shared core (classify_core, pair_cell) */
@@ -101,9 +102,9 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
 {
     pb_stmt *st;
     if (pb_db_prepare(s->db,
-                      "SELECT id, round, repetition, iterations, ns, tsc, cycles, instructions, probe_before,"
-                      " probe_after, layout, tprobe_before, tprobe_after, cpu_ns FROM samples WHERE case_id = ?1"
-                      " ORDER BY round, repetition", &st) != PB_DB_OK)
+                      "SELECT s.id, s.round, s.repetition, s.layout, s.tprobe_before, s.tprobe_after, "
+                      PB_METRIC_SAMPLE_COLS " FROM samples s WHERE s.case_id = ?1 ORDER BY s.round, s.repetition",
+                      &st) != PB_DB_OK)
         return pb_store_sqlerr(s, e, "read samples");
     pb_db_bind_int64(st, 1, c->id);
     size_t cap = 64, k = 0;
@@ -119,21 +120,10 @@ static int load_raw(pb_store *s, case_row *c, pb_err *e)
         r->id = pb_db_column_int64(st, 0);
         r->round = pb_db_column_int(st, 1);
         r->rep = pb_db_column_int(st, 2);
-        r->m.iters = pb_db_column_double(st, 3);
-        r->m.ns = pb_db_column_double(st, 4);
-        r->m.has_tsc = pb_db_column_type(st, 5) != PB_DB_NULL;
-        r->m.tsc = pb_db_column_double(st, 5);
-        r->m.has_cycles = pb_db_column_type(st, 6) != PB_DB_NULL;
-        r->m.cycles = pb_db_column_double(st, 6);
-        r->m.has_insns = pb_db_column_type(st, 7) != PB_DB_NULL;
-        r->m.insns = pb_db_column_double(st, 7);
-        r->m.probe_before = pb_db_column_double(st, 8);
-        r->m.probe_after = pb_db_column_double(st, 9);
-        r->layout = pb_db_column_int(st, 10);
-        r->tb = pb_db_column_double(st, 11);   /* NULL reads 0: no probe */
-        r->ta = pb_db_column_double(st, 12);
-        r->m.has_cpu = pb_db_column_type(st, 13) != PB_DB_NULL;
-        r->m.cpu = pb_db_column_double(st, 13);
+        r->layout = pb_db_column_int(st, 3);
+        r->tb = pb_db_column_double(st, 4);   /* NULL reads 0: no probe */
+        r->ta = pb_db_column_double(st, 5);
+        pb_query_metric_sample(st, 6, &r->m);
     }
     int failed = pb_db_finalize(st) != PB_DB_OK;
     if (!v) return pb_errf(e, "out of memory reading samples");
@@ -202,9 +192,7 @@ static int check_complete(finalize_ctx *f, pb_err *e)
 static int prepare_writes(finalize_ctx *f, pb_err *e)
 {
     pb_db *db = f->s->db;
-    if (pb_db_prepare(db, "INSERT INTO sample_metrics (sample_id, metric, value) VALUES (?1,?2,?3)"
-                          " ON CONFLICT (sample_id, metric) DO UPDATE SET value = excluded.value", &f->ins_m) != PB_DB_OK ||
-        pb_db_prepare(db,
+    if (pb_db_prepare(db,
                       "INSERT INTO stats (case_id, metric, unit, source, n, median, p10, p90, min, max,"
                       " n_fast, median_fast) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
                       " ON CONFLICT (case_id, metric) DO UPDATE SET unit = excluded.unit,"
@@ -269,7 +257,8 @@ static void classify_core(finalize_ctx *f)
         }
 }
 
-/* Metric m of case c: every sample's value (sample_metrics) and their statistics (stats).
+/* Metric m of case c: its samples' statistics (stats). The samples' values are not stored: they are
+ * derived again where they are read (query.h PB_METRIC_SAMPLE_COLS).
  * vals and fast hold c->n values each. */
 static int case_metric_stats(finalize_ctx *f, const case_row *c, const pb_metric *m, double *vals, double *fast,
                              pb_err *e)
@@ -280,11 +269,6 @@ static int case_metric_stats(finalize_ctx *f, const case_row *c, const pb_metric
         if (!isfinite(v)) continue;
         vals[k++] = v;
         if (c->r[j].speed && !strcmp(c->r[j].speed, "fast")) fast[kf++] = v;
-        pb_db_reset(f->ins_m);
-        pb_db_bind_int64(f->ins_m, 1, c->r[j].id);
-        pb_db_bind_text(f->ins_m, 2, m->name);
-        pb_db_bind_double(f->ins_m, 3, v);
-        if (pb_db_step(f->ins_m) != PB_DB_DONE) return pb_store_sqlerr(f->s, e, "insert sample metric");
     }
     if (k == 0) return 0;
     double med = pb_median(vals, k), p10 = pb_quantile(vals, k, 0.10), p90 = pb_quantile(vals, k, 0.90),
@@ -622,7 +606,6 @@ static int pair_extra(finalize_ctx *f, pb_err *e)
 
 static void finalize_free(finalize_ctx *f)
 {
-    pb_db_finalize(f->ins_m);
     pb_db_finalize(f->ins_s);
     pb_db_finalize(f->ins_r);
     pb_db_finalize(f->upd_speed);

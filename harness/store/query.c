@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
+
 void pb_query_vbind(pb_stmt *q, const char *types, va_list ap)
 {
     for (int i = 1; types[i - 1]; i++) {
@@ -115,6 +117,23 @@ int pb_query_rows(pb_store *s, pb_stmt *q, pb_row_fn each, void *ctx, pb_err *e,
 double pb_query_real(pb_stmt *q, int i)
 {
     return pb_db_column_type(q, i) == PB_DB_NULL ? NAN : pb_db_column_double(q, i);
+}
+
+void pb_query_metric_sample(pb_stmt *q, int col, pb_metric_sample *m)
+{
+    memset(m, 0, sizeof *m);
+    m->iters = pb_db_column_double(q, col);
+    m->ns = pb_db_column_double(q, col + 1);
+    m->has_tsc = pb_db_column_type(q, col + 2) != PB_DB_NULL;
+    m->tsc = pb_db_column_double(q, col + 2);
+    m->has_cycles = pb_db_column_type(q, col + 3) != PB_DB_NULL;
+    m->cycles = pb_db_column_double(q, col + 3);
+    m->has_insns = pb_db_column_type(q, col + 4) != PB_DB_NULL;
+    m->insns = pb_db_column_double(q, col + 4);
+    m->probe_before = pb_db_column_double(q, col + 5);
+    m->probe_after = pb_db_column_double(q, col + 6);
+    m->has_cpu = pb_db_column_type(q, col + 7) != PB_DB_NULL;
+    m->cpu = pb_db_column_double(q, col + 7);
 }
 
 int pb_query_grow(void **v, size_t *cap, size_t n, size_t sz)

@@ -32,6 +32,15 @@ int pb_query_rows(pb_store *s, pb_stmt *q, pb_row_fn each, void *ctx, pb_err *e,
 
 /* Column i as a double, NaN for NULL. */
 double pb_query_real(pb_stmt *q, int i);
+
+/* The samples columns (alias s) a metric's value is derived from, in the order pb_query_metric_sample
+ * reads them: a derived metric is computed where it is read, never stored per sample (a default run
+ * would store half its size again; docs/schema.md). */
+#define PB_METRIC_SAMPLE_COLS "s.iterations, s.ns, s.tsc, s.cycles, s.instructions, s.probe_before, s.probe_after, s.cpu_ns"
+#define PB_METRIC_SAMPLE_NCOLS 8
+struct pb_metric_sample;
+/* PB_METRIC_SAMPLE_COLS from column col on into *m */
+void pb_query_metric_sample(pb_stmt *q, int col, struct pb_metric_sample *m);
 /* Grows *v (of *cap elements of size sz) to hold n + 1: 0, or -1 without memory (*v kept). */
 int pb_query_grow(void **v, size_t *cap, size_t n, size_t sz);
 

@@ -133,8 +133,7 @@ for k in $(seq 10); do
     if ((k % 2)); then A+=("$(PB_JOB_ID=job-1 run)"); B+=("$(PB_JOB_ID=job-1 run)")
     else B+=("$(PB_JOB_ID=job-1 run)"); A+=("$(PB_JOB_ID=job-1 run)"); fi
 done
-q "$S" "UPDATE sample_metrics SET value = value * (1 + ((SELECT c.run_id FROM samples s JOIN cases c ON c.id = s.case_id
-        WHERE s.id = sample_id) * 7 % 11 - 5) / 500.0)"
+q "$S" "UPDATE samples SET ns = ns * (1 + ((SELECT c.run_id FROM cases c WHERE c.id = case_id) * 7 % 11 - 5) / 500.0)"
 RA=$(IFS=,; echo "${A[*]}") RB=$(IFS=,; echo "${B[*]}")
 expect 0 "paired by alternation" "$BENCH" compare --db "$S" --runs "$RA" "$RB"
 expect 0 "one run each: ratio of medians, no test" "$BENCH" compare --db "$S" --runs "${A[0]}" "${B[0]}"
@@ -144,8 +143,7 @@ is "A/A commit gate exit status" "$rc" "0"
 is "commit gate stored" "$(q "$S" "SELECT gate || ':' || pairing FROM comparisons ORDER BY id DESC LIMIT 1")" "commit:alternation"
 is "alternations linked" "$(q "$S" "SELECT count(*) FROM comparison_runs WHERE comparison_id = 3 AND alternation BETWEEN 1 AND 10")" "20"
 # a candidate build whose new is 1.5x slower in every run: the commit gate fails for new, not for old
-q "$S" "UPDATE sample_metrics SET value = value * 1.5 WHERE metric = 'ns_per_op' AND sample_id IN
-        (SELECT s.id FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.impl = 'new' AND c.run_id IN ($RB))"
+q "$S" "UPDATE samples SET ns = ns * 1.5 WHERE case_id IN (SELECT id FROM cases WHERE impl = 'new' AND run_id IN ($RB))"
 expect 1 "verdict: regression" "$BENCH" gate --db "$S" --thresholds "$TH" --baseline-runs "$RA" --candidate-runs "$RB"
 is "only new regressed" "$(q "$S" "SELECT group_concat(DISTINCT candidate) FROM comparison_cells WHERE comparison_id = 4 AND verdict = 'regression'")" "new"
 expect 2 "must alternate" "$BENCH" gate --db "$S" --thresholds "$TH" --baseline-runs "${A[0]},${A[1]},${A[2]},${A[3]},${A[4]},${A[5]}" \

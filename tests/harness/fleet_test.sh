@@ -83,11 +83,11 @@ merge-copies-every-column)
     for m in a b; do
         u=$(q $m.db "SELECT uuid FROM runs")
         is "machine-$m: samples and metrics" \
-           "$(q c.db "SELECT c.impl, s.round, s.position, s.ns, sm.metric, sm.value FROM runs r JOIN cases c ON c.run_id = r.id
-                      JOIN samples s ON s.case_id = c.id JOIN sample_metrics sm ON sm.sample_id = s.id WHERE r.uuid = '$u'
-                      ORDER BY 1, 2, 3, 5")" \
-           "$(q $m.db "SELECT c.impl, s.round, s.position, s.ns, sm.metric, sm.value FROM cases c JOIN samples s ON s.case_id = c.id
-                       JOIN sample_metrics sm ON sm.sample_id = s.id ORDER BY 1, 2, 3, 5")"
+           "$(q c.db "SELECT c.impl, s.round, s.position, s.iterations, s.ns, s.tsc, s.cycles, s.instructions, s.cpu_ns
+                      FROM runs r JOIN cases c ON c.run_id = r.id JOIN samples s ON s.case_id = c.id WHERE r.uuid = '$u'
+                      ORDER BY 1, 2, 3")" \
+           "$(q $m.db "SELECT c.impl, s.round, s.position, s.iterations, s.ns, s.tsc, s.cycles, s.instructions, s.cpu_ns
+                       FROM cases c JOIN samples s ON s.case_id = c.id ORDER BY 1, 2, 3")"
         is "machine-$m: ratios" \
            "$(q c.db "SELECT q.variant, q.size_bytes, q.metric, q.baseline, q.candidate, q.estimate, q.ci_lo, q.ci_hi FROM ratios q
                       JOIN runs r ON r.id = q.run_id WHERE r.uuid = '$u' ORDER BY 1, 2, 3, 4, 5")" \
