@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pb_fork.h"
+#include "reaper.h"
 
 typedef struct fork_call {
     unsigned seconds;
@@ -106,8 +107,13 @@ int pb_fork_run_out(const char *who, const char *doing, unsigned seconds, int (*
     int fds[2];
     if (pipe(fds) < 0) return pb_errf(e, "%s: pipe: %s", who, strerror(errno));
     fflush(NULL);   /* nothing buffered twice */
+    /* what the child starts and sets free of its group (setsid, a daemon's double fork) comes
+     * back to bench and is killed with the rest (reaper.h) */
+    pb_reaper reaper;
+    pb_reaper_begin(&reaper);
     pid_t pid = fork();
     if (pid < 0) {
+        pb_reaper_end(&reaper);
         close(fds[0]);
         close(fds[1]);
         return pb_errf(e, "%s: fork: %s", who, strerror(errno));
@@ -123,9 +129,11 @@ int pb_fork_run_out(const char *who, const char *doing, unsigned seconds, int (*
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
+            pb_reaper_end(&reaper);
             close(fds[0]);
             return pb_errf(e, "%s: waitpid: %s", who, strerror(errno));
         }
+    pb_reaper_end(&reaper);
     size_t cap = 1 + (out_size > sizeof e->msg ? out_size : sizeof e->msg);
     char *msg = calloc(1, cap + 1);
     if (!msg) {

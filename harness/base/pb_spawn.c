@@ -2,7 +2,6 @@
 /* pb_spawn.c — see pb_spawn.h. */
 #include "pb_spawn.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -13,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "reaper.h"
 
 extern char **environ;
 
@@ -103,70 +103,6 @@ static void wait_child(pid_t pid, int pidfd, stream *s, double limit_s, int *why
     }
 }
 
-/* bench's children now, into pids[cap]: their number (up to cap). From the kernel's list of each
- * thread's children, or, where the kernel keeps none (CONFIG_PROC_CHILDREN), from every process's
- * parent in /proc. */
-static int list_children(pid_t *pids, int cap)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/task");
-    struct dirent *de;
-    int listed = 0;
-    while (d && (de = readdir(d)) && n < cap) {
-        if (de->d_name[0] == '.') continue;
-        char path[64];
-        snprintf(path, sizeof path, "/proc/self/task/%.20s/children", de->d_name);
-        FILE *f = fopen(path, "re");
-        if (!f) continue;
-        listed = 1;
-        long v;
-        while (n < cap && fscanf(f, "%ld", &v) == 1) pids[n++] = (pid_t)v;
-        fclose(f);
-    }
-    if (d) closedir(d);
-    if (listed) return n;
-    pid_t me = getpid();
-    d = opendir("/proc");
-    while (d && (de = readdir(d)) && n < cap) {
-        if (de->d_name[0] < '1' || de->d_name[0] > '9') continue;
-        char path[64], buf[512];
-        snprintf(path, sizeof path, "/proc/%.20s/stat", de->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) continue;
-        ssize_t r = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        buf[r > 0 ? r : 0] = 0;
-        const char *rp = strrchr(buf, ')');   /* the name may hold spaces and parentheses */
-        long ppid;
-        if (rp && sscanf(rp + 1, " %*c %ld", &ppid) == 1 && ppid == me) pids[n++] = (pid_t)atol(de->d_name);
-    }
-    if (d) closedir(d);
-    return n;
-}
-
-#define PB_SPAWN_CHILDREN_MAX 1024
-
-/* Kill and reap every child of bench that is not in before[0..nb): what the program left running,
- * reparented to bench (the subreaper) when its parent ended. Each round's dead reparent their own
- * children to bench in turn, so rounds go on until none is new. The number killed. */
-static int sweep(const pid_t *before, int nb)
-{
-    int total = 0;
-    for (int round = 0; round < 10000; round++) {
-        pid_t now[PB_SPAWN_CHILDREN_MAX], gone[PB_SPAWN_CHILDREN_MAX];
-        int n = list_children(now, PB_SPAWN_CHILDREN_MAX), k = 0;
-        for (int i = 0; i < n; i++) {
-            int known = 0;
-            for (int j = 0; j < nb && !known; j++) known = now[i] == before[j];
-            if (!known && kill(now[i], SIGKILL) == 0) gone[k++] = now[i];
-        }
-        if (!k) break;
-        for (int i = 0; i < k; i++)
-            while (waitpid(gone[i], NULL, 0) < 0 && errno == EINTR) {}
-        total += k;
-    }
-    return total;
-}
 
 /* The collecting sink of pb_spawn: stdout into a growing buffer, declined past
  * PB_SPAWN_OUTPUT_MAX (toobig) or when memory runs out (nomem). */
@@ -244,13 +180,9 @@ int pb_spawn_to(char *const argv[], pb_spawn_sink sink, void *ctx, double limit_
         }
         return pb_errf(e, "%s: cannot set up its output: %s", argv[0], strerror(err));
     }
-    /* bench reaps what the program leaves behind (pb_spawn.h); its own children of before are not
-     * the program's */
-    int was_reaper = 0;
-    prctl(PR_GET_CHILD_SUBREAPER, &was_reaper, 0, 0, 0);
-    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    pid_t before[PB_SPAWN_CHILDREN_MAX];
-    int nb = list_children(before, PB_SPAWN_CHILDREN_MAX);
+    /* bench reaps what the program leaves behind (pb_spawn.h) */
+    pb_reaper reaper;
+    pb_reaper_begin(&reaper);
     pid_t pid;
     const double t0 = now_ns();
     int err = start(argv, po, pe, &pid);
@@ -259,7 +191,7 @@ int pb_spawn_to(char *const argv[], pb_spawn_sink sink, void *ctx, double limit_
     if (err) {
         close(pe[0]);
         if (po[0] >= 0) close(po[0]);
-        prctl(PR_SET_CHILD_SUBREAPER, was_reaper, 0, 0, 0);
+        pb_reaper_end(&reaper);
         return pb_errf(e, "cannot start %s: %s", argv[0], strerror(err));
     }
     stream s[2] = {{.fd = po[0], .sink = sink, .ctx = ctx},
@@ -282,8 +214,7 @@ int pb_spawn_to(char *const argv[], pb_spawn_sink sink, void *ctx, double limit_
         }
     p->wall_ns = (end_ns ? end_ns : now_ns()) - t0;
     /* and what left its group (setsid, a daemon's double fork), reparented to bench by now */
-    p->left_behind = sweep(before, nb);
-    prctl(PR_SET_CHILD_SUBREAPER, was_reaper, 0, 0, 0);
+    p->left_behind = pb_reaper_end(&reaper);
     p->timed_out = why == ETIMEDOUT;
     p->interrupted = why == EINTR;
     p->limit_s = limit_s;

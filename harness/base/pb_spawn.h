@@ -5,12 +5,8 @@
  *
  * Nothing the program starts outlives it. It runs in a session of its own (so a limit kills its
  * process group, which it cannot leave without leaving the session too), and while it runs bench
- * is its descendants' subreaper (prctl PR_SET_CHILD_SUBREAPER): whatever it leaves behind, even
- * after setsid() or a double fork (a daemon), is reparented to bench when its parent ends, and
- * killed and reaped before pb_spawn returns. A cgroup would do the same with cgroup.kill, but it
- * needs a cgroup v2 tree bench may write to, which an unprivileged user or a container often
- * lacks; the subreaper needs no privilege. It assumes no other thread of bench starts processes
- * meanwhile (a child bench did not have before the spawn is taken for the program's).
+ * is its descendants' subreaper (reaper.h): whatever it leaves behind, even after setsid() or a
+ * double fork (a daemon), is killed and reaped before pb_spawn returns.
  *
  * Its output is never held whole: stderr is counted and its first bytes kept for messages;
  * stdout goes to /dev/null, to a sink chunk by chunk (pb_spawn_to), or to a buffer of at most

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "reaper.h"
+
 /* Whole messages or nothing: a short read is an end (the peer died), never half a struct. */
 static int read_all(int fd, void *buf, size_t n)
 {
@@ -56,21 +58,27 @@ static _Noreturn void child_main(int fd, const pb_cage_server *srv)
      * behind cannot hold bench's output open or outlive the run */
     setpgid(0, 0);
     dup2(STDERR_FILENO, STDOUT_FILENO);
+    /* and what it sets free of the group (setsid, a daemon's double fork) comes back to this child
+     * and is killed as it ends (reaper.h) */
+    pb_reaper reaper;
+    pb_reaper_begin(&reaper);
     pb_cage_reply r;
     memset(&r, 0, sizeof r);
     srv->set_up(srv->ctx, &r);
-    if (write_all(fd, &r, sizeof r) < 0 || r.status < 0 || r.unavailable) _exit(0);
-    for (;;) {
+    int serving = write_all(fd, &r, sizeof r) == 0 && r.status >= 0 && !r.unavailable;
+    while (serving) {
         pb_cage_req q;
-        if (read_all(fd, &q, sizeof q) < 0) _exit(0);   /* bench went away */
+        if (read_all(fd, &q, sizeof q) < 0) break;   /* bench went away */
         if (q.op == PB_CAGE_QUIT) {
             if (srv->quit) srv->quit(srv->ctx);
-            _exit(0);
+            break;
         }
         memset(&r, 0, sizeof r);
         srv->serve(srv->ctx, &q, &r);
-        if (write_all(fd, &r, sizeof r) < 0) _exit(0);
+        serving = write_all(fd, &r, sizeof r) == 0;
     }
+    pb_reaper_end(&reaper);
+    _exit(0);
 }
 
 /* The child has ended or is killed now: whatever it started is killed with its process group

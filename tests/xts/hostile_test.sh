@@ -61,6 +61,20 @@ ctor_fork)
     out=$(timeout 20 "$bench" kat --suite xts --plugin "w=$so" "$@" 2>&1); rc=$?
     is "kat: exit (124: held past 20 s)" "$rc" 0
     ;;
+ctor_setsid)
+    # the process it forks leaves the group (setsid): killed all the same when the child that loaded
+    # the plug-in ends (discovery, the cage, the known answers), none left once bench returns
+    export PB_TEST_PIDS=$T/pids
+    out=$(timeout 20 "$bench" run "${common[@]}" --impl old,new,w --plugin "w=$so" --db "$T/f.db" 2>&1); rc=$?
+    is "run: exit (124: held past 20 s)" "$rc" 0
+    is "run complete" "$(q "$T/f.db" "select status from runs")" complete
+    out=$(timeout 20 "$bench" kat --suite xts --plugin "w=$so" "$@" 2>&1); rc=$?
+    is "kat: exit (124: held past 20 s)" "$rc" 0
+    [[ -s $PB_TEST_PIDS ]] && ok || bad "the plug-in's constructor never ran"
+    left=0
+    while read -r p; do kill -0 "$p" 2> /dev/null && { left=$((left + 1)); kill -9 "$p"; }; done < "$PB_TEST_PIDS"
+    is "processes left after bench returned (of $(wc -l < "$PB_TEST_PIDS"))" "$left" 0
+    ;;
 dtor_exit)
     # wrong while timed from its first 1024-byte call: the run must exit 1, which the destructor's
     # _exit(0) would turn into 0 in bench's process

@@ -7,6 +7,8 @@
  *   HOSTILE_CTOR_PRINT      prints a line to stdout in its constructor
  *   HOSTILE_CTOR_CHDIR      chdir("/") in its constructor
  *   HOSTILE_CTOR_FORK       forks a process that sleeps 30 s with stdout and stderr open
+ *   HOSTILE_CTOR_SETSID     the same, which leaves its process group (setsid) and writes its pid to
+ *                           the file PB_TEST_PIDS names, one line per load
  *   HOSTILE_DTOR_EXIT       _exit(0) in its destructor
  *   HOSTILE_DTOR_CRASH      SIGSEGV in its destructor
  * bench must never load one into its own process: none of these may reach bench's output, its
@@ -16,7 +18,8 @@
 
 #include "xts_faulty.c"
 
-#if defined HOSTILE_CTOR_EXIT || defined HOSTILE_CTOR_PRINT || defined HOSTILE_CTOR_CHDIR || defined HOSTILE_CTOR_FORK
+#if defined HOSTILE_CTOR_EXIT || defined HOSTILE_CTOR_PRINT || defined HOSTILE_CTOR_CHDIR ||                      \
+    defined HOSTILE_CTOR_FORK || defined HOSTILE_CTOR_SETSID
 __attribute__((constructor)) static void hostile_ctor(void)
 {
 #if defined HOSTILE_CTOR_EXIT
@@ -36,6 +39,15 @@ __attribute__((constructor)) static void hostile_ctor(void)
     if (chdir("/") != 0) abort();
 #else
     if (fork() == 0) {
+#if defined HOSTILE_CTOR_SETSID
+        setsid();
+        const char *pids = getenv("PB_TEST_PIDS");
+        FILE *f = pids ? fopen(pids, "a") : NULL;
+        if (f) {
+            fprintf(f, "%ld\n", (long)getpid());
+            fclose(f);
+        }
+#endif
         struct timespec ts = {30, 0};
         nanosleep(&ts, NULL);
         _exit(0);
