@@ -19,6 +19,7 @@
 typedef struct bisect_args {
     pb_cli *cli;
     const char *good, *bad, *rev, *build, *suite, *repo, *binary, *args, *cell, *measure, *db;
+    const char *gate_bench;    /* tests: a fake bench gate for the steps */
     int step;                  /* --step: one revision against --good, exit status for git bisect run */
     int progress;              /* cleared by --quiet */
     int budget_gates;          /* --budget Nx: gates per revision at most (default 2) */

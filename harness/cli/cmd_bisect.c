@@ -65,6 +65,8 @@ static const pb_cli_opt OPTS[] = {
     PB_GATE_OUTPUT_OPTS(O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE),
     PB_OPT_DB(bisect_args, db),
     PB_OPT_QUIET(bisect_args, progress),
+    PB_OPT_INTERNAL_STRING("gate-bench", "PATH", "for tests: the program each step runs as bench gate (a fake whose\n"
+                           "verdicts are fixed), in place of this bench", bisect_args, gate_bench),
     PB_OPT_END,
 };
 
@@ -147,9 +149,10 @@ static int setup(bisect_args *a)
     if (rc != 0 && !a->step)
         return pb_cli_error(c, "--good %s is not an ancestor of --bad %s%s%s", a->good, bad, rc < 0 ? ": " : "",
                             rc < 0 ? e.msg : "");
-    ssize_t n = readlink("/proc/self/exe", a->bench, sizeof a->bench - 1);
-    if (n <= 0) return pb_cli_error(c, "cannot find this bench's path (/proc/self/exe)");
-    a->bench[n] = 0;
+    ssize_t n = a->gate_bench ? 0 : readlink("/proc/self/exe", a->bench, sizeof a->bench - 1);
+    if (a->gate_bench && !realpath(a->gate_bench, a->bench)) return pb_cli_error(c, "--gate-bench %s: not found", a->gate_bench);
+    if (!a->gate_bench && n <= 0) return pb_cli_error(c, "cannot find this bench's path (/proc/self/exe)");
+    if (!a->gate_bench) a->bench[n] = 0;
     const char *db = a->db ? a->db : pb_default_db();
     char cwd[PATH_MAX];
     if (db[0] == '/' || strstr(db, "://") || !getcwd(cwd, sizeof cwd)) snprintf(a->dbpath, sizeof a->dbpath, "%s", db);
@@ -209,6 +212,7 @@ static int gate_within_budget(bisect_args *a, bisect_state *s, const char *dir, 
 static int step(bisect_args *a, bisect_state *s, int i, int left, pb_err *e)
 {
     char dir[PATH_MAX], doc[PATH_MAX + 64], why[300] = "";
+    int gates0 = s->gates;
     s->steps++;
     say_step(a, s, s->sha[i], "building", left);
     int rc = bisect_prepare(a, s->sha[i], dir, e);
@@ -226,7 +230,7 @@ static int step(bisect_args *a, bisect_state *s, int i, int left, pb_err *e)
     say_step(a, s, s->sha[i], words[rc], left);
     if (rc == BISECT_REGRESSION) snprintf(s->doc, sizeof s->doc, "%s", doc);
     s->verdict[i] = rc == BISECT_PASS || rc == BISECT_REGRESSION ? rc : SKIPPED;
-    if (rc == BISECT_INCONCLUSIVE) snprintf(why, sizeof why, "inconclusive after %s", "the budget's gates");
+    if (rc == BISECT_INCONCLUSIVE) snprintf(why, sizeof why, "inconclusive in %d gates, the budget's", s->gates - gates0);
     snprintf(s->why[i], sizeof s->why[i], "%s", why);
     if (rc == BISECT_ERROR && i == s->n - 1) return pb_errf(e, "--bad %.12s: %s", s->sha[i], why);
     return 0;
@@ -273,26 +277,32 @@ static int emit_doc(bisect_args *a, const char *doc)
     return rc == PB_GATE_EXIT_ERROR ? 2 : 0;
 }
 
-/* the answer: on stdout before a text document, else on stderr (stdout holds the document alone) */
+/* the answer: on stdout before a text document, else on stderr (stdout holds the document alone).
+ * Skipped commits between the newest good and the oldest bad one leave several candidates: all are
+ * named, oldest first, and the oldest bad one's document follows; exit 3. */
 static int answer(bisect_args *a, bisect_state *s, int lo, int hi)
 {
     FILE *f = a->out.format == PB_FMT_TEXT ? stdout : stderr;
     int width = f == stdout ? pb_term_width_fd(1) : a->width;
     char line[600], subj[200];
-    int nskip = 0;
+    int nskip = 0, all_skipped = 0;
     for (int i = lo + 1; i < hi; i++) nskip += s->verdict[i] == SKIPPED;
-    bisect_subject(a, s->sha[hi], subj, sizeof subj);
-    snprintf(line, sizeof line, "%s %.12s %s", nskip ? "first bad commit: one of these, up to" : "first bad commit:",
-             s->sha[hi], subj);
-    pb_term_wrap(f, width, line);
-    for (int i = lo + 1; i < hi; i++)
-        if (s->verdict[i] == SKIPPED) {
-            bisect_subject(a, s->sha[i], subj, sizeof subj);
-            snprintf(line, sizeof line, "  or %.12s %s", s->sha[i], subj);
-            pb_term_wrap(f, width, line);
-        }
-    int all_skipped = 0;
     for (int i = 0; i < s->n; i++) all_skipped += s->verdict[i] == SKIPPED;
+    bisect_subject(a, s->sha[hi], subj, sizeof subj);
+    if (nskip) {
+        snprintf(line, sizeof line, "first bad commit: one of %d (skipped commits come before the oldest bad one):",
+                 nskip + 1);
+        pb_term_wrap(f, width, line);
+        for (int i = lo + 1; i <= hi; i++) {
+            if (i < hi && s->verdict[i] != SKIPPED) continue;
+            bisect_subject(a, s->sha[i], subj, sizeof subj);
+            snprintf(line, sizeof line, "  %.12s %s%s", s->sha[i], subj, i < hi ? " (skipped)" : " (bad)");
+            pb_term_line(f, width, line);
+        }
+    } else {
+        snprintf(line, sizeof line, "first bad commit: %.12s %s", s->sha[hi], subj);
+        pb_term_wrap(f, width, line);
+    }
     for (int i = 0; i < s->n; i++)
         if (s->verdict[i] == SKIPPED) {
             snprintf(line, sizeof line, "skipped: %.12s (%s)", s->sha[i], s->why[i]);
@@ -302,9 +312,9 @@ static int answer(bisect_args *a, bisect_state *s, int lo, int hi)
              "%d skipped, %.1f s", s->n, a->good_sha, s->steps, s->gates, s->reruns, all_skipped, elapsed(a));
     pb_term_wrap(f, width, line);
     snprintf(line, sizeof line, "the gate of %.12s against %.12s:", s->sha[hi], a->good_sha);
-    if (!nskip) pb_term_wrap(f, width, line);
-    if (nskip) return 3;
-    return emit_doc(a, s->doc) ? 2 : 0;
+    pb_term_wrap(f, width, line);
+    int rc = emit_doc(a, s->doc) ? 2 : 0;
+    return rc ? rc : nskip ? 3 : 0;
 }
 
 /* the bisection, the good build made: exit status */

@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# bisect_test.sh BENCH: bench bisect on a throw-away repository of 8 commits of a tiny C program
+# bisect_test.sh BENCH FAKE_GATE: bench bisect on a throw-away repository of 8 commits of a tiny C program
 # whose work is set by a constant, commit 5 doubling it. The program stands in for a Google
 # Benchmark binary and reports a time made from that constant (WORK / 10 ns per iteration), so that
 # every gate's verdict is known in advance (tests never depend on timing): bisect must name commit 5,
 # its gate document must name the benchmark, git bisect run must agree with --step, and bad input
 # must be refused with exit 2 naming the option. No worktree or temporary folder may be left.
 . "$(dirname "$0")/../lib.sh"
-bench=$1
+bench=$1 fake_gate=$2
 repo=$T/repo
 export TMPDIR=$T/tmp
 mkdir -p "$repo" "$TMPDIR"
@@ -85,6 +85,40 @@ expect 2 "--repo $T/none: not a git repository" "$bench" bisect "${common[@]}" -
 expect 2 "--good: building" "$bench" bisect --repo "$repo" --suite gbench --binary prog --build false --good c1 --bad c8
 expect 2 "unknown option '--bda'" "$bench" bisect --repo "$repo" "${common[@]}" --good c1 --bda c8
 expect 3 "is no regression against --good" "$bench" bisect --repo "$repo" "${common[@]}" --good c1 --bad c4 "${gate[@]}"
+
+# inconclusive and skipped, with a fake gate whose verdicts each commit fixes (its file `verdict`):
+# d3 stays inconclusive through the budget's 3 gates and is skipped, so the first bad commit is d3
+# or d4 (exit 3, both named); --step says 125 (skip) for it
+r2=$T/repo2
+mkdir -p "$r2"
+git -C "$r2" init -q
+git -C "$r2" config user.email t@example.invalid
+git -C "$r2" config user.name test
+k=0
+for v in 0 0 3 1 1; do
+    k=$((k + 1))
+    echo "$v" >"$r2/verdict"
+    echo "d$k" >"$r2/notes"
+    git -C "$r2" add -A && git -C "$r2" commit -qm "d$k" && git -C "$r2" tag "d$k"
+done
+export FAKE_GATE_LOG=$T/gates.log FAKE_GATE_DOC=$T/answer.json
+fake=(--repo "$r2" --suite gbench --binary prog --build true --db "$T/b.db" --gate-bench "$fake_gate")
+expect 3 "skipped: $(git -C "$r2" rev-parse --short=12 d3) (inconclusive in 3 gates" "$bench" bisect "${fake[@]}" --good d1 --bad d5 --budget 3x
+is "the gates' verdicts in order (d5, d3 three times, d2, d4)" "$(tr '\n' ' ' <"$FAKE_GATE_LOG")" "1 3 3 3 0 1 "
+: >"$FAKE_GATE_LOG"
+expect 125 "skipped" "$bench" bisect "${fake[@]}" --step --good d1 --rev d3 --budget 2x
+is "--step --budget 2x: two gates" "$(wc -l <"$FAKE_GATE_LOG")" 2
+# interrupted mid-step: exit 130, its worktrees and temporary folder removed
+echo sleep >"$r2/verdict"
+git -C "$r2" commit -qam d6 && git -C "$r2" tag d6
+: >"$FAKE_GATE_LOG"
+"$bench" bisect "${fake[@]}" --good d1 --bad d6 --quiet 2>"$T/int.err" &
+pid=$!
+for _ in $(seq 100); do [[ -s $FAKE_GATE_LOG ]] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+is "interrupted: exit 130" "$?" 130
+is "no worktree left" "$(git -C "$r2" worktree list | wc -l)" 1
 
 is "no worktree left" "$(git -C "$repo" worktree list | wc -l)" 1
 is "no temporary folder left" "$(ls "$TMPDIR" | wc -l)" 0
