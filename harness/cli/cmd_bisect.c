@@ -39,7 +39,7 @@ static const char EPILOGUE[] =
     "\nExit status: 0 the first bad commit found; 3 no single answer (--bad is no regression against\n"
     "--good, or skipped commits hide it); 2 bad input or a gate of --good/--bad that could not run.\n"
     "--step: 0 good (pass), 1 bad (regression), 125 skip (inconclusive within --budget, or the revision\n"
-    "does not build), 2 bad input: git bisect run's statuses.\n";
+    "does not build), 2 bad input or a --good that does not build: git bisect run's statuses.\n";
 
 enum { O_BUDGET = 1, O_FORMAT, O_WRITE, O_OUT, O_ANNOTATE };
 
@@ -378,7 +378,7 @@ static int run(bisect_args *a)
         if (rc < 0) rc = bisect_interrupted() ? 130 : 2;
     }
     if (a->good_dir[0]) bisect_release(a, a->good_dir);
-    return rc;
+    return bisect_interrupted() ? 130 : rc;   /* a signal ends it however far it got, as a shell's 128 + 2 */
 }
 
 int cmd_bisect(int argc, char **argv)
