@@ -142,7 +142,8 @@ static int setup(bisect_args *a)
     const char *bad = a->step ? (a->rev ? a->rev : "HEAD") : a->bad;
     if (!pb_git_commit(a->top, bad, a->bad_sha))
         return pb_cli_error(c, "%s %s: not a revision of %s", a->step ? "--rev" : "--bad", bad, a->top);
-    if (!strcmp(a->good_sha, a->bad_sha) && !a->step) return pb_cli_error(c, "--good and --bad are one commit");
+    if (!strcmp(a->good_sha, a->bad_sha))
+        return pb_cli_error(c, a->step ? "--rev %s is --good's commit: nothing to gate" : "--good and --bad are one commit", bad);
     const char *av[] = {"merge-base", "--is-ancestor", a->good_sha, a->bad_sha, NULL};
     pb_err e = {{0}};
     int rc = bisect_git(a, av, NULL, &e);

@@ -75,6 +75,7 @@ expect 0 "" "$bench" bisect --repo "$repo" --step --good c1 --rev c4 "${common[@
 expect 2 "--good nope: not a revision" "$bench" bisect --repo "$repo" "${common[@]}" --good nope --bad c8
 expect 2 "--bad nope: not a revision" "$bench" bisect --repo "$repo" "${common[@]}" --good c1 --bad nope
 expect 2 "--good c8 is not an ancestor of --bad c1" "$bench" bisect --repo "$repo" "${common[@]}" --good c8 --bad c1
+expect 2 "--rev c1 is --good's commit" "$bench" bisect --repo "$repo" "${common[@]}" --step --good c1 --rev c1
 expect 2 "--good and --bad are one commit" "$bench" bisect --repo "$repo" "${common[@]}" --good c1 --bad c1
 expect 2 "--build: no build command" "$bench" bisect --repo "$repo" --suite gbench --binary prog --good c1 --bad c8
 expect 2 "--binary: the gbench program's path" "$bench" bisect --repo "$repo" --suite gbench --build true --good c1 --bad c8
