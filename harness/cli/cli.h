@@ -14,4 +14,5 @@ int cmd_export(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 #endif

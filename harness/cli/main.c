@@ -25,6 +25,7 @@ static const struct {
     {"compare", cmd_compare, "compare two implementations, runs or revisions (ratio, CI, test)"},
     {"gate", cmd_gate, "performance-regression gate for CI"},
     {"baseline", cmd_baseline, "name a stored run (save, list, delete), for bench gate --against NAME"},
+    {"bisect", cmd_bisect, "the first commit of your repository whose build a gate finds slower"},
     {"migrate", cmd_migrate, "bring a database to this bench's schema version"},
     {"merge", cmd_merge, "copy the complete runs of other stores into one (cross-machine reports)"},
 };
