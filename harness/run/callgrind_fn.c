@@ -13,9 +13,15 @@ static const char *const CLONE_MARKS[] = {".constprop.", ".isra.", ".part.", ".l
 /* the lab's copy suffixes: scripts/native_copy.py, impls/prims_names.h */
 static const char *const COPY_SUFFIXES[] = {"_native", "_prims"};
 
+/* the kernel-profile copies' retpoline thunks, one per register (impls/common/retpoline.S): which
+ * register the compiler picked for an indirect call is not another function */
+#define THUNK "__x86_indirect_thunk_"
+
 void pb_cg_fn_canonical(const char *name, char *out, size_t cap)
 {
     size_t n = strlen(name);
+    if (n > strlen(THUNK) && !strncmp(name, THUNK, strlen(THUNK)) && strspn(name + strlen(THUNK), "abcdehilprsx0123456789") == n - strlen(THUNK))
+        n = strlen(THUNK) - 1;
     /* callgrind's recursion level: "f'2" */
     const char *q = strrchr(name, '\'');
     if (q && q > name && q[1] && strspn(q + 1, "0123456789") == strlen(q + 1)) n = (size_t)(q - name);

@@ -39,7 +39,8 @@ typedef struct pb_cg_fns {
 /* One name for a function's copies, so that old and new (and their native and kernel-profile
  * copies) match by name: callgrind's recursion level "'N" (--separate-recs), GCC's clones
  * (".constprop.N", ".isra.N", ".part.N", ".cold", ".lto_priv.N") and the lab's copy suffixes
- * ("_native": scripts/native_copy.py; "_prims": impls/prims_names.h) are taken off. */
+ * ("_native": scripts/native_copy.py; "_prims": impls/prims_names.h) are taken off, and the
+ * retpoline thunks "__x86_indirect_thunk_REG" are one "__x86_indirect_thunk". */
 void pb_cg_fn_canonical(const char *name, char *out, size_t cap);
 
 /* Parse text (path only names it in errors): 0, or -1 + "path:line: what" in e. */

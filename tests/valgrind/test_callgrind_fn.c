@@ -80,7 +80,8 @@ static void canonical(void)
         {"do_crypt_native", "do_crypt"}, {"pre_crypt.isra.0", "pre_crypt"}, {"fib'2", "fib"},
         {"xor_tweak.constprop.0.isra.0", "xor_tweak"}, {"md_prims", "md"}, {"post_crypt.part.0.cold", "post_crypt"},
         {"encrypt", "encrypt"}, {"_native", "_native"}, {"0x000000000001ab70", "0x000000000001ab70"},
-        {"f'x", "f'x"}, {"gen_native'3", "gen"},
+        {"f'x", "f'x"}, {"gen_native'3", "gen"}, {"__x86_indirect_thunk_r15", "__x86_indirect_thunk"},
+        {"__x86_indirect_thunk_rax", "__x86_indirect_thunk"}, {"__x86_indirect_thunk_", "__x86_indirect_thunk_"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char out[PB_CG_FN_NAME];
