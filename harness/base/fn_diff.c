@@ -105,3 +105,13 @@ void pb_fn_grew_text(const pb_fn_delta *d, size_t n, char *buf, size_t cap)
         listed++;
     }
 }
+
+void pb_fn_diff_text(const pb_fn_delta *d, size_t n, char *buf, size_t cap)
+{
+    if (!cap) return;
+    buf[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, cap - len, "%s%s %+.1f", i ? ", " : "", d[i].func, d[i].delta);
+    }
+}

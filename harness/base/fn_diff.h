@@ -45,6 +45,13 @@ size_t pb_fn_rows_of(const pb_fn_row *rows, size_t n, const char *impl, const ch
  * out has max rows; returns how many it filled (0 when a side has no rows). */
 size_t pb_fn_diff(const pb_fn_row *base, size_t nb, const pb_fn_row *cand, size_t nc, pb_fn_delta *out, size_t max);
 
+/* The deltas as one line, "xor_tweak +9253.0, do_crypt -8788.0, (rest) -164.0" (instructions per
+ * op, one decimal); plain text, each output quotes it its own way. */
+void pb_fn_diff_text(const pb_fn_delta *d, size_t n, char *buf, size_t cap);
+
+/* How many deltas a per-cell list shows: the largest functions and the rest row. */
+#define PB_FN_SHOWN 6
+
 /* The functions that account for most of an increase, for the count gate's line: the ones that
  * grew, largest first, until they make up 80 % of total (the sum of the deltas, > 0), at most 3:
  * "xor_tweak +120.0 (60 %), do_crypt +40.0 (20 %)". "" when nothing grew. */
