@@ -9,6 +9,7 @@
 
 #include "gate_store.h"
 #include "reads.h"
+#include "term.h"
 #include "text_out.h"
 
 pb_cell_verdict pb_det_verdict(double lo, double hi, double threshold)
@@ -112,6 +113,7 @@ static void print_counts(FILE *f, const char *title, int64_t id, const pb_cmp_ce
                 (unsigned long long)c->size, va, vb, c->ratio, 100 * (c->ratio - 1), pb_cell_verdict_name(c->verdict),
                 range);
     }
+    pb_gate_print_fns(f, 0, cells, n, pb_term_width_fd(fileno(f)));
     fprintf(f, "threshold %.3g%% (%s), metric %s; %s\nexit %d (%s)\n", 100 * t, where, metric, about, status,
             pb_gate_exit_name(status));
 }
@@ -176,6 +178,7 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
         fill_cell(&cells[n++], A, B, a->variant, a->op, a->size, t, metric, ra, rb, a->reps < b->reps ? a->reps : b->reps,
                   !a->ok ? a->reason : !b->ok ? b->reason : NULL);
     }
+    if (rc == 0) rc = pb_gate_cells_fns(st, run, run, cells, n, e);
     if (rc == 0) {
         char title[256], about[2800];
         snprintf(title, sizeof title, "gate claim %s (valgrind counts): %s (candidate) against %s (baseline), run %lld",
@@ -245,6 +248,7 @@ int pb_gate_valgrind_runs(const pb_det_gate *g, const char *runs_a, const char *
     }
     if (rc == 0 && !n) rc = pb_errf(e, "runs %lld and %lld have no cell in common%s%s", (long long)a, (long long)b,
                                     impl ? " for impl " : "", impl ? impl : "");
+    if (rc == 0) rc = pb_gate_cells_fns(st, a, b, cells, n, e);
     if (rc == 0) {
         char title[256], about[400];
         snprintf(title, sizeof title, "gate commit %s (valgrind counts): build %.12s (run %lld) against build %.12s (run %lld)",
