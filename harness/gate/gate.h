@@ -105,6 +105,7 @@ typedef struct pb_cmp_cell {
      * nfn 0 where the runs have no per-function rows */
     pb_fn_delta fn[PB_FN_SHOWN];
     size_t nfn;
+    int exact;               /* counts (gate_det.h): the ratio is exact, [ci_lo, ci_hi] the repetitions' range */
 } pb_cmp_cell;
 
 /* ---- statistics and decisions (gate.c) ---- */

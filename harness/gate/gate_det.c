@@ -80,6 +80,7 @@ static void fill_cell(pb_cmp_cell *c, const char *impl_a, const char *impl_b, co
     c->ci_lo = b[0] / a[2];
     c->ci_hi = b[2] / a[0];
     c->noise = fmax(a[2] / a[0], b[2] / b[0]) - 1;
+    c->exact = 1;
     c->verdict = pb_det_verdict(c->ci_lo, c->ci_hi, t);
     snprintf(c->note, sizeof c->note, "%s %.9g -> %.9g", metric, a[1], b[1]);
 }
@@ -199,6 +200,34 @@ static int load_rows(pb_store *st, int64_t run, const char *metric, pb_case_stat
     free(*out);
     *out = NULL;
     return pb_errf(e, "run %lld has no %s counted under valgrind (bench run --measure valgrind)", (long long)run, metric);
+}
+
+int pb_det_compare_cells(pb_store *st, int64_t run, const char *A, const char *B, const char *metric,
+                         pb_cmp_cell **cells, size_t *n, pb_err *e)
+{
+    pb_case_stat *r = NULL;
+    size_t nr = 0;
+    *cells = NULL;
+    *n = 0;
+    if (load_rows(st, run, metric, &r, &nr, e) < 0) return -1;
+    pb_cmp_cell *v = calloc(nr + 1, sizeof *v);
+    if (!v) { free(r); return pb_errf(e, "out of memory"); }
+    for (size_t i = 0; i < nr; i++) {
+        if (strcmp(r[i].impl, A)) continue;
+        for (size_t j = 0; j < nr; j++)
+            if (!strcmp(r[j].impl, B) && !strcmp(r[i].variant, r[j].variant) && !strcmp(r[i].op, r[j].op) &&
+                r[i].size == r[j].size) {
+                fill_cell(&v[*n], A, B, r[i].variant, r[i].op, r[i].size, NAN, metric, r[i].v, r[j].v,
+                          r[i].n < r[j].n ? r[i].n : r[j].n, NULL);
+                v[(*n)++].verdict = PB_CELL_COMPARED;
+                break;
+            }
+    }
+    free(r);
+    int rc = pb_gate_cells_fns(st, run, run, v, *n, e);
+    if (rc < 0) { free(v); *n = 0; return -1; }
+    *cells = v;
+    return 0;
 }
 
 static int run_id(const char *list, const char *opt, int64_t *id, pb_err *e)
