@@ -3,10 +3,12 @@
  * of a recursion folded into a loop; real recursion, callgrind's "fib'2") and a hand-written one
  * (inlined files, the lab's renamed copies, compressed names, cost before any fn=), then malformed
  * bodies, every error as FILE:LINE. No valgrind needed, no timing. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "callgrind_fn.h"
+#include "fn_diff.h"
 #include "../lib/check.h"
 
 #define HEAD "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\nevents: Ir Dr\nsummary: 0\n"
@@ -115,11 +117,76 @@ static void malformed(void)
     expect_error(HEAD "totals: 1\n" "fn=a\n-1 -2\n", "t.out:8: bad cost '-2'", "a negative cost");
 }
 
+static pb_fn_row fr(const char *impl, int rank, const char *func, double insns)
+{
+    pb_fn_row r = {.size = 4096, .rank = rank, .insns = insns};
+    snprintf(r.impl, sizeof r.impl, "%s", impl);
+    snprintf(r.variant, sizeof r.variant, "256");
+    snprintf(r.op, sizeof r.op, "enc");
+    snprintf(r.func, sizeof r.func, "%s", func);
+    return r;
+}
+
+/* old and new of the xts 4 KiB cell as a count run stored them (rounded): matched by name, ranked
+ * by the size of the difference, the rest closing the sum to the total exactly */
+static void matching(void)
+{
+    const pb_fn_row rows[] = {
+        fr("old", 1, "do_crypt", 8788), fr("old", 2, "__memset_avx2_unaligned_erms", 4120), fr("old", 3, "aes_enc", 3616),
+        fr("old", 4, "_int_malloc", 111), fr("old", 5, "xts_encrypt", 17), fr("old", 0, PB_FN_REST, 1524.5),
+        fr("new", 1, "xor_tweak", 9253), fr("new", 2, "aes_enc", 3616), fr("new", 3, "xts_encrypt", 17),
+        fr("new", 0, PB_FN_REST, 1255.5),
+    };
+    size_t n = sizeof rows / sizeof rows[0], fo, fn;
+    size_t no = pb_fn_rows_of(rows, n, "old", "256", "enc", 4096, &fo);
+    size_t nn = pb_fn_rows_of(rows, n, "new", "256", "enc", 4096, &fn);
+    CHECK(no == 6 && fo == 0 && nn == 4 && fn == 6, "each impl's rows of the cell: %zu at %zu, %zu at %zu", no, fo, nn, fn);
+    CHECK(pb_fn_rows_of(rows, n, "new", "256", "dec", 4096, &fo) == 0, "a cell with no rows");
+    pb_fn_delta d[PB_FN_SHOWN];
+    size_t k = pb_fn_diff(rows + 0, no, rows + 6, nn, d, PB_FN_SHOWN);
+    double sum = 0;
+    for (size_t i = 0; i < k; i++) sum += d[i].delta;
+    double want = (9253 + 3616 + 17 + 1255.5) - (8788 + 4120 + 3616 + 111 + 17 + 1524.5);
+    CHECK(k == 5, "4 functions that differ, then the rest: %zu", k);
+    CHECK(k == 5 && !strcmp(d[0].func, "xor_tweak") && d[0].delta == 9253 && !strcmp(d[1].func, "do_crypt") &&
+              d[1].delta == -8788 && !strcmp(d[2].func, "__memset_avx2_unaligned_erms") && !strcmp(d[3].func, "_int_malloc"),
+          "largest |difference| first, matched by name");
+    CHECK(k == 5 && !strcmp(d[4].func, PB_FN_REST) && fabs(sum - want) < 1e-9, "the rest closes the sum: %g, want %g", sum, want);
+    CHECK(k == 5 && fabs(d[4].delta - (1255.5 - 1524.5)) < 1e-9, "the functions equal on both sides are not listed, "
+          "the rests' difference is the rest row");
+    /* fewer rows than differences: what is not listed goes to the rest, the sum still closes */
+    k = pb_fn_diff(rows + 0, no, rows + 6, nn, d, 3);
+    sum = 0;
+    for (size_t i = 0; i < k; i++) sum += d[i].delta;
+    CHECK(k == 3 && !strcmp(d[2].func, PB_FN_REST) && fabs(sum - want) < 1e-9, "max 3: two functions and the rest");
+    char text[512];
+    pb_fn_diff_text(d, k, text, sizeof text);
+    CHECK(!strcmp(text, "xor_tweak +9253.0, do_crypt -8788.0, (rest) -4500.0"), "as text: %s", text);
+    CHECK(pb_fn_diff(rows, 0, rows + 6, nn, d, PB_FN_SHOWN) == 0, "a side without rows: nothing");
+
+    /* what grew: +2 % in one known function of otherwise equal sides is named first, alone */
+    const pb_fn_row grow[] = {fr("old", 1, "spin_chain", 4000), fr("old", 2, "spin_tail", 400), fr("old", 3, "main", 5),
+                              fr("new", 1, "spin_chain", 4000), fr("new", 2, "spin_tail", 488), fr("new", 3, "main", 5)};
+    k = pb_fn_diff(grow, 3, grow + 3, 3, d, PB_FN_SHOWN);
+    pb_fn_grew_text(d, k, text, sizeof text);
+    CHECK(!strcmp(text, "spin_tail +88.0 (100 %)"), "grew: %s", text);
+    /* several that grew, one that shrank: the largest first, until 80 % of the increase */
+    const pb_fn_row mix[] = {fr("old", 1, "a", 100), fr("old", 2, "b", 100), fr("old", 3, "c", 100), fr("old", 4, "d", 100),
+                             fr("new", 1, "a", 160), fr("new", 2, "b", 130), fr("new", 3, "c", 110), fr("new", 4, "d", 90)};
+    k = pb_fn_diff(mix, 4, mix + 4, 4, d, PB_FN_SHOWN);
+    pb_fn_grew_text(d, k, text, sizeof text);
+    CHECK(!strcmp(text, "a +60.0 (67 %), b +30.0 (33 %)"), "grew, two of three: %s", text);
+    k = pb_fn_diff(mix + 4, 4, mix, 4, d, PB_FN_SHOWN);
+    pb_fn_grew_text(d, k, text, sizeof text);
+    CHECK(!text[0], "nothing grew on the whole: no text, got '%s'", text);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: test_callgrind_fn FIXTURES_DIR\n"); return 2; }
     real_dumps(argv[1]);
     canonical();
     malformed();
+    matching();
     return check_summary();
 }
