@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* fn_diff.h — where old and new differ, function by function (docs/why.md): a count run keeps, per
+/* fn_diff.h — where old and new differ, function by function (docs/counts.md): a count run keeps, per
  * case, the instructions per op of its top functions and of the rest as one row (store table
  * func_counts, run/callgrind_fn.h); this matches two cases' rows by name and ranks the differences
  * so that they sum to the whole difference. The report, bench compare, the export and the count

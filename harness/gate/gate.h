@@ -392,7 +392,7 @@ void pb_gate_print(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *c
  * terminal (as pb_gate_print's), each further line indented by two spaces. */
 void pb_gate_text_line(FILE *f, const char *s);
 
-/* ---- where the instructions differ (gate_fns.c, docs/why.md) ---- */
+/* ---- where the instructions differ (gate_fns.c, docs/counts.md) ---- */
 
 /* Each cell's function-by-function difference: impl_a's rows in run_a against impl_b's in run_b
  * (table func_counts; one run for both where the impls differ). Cells of runs without such rows

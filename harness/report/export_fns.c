@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* export_fns.c — per-function counts in the JSON export (export.h, docs/why.md). */
+/* export_fns.c — per-function counts in the JSON export (export.h, docs/counts.md). */
 #include "export.h"
 
 #include <jansson.h>

@@ -252,7 +252,7 @@ static int load_spreads(pb_store *st, const pb_suite *s, pb_report_data *d, pb_e
     return 0;
 }
 
-/* Where old and new differ (docs/why.md): the per-function rows of the run where it is a count run,
+/* Where old and new differ (docs/counts.md): the per-function rows of the run where it is a count run,
  * else of the suite's latest count run (the report's other runs are timed: they have none) */
 static int load_fns(pb_store *st, const pb_suite *s, int64_t run, pb_report_data *d, pb_err *e)
 {

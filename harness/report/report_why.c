@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* report_why.c — the report's per-cell list of where the candidate and the baseline differ,
- * function by function (docs/why.md); the rows were loaded with the report's data. */
+ * function by function (docs/counts.md); the rows were loaded with the report's data. */
 #include "report_data.h"
 
 #include <math.h>
@@ -23,7 +23,7 @@ static void intro(FILE *f, const pb_report_data *d, const pb_suite *s, int html)
     snprintf(text, sizeof text,
              "Per cell of count run %lld: %s - %s in instructions per op (callgrind's exclusive counts per "
              "function, matched by name), the functions with the largest differences first; (rest) is what the "
-             "listed ones leave, so that each line sums to the total difference. docs/why.md says what this can "
+             "listed ones leave, so that each line sums to the total difference. docs/counts.md says what this can "
              "and cannot tell.",
              (long long)d->count_run, s->candidate, s->baseline);
     if (html) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* callgrind_fn.h — the exclusive cost of each function in one callgrind output file: where the
- * instructions of a case went, so that old and new can be compared function by function (docs/why.md).
+ * instructions of a case went, so that old and new can be compared function by function (docs/counts.md).
  *
  * The header and totals are read by callgrind_parse.h, as strictly; this reads the body
  * (valgrind's docs/callgrind-format):

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* vg_funcs.c — a count case's instructions per function (valgrind.h, docs/why.md). */
+/* vg_funcs.c — a count case's instructions per function (valgrind.h, docs/counts.md). */
 #include "valgrind.h"
 
 #include <math.h>

@@ -161,7 +161,7 @@ static int migrate_9_to_10(pb_store *s, pb_err *e)
     return pb_store_ddl(s, "CREATE INDEX IF NOT EXISTS cases_suite_impl ON cases(suite, impl)", e);
 }
 
-/* per-function counts of a count run (docs/why.md): a table of its own, no row for older runs */
+/* per-function counts of a count run (docs/counts.md): a table of its own, no row for older runs */
 static int migrate_10_to_11(pb_store *s, pb_err *e)
 {
     return pb_store_ddl(s, pb_schema_v11_tables_sql, e);

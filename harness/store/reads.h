@@ -116,7 +116,7 @@ int pb_store_add_count_stat(pb_store *s, int64_t case_id, const char *metric, co
 int pb_store_add_count_ratio(pb_store *s, int64_t run, const char *suite, const char *variant, const char *op,
                              int64_t size, const char *base, const char *cand, double ratio, pb_err *e);
 
-/* ---- per-function counts (table func_counts, docs/why.md) ---- */
+/* ---- per-function counts (table func_counts, docs/counts.md) ---- */
 
 /* One row of a count case: rank 1.. the functions, 0 the rest. 0, or -1 + e. */
 int pb_store_add_func_count(pb_store *s, int64_t case_id, const pb_fn_row *r, pb_err *e);

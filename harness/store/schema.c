@@ -23,7 +23,7 @@
     "  command_line TEXT\n" \
     ");\n"
 
-/* Version 11 (docs/why.md): where a case's instructions went, per function (callgrind's exclusive
+/* Version 11 (docs/counts.md): where a case's instructions went, per function (callgrind's exclusive
  * cost per op, run/callgrind_fn.h); rank 1 the most, then down; rank 0 the rest of the case's
  * functions as one row, so that a case's rows sum to its insns_per_op. */
 #define FUNC_COUNTS_DDL \

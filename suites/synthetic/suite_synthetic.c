@@ -22,7 +22,7 @@
  *
  * --grow-tail P gives each op a second function, spin_tail, of a tenth of the op's steps in both
  * impls, and new's P % of the op's steps (chain and tail) more there: a regression in one known function, so that
- * the count gate can be shown to name it (docs/why.md). */
+ * the count gate can be shown to name it (docs/counts.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

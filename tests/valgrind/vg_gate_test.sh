@@ -66,7 +66,7 @@ PY
 fi
 
 # a regression in one known function (synthetic --grow-tail 2: new's spin_tail does 2 % of the op's
-# work more): the count gate fails and names that function first, in every format (docs/why.md)
+# work more): the count gate fails and names that function first, in every format (docs/counts.md)
 W=(gate --suite synthetic --measure valgrind --quiet --db "$T/why.db")
 expect 1 "grew: spin_tail +88.0 (100 %)" "$BENCH" "${W[@]}" --grow-tail 2
 "$BENCH" "${W[@]}" --grow-tail 2 --format json --out "junit=$T/why.xml" --out "md=$T/why.md" >"$T/why.json" 2>"$T/why.err"
