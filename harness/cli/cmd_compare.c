@@ -9,6 +9,7 @@
 #include "cli_opts.h"
 #include "compare_unpaired.h"
 #include "gate.h"
+#include "gate_det.h"
 #include "gate_doc.h"
 #include "gate_outputs.h"
 #include "nearest.h"
@@ -165,6 +166,8 @@ static void list_impls(const pb_gate_data *d, char *buf, size_t cap)
 static int finish_comparison(compare_args *a, pb_store *st, const pb_thresholds *th, const char *rule, pb_comparison *c,
                              const char *title, const char *pairing, pb_cmp_cell *cells, size_t n, pb_err *e)
 {
+    /* counts are exact: no estimator, no test (gate_det.h) */
+    const char *method = n && cells[0].exact ? "counts: each side's count, their ratio exact (no test)" : NULL;
     double t = NAN;
     int line = 0;
     if (th && pb_thresholds_lookup(th, rule, c->suite, c->metric, &t, &line, e) < 0) return -1;
@@ -181,10 +184,32 @@ static int finish_comparison(compare_args *a, pb_store *st, const pb_thresholds 
     if (id < 0) return -1;
     pb_cmp_header h = {.title = title, .suite = c->suite, .metric = c->metric, .pairing = pairing, .comparison_id = id,
                        .gp = &a->gp, .exit_status = c->exit_status, .note = c->note, .command = "compare", .th = th,
-                       .threshold_line = line};
+                       .threshold_line = line, .method = method};
     if (pb_gate_outputs_text(&a->out)) pb_gate_print(stdout, 0, &h, cells, n);
     if (pb_gate_doc_add(a->doc, st, &h, cells, n, e) < 0) return -1;
     return th ? c->exit_status : 0;
+}
+
+/* impls A and B of a count run (bench run --measure valgrind): counts need no pairing or test; where
+ * the instructions differ, function by function, under the table */
+static int compare_counts(pb_store *st, compare_args *a, const pb_thresholds *th, char *cmdline, const pb_run_meta *m,
+                          const char *metric, const char *A, const char *B, pb_err *e)
+{
+    if (th)
+        return pb_errf(e, "run %lld is a count run: bench gate --measure valgrind judges counts against a threshold",
+                       (long long)m->id);
+    pb_cmp_cell *cells;
+    size_t n;
+    if (pb_det_compare_cells(st, m->id, A, B, metric, &cells, &n, e) < 0) return -1;
+    if (!n) { free(cells); return pb_errf(e, "run %lld has no cell where both %s and %s were counted", (long long)m->id, A, B); }
+    pb_comparison c = {.command = "compare", .suite = m->suite, .metric = metric, .pairing = "medians",
+                       .command_line = cmdline, .gp = &a->gp, .runs_a = &m->id, .nruns_a = 1};
+    char title[256];
+    snprintf(title, sizeof title, "compare %s count run %lld: %s (B) against %s (A)", m->suite, (long long)m->id, B, A);
+    int status = finish_comparison(a, st, NULL, "claim", &c, title, "none (one deterministic count a side, no test)",
+                                   cells, n, e);
+    free(cells);
+    return status;
 }
 
 /* impls A and B of one run, paired by round */
@@ -209,6 +234,7 @@ static int compare_one_run(pb_store *st, compare_args *a, const pb_thresholds *t
         return pb_errf(e, "run %lld is of suite %s, not %s", (long long)run, m.suite, a->suite);
     const char *metric = a->metric ? a->metric : m.primary_metric;
     const char *A = a->npos ? a->pos[0] : m.baseline, *B = a->npos ? a->pos[1] : m.candidate;
+    if (!strncmp(m.options, "measure=valgrind", 16)) return compare_counts(st, a, th, cmdline, &m, metric, A, B, e);
     pb_gate_data d = {0};
     if (pb_gate_load_run(st, run, metric, &d, e) < 0) { pb_gate_data_free(&d); return -1; }
     for (int k = 0; k < 2; k++) {

@@ -310,6 +310,8 @@ const char *pb_cmp_change(const pb_cmp_cell *c, const pb_gate_params *gp)
 {
     if (c->verdict == PB_CELL_NODATA) return "no data";
     if (c->verdict == PB_CELL_UNTESTED) return "untested";
+    /* a count needs no test: it moved where the whole range of its repetitions is off 1 */
+    if (c->exact) return c->ci_lo > 1 ? "slower" : c->ci_hi < 1 ? "faster" : "no difference detected";
     if (c->p_holm < gp->alpha) return c->ratio > 1 ? "slower" : "faster";
     return "no difference detected";
 }

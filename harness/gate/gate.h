@@ -39,6 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fn_diff.h"
 #include "metrics.h"
 #include "pb.h"
 #include "stats.h"
@@ -100,6 +101,11 @@ typedef struct pb_cmp_cell {
     /* filled by pb_gate_decide */
     double p_holm;
     pb_cell_verdict verdict;
+    /* where the instructions differ, function by function (count runs only: gate_fns.c, fn_diff.h);
+     * nfn 0 where the runs have no per-function rows */
+    pb_fn_delta fn[PB_FN_SHOWN];
+    size_t nfn;
+    int exact;               /* counts (gate_det.h): the ratio is exact, [ci_lo, ci_hi] the repetitions' range */
 } pb_cmp_cell;
 
 /* ---- statistics and decisions (gate.c) ---- */
@@ -385,5 +391,15 @@ void pb_gate_print(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *c
 /* s and a line break on f as the text format's lines are: on stdout cut at spaces to fit the
  * terminal (as pb_gate_print's), each further line indented by two spaces. */
 void pb_gate_text_line(FILE *f, const char *s);
+
+/* ---- where the instructions differ (gate_fns.c, docs/counts.md) ---- */
+
+/* Each cell's function-by-function difference: impl_a's rows in run_a against impl_b's in run_b
+ * (table func_counts; one run for both where the impls differ). Cells of runs without such rows
+ * keep nfn 0. 0, or -1 + e. */
+int pb_gate_cells_fns(pb_store *st, int64_t run_a, int64_t run_b, pb_cmp_cell *cells, size_t n, pb_err *e);
+/* The cells' differences, one line a cell ("256 enc 4096: -4035.0 = xor_tweak +9253.0, ..."), under
+ * a heading; regressions say what grew. Text lines are wrapped at width (0: whole); md a list. */
+void pb_gate_print_fns(FILE *f, int md, const pb_cmp_cell *cells, size_t n, int width);
 
 #endif

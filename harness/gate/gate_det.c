@@ -9,6 +9,7 @@
 
 #include "gate_store.h"
 #include "reads.h"
+#include "term.h"
 #include "text_out.h"
 
 pb_cell_verdict pb_det_verdict(double lo, double hi, double threshold)
@@ -79,6 +80,7 @@ static void fill_cell(pb_cmp_cell *c, const char *impl_a, const char *impl_b, co
     c->ci_lo = b[0] / a[2];
     c->ci_hi = b[2] / a[0];
     c->noise = fmax(a[2] / a[0], b[2] / b[0]) - 1;
+    c->exact = 1;
     c->verdict = pb_det_verdict(c->ci_lo, c->ci_hi, t);
     snprintf(c->note, sizeof c->note, "%s %.9g -> %.9g", metric, a[1], b[1]);
 }
@@ -112,6 +114,7 @@ static void print_counts(FILE *f, const char *title, int64_t id, const pb_cmp_ce
                 (unsigned long long)c->size, va, vb, c->ratio, 100 * (c->ratio - 1), pb_cell_verdict_name(c->verdict),
                 range);
     }
+    pb_gate_print_fns(f, 0, cells, n, pb_term_width_fd(fileno(f)));
     fprintf(f, "threshold %.3g%% (%s), metric %s; %s\nexit %d (%s)\n", 100 * t, where, metric, about, status,
             pb_gate_exit_name(status));
 }
@@ -176,6 +179,7 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
         fill_cell(&cells[n++], A, B, a->variant, a->op, a->size, t, metric, ra, rb, a->reps < b->reps ? a->reps : b->reps,
                   !a->ok ? a->reason : !b->ok ? b->reason : NULL);
     }
+    if (rc == 0) rc = pb_gate_cells_fns(st, run, run, cells, n, e);
     if (rc == 0) {
         char title[256], about[2800];
         snprintf(title, sizeof title, "gate claim %s (valgrind counts): %s (candidate) against %s (baseline), run %lld",
@@ -196,6 +200,34 @@ static int load_rows(pb_store *st, int64_t run, const char *metric, pb_case_stat
     free(*out);
     *out = NULL;
     return pb_errf(e, "run %lld has no %s counted under valgrind (bench run --measure valgrind)", (long long)run, metric);
+}
+
+int pb_det_compare_cells(pb_store *st, int64_t run, const char *A, const char *B, const char *metric,
+                         pb_cmp_cell **cells, size_t *n, pb_err *e)
+{
+    pb_case_stat *r = NULL;
+    size_t nr = 0;
+    *cells = NULL;
+    *n = 0;
+    if (load_rows(st, run, metric, &r, &nr, e) < 0) return -1;
+    pb_cmp_cell *v = calloc(nr + 1, sizeof *v);
+    if (!v) { free(r); return pb_errf(e, "out of memory"); }
+    for (size_t i = 0; i < nr; i++) {
+        if (strcmp(r[i].impl, A)) continue;
+        for (size_t j = 0; j < nr; j++)
+            if (!strcmp(r[j].impl, B) && !strcmp(r[i].variant, r[j].variant) && !strcmp(r[i].op, r[j].op) &&
+                r[i].size == r[j].size) {
+                fill_cell(&v[*n], A, B, r[i].variant, r[i].op, r[i].size, NAN, metric, r[i].v, r[j].v,
+                          r[i].n < r[j].n ? r[i].n : r[j].n, NULL);
+                v[(*n)++].verdict = PB_CELL_COMPARED;
+                break;
+            }
+    }
+    free(r);
+    int rc = pb_gate_cells_fns(st, run, run, v, *n, e);
+    if (rc < 0) { free(v); *n = 0; return -1; }
+    *cells = v;
+    return 0;
 }
 
 static int run_id(const char *list, const char *opt, int64_t *id, pb_err *e)
@@ -245,6 +277,7 @@ int pb_gate_valgrind_runs(const pb_det_gate *g, const char *runs_a, const char *
     }
     if (rc == 0 && !n) rc = pb_errf(e, "runs %lld and %lld have no cell in common%s%s", (long long)a, (long long)b,
                                     impl ? " for impl " : "", impl ? impl : "");
+    if (rc == 0) rc = pb_gate_cells_fns(st, a, b, cells, n, e);
     if (rc == 0) {
         char title[256], about[400];
         snprintf(title, sizeof title, "gate commit %s (valgrind counts): build %.12s (run %lld) against build %.12s (run %lld)",

@@ -52,6 +52,12 @@ int pb_gate_valgrind(const pb_det_gate *g, pb_store *st, const pb_thresholds *th
 int pb_gate_valgrind_runs(const pb_det_gate *g, const char *runs_a, const char *runs_b, pb_store *st,
                           const pb_thresholds *th, pb_err *e);
 
+/* bench compare of a count run (bench run --measure valgrind): impl A against impl B cell by cell in
+ * metric, each side's range over its repetitions, no verdict (PB_CELL_COMPARED), with the cells'
+ * function-by-function differences (gate.h pb_gate_cells_fns). *cells malloc'd (*n of them). 0, or -1 + e. */
+int pb_det_compare_cells(pb_store *st, int64_t run, const char *A, const char *B, const char *metric,
+                         pb_cmp_cell **cells, size_t *n, pb_err *e);
+
 /* `bench gate --measure both`: the id of the newest comparison (0 if none), and the cells of a
  * wall-time comparison and a count comparison of the same gate side by side, with
  * pb_two_metric_note's reading of each. */

@@ -107,6 +107,13 @@ static json_t *cell_json(const pb_cmp_cell *c, const pb_gate_params *gp)
     json_object_set_new(o, "finding", under ? pb_json_text(pb_under_threshold_text(finding, sizeof finding, c))
                                             : json_null());
     json_object_set_new(o, "note", pb_json_text(c->note));
+    /* count gates: where the instructions differ, and on a regression what grew (docs/counts.md) */
+    if (c->nfn) {
+        char grew[600];
+        json_object_set_new(o, "functions", pb_json_fn_deltas(c->fn, c->nfn));
+        pb_fn_grew_text(c->fn, c->nfn, grew, sizeof grew);
+        json_object_set_new(o, "grew", grew[0] ? pb_json_text(grew) : json_null());
+    }
     return o;
 }
 

@@ -391,6 +391,7 @@ void pb_gate_print(FILE *f, int md, const pb_cmp_header *h, const pb_cmp_cell *c
     }
     if (md) print_md_table(f, h, cells, n);
     else print_text_table(f, h, cells, n, width);
+    pb_gate_print_fns(f, md, cells, n, (int)width);
     if (h->exit_status >= 0)
         snprintf(line, sizeof line, md ? "\n**verdict: %s** (%s)" : "verdict: %s (%s)", pb_gate_exit_name(h->exit_status),
                  counts);

@@ -72,6 +72,16 @@ static void cell_from_json(pb_cmp_cell *c, const json_t *o)
     };
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) *nums[k].v = jnum(o, nums[k].k);
     c->verdict = verdict_named(jstr(o, "verdict"));
+    size_t i;
+    const json_t *fd;
+    json_array_foreach(jarr(o, "functions"), i, fd) {
+        if (c->nfn == PB_FN_SHOWN) break;
+        pb_fn_delta *d = &c->fn[c->nfn++];
+        snprintf(d->func, sizeof d->func, "%s", jstr(fd, "function"));
+        d->base = jnum(fd, "baseline");
+        d->cand = jnum(fd, "candidate");
+        d->delta = jnum(fd, "delta");
+    }
 }
 
 /* a gate of the document as pb_gate_print takes it; people: its paths shown as paths.h shows them */
@@ -163,6 +173,8 @@ static const char *finding(char *b, size_t cap, const json_t *c)
                      100 * (r - 1), 100 * (jnum(c, "ci_lo") - 1), 100 * (jnum(c, "ci_hi") - 1), pct(tb, sizeof tb, t), ph);
         else
             snprintf(b, cap, "regression: %.2f %% more, over the %s threshold", 100 * (r - 1), pct(tb, sizeof tb, t));
+        /* a count gate names the functions that account for most of the increase */
+        if (jstr(c, "grew")[0]) snprintf(b + strlen(b), cap - strlen(b), "; grew: %s", jstr(c, "grew"));
         break;
     case NOTE_UNDER: snprintf(b, cap, "%s", jstr(c, "finding")); break;
     case NOTE_INCONCLUSIVE:

@@ -29,4 +29,14 @@ struct json_t *pb_json_text(const char *s);
  * integers and reals as numbers, text as pb_json_text. An empty object for no such run. */
 struct json_t *pb_json_run_columns(pb_store *st, int64_t id, const char *const *cols, size_t ncols);
 
+/* Where the instructions went (docs/counts.md), for the JSON export and the gate's document
+ * (export_fns.c): "functions", every per-function row of runs ids[0..n) (table func_counts), and
+ * "function_diffs", per run and cell, the run's candidate against its baseline function by function
+ * (fn_diff.h), the deltas summing to the total. Empty arrays where the runs have none. */
+struct json_t *pb_json_fn_rows(pb_store *st, const int64_t *ids, int n);
+struct json_t *pb_json_fn_diffs(pb_store *st, const int64_t *ids, int n);
+/* One cell's deltas as a JSON array of {function, baseline, candidate, delta} (baseline and
+ * candidate null in the rest row). */
+struct json_t *pb_json_fn_deltas(const pb_fn_delta *d, size_t n);
+
 #endif

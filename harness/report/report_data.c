@@ -222,6 +222,7 @@ void pb_report_data_free(pb_report_data *d)
     }
     free(d->notes);
     free(d->spreads);
+    free(d->fns);
     pb_run_sides_free(&d->sides);
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < RUN_INFO_COLS; i++) free(d->info[k].col[i]);
@@ -251,6 +252,20 @@ static int load_spreads(pb_store *st, const pb_suite *s, pb_report_data *d, pb_e
     return 0;
 }
 
+/* Where old and new differ (docs/counts.md): the per-function rows of the run where it is a count run,
+ * else of the suite's latest count run (the report's other runs are timed: they have none) */
+static int load_fns(pb_store *st, const pb_suite *s, int64_t run, pb_report_data *d, pb_err *e)
+{
+    int64_t id = 0;
+    if (pb_query_int(st, &id, e, "find the count run",
+                     "SELECT CASE WHEN EXISTS (SELECT 1 FROM runs WHERE id = ?1 AND target = 'valgrind') THEN ?1 ELSE"
+                     " (SELECT max(id) FROM runs WHERE suite = ?2 AND status = 'complete' AND target = 'valgrind') END",
+                     "it", run, s->name) < 0)
+        return -1;
+    d->count_run = id;
+    return id > 0 ? pb_store_func_counts(st, id, NULL, &d->fns, &d->nfns, e) : 0;
+}
+
 int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t guest_run, const char *data_dir,
                         pb_report_data *d, pb_err *e)
 {
@@ -275,6 +290,7 @@ int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t gu
     }
     if (rc == 0) rc = load_spreads(st, s, d, e);
     if (rc == 0) rc = pb_store_run_sides(st, run, &d->sides, e);
+    if (rc == 0) rc = load_fns(st, s, run, d, e);
     if (rc < 0) pb_report_data_free(d);
     return rc;
 }

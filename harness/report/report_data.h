@@ -95,6 +95,9 @@ typedef struct pb_report_data {
     size_t nspreads;
     run_info info[2];              /* [0] the run, [1] the kernel-module run */
     pb_run_sides sides;            /* whose code run timed, one per side (store.h); n 0: the lab's own */
+    int64_t count_run;             /* the run itself where it is a count run, else the suite's latest; 0: none */
+    pb_fn_row *fns;                /* its per-function rows (fn_diff.h), case by case */
+    size_t nfns;
 } pb_report_data;
 
 /* Everything the report of suite s draws from: run (and guest_run, 0 for none) in metric, the
@@ -301,6 +304,10 @@ void pb_report_other_ratios(pb_table_writer *t, const pb_report_data *d, const p
  * time and the samples, as the terminal shows them after `bench run`. Nothing where d has none.
  * A paragraph and the table, in the writer's notation. */
 void pb_report_spread_table(pb_table_writer *t, const pb_report_data *d);
+/* Where the candidate and the baseline differ, per cell of the count run (d->count_run), the functions
+ * with the largest differences in instructions per op and the rest, summing to the total
+ * (report_why.c, fn_diff.h): a compact list, Markdown (html 0) or HTML. Nothing without a count run. */
+void pb_report_why(FILE *f, const pb_report_data *d, const pb_suite *s, int html);
 
 /* Count the verdicts of d's userspace table into host and of its kernel-module table (if any) into
  * guest, as the renderers' tables show them (report.c). */

@@ -112,15 +112,15 @@ int pb_cg_parse_text(const char *path, const char *text, pb_cg_counts *c, pb_err
     return 0;
 }
 
-int pb_cg_parse_file(const char *path, pb_cg_counts *c, pb_err *e)
+char *pb_cg_read_file(const char *path, pb_err *e)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return pb_errf(e, "%s: %s", path, strerror(errno));
+    if (!f) { pb_errf(e, "%s: %s", path, strerror(errno)); return NULL; }
     size_t cap = 1 << 16, n = 0;
     char *text = malloc(cap);
     while (text) {
         if (n + 1 == cap) {
-            if (cap >= (size_t)1 << 30) { free(text); fclose(f); return pb_errf(e, "%s: larger than 1 GiB", path); }
+            if (cap >= (size_t)1 << 30) { free(text); fclose(f); pb_errf(e, "%s: larger than 1 GiB", path); return NULL; }
             char *t2 = realloc(text, cap *= 2);
             if (!t2) { free(text); text = NULL; break; }
             text = t2;
@@ -131,10 +131,17 @@ int pb_cg_parse_file(const char *path, pb_cg_counts *c, pb_err *e)
     }
     int err = ferror(f);
     fclose(f);
-    if (!text) return pb_errf(e, "%s: out of memory", path);
-    if (err) { free(text); return pb_errf(e, "%s: read error", path); }
+    if (!text) { pb_errf(e, "%s: out of memory", path); return NULL; }
+    if (err) { free(text); pb_errf(e, "%s: read error", path); return NULL; }
     text[n] = 0;
-    if (strlen(text) != n) { free(text); return pb_errf(e, "%s: NUL byte in the file", path); }
+    if (strlen(text) != n) { free(text); pb_errf(e, "%s: NUL byte in the file", path); return NULL; }
+    return text;
+}
+
+int pb_cg_parse_file(const char *path, pb_cg_counts *c, pb_err *e)
+{
+    char *text = pb_cg_read_file(path, e);
+    if (!text) return -1;
     int rc = pb_cg_parse_text(path, text, c, e);
     free(text);
     return rc;

@@ -26,6 +26,8 @@ typedef struct pb_cg_counts {
 
 /* Parse text (path only names it in errors). 0, or -1 + "path:line: what" in e. */
 int pb_cg_parse_text(const char *path, const char *text, pb_cg_counts *c, pb_err *e);
+/* A whole file as one string (malloc'd; a NUL byte in it or over 1 GiB is an error), or NULL + e. */
+char *pb_cg_read_file(const char *path, pb_err *e);
 /* Read and parse a file. */
 int pb_cg_parse_file(const char *path, pb_cg_counts *c, pb_err *e);
 /* The total of one event; -1 (and *v untouched) when the file has no such event. */

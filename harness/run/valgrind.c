@@ -275,6 +275,7 @@ int pb_vg_child(const pb_runner_opts *o, const char *dir, int reps, pb_err *e)
 
 void pb_vg_result_free(pb_vg_result *r)
 {
+    for (size_t i = 0; r->c && i < r->n; i++) free(r->c[i].fn);
     free(r->c);
     memset(r, 0, sizeof *r);
 }
@@ -408,11 +409,16 @@ static int read_cases(const char *dir, pb_vg_result *r, pb_err *e)
         /* callgrind numbers the dumps of DUMP_STATS_AT from 1, as the child does */
         char dump[1100], trig[64];
         snprintf(dump, sizeof dump, "%s/cg.out.%d", dir, want_dump);
-        pb_cg_counts k;
-        if (pb_cg_parse_file(dump, &k, e) < 0) { rc = -1; break; }
+        pb_cg_fns fk;
+        if (pb_cg_fns_parse_file(dump, &fk, e) < 0) { rc = -1; break; }
+        const pb_cg_counts *k = &fk.counts;
         snprintf(trig, sizeof trig, "Client Request: pbcase %d", want_dump);
-        if (strcmp(k.trigger, trig)) { rc = pb_errf(e, "%s: trigger '%s', expected '%s'", dump, k.trigger, trig); break; }
-        if (counts_of(&k, dump, &c->rep[rep], e) < 0) { rc = -1; break; }
+        if (strcmp(k->trigger, trig)) rc = pb_errf(e, "%s: trigger '%s', expected '%s'", dump, k->trigger, trig);
+        if (rc == 0) rc = counts_of(k, dump, &c->rep[rep], e);
+        /* the functions of the first repetition: the others repeat it (or differ by data, sigpool) */
+        if (rc == 0 && rep == 0) rc = pb_vg_case_funcs(c, &fk, e);
+        pb_cg_fns_free(&fk);
+        if (rc) break;
         c->reps = rep + 1;
     }
     if (rc == 0 && ferror(f)) rc = pb_errf(e, "%s: read error", path);
@@ -582,6 +588,7 @@ int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, co
         if (cid < 0) { rc = -1; break; }
         for (size_t m = 0; m < NVG && rc == 0 && c->ok; m++)
             rc = insert_stat(st, cid, VG_METRICS[m], pb_metric_find(VG_METRICS[m])->unit, c, e);
+        if (rc == 0 && c->ok) rc = pb_vg_store_funcs(st, cid, c, e);
     }
     /* every impl against the baseline of its cell */
     for (size_t i = 0; i < r->n && rc == 0; i++) {

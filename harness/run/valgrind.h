@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "callgrind_fn.h"
+#include "fn_diff.h"
 #include "pb.h"
 #include "runner.h"
 #include "store.h"
@@ -55,6 +57,8 @@ typedef struct pb_vg_case {
     char reason[200];
     int reps;
     pb_vg_counts rep[4];         /* one per repetition */
+    pb_fn_row *fn;               /* repetition 0's top functions per op and the rest (vg_funcs.c) */
+    size_t nfn;
 } pb_vg_case;
 
 /* Per-op figures of a case (from repetition r). */
@@ -100,6 +104,12 @@ void pb_vg_metrics_of(const pb_vg_case *c, int rep, pb_vg_metrics *m);
 double pb_vg_spread(const pb_vg_case *c);
 /* Smallest, median and largest value of a metric over the repetitions of a case. */
 void pb_vg_range(const pb_vg_case *c, const char *metric, double *lo, double *med, double *hi);
+
+/* Where a case's instructions went: the first PB_FN_KEEP functions of f (by Ir) per op, divided
+ * as the case's totals are (c->iters), and the rest as one row, into c->fn (vg_funcs.c). 0, or -1 + e. */
+int pb_vg_case_funcs(pb_vg_case *c, const pb_cg_fns *f, pb_err *e);
+/* c's per-function rows into table func_counts under case_id. 0, or -1 + e. */
+int pb_vg_store_funcs(pb_store *st, int64_t case_id, const pb_vg_case *c, pb_err *e);
 
 /* Run the child under Valgrind and collect every case. -1 + e (valgrind missing, child failed,
  * a dump that does not parse or does not match its case). */

@@ -32,6 +32,7 @@ const char PB_MERGE_SAMPLE_COLS[] = "round, position, repetition, iterations, ns
                                   " tprobe_before, tprobe_after";
 static const char METRIC_COLS[] = "metric, value";
 const char PB_MERGE_STAT_COLS[] = "metric, unit, source, n, median, p10, p90, min, max, n_fast, median_fast";
+const char PB_MERGE_FUNC_COLS[] = "rank, func, insns_per_op, l1_miss_per_op, ll_miss_per_op, branch_miss_per_op";
 const char PB_MERGE_RATIO_COLS[] = "suite, variant, op, size_bytes, metric, baseline, candidate, n_pairs, estimate,"
                                  " ci_lo, ci_hi, conf, p_value, median_ratio, method, layouts, layout_lo,"
                                  " layout_hi, per_layout, shared_pairs";
@@ -58,7 +59,7 @@ typedef struct merge_ctx {
     pb_store *dest, *src;
     pb_merge_counts *n;
     pb_err *e;
-    copier runs, cases, samples, metrics, stats, ratios, objects, cells;
+    copier runs, cases, samples, metrics, stats, funcs, ratios, objects, cells;
 } merge_ctx;
 
 static int count_cols(const char *cols)
@@ -157,6 +158,7 @@ static int sample_children(merge_ctx *m, int64_t src_id, int64_t dst_id)
 static int case_children(merge_ctx *m, int64_t src_id, int64_t dst_id)
 {
     if (copy_rows(m, &m->samples, src_id, dst_id, sample_children, NULL) < 0) return -1;
+    if (copy_rows(m, &m->funcs, src_id, dst_id, NULL, NULL) < 0) return -1;
     return copy_rows(m, &m->stats, src_id, dst_id, NULL, NULL);
 }
 
@@ -503,6 +505,7 @@ int pb_merge(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err *e)
     if (rc == 0) rc = copier_prepare(&m, &m.samples, "samples", "case_id", PB_MERGE_SAMPLE_COLS, 1);
     if (rc == 0) rc = copier_prepare(&m, &m.metrics, "sample_metrics", "sample_id", METRIC_COLS, 0);
     if (rc == 0) rc = copier_prepare(&m, &m.stats, "stats", "case_id", PB_MERGE_STAT_COLS, 0);
+    if (rc == 0) rc = copier_prepare(&m, &m.funcs, "func_counts", "case_id", PB_MERGE_FUNC_COLS, 0);
     if (rc == 0) rc = copier_prepare(&m, &m.ratios, "ratios", "run_id", PB_MERGE_RATIO_COLS, 0);
     if (rc == 0) rc = copier_prepare(&m, &m.objects, "objects", "run_id", PB_MERGE_OBJECT_COLS, 0);
     if (rc == 0) rc = copier_prepare(&m, &m.cells, "comparison_cells", "comparison_id", CELL_COLS, 0);
@@ -515,7 +518,7 @@ int pb_merge(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err *e)
     if (rc == 0) rc = merge_calibrations(&m, &cmap);
     free(cmap.from);
     free(cmap.to);
-    copier *all[] = {&m.runs, &m.cases, &m.samples, &m.metrics, &m.stats, &m.ratios, &m.objects, &m.cells};
+    copier *all[] = {&m.runs, &m.cases, &m.samples, &m.metrics, &m.stats, &m.funcs, &m.ratios, &m.objects, &m.cells};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) copier_free(all[i]);
     return rc;
 }

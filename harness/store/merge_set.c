@@ -56,13 +56,15 @@ static int copy_tables(pb_store *dest, const offsets *o, pb_err *e)
                     " WHERE +case_id %s ORDER BY id", PB_MERGE_SAMPLE_COLS, o->sample, o->cases},
         {"stats", "INSERT INTO main.stats (case_id, %s) SELECT case_id + ?1, %s FROM pb_src.stats WHERE +case_id %s"
                   " ORDER BY rowid", PB_MERGE_STAT_COLS, o->cases, -1},
+        {"func_counts", "INSERT INTO main.func_counts (case_id, %s) SELECT case_id + ?1, %s FROM pb_src.func_counts"
+                        " WHERE +case_id %s ORDER BY rowid", PB_MERGE_FUNC_COLS, o->cases, -1},
         {"ratios", "INSERT INTO main.ratios (run_id, %s) SELECT run_id + ?1, %s FROM pb_src.ratios WHERE +run_id %s"
                    " ORDER BY rowid", PB_MERGE_RATIO_COLS, o->run, -1},
         {"objects", "INSERT INTO main.objects (run_id, %s) SELECT run_id + ?1, %s FROM pb_src.objects"
                     " WHERE +run_id %s ORDER BY rowid", PB_MERGE_OBJECT_COLS, o->run, -1},
     };
     for (size_t i = 0; i < sizeof step / sizeof step[0]; i++) {
-        const char *in = i == 0 || i >= 4 ? in_runs : in_cases;
+        const char *in = i == 0 || i >= 5 ? in_runs : in_cases;
         snprintf(sql, sizeof sql, step[i].fmt, step[i].cols, step[i].cols, in);
         int rc = step[i].parent < 0 ? pb_query_exec(dest, e, step[i].table, sql, "i", step[i].own)
                                     : pb_query_exec(dest, e, step[i].table, sql, "ii", step[i].own, step[i].parent);

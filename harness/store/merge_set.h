@@ -11,7 +11,7 @@
 
 /* merge.c's column lists (docs/schema.md): the set path copies the same columns as the row path */
 extern const char PB_MERGE_RUN_COLS[], PB_MERGE_OBJECT_COLS[], PB_MERGE_CASE_COLS[], PB_MERGE_SAMPLE_COLS[],
-    PB_MERGE_STAT_COLS[], PB_MERGE_RATIO_COLS[];
+    PB_MERGE_STAT_COLS[], PB_MERGE_FUNC_COLS[], PB_MERGE_RATIO_COLS[];
 
 /* The complete runs of src whose uuid dest lacks, with their cases, samples, sample_metrics,
  * stats, ratios and objects, copied in one transaction (a failure leaves dest as it was); the run

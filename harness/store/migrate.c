@@ -161,6 +161,12 @@ static int migrate_9_to_10(pb_store *s, pb_err *e)
     return pb_store_ddl(s, "CREATE INDEX IF NOT EXISTS cases_suite_impl ON cases(suite, impl)", e);
 }
 
+/* per-function counts of a count run (docs/counts.md): a table of its own, no row for older runs */
+static int migrate_10_to_11(pb_store *s, pb_err *e)
+{
+    return pb_store_ddl(s, pb_schema_v11_tables_sql, e);
+}
+
 static const struct {
     const char *what;
     int (*apply)(pb_store *, pb_err *);
@@ -177,6 +183,7 @@ static const struct {
     {"7 -> 8: samples gain user_ns and sys_ns, the two parts of cpu_ns", migrate_7_to_8},
     {"8 -> 9: samples gain their core-sharing probes, ratios the pairs on a shared core they took", migrate_8_to_9},
     {"9 -> 10: cases gain the index cases_suite_impl (bench history's reads)", migrate_9_to_10},
+    {"10 -> 11: table func_counts (a count run's instructions per op per function)", migrate_10_to_11},
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == PB_SCHEMA_VERSION - 1, "one migration per version step");
 

@@ -256,3 +256,57 @@ int pb_store_add_count_ratio(pb_store *s, int64_t run, const char *suite, const 
                          " 'valgrind count ratio (deterministic: no CI)')",
                          "itttittd", run, suite, variant, op, size, base, cand, ratio);
 }
+
+/* ---- per-function counts ---- */
+
+int pb_store_add_func_count(pb_store *s, int64_t case_id, const pb_fn_row *r, pb_err *e)
+{
+    return pb_query_exec(s, e, "insert func_counts",
+                         "INSERT INTO func_counts (case_id, rank, func, insns_per_op, l1_miss_per_op, ll_miss_per_op,"
+                         " branch_miss_per_op) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         "intdrrr", case_id, r->rank, r->func, r->insns, r->l1_miss, r->ll_miss, r->branch_miss);
+}
+
+typedef struct fn_rows {
+    pb_fn_row *v;
+    size_t n, cap;
+} fn_rows;
+
+static int fn_row(void *ctx, pb_stmt *q)
+{
+    fn_rows *x = ctx;
+    if (pb_query_grow((void **)&x->v, &x->cap, x->n, sizeof *x->v) < 0) return 1;
+    pb_fn_row *r = &x->v[x->n++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->impl, PB_NAME_MAX, "%s", pb_db_column_text(q, 0));
+    snprintf(r->variant, PB_NAME_MAX, "%s", pb_db_column_text(q, 1));
+    snprintf(r->op, PB_NAME_MAX, "%s", pb_db_column_text(q, 2));
+    r->size = (uint64_t)pb_db_column_int64(q, 3);
+    r->rank = pb_db_column_int(q, 4);
+    snprintf(r->func, PB_FN_NAME, "%s", pb_db_column_text(q, 5));
+    r->insns = pb_query_real(q, 6);
+    r->l1_miss = pb_query_real(q, 7);
+    r->ll_miss = pb_query_real(q, 8);
+    r->branch_miss = pb_query_real(q, 9);
+    return 0;
+}
+
+int pb_store_func_counts(pb_store *s, int64_t run, const char *impl, pb_fn_row **out, size_t *n, pb_err *e)
+{
+    pb_stmt *q;
+    fn_rows x = {0};
+    *out = NULL;
+    *n = 0;
+    if (pb_query(s, &q, e, "read func_counts",
+                 "SELECT c.impl, c.variant, c.op, c.size_bytes, f.rank, f.func, f.insns_per_op, f.l1_miss_per_op,"
+                 " f.ll_miss_per_op, f.branch_miss_per_op FROM cases c JOIN func_counts f ON f.case_id = c.id"
+                 " WHERE c.run_id = ?1 AND (?2 = '' OR c.impl = ?2) ORDER BY c.id, CASE WHEN f.rank = 0 THEN 1 ELSE 0 END, f.rank",
+                 "it", run, impl ? impl : "") < 0)
+        return -1;
+    int rc = pb_query_rows(s, q, fn_row, &x, e, "read func_counts");
+    if (rc > 0) rc = pb_errf(e, "out of memory");
+    if (rc < 0) { free(x.v); return -1; }
+    *out = x.v;
+    *n = x.n;
+    return 0;
+}

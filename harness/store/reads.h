@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fn_diff.h"
 #include "store.h"
 #include "suite.h"
 
@@ -114,5 +115,14 @@ int pb_store_add_count_stat(pb_store *s, int64_t case_id, const char *metric, co
 /* A count ratio cand/base in insns_per_op of a cell of run (deterministic: one pair, no CI). 0, or -1 + e. */
 int pb_store_add_count_ratio(pb_store *s, int64_t run, const char *suite, const char *variant, const char *op,
                              int64_t size, const char *base, const char *cand, double ratio, pb_err *e);
+
+/* ---- per-function counts (table func_counts, docs/counts.md) ---- */
+
+/* One row of a count case: rank 1.. the functions, 0 the rest. 0, or -1 + e. */
+int pb_store_add_func_count(pb_store *s, int64_t case_id, const pb_fn_row *r, pb_err *e);
+/* Every per-function row of run (impl NULL: every impl), case by case (fn_diff.h's pb_fn_rows_of
+ * finds one case's), each case's functions by rank and its rest last, into *out (malloc'd, *n;
+ * free it). None (a run before version 11, a wall-time run): *n 0. 0, or -1 + e. */
+int pb_store_func_counts(pb_store *s, int64_t run, const char *impl, pb_fn_row **out, size_t *n, pb_err *e);
 
 #endif

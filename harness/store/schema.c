@@ -23,6 +23,17 @@
     "  command_line TEXT\n" \
     ");\n"
 
+/* Version 11 (docs/counts.md): where a case's instructions went, per function (callgrind's exclusive
+ * cost per op, run/callgrind_fn.h); rank 1 the most, then down; rank 0 the rest of the case's
+ * functions as one row, so that a case's rows sum to its insns_per_op. */
+#define FUNC_COUNTS_DDL \
+    "CREATE TABLE IF NOT EXISTS func_counts (\n" \
+    "  case_id INTEGER NOT NULL REFERENCES cases(id) ON DELETE CASCADE,\n" \
+    "  rank INTEGER NOT NULL, func TEXT NOT NULL,\n" \
+    "  insns_per_op REAL NOT NULL, l1_miss_per_op REAL, ll_miss_per_op REAL, branch_miss_per_op REAL,\n" \
+    "  PRIMARY KEY (case_id, rank)\n" \
+    ");\n"
+
 /* The current layout of every core table (version PB_SCHEMA_VERSION); see docs/schema.md for the
  * meaning of every column. A new database gets this and the gate's tables; an older one is brought
  * here by migrate.c's MIGRATIONS, never by editing this text alone. */
@@ -104,6 +115,7 @@ const char *const pb_store_schema_sql =
     ");\n"
     "CREATE INDEX IF NOT EXISTS ratios_run ON ratios(run_id);\n"
     OBJECTS_DDL
+    FUNC_COUNTS_DDL
     "CREATE VIEW IF NOT EXISTS summary AS\n"
     "  SELECT r.id AS run_id, c.suite, c.impl, c.variant, c.op, c.size_bytes,\n"
     "         s.metric, s.unit, s.n, s.median, s.p10, s.p90\n"
@@ -171,3 +183,4 @@ const char *const pb_gate_tables_sql =
     BASELINES_DDL;
 
 const char *const pb_schema_v6_tables_sql = OBJECTS_DDL BASELINES_DDL;
+const char *const pb_schema_v11_tables_sql = FUNC_COUNTS_DDL;

@@ -65,7 +65,7 @@ typedef struct relation_check {
  * store is not asked for them before its migration creates them. */
 static int relation_since(const char *name)
 {
-    static const struct { const char *name; int version; } LATER[] = {{"objects", 6}, {"baselines", 6}};
+    static const struct { const char *name; int version; } LATER[] = {{"objects", 6}, {"baselines", 6}, {"func_counts", 11}};
     for (size_t i = 0; i < sizeof LATER / sizeof LATER[0]; i++)
         if (!strcmp(LATER[i].name, name)) return LATER[i].version;
     return 1;

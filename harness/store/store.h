@@ -60,7 +60,7 @@ const char *pb_default_db(void);
 
 /* Schema version written to PRAGMA user_version (SQLite) or pb_meta.schema_version (PostgreSQL);
  * docs/schema.md lists every version. */
-#define PB_SCHEMA_VERSION 10
+#define PB_SCHEMA_VERSION 11
 /* How long an open, a migration or a write waits for another process's lock. */
 #define PB_BUSY_TIMEOUT_MS 30000
 
@@ -73,6 +73,7 @@ extern const char *const pb_store_schema_sql;
 extern const char *const pb_gate_tables_sql;
 /* The tables that came with version 6 (objects, baselines), for its migration. */
 extern const char *const pb_schema_v6_tables_sql;
+extern const char *const pb_schema_v11_tables_sql;   /* func_counts: migration 10 -> 11 */
 
 /* -1 + e (naming --db, or PB_DB) for '' and ':memory:', which would throw stored results away, for
  * a PostgreSQL URI with a password in it (or one this bench, built without libpq, cannot open),

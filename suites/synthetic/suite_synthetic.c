@@ -18,7 +18,11 @@
  *   - its own noise: lognormal with sigma 0.02, and with probability 0.05 a
  *     preemption that adds an exponential tail of mean 0.5.
  * So the true ratio new/old is exactly --shift, the pairing matters, and the
- * noise has the shape the gate was built for. Same seed, same samples. */
+ * noise has the shape the gate was built for. Same seed, same samples.
+ *
+ * --grow-tail P gives each op a second function, spin_tail, of a tenth of the op's steps in both
+ * impls, and new's P % of the op's steps (chain and tail) more there: a regression in one known function, so that
+ * the count gate can be shown to name it (docs/counts.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +37,7 @@ static const char *const impl_names[] = {"old", "new"};
 
 typedef struct synthetic_opts {
     double shift;                    /* --shift */
+    double grow_tail;                /* --grow-tail, per cent; < 0: no tail function */
     int fail[NIMPLS];                /* --fail-selftest IMPL, repeatable: fail[i] for impl_names[i] */
     int unavail[NIMPLS];             /* --unavailable IMPL, repeatable */
     int seeded;                      /* --seed given */
@@ -44,10 +49,11 @@ static void opts_init(void *p)
 {
     synthetic_opts *o = p;
     o->shift = 1.0;
+    o->grow_tail = -1;
 }
 
 typedef struct spin_ctx {
-    uint64_t steps;
+    uint64_t steps, tail_steps;
     uint64_t acc;
     /* seeded time source */
     uint64_t cell_key, impl_key;
@@ -88,6 +94,38 @@ static void spin_body(void *p, uint64_t iters)
     for (uint64_t i = 0; i < iters; i++)
         for (uint64_t k = 0; k < c->steps; k++) __asm__ volatile("addq $1, %0" : "+r"(x));
     c->acc = x;
+}
+
+/* the op's main chain and its tail (--grow-tail): functions of their own, each a chain of its own
+ * instruction (so that the compiler cannot fold the two into one), so that callgrind counts each */
+static __attribute__((noinline)) uint64_t spin_chain(uint64_t x, uint64_t steps)
+{
+    for (uint64_t k = 0; k < steps; k++) __asm__ volatile("addq $1, %0" : "+r"(x));
+    return x;
+}
+
+static __attribute__((noinline)) uint64_t spin_tail(uint64_t x, uint64_t steps)
+{
+    for (uint64_t k = 0; k < steps; k++) __asm__ volatile("addq $3, %0" : "+r"(x));
+    return x;
+}
+
+static void spin_tail_body(void *p, uint64_t iters)
+{
+    spin_ctx *c = p;
+    uint64_t x = c->acc;
+    for (uint64_t i = 0; i < iters; i++) x = spin_tail(spin_chain(x, c->steps), c->tail_steps);
+    c->acc = x;
+}
+
+static int set_grow_tail(void *p, const char *value, pb_err *e)
+{
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value || *end || !(v >= 0 && v <= 100))
+        return pb_errf(e, "--grow-tail wants a per cent from 0 to 100, got '%s'", value);
+    ((synthetic_opts *)p)->grow_tail = v;
+    return 0;
 }
 
 static int set_shift(void *p, const char *value, pb_err *e)
@@ -148,6 +186,8 @@ static int marked(const int *marks, const char *impl)
 
 static const pb_suite_opt options[] = {
     {"shift", "F", "new does F times the work of old (default 1.0, an A/A pair)", set_shift},
+    {"grow-tail", "P", "end each op in a function of its own, spin_tail (a tenth of its steps), where new does\n"
+                       "P % of the op's steps more: a regression in one known function (tests)", set_grow_tail},
     {"fail-selftest", "IMPL", "make IMPL fail its self-test (tests the refusal; repeatable)", set_fail},
     {"unavailable", "IMPL", "make IMPL's set-up report 'unavailable' (repeatable)", set_unavail},
     {"seed", "N", "do not time: draw each sample from a generator seeded with N\n"
@@ -193,12 +233,17 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     double f = (strcmp(impl, "new") == 0 ? o->shift : 1.0) * PB_SYNTHETIC_BUILD_FACTOR;
     s->steps = (uint64_t)((double)cell->size_bytes * f + 0.5);
     c->body = spin_body;
+    if (o->grow_tail >= 0) {
+        s->tail_steps = (uint64_t)((double)cell->size_bytes / 10 +
+                                   (strcmp(impl, "new") == 0 ? 1.1 * (double)cell->size_bytes * o->grow_tail / 100 : 0) + 0.5);
+        c->body = spin_tail_body;
+    }
     c->ctx = s;
     c->free_ctx = free;
     if (o->seeded) {
         /* the time comes from the seed: the body has nothing to do, except under valgrind
          * (bench --measure valgrind/both), where its instruction count is what is measured */
-        if (!RUNNING_ON_VALGRIND) s->steps = 0;
+        if (!RUNNING_ON_VALGRIND) s->steps = s->tail_steps = 0;
         s->cell_key = mix(o->seed ^ mix(cell->size_bytes));
         /* every case set up gets its own noise, also the second copy of an impl in an A/A gate;
          * the order of set-ups is fixed, so this is as repeatable as the seed */

@@ -210,7 +210,7 @@ pg-concurrent-writers-lose-nothing)
         is "round $k: distinct UUIDs, machine identity" \
            "$(pgq "$U" "SELECT count(DISTINCT uuid) || ',' || count(machine_id) || ',' || count(hostname) FROM runs")" "$N,$N,$N"
         is "round $k: summary rows of every run" "$(pgq "$U" "SELECT count(DISTINCT run_id) FROM summary")" "$N"
-        is "round $k: schema version" "$(pgq "$U" "SELECT schema_version FROM pb_meta")" "10"
+        is "round $k: schema version" "$(pgq "$U" "SELECT schema_version FROM pb_meta")" "11"
         is "round $k: one pb_meta row" "$(pgq "$U" "SELECT count(*) FROM pb_meta")" "1"
     done
     ;;
@@ -278,7 +278,7 @@ pg-failed-write-fails-its-cell-whole)
     # samples is kept, and the run is failed with the server's reason
     pg_start
     U=$(pg_db refuse)
-    expect 0 "schema version 10" "$BENCH" migrate --db "$U"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$U"
     pgq "$U" "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS
               \$\$ BEGIN IF NEW.round = 7 THEN RAISE EXCEPTION 'sample refused by the server'; END IF; RETURN NEW; END \$\$;
               CREATE TRIGGER refuse BEFORE INSERT ON samples FOR EACH ROW EXECUTE FUNCTION refuse();" > /dev/null
@@ -304,25 +304,25 @@ pg-read-only-commands-create-nothing)
     expect 2 "--quick takes no value" "$BENCH" run --suite synthetic --quick=no --db "$U"
     expect 2 "bad size '+64'" "$BENCH" "${QUICK[@]}" --db "$U" --sizes +64
     is "nothing created by reads and refusals" "$(tables)" "0"
-    expect 0 "schema version 10" "$BENCH" migrate --db "$U"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$U"
     is "migrate created the schema" "$(pgq "$U" "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'
         AND table_name IN ('runs', 'cases', 'samples', 'sample_metrics', 'stats', 'ratios', 'summary', 'summary_ratios',
         'comparisons', 'comparison_runs', 'comparison_cells', 'calibrations', 'pb_meta')")" "13"
-    expect 0 "schema version 10" "$BENCH" migrate --db "$U"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$U"
     expect 0 "run   suite" "$BENCH" list --runs --db "$U"
     # a table or column missing under a right pb_meta: refused by readers and writers alike at the
     # open, in the server's words (issue 21), and nothing written
     pgq "$U" "ALTER TABLE samples RENAME TO samples_away" >/dev/null
-    expect 2 "$U: store does not match schema version 10: ERROR:  relation \"samples\" does not exist" \
+    expect 2 "$U: store does not match schema version 11: ERROR:  relation \"samples\" does not exist" \
         "$BENCH" list --runs --db "$U"
-    expect 2 "store does not match schema version 10" "$BENCH" "${QUICK[@]}" --db "$U"
+    expect 2 "store does not match schema version 11" "$BENCH" "${QUICK[@]}" --db "$U"
     pgq "$U" "CREATE VIEW samples AS SELECT * FROM samples_away" >/dev/null
-    expect 2 "store does not match schema version 10: table samples is there but not as a table" \
+    expect 2 "store does not match schema version 11: table samples is there but not as a table" \
         "$BENCH" "${QUICK[@]}" --db "$U"
     pgq "$U" "DROP VIEW samples" >/dev/null
     pgq "$U" "ALTER TABLE samples_away RENAME TO samples; ALTER TABLE ratios RENAME COLUMN per_layout TO pl" >/dev/null
     expect 2 "column \"per_layout\" does not exist" "$BENCH" export --format csv --db "$U"
-    expect 2 "store does not match schema version 10" "$BENCH" migrate --db "$U"
+    expect 2 "store does not match schema version 11" "$BENCH" migrate --db "$U"
     pgq "$U" "ALTER TABLE ratios RENAME COLUMN pl TO per_layout" >/dev/null
     # pb_meta without its row: no version at all
     pgq "$U" "DELETE FROM pb_meta" >/dev/null
@@ -332,7 +332,7 @@ pg-read-only-commands-create-nothing)
     is "nothing run into a store refused" "$(pgq "$U" "SELECT count(*) FROM runs")" "0"
     # a read-only command writes nothing even through SQL of its own
     is "a newer schema is refused" "$(pgq "$U" "UPDATE pb_meta SET schema_version = 99"; "$BENCH" list --runs --db "$U" 2>&1)" \
-       "bench list: $U has schema version 99, this bench reads version 10: use a newer bench"
+       "bench list: $U has schema version 99, this bench reads version 11: use a newer bench"
     expect 2 "newer than this bench" "$BENCH" "${QUICK[@]}" --db "$U"
     is "a newer database is left alone" "$(pgq "$U" "SELECT count(*) FROM runs")" "0"
     ;;
@@ -351,9 +351,9 @@ pg-migrates-v4-store)
               UPDATE pb_meta SET schema_version = 4" >/dev/null
     rows() { pgq "$U" "SELECT (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM samples) || ',' || (SELECT count(*) FROM ratios) || ',' || (SELECT count(*) FROM summary)"; }
     before=$(rows)
-    expect 2 "has schema version 4, this bench reads version 10: migrate it" "$BENCH" list --runs --db "$U"
-    expect 0 "schema version 10" "$BENCH" migrate --db "$U"
-    is "v4 on PostgreSQL: version" "$(pgq "$U" "SELECT schema_version FROM pb_meta")" "10"
+    expect 2 "has schema version 4, this bench reads version 11: migrate it" "$BENCH" list --runs --db "$U"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$U"
+    is "v4 on PostgreSQL: version" "$(pgq "$U" "SELECT schema_version FROM pb_meta")" "11"
     is "v4 on PostgreSQL: every row kept" "$(rows)" "$before"
     is "v4 on PostgreSQL: the identity columns, NULL" \
        "$(pgq "$U" "SELECT count(*) FROM runs WHERE cpu_vendor IS NULL AND cpu_stepping IS NULL AND cache_l3_bytes IS NULL AND hypervisor IS NULL")" "1"
@@ -373,7 +373,7 @@ pg-lab-role-needs-only-dml)
     # run's ratios) and USAGE on the sequences, and every command that writes runs with it
     pg_start
     U=$(pg_db fleet)
-    expect 0 "schema version 10" "$BENCH" migrate --db "$U"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$U"
     pgq "$U" "CREATE ROLE pblab LOGIN;
               GRANT CONNECT ON DATABASE fleet TO pblab;
               GRANT USAGE ON SCHEMA public TO pblab;

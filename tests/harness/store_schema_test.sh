@@ -34,6 +34,7 @@ damage no-gate-table "DROP TABLE comparison_cells" "no such table: comparison_ce
 damage no-summary-view "DROP VIEW summary" "no such table: summary"
 damage no-summary-ratios-view "DROP VIEW summary_ratios" "no such table: summary_ratios"
 damage no-objects-table "DROP TABLE objects" "no such table: objects"
+damage no-func-counts-table "DROP TABLE func_counts" "no such table: func_counts"
 damage column-dropped "ALTER TABLE ratios DROP COLUMN per_layout" "no such column: per_layout"
 damage user-column-dropped "ALTER TABLE runs DROP COLUMN build_parity" "no such column: build_parity"
 damage column-renamed "ALTER TABLE cases RENAME COLUMN impl TO implementation" "no such column: impl"
@@ -74,8 +75,8 @@ for i in "${!names[@]}"; do
         what="$n: bench $c"
         if ((rc >= 128)); then bad "$what: crashed (exit $rc): $out"; continue; fi
         [[ $rc -eq 2 ]] && ok || bad "$what: exit $rc, want 2: $out"
-        [[ $out == *"$db: store does not match schema version 10: ${words[$i]}"* ]] && ok ||
-            bad "$what: lacks '$db: store does not match schema version 10: ${words[$i]}': $out"
+        [[ $out == *"$db: store does not match schema version 11: ${words[$i]}"* ]] && ok ||
+            bad "$what: lacks '$db: store does not match schema version 11: ${words[$i]}': $out"
         left=$(find w -mindepth 1 -print -quit)
         [[ -z $left ]] && ok || bad "$what: left $left behind"
     done
@@ -94,7 +95,7 @@ is "v3 without stats: unchanged" "$(sha256sum <v3.db)" "$before"
 cp clean.db v3.db
 sqlite3 v3.db "ALTER TABLE samples DROP COLUMN layout; ALTER TABLE runs DROP COLUMN hostname; PRAGMA user_version = 3"
 before=$(sha256sum <v3.db)
-expect 2 "v3.db: store does not match schema version 3 (migrated to 10, not kept): no such column: hostname" \
+expect 2 "v3.db: store does not match schema version 3 (migrated to 11, not kept): no such column: hostname" \
     "$BENCH" run --suite synthetic --quick --quiet --rounds 2 --db v3.db
 is "v3 without runs.hostname: unchanged" "$(sha256sum <v3.db)" "$before"
 is "v3 without runs.hostname: still version 3" "$(q v3.db "PRAGMA user_version")" "3"
@@ -110,6 +111,6 @@ done
 # the clean store still opens for every reader (the check asks for nothing the schema lacks)
 expect 0 "" "$BENCH" list --runs --db clean.db
 expect 0 "" "$BENCH" export --format csv --db clean.db
-expect 0 "schema version 10" "$BENCH" migrate --db clean.db
+expect 0 "schema version 11" "$BENCH" migrate --db clean.db
 
 finish

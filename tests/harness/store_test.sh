@@ -23,8 +23,8 @@ store-migrates-v1-databases)
         expect 2 "schema version 1" "$BENCH" list --runs --db "$D"
         expect 2 "bench migrate" "$BENCH" report --db "$D" --out "$T/p"
         is "$f: a refused read leaves the file unchanged" "$(sha256sum "$D")" "$before"
-        expect 0 "schema version 10" "$BENCH" migrate --db "$D"
-        is "$f: user_version" "$(q "$D" "PRAGMA user_version")" "10"
+        expect 0 "schema version 11" "$BENCH" migrate --db "$D"
+        is "$f: user_version" "$(q "$D" "PRAGMA user_version")" "11"
         is "$f: old 'host' runs are userspace runs" "$(q "$D" "SELECT group_concat(target) FROM runs WHERE id IN (1, 2)")" \
            "userspace,userspace"
         is "$f: every column of version 2" \
@@ -39,13 +39,13 @@ store-migrates-v1-databases)
         is "$f: the integrity check" "$(q "$D" "PRAGMA integrity_check")" "ok"
         expect 0 "userspace" "$BENCH" list --runs --db "$D"
         # a second migrate finds nothing to do
-        expect 0 "schema version 10" "$BENCH" migrate --db "$D"
+        expect 0 "schema version 11" "$BENCH" migrate --db "$D"
     done
     # an early version-2 file (no suite_settings) is brought to version 3 whole
     D=$T/v2-early.db
     load store-v2-early "$D"
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
-    is "v2-early: user_version" "$(q "$D" "PRAGMA user_version")" "10"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
+    is "v2-early: user_version" "$(q "$D" "PRAGMA user_version")" "11"
     is "v2-early: suite_settings and the version-3 columns" \
        "$(q "$D" "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('suite_settings', 'uuid', 'cpu_affinity', 'loadavg_start', 'loadavg_end', 'noise')")" "6"
     is "v2-early: its run is reported (2 cases x 3 metrics)" "$(q "$D" "SELECT count(*) FROM summary WHERE run_id = 1")" "6"
@@ -53,7 +53,7 @@ store-migrates-v1-databases)
     D=$T/v3.db
     load store-v3 "$D"
     is "v3: user_version before" "$(q "$D" "PRAGMA user_version")" "3"
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
     is "v3: the layout columns, one layout" \
        "$(q "$D" "SELECT (SELECT group_concat(DISTINCT layouts) FROM cases) || ',' || (SELECT group_concat(DISTINCT layout) FROM samples) || ',' || (SELECT group_concat(DISTINCT layouts || ':' || (layout_lo IS NULL) || (per_layout IS NULL)) FROM ratios) || ',' || (SELECT layouts IS NULL FROM runs)")" \
        "1,0,1:11,1"
@@ -67,8 +67,8 @@ store-migrates-v1-databases)
     is "v4: user_version before" "$(q "$D" "PRAGMA user_version")" "4"
     rows() { q "$1" "SELECT (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM cases) || ',' || (SELECT count(*) FROM samples) || ',' || (SELECT count(*) FROM stats) || ',' || (SELECT count(*) FROM ratios) || ',' || (SELECT count(*) FROM summary WHERE run_id = 1)"; }
     before=$(rows "$D")
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
-    is "v4: user_version" "$(q "$D" "PRAGMA user_version")" "10"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
+    is "v4: user_version" "$(q "$D" "PRAGMA user_version")" "11"
     is "v4: its runs and their rows kept (runs, cases, samples, stats, ratios, summary)" "$(rows "$D")" "$before"
     is "v4: the identity columns, not recorded" \
        "$(q "$D" "SELECT count(*) FROM runs WHERE cpu_vendor IS NULL AND cpu_family IS NULL AND cpu_model_number IS NULL AND cpu_stepping IS NULL AND cpu_microcode IS NULL AND cache_l1d_bytes IS NULL AND cache_l1i_bytes IS NULL AND cache_l2_bytes IS NULL AND cache_l3_bytes IS NULL AND threads_per_core IS NULL AND hypervisor IS NULL")" "1"
@@ -83,19 +83,19 @@ store-migrates-v1-databases)
     D=$T/v5.db
     load store-v5 "$D"
     is "v5: user_version before" "$(q "$D" "PRAGMA user_version")" "5"
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
     is "v5: the user columns, NULL" \
        "$(q "$D" "SELECT count(*) FROM runs WHERE user_revision IS NULL AND user_label IS NULL AND user_repo IS NULL AND build_parity IS NULL")" "1"
     is "v5: tables objects and baselines, empty" "$(q "$D" "SELECT (SELECT count(*) FROM objects) || ',' || (SELECT count(*) FROM baselines)")" "0,0"
     is "v5: its comparison kept, against no baseline" "$(q "$D" "SELECT count(*) FROM comparisons WHERE baseline IS NULL")" "1"
     expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v5-plots"
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
     # a version-6 file (before the run-queue and steal times, and before user and system CPU
     # time were kept apart): migrated to 8, its samples have none of them, NULL, and its run is still reported
     D=$T/v6.db
     load store-v6 "$D"
     is "v6: user_version before" "$(q "$D" "PRAGMA user_version")" "6"
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
     is "v6: samples kept, user_ns, sys_ns and wait_ns NULL" \
        "$(q "$D" "SELECT count(*) || ',' || count(user_ns) || ',' || count(sys_ns) || ',' || count(wait_ns) FROM samples")" "$(q "$D" "SELECT count(*) FROM samples"),0,0,0"
     expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v6-plots"
@@ -105,7 +105,7 @@ store-migrates-v1-databases)
     load store-v7 "$D"
     is "v7: user_version before" "$(q "$D" "PRAGMA user_version")" "7"
     waits=$(q "$D" "SELECT count(wait_ns) FROM samples")
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
     is "v7: wait_ns kept, user_ns and sys_ns NULL" \
        "$(q "$D" "SELECT count(wait_ns) || ',' || count(user_ns) || ',' || count(sys_ns) FROM samples")" "$waits,0,0"
     expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v7-plots"
@@ -117,7 +117,7 @@ store-migrates-v1-databases)
     is "v8: user_version before" "$(q "$D" "PRAGMA user_version")" "8"
     waits=$(q "$D" "SELECT count(wait_ns) || ',' || count(probe_before) FROM samples")
     ratios=$(q "$D" "SELECT group_concat(estimate || ':' || n_pairs, ' ') FROM ratios")
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
     is "v8: probes kept, the core-sharing probes NULL" \
        "$(q "$D" "SELECT count(wait_ns) || ',' || count(probe_before) FROM samples")/$(q "$D" "SELECT count(tprobe_before) + count(tprobe_after) FROM samples")" "$waits/0"
     expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v8-plots"
@@ -128,7 +128,7 @@ store-migrates-v1-databases)
     load store-v9 "$D"
     is "v9: user_version before" "$(q "$D" "PRAGMA user_version")" "9"
     before=$(q "$D" "SELECT (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM cases) || ',' || (SELECT count(*) FROM samples) || ',' || (SELECT count(*) FROM sample_metrics) || ',' || (SELECT count(*) FROM stats) || ',' || (SELECT count(*) FROM ratios)")
-    expect 0 "schema version 10" "$BENCH" migrate --db "$D"
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
     is "v9: the index cases_suite_impl" "$(q "$D" "SELECT sql FROM sqlite_master WHERE name = 'cases_suite_impl'")" \
        "CREATE INDEX cases_suite_impl ON cases(suite, impl)"
     is "v9: every row kept" "$(q "$D" "SELECT (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM cases) || ',' || (SELECT count(*) FROM samples) || ',' || (SELECT count(*) FROM sample_metrics) || ',' || (SELECT count(*) FROM stats) || ',' || (SELECT count(*) FROM ratios)")" "$before"
@@ -136,6 +136,18 @@ store-migrates-v1-databases)
         grep -q "USING INDEX cases_suite_impl" && ok || bad "v9: history's read does not use the index"
     expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v9-plots"
     expect 0 "change points: none" "$BENCH" history --suite synthetic --db "$D" --no-plots
+    # a version-10 file (before per-function counts): the table func_counts comes, empty, every row
+    # stays, both its runs (wall time and counts) are still reported, exported and merged
+    D=$T/v10.db
+    load store-v10 "$D"
+    is "v10: user_version before" "$(q "$D" "PRAGMA user_version")" "10"
+    before=$(q "$D" "SELECT (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM cases) || ',' || (SELECT count(*) FROM samples) || ',' || (SELECT count(*) FROM stats) || ',' || (SELECT count(*) FROM ratios)")
+    expect 0 "schema version 11" "$BENCH" migrate --db "$D"
+    is "v10: func_counts, empty" "$(q "$D" "SELECT count(*) FROM func_counts")" "0"
+    is "v10: every row kept" "$(q "$D" "SELECT (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM cases) || ',' || (SELECT count(*) FROM samples) || ',' || (SELECT count(*) FROM stats) || ',' || (SELECT count(*) FROM ratios)")" "$before"
+    expect 0 "synthetic: 2 cells: " "$BENCH" report --db "$D" --out "$T/v10-plots"
+    expect 0 "" "$BENCH" export --format json --run 2 --db "$D" --out "$T/v10.json"
+    expect 0 "copied 2 runs" "$BENCH" merge "$T/v10.db" --into "$T/v10-into.db"
     load store-v2-early "$T/v2-src.db"
     expect 0 "copied 1 run" "$BENCH" merge "$T/v2-src.db" --into "$T/v2-dest.db"
     is "a kernel-module run stays one" "$(q "$T/store-v1-branch-start.db" "SELECT target FROM runs WHERE id = 3")" "qemu-tcg"
@@ -143,7 +155,7 @@ store-migrates-v1-databases)
     D=$T/run-on-old.db
     load store-v1-first "$D"
     expect 0 "run 3 complete" "$BENCH" "${QUICK[@]}" --db "$D"
-    is "run on a version-1 file: migrated" "$(q "$D" "PRAGMA user_version")" "10"
+    is "run on a version-1 file: migrated" "$(q "$D" "PRAGMA user_version")" "11"
     is "run on a version-1 file: its run" "$(q "$D" "SELECT status || ':' || target || ':' || (machine_id IS NOT NULL) FROM runs WHERE id = 3")" \
        "complete:userspace:1"
     # a file from a newer bench is refused by every command and left alone
@@ -191,7 +203,7 @@ store-concurrent-writers-all-complete)
             if wait "${pids[$((i - 1))]}"; then ok; else bad "$kind file: writer $i failed: $(cat "$T/$kind.$i.out")"; fi
         done
         is "$kind file: $N complete runs" "$(q "$D" "SELECT count(*) FROM runs WHERE suite = 'synthetic' AND status = 'complete' AND job_id = 'store-test'")" "$N"
-        is "$kind file: user_version" "$(q "$D" "PRAGMA user_version")" "10"
+        is "$kind file: user_version" "$(q "$D" "PRAGMA user_version")" "11"
     done
     ;;
 
