@@ -4,7 +4,7 @@
 # user's code under callgrind (issue 45): a Google Benchmark binary (GB's State loop of its reported
 # run over its iterations) and a command (the whole process), each against a build with 2 % more work
 # (the count gate: exit 1) and a second build of the same source (exit 0); stored as the lab's count
-# runs are (stats rows of source valgrind), gated on two stored runs, followed by bench history.
+# runs are (stats rows of source valgrind), gated on two stored runs, exported, read by bench history.
 # Refused with exit 2, the program named and nothing stored: valgrind missing, a binary that lists no
 # benchmark, a static program valgrind cannot run, a program without GB's State loop. Counts are
 # deterministic: no time is asserted.
@@ -53,6 +53,9 @@ out=$("$BENCH" gate --suite gbench --measure valgrind --baseline-runs 1 --candid
 rc=$?
 is "commit gate on stored counts: exit" "$rc" "1"
 [[ $out =~ new\ +BM_mix/4/real_time.*regression && $out =~ old\ +BM_mix/4/real_time.*pass ]] && ok || bad "commit gate: $out"
+# exports carry the counts as they do a lab suite's count run
+out=$("$BENCH" export --format csv --run 2 --db "$T/r.db" 2>&1)
+[[ $out == *"2,gbench,new,BM_mix/4/real_time,run,0,insns_per_op,insns/op,1,204"* ]] && ok || bad "export: $out"
 # history follows the count series (target valgrind)
 out=$("$BENCH" history --suite gbench --metric insns_per_op --no-plots --db "$T/r.db" 2>&1)
 [[ $out == *"every complete valgrind run"* && $out == *BM_mix/4/real_time* ]] && ok || bad "history: $out"
