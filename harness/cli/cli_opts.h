@@ -66,6 +66,8 @@ typedef struct pb_cli_opt {
     {name, arg, help, 0, PB_CLI_STRING, offsetof(type, field), PB_CLI_LAST, 1, 0, 0, 0}
 #define PB_OPT_INTERNAL_INT(name, arg, help, type, field, lo, hi)                                               \
     {name, arg, help, 0, PB_CLI_INT, offsetof(type, field), PB_CLI_LAST, 1, lo, hi, 1}
+#define PB_OPT_INTERNAL_FLAG(name, help, type, field)                                                          \
+    {name, NULL, help, 0, PB_CLI_FLAG, offsetof(type, field), PB_CLI_LAST, 1, 0, 0, 0}
 /* Typed entries: the parser writes field of the command's ctx (type), no on_opt line of its own. */
 #define PB_OPT_FLAG(name, help, type, field) {name, NULL, help, 0, PB_CLI_FLAG, offsetof(type, field), PB_CLI_LAST, 0, 0, 0, 0}
 #define PB_OPT_STRING(name, arg, help, type, field)                                                            \

@@ -35,6 +35,7 @@ typedef struct run_args {
     const char *measure;         /* --measure: "time" or "valgrind" */
     const char *vg_child;        /* --vg-child DIR: this process is the child under callgrind */
     int vg_reps;
+    int vg_cpuid;                /* --vg-cpuid: print the CPU features this process sees (under valgrind) */
     int wide;                    /* --wide: stderr's lines in full, whatever the terminal's width */
     pb_layout_args la;
 } run_args;
@@ -89,6 +90,8 @@ static const pb_cli_opt OPTS[] = {
                         "(else they fit its width, or COLUMNS where set; the detail is stored)", run_args, wide),
     PB_OPT_INTERNAL_STRING("vg-child", "DIR", "bench's own: the child --measure valgrind starts under callgrind", run_args,
                            vg_child),
+    PB_OPT_INTERNAL_FLAG("vg-cpuid", "bench's own: the CPU features valgrind shows a program, for the counts of\n"
+                                     "another program (gbench, exec)", run_args, vg_cpuid),
     PB_OPT_INTERNAL_INT("vg-reps", "N", "bench's own: repetitions per case in that child (1 to 4)", run_args, vg_reps, 1, 4),
     PB_OPT_END,
 };
@@ -160,7 +163,17 @@ static int cmd_run_valgrind(const pb_runner_opts *o, const pb_cli *cli, const ch
     free(g.cells);
     if (countable < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
     pb_vg_result r;
-    if (pb_vg_measure(&vo, &r, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 1; }
+    int measured = pb_vg_measure(&vo, &r, &e);
+    if (measured < 0) {
+        fprintf(stderr, "bench run: %s\n", e.msg);
+        return measured == -2 ? 2 : 1;   /* -2: refused (a program valgrind cannot run or count) */
+    }
+    /* another program's code path under Valgrind is its own: said where a person reads it */
+    if (o->suite->count_sample && strncmp(r.not_comparable, "CPUID", 5)) {
+        char line[sizeof r.not_comparable + 32];
+        snprintf(line, sizeof line, "bench: warning: %s", r.not_comparable);
+        pb_term_line(stderr, o->width, line);
+    }
     pb_store st;
     int opened = pb_store_open(&st, o->db_path, &e);
     if (opened < 0) {
@@ -480,7 +493,11 @@ static int run_one(int argc, char **argv, const char *cmdline)
     a.o.suite_opts = cli.suite_opts;
     a.o.options_text = cli.suite_text;
     a.o.width = a.wide ? 0 : pb_term_width();
-    if (rc == 0 && a.vg_child) {
+    if (rc == 0 && a.vg_cpuid) {
+        char feat[256];
+        pb_vg_cpu_features(feat, sizeof feat);
+        printf("%s\n", feat);
+    } else if (rc == 0 && a.vg_child) {
         /* the child under callgrind: it measures and writes its files, it stores nothing */
         pb_err e = {{0}};
         if (pb_vg_child(&a.o, a.vg_child, a.vg_reps, &e) < 0) {

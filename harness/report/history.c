@@ -345,14 +345,16 @@ int pb_history(pb_store *st, const pb_history_opts *o)
     if (orc) return orc;
     pb_stmt *q;
     pb_err qe = {{0}};
-    if (pb_report_history_rows(st, s->name, impl, metric, &q, &qe) < 0) {
+    /* a count only callgrind gives (insns_per_op) is in the runs of --measure valgrind: their own series */
+    const char *target = pb_metric_valgrind(metric) && !(m && m->bit) ? "valgrind" : "userspace";
+    if (pb_report_history_rows(st, s->name, impl, metric, target, &q, &qe) < 0) {
         fprintf(stderr, "bench history: %s\n", qe.msg);
         if (plots) hp_finish(&hp, gnuplot, 0, 2);   /* nothing drawn, nothing left */
         return 2;
     }
     char ti[256], td[1100];
-    printf("%s: %s, %s, every complete userspace run in %s\n", s->name, pb_term_text(ti, sizeof ti, impl),
-           m ? m->words : metric, pb_term_text(td, sizeof td, o->db));
+    printf("%s: %s, %s, every complete %s run in %s\n", s->name, pb_term_text(ti, sizeof ti, impl),
+           m ? m->words : metric, target, pb_term_text(td, sizeof td, o->db));
     /* git order when the repository the runs were built from is at hand (PB_SOURCE_ROOT), or the
      * user's, for runs of the user's code */
     pb_run_orders ro;

@@ -449,16 +449,16 @@ int pb_report_each_export_ratio(pb_store *st, int64_t run, void (*each)(void *ct
 
 /* ---- history's series ---- */
 
-int pb_report_history_rows(pb_store *st, const char *suite, const char *impl, const char *metric, pb_stmt **q,
-                           pb_err *e)
+int pb_report_history_rows(pb_store *st, const char *suite, const char *impl, const char *metric, const char *target,
+                           pb_stmt **q, pb_err *e)
 {
     return pb_query(st, q, e, NULL,
                     "SELECT COALESCE(r.machine_id, r.cpu_model, '?'), s.variant, s.op, s.size_bytes, r.id,"
                     " COALESCE(substr(r.git_sha, 1, 12), '?'), r.started_at, s.median,"
                     " COALESCE(r.user_label, r.user_revision, '')"
                     " FROM summary s JOIN runs r ON r.id = s.run_id"
-                    " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = 'userspace'"
-                    " ORDER BY 1, 2, 3, 4, r.started_at, r.id", "ttt", suite, impl, metric);
+                    " WHERE s.suite = ?1 AND s.impl = ?2 AND s.metric = ?3 AND r.target = ?4"
+                    " ORDER BY 1, 2, 3, 4, r.started_at, r.id", "tttt", suite, impl, metric, target);
 }
 
 int pb_report_history_next(pb_store *st, pb_stmt *q, pb_history_row *r, pb_err *e)
@@ -493,7 +493,8 @@ int pb_report_each_run_rev(pb_store *st, const char *suite,
     pb_stmt *q;
     if (pb_query(st, &q, e, "history: read runs",
                  "SELECT id, COALESCE(git_sha, ''), COALESCE(user_revision, ''), COALESCE(user_repo, '')"
-                 " FROM runs WHERE suite = ?1 AND status = 'complete' AND target = 'userspace' ORDER BY id",
+                 " FROM runs WHERE suite = ?1 AND status = 'complete' AND target IN ('userspace', 'valgrind')"
+                 " ORDER BY id",
                  "t", suite) < 0)
         return -1;
     rev_rows x = {each, ctx};

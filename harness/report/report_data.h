@@ -199,14 +199,14 @@ typedef struct pb_history_row {
     const char *git, *started, *user;   /* git: the commit's first 12; user: the user's label or revision, or "" */
     double median;
 } pb_history_row;
-/* The rows of impl in metric of suite's complete userspace runs, ordered by machine and cell, then
- * in run order: *q to read with pb_report_history_next and free with pb_db_finalize. 0, or -1 + e
- * ("PATH: the database's words"). */
-int pb_report_history_rows(pb_store *st, const char *suite, const char *impl, const char *metric, pb_stmt **q,
-                           pb_err *e);
+/* The rows of impl in metric of suite's complete runs of target (userspace; valgrind for a count
+ * of --measure valgrind), ordered by machine and cell, then in run order: *q to read with
+ * pb_report_history_next and free with pb_db_finalize. 0, or -1 + e ("PATH: the database's words"). */
+int pb_report_history_rows(pb_store *st, const char *suite, const char *impl, const char *metric, const char *target,
+                           pb_stmt **q, pb_err *e);
 /* The next row into *r: 1, 0 after the last, -1 + e (the database's words). */
 int pb_report_history_next(pb_store *st, pb_stmt *q, pb_history_row *r, pb_err *e);
-/* Every complete userspace run of suite by id: its commit, the user's revision and the user's
+/* Every complete userspace or valgrind run of suite by id: its commit, the user's revision and the user's
  * repository ("" where NULL), to each until it returns non-zero. 0, each's value, or -1 + e. */
 int pb_report_each_run_rev(pb_store *st, const char *suite,
                            int (*each)(void *ctx, int64_t run, const char *git, const char *user, const char *repo),

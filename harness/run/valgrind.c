@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fmt.h"
+#include "pb_spawn.h"
 #include "pb_valgrind.h"
 
 #include "callgrind_parse.h"
@@ -25,6 +26,9 @@
 extern char **environ;
 
 static const char *const VG_CACHE[] = {"--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"};
+const char *const pb_vg_tool_options[] = {"-q", "--tool=callgrind", "--cache-sim=yes", "--branch-sim=yes",
+                                          "--dump-instr=no", "--I1=32768,8,64", "--D1=32768,8,64",
+                                          "--LL=8388608,16,64", NULL};
 
 /* ---- figures ---- */
 
@@ -129,6 +133,13 @@ static int case_is_external(const pb_suite *s, void *opts, const pb_cell *c, con
 
 int pb_vg_check_countable(const pb_suite *s, void *opts, const pb_grid *g, pb_err *e)
 {
+    if (s->count_sample) {
+        /* its programs are counted in their own processes (valgrind_ext.c), by valgrind on PATH */
+        char vg[1024];
+        if (pb_find_program("valgrind", vg, sizeof vg)) return 0;
+        return pb_errf(e, "cannot count the %s suite's programs: valgrind is not on PATH (Debian package valgrind; "
+                          "scripts/setup.sh installs it)", s->name);
+    }
     for (int i = 0; i < g->ncells; i++)
         for (int k = 0; k < g->cells[i].nimpls; k++) {
             char what[256];
@@ -280,7 +291,7 @@ void pb_vg_result_free(pb_vg_result *r)
     memset(r, 0, sizeof *r);
 }
 
-static void remove_dir(const char *dir)
+void pb_vg_remove_dir(const char *dir)
 {
     DIR *d = opendir(dir);
     if (d) {
@@ -330,7 +341,7 @@ static int read_line_file(const char *path, char *buf, size_t cap, char *buf2, s
     return 0;
 }
 
-static int counts_of(const pb_cg_counts *k, const char *path, pb_vg_counts *out, pb_err *e)
+int pb_vg_counts_of(const pb_cg_counts *k, const char *path, pb_vg_counts *out, pb_err *e)
 {
     static const char *const need[] = {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
                                        "Bc", "Bcm", "Bi", "Bim"};
@@ -414,7 +425,7 @@ static int read_cases(const char *dir, pb_vg_result *r, pb_err *e)
         const pb_cg_counts *k = &fk.counts;
         snprintf(trig, sizeof trig, "Client Request: pbcase %d", want_dump);
         if (strcmp(k->trigger, trig)) rc = pb_errf(e, "%s: trigger '%s', expected '%s'", dump, k->trigger, trig);
-        if (rc == 0) rc = counts_of(k, dump, &c->rep[rep], e);
+        if (rc == 0) rc = pb_vg_counts_of(k, dump, &c->rep[rep], e) < 0 ? -1 : 0;
         /* the functions of the first repetition: the others repeat it (or differ by data, sigpool) */
         if (rc == 0 && rep == 0) rc = pb_vg_case_funcs(c, &fk, e);
         pb_cg_fns_free(&fk);
@@ -444,6 +455,44 @@ static void missing_items(const char *native, const char *under, const char *key
     }
 }
 
+void pb_vg_describe_hidden(pb_vg_result *r, int external)
+{
+    char cpu_missing[256], hwf_missing[256];
+    missing_items(r->native, r->codepath, "cpuid: ", " ", cpu_missing, sizeof cpu_missing);
+    missing_items(r->native, r->codepath, "hwflist:", ":", hwf_missing, sizeof hwf_missing);
+    if (external && *cpu_missing)
+        snprintf(r->not_comparable, sizeof r->not_comparable,
+                 "not comparable with wall-time rows where dispatch differs: Valgrind hides CPU features%s, so "
+                 "a program that dispatches at run time (ifunc, cpuid checks, OpenSSL, libgcrypt, glibc's "
+                 "string functions) may run another path under Valgrind; code built for a fixed ISA runs "
+                 "the same instructions", cpu_missing);
+    else if (*cpu_missing || *hwf_missing)
+        snprintf(r->not_comparable, sizeof r->not_comparable,
+                 "not comparable with wall-time rows where dispatch differs: Valgrind hides CPU features%s "
+                 "(libgcrypt loses%s), so code that dispatches at run time (libgcrypt, OpenSSL) may run "
+                 "another path under Valgrind; code built for a fixed ISA runs the same instructions",
+                 cpu_missing, *hwf_missing ? hwf_missing : " nothing");
+    else
+        snprintf(r->not_comparable, sizeof r->not_comparable,
+                 "CPUID under Valgrind shows every feature that dispatch keys on here");
+}
+
+int pb_vg_version(const char *valgrind, char *buf, size_t cap, pb_err *e)
+{
+    char *argv[] = {(char *)valgrind, "--version", NULL};
+    char *out = NULL;
+    pb_proc p;
+    pb_err se = {{0}};
+    if (pb_spawn(argv, &out, 60, &p, &se) < 0) {
+        pb_errf(e, "%s", se.msg);
+        return -2;
+    }
+    if (pb_proc_check(valgrind, &p, e) < 0) { free(out); return -2; }
+    snprintf(buf, cap, "%.*s", (int)strcspn(out, "\n"), out);
+    free(out);
+    return 0;
+}
+
 /* The suite options as the child's words, "--name=value" or "--name": one word each, never split
  * again (exec's --old 'CMD ARGS' was cut at its spaces). NULL-terminated, malloc'd; NULL + e. */
 static char **suite_words(const pb_vg_suite_args *a, pb_err *e)
@@ -469,6 +518,7 @@ static char **suite_words(const pb_vg_suite_args *a, pb_err *e)
 
 int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
 {
+    if (o->suite->count_sample) return pb_vg_measure_external(o, r, e);
     memset(r, 0, sizeof *r);
     char exe[1024];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -515,23 +565,13 @@ int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e)
     if (rc == 0) rc = read_line_file(cpath, r->codepath, sizeof r->codepath, r->suite_settings, sizeof r->suite_settings, e);
     if (rc == 0) rc = read_cases(dir, r, e);
     free_words(words);
-    remove_dir(dir);
+    pb_vg_remove_dir(dir);
     if (rc < 0) { pb_vg_result_free(r); return -1; }
 
-    char libs[512], cpu_missing[256], hwf_missing[256];
+    char libs[512];
     libraries_view(libs, sizeof libs);
     snprintf(r->native, sizeof r->native, "natively: %s", libs);
-    missing_items(libs, r->codepath, "cpuid: ", " ", cpu_missing, sizeof cpu_missing);
-    missing_items(libs, r->codepath, "hwflist:", ":", hwf_missing, sizeof hwf_missing);
-    if (*cpu_missing || *hwf_missing)
-        snprintf(r->not_comparable, sizeof r->not_comparable,
-                 "not comparable with wall-time rows where dispatch differs: Valgrind hides CPU features%s "
-                 "(libgcrypt loses%s), so code that dispatches at run time (libgcrypt, OpenSSL) may run "
-                 "another path under Valgrind; code built for a fixed ISA runs the same instructions",
-                 cpu_missing, *hwf_missing ? hwf_missing : " nothing");
-    else
-        snprintf(r->not_comparable, sizeof r->not_comparable,
-                 "CPUID under Valgrind shows every feature that dispatch keys on here");
+    pb_vg_describe_hidden(r, 0);
     snprintf(r->settings, sizeof r->settings,
              "%s callgrind, cache-sim I1 %s D1 %s LL %s (fixed, not the host's), branch-sim; %d ops per case after "
              "1 warm-up op, %s repetition(s)",
@@ -573,7 +613,8 @@ int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, co
         .suite = s->name, .target = "valgrind", .command_line = command_line, .options = opts,
         .suite_settings = r->suite_settings[0] ? r->suite_settings : NULL,
         .tick_source = "none (valgrind: counts, no time)", .counter_source = "valgrind callgrind (simulated)",
-        .metrics = 0, .baseline = s->baseline, .candidate = s->candidate, .primary_metric = "insns_per_op",
+        .metrics = 0, .baseline = r->baseline[0] ? r->baseline : s->baseline,
+        .candidate = r->candidate[0] ? r->candidate : s->candidate, .primary_metric = "insns_per_op",
         .cpu_affinity = "not pinned: counts under valgrind (one simulated core; neither the CPU nor the load changes them)",
         .loadavg_start = -1,
     };
@@ -593,7 +634,7 @@ int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, co
     /* every impl against the baseline of its cell */
     for (size_t i = 0; i < r->n && rc == 0; i++) {
         const pb_vg_case *b = &r->c[i];
-        if (!b->ok || strcmp(b->impl, s->baseline)) continue;
+        if (!b->ok || strcmp(b->impl, r->baseline[0] ? r->baseline : s->baseline)) continue;
         for (size_t j = 0; j < r->n && rc == 0; j++) {
             const pb_vg_case *c = &r->c[j];
             if (j != i && c->ok && c->size == b->size && !strcmp(c->variant, b->variant) && !strcmp(c->op, b->op))
@@ -624,7 +665,7 @@ void pb_vg_print(FILE *f, const pb_suite *s, const pb_vg_result *r)
         double ratio = NAN;
         for (size_t j = 0; j < r->n; j++) {
             const pb_vg_case *b = &r->c[j];
-            if (b->ok && !strcmp(b->impl, s->baseline) && b->size == c->size && !strcmp(b->variant, c->variant) &&
+            if (b->ok && !strcmp(b->impl, r->baseline[0] ? r->baseline : s->baseline) && b->size == c->size && !strcmp(b->variant, c->variant) &&
                 !strcmp(b->op, c->op)) {
                 pb_vg_metrics_of(b, 0, &mb);
                 ratio = m.insns_per_op / mb.insns_per_op;

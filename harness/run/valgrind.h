@@ -31,6 +31,7 @@
 #include <stdio.h>
 
 #include "callgrind_fn.h"
+#include "callgrind_parse.h"
 #include "fn_diff.h"
 #include "pb.h"
 #include "runner.h"
@@ -74,6 +75,9 @@ typedef struct pb_vg_result {
     char not_comparable[768];    /* what differs, and so which rows differ from wall-time rows */
     char settings[512];          /* valgrind version and options, ops per case */
     char suite_settings[512];    /* the suite's start-up settings in the child (runs.suite_settings) */
+    /* the impls the ratios are against and about where the options name them (exec --cmd: the
+     * first and the second command, pb_suite_roles); "": the suite's baseline and candidate */
+    char baseline[PB_NAME_MAX], candidate[PB_NAME_MAX];
 } pb_vg_result;
 
 /* The suite options given on the command line, in order (pb_cli's suite_given_name/_value; value
@@ -112,8 +116,28 @@ int pb_vg_case_funcs(pb_vg_case *c, const pb_cg_fns *f, pb_err *e);
 int pb_vg_store_funcs(pb_store *st, int64_t case_id, const pb_vg_case *c, pb_err *e);
 
 /* Run the child under Valgrind and collect every case. -1 + e (valgrind missing, child failed,
- * a dump that does not parse or does not match its case). */
+ * a dump that does not parse or does not match its case). A suite whose cases are other programs
+ * (pb_suite.count_sample: gbench, exec) is counted by pb_vg_measure_external instead, and -2 + e
+ * is a refusal (bench exits 2: valgrind missing, a program it cannot run or count). */
 int pb_vg_measure(const pb_vg_opts *o, pb_vg_result *r, pb_err *e);
+
+/* valgrind_ext.c: each case's program run by its suite under callgrind (count_sample), in this
+ * process, with the suite's options rebuilt from o->args; reps runs of each. Its code path is
+ * valgrind's CPUID against this process's (bench run --vg-cpuid under valgrind --tool=none).
+ * 0, -1 + e (a failure), or -2 + e (a refusal, above). */
+int pb_vg_measure_external(const pb_vg_opts *o, pb_vg_result *r, pb_err *e);
+
+/* The 13 events of a parsed dump (path names it in errors): 0, or -1 + e when one is missing. */
+int pb_vg_counts_of(const pb_cg_counts *k, const char *path, pb_vg_counts *out, pb_err *e);
+/* r->not_comparable from the two views (r->native, r->codepath): which features Valgrind hides,
+ * what the code path then is; external: worded for another program (its run-time dispatch). */
+void pb_vg_describe_hidden(pb_vg_result *r, int external);
+/* "valgrind-X.Y.Z" (valgrind --version), or -1 + e; not found: -2 + e (a refusal) */
+int pb_vg_version(const char *valgrind, char *buf, size_t cap, pb_err *e);
+/* dir and the files in it removed (the dumps' folder) */
+void pb_vg_remove_dir(const char *dir);
+/* The fixed cache geometry and the options every callgrind run of bench has, NULL-terminated. */
+extern const char *const pb_vg_tool_options[];
 void pb_vg_result_free(pb_vg_result *r);
 
 /* Store the result as a complete run (target "valgrind", stats rows with source "valgrind",
@@ -121,9 +145,10 @@ void pb_vg_result_free(pb_vg_result *r);
  * Returns the run id, or -1 + e. */
 int64_t pb_vg_store(pb_store *st, const pb_vg_opts *o, const pb_vg_result *r, const char *command_line, pb_err *e);
 
-/* Can callgrind count the cases of grid g (suite s, options opts)? It counts the instructions bench
+/* Can callgrind count the cases of grid g (suite s, options opts)? A suite with count_sample
+ * (gbench, exec) can where valgrind is on PATH. Else: it counts the instructions bench
  * runs in its own process (pb_case.body); a suite whose cases run another program and time it from
- * outside (pb_case.external_sample: gbench, exec) has nothing there to count. The first case of the
+ * outside (pb_case.external_sample) without count_sample has nothing there to count. The first case of the
  * lab's own code that sets up decides (a suite's cases are all of one kind); one that does not set
  * up is left to the run to report. 0, or -1 + e naming the suite and why (bench run exits 2). */
 int pb_vg_check_countable(const pb_suite *s, void *opts, const pb_grid *g, pb_err *e);

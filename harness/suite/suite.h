@@ -304,6 +304,21 @@ typedef struct pb_suite {
      * the reports and the exports add ns per item and items/s (metrics.h). NULL: sizes are bytes. */
     const char *item_unit;
     uint64_t item_bytes;
+    /* Optional: `--measure valgrind` for a suite whose cases are other programs (external_sample),
+     * whose instructions callgrind counts in their own process (harness/run/valgrind_ext.c). One
+     * run of the case's program as a sample runs it, its argv put after wrap (valgrind and its
+     * options, NULL-terminated, wrap[0] a path), and in *iterations the ops the counted dumps hold
+     * (gbench: the iterations GB reports; exec: 1, the whole process). longer (0, 1, 2): the same
+     * run made 10^longer times longer where the program chooses its ops by time (gbench: its
+     * --min-time), asked for when the dump counted was the program's first, cold one (code not yet
+     * translated by valgrind, symbols not yet bound): a count of those. count_options are the
+     * suite's valgrind options beyond the harness's (NULL-terminated; NULL: none); count_last_dump
+     * 1: only the last dump those options triggered holds the ops (gbench: GB's loop, zeroed at
+     * its start, dumped at its end); 0: every process's final dump, summed (exec: the command and
+     * what it starts). 0, or -1 + e naming the program. NULL: such a suite's counts are refused. */
+    int (*count_sample)(void *case_ctx, char *const *wrap, int longer, int64_t *iterations, pb_err *e);
+    const char *const *count_options;
+    int count_last_dump;
 } pb_suite;
 
 /* A suite's registration is checked once, before anything uses it (skcipher_prepare_alg's rule):

@@ -477,6 +477,37 @@ static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, 
     return 0;
 }
 
+/* --measure valgrind (suite.h count_sample): --prepare as for a sample (not counted), then the
+ * command under callgrind (wrap), following what it starts (count_options): the whole process,
+ * one op per run. Valgrind runs it 20 to 100 times slower: a limit of its own, --timeout or 600 s. */
+static const char *const count_options[] = {"--trace-children=yes", NULL};
+
+static int count_sample(void *p, char *const *wrap, int longer, int64_t *iters, pb_err *e)
+{
+    exec_case *c = p;
+    (void)longer;   /* a command's run is its whole process: no first run to leave out */
+    pb_proc proc;
+    if (c->has_prepare) {
+        char who[sizeof c->who + 32];
+        snprintf(who, sizeof who, "--prepare (for %s)", c->who);
+        if (run_once(&c->prepare, who, exec_limit_s(c->o, -1, c->cell), NULL, &proc, e) < 0) return -1;
+    }
+    char *argv[EXEC_MAX_WORDS + 40];
+    int n = 0;
+    while (wrap[n] && n < 38) { argv[n] = wrap[n]; n++; }
+    if (wrap[n]) return pb_errf(e, "exec: too many valgrind options");
+    for (int i = 0; c->cmd.argv[i]; i++) argv[n++] = c->cmd.argv[i];
+    argv[n] = NULL;
+    char what[EXEC_CMD_MAX + 160];
+    snprintf(what, sizeof what, "exec: %s command %s under valgrind", c->who, c->cmd.path);
+    pb_err se = {{0}};
+    if (pb_spawn_to(argv, NULL, NULL, c->o->timeout_s > 0 ? c->o->timeout_s : 600, &proc, &se) < 0)
+        return pb_errf(e, "exec: %s: %s", c->who, se.msg);
+    if (pb_proc_check(what, &proc, e) < 0) return -1;
+    *iters = 1;
+    return 0;
+}
+
 static int cpu_split(void *p, double *user_ns, double *sys_ns)
 {
     const exec_case *c = p;
@@ -621,6 +652,8 @@ const pb_suite pb_suite_exec = {
     .code_options = code_options,
     .roles = roles,
     .cpu_split = cpu_split,
+    .count_sample = count_sample,
+    .count_options = count_options,
     .cell_begin = cell_begin,
     .cell_end = cell_end,
     .plot_x = "variant",

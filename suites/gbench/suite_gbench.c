@@ -129,12 +129,12 @@ static const pb_suite_opt options[] = {
 
 /* Run argv[0] with argv, killed past limit_s; its stdout in *out (malloc'd, NUL-terminated). -1 +
  * e, with the start of its stderr, if it cannot start, dies, exits non-zero, runs past the limit or
- * writes too much. */
-static int run_capture(char *const argv[], double limit_s, char **out, pb_err *e)
+ * writes too much. Messages name prog and its first argument arg (argv may put valgrind first). */
+static int run_capture_as(const char *prog, const char *arg, char *const argv[], double limit_s, char **out, pb_err *e)
 {
     pb_proc p;
     char what[GB_PATH_MAX + 64];
-    snprintf(what, sizeof what, "gbench: %s %s", argv[0], argv[1] ? argv[1] : "");
+    snprintf(what, sizeof what, "gbench: %s %s", prog, arg ? arg : "");
     pb_err se = {{0}};
     if (pb_spawn(argv, out, limit_s, &p, &se) < 0) return pb_errf(e, "gbench: %s", se.msg);
     if (pb_proc_check(what, &p, e) < 0) {
@@ -142,6 +142,11 @@ static int run_capture(char *const argv[], double limit_s, char **out, pb_err *e
         return -1;
     }
     return 0;
+}
+
+static int run_capture(char *const argv[], double limit_s, char **out, pb_err *e)
+{
+    return run_capture_as(argv[0], argv[1], argv, limit_s, out, e);
 }
 
 /* The benchmark names a binary lists, one per line, into a malloc'd array (n in *n). */
@@ -234,6 +239,7 @@ typedef struct gb_case {
     char name[PB_NAME_MAX];
     char filter_arg[2 * PB_NAME_MAX + 32];   /* --benchmark_filter=^NAME$, NAME's ERE specials escaped */
     char min_time_arg[64];
+    double min_time;
     char warmup_arg[64];         /* "" when not given */
     double limit_s;
 } gb_case;
@@ -244,14 +250,11 @@ static double unit_ns(const char *unit)
                    : !strcmp(unit, "s") ? 1e9 : NAN;
 }
 
-/* One process, one benchmark: GB's JSON, its one iteration run read. */
-static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, pb_err *e)
+/* One process of argv (the benchmark's, under valgrind or not): GB's JSON, its one iteration run read. */
+static int sample_of(const gb_case *c, char *const *argv, int64_t *iters, double *ns, double *cpu_ns, pb_err *e)
 {
-    gb_case *c = p;
-    char *argv[] = {c->path, c->filter_arg, c->min_time_arg, "--benchmark_format=json",
-                    c->warmup_arg[0] ? c->warmup_arg : NULL, NULL};
     char *out;
-    if (run_capture(argv, c->limit_s, &out, e) < 0) return -1;
+    if (run_capture_as(c->path, c->filter_arg, argv, c->limit_s, &out, e) < 0) return -1;
     json_error_t je;
     json_t *root = json_loads(out, 0, &je);
     free(out);
@@ -288,6 +291,15 @@ static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, 
     return rc;
 }
 
+/* One process, one benchmark. */
+static int external_sample(void *p, int64_t *iters, double *ns, double *cpu_ns, pb_err *e)
+{
+    gb_case *c = p;
+    char *argv[] = {c->path, c->filter_arg, c->min_time_arg, "--benchmark_format=json",
+                    c->warmup_arg[0] ? c->warmup_arg : NULL, NULL};
+    return sample_of(c, argv, iters, ns, cpu_ns, e);
+}
+
 static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *impl, pb_case *out, pb_err *e)
 {
     const gb_opts *o = opts;
@@ -305,12 +317,45 @@ static pb_setup_status setup_case(void *opts, const pb_cell *cell, const char *i
     c->filter_arg[k++] = '$';
     c->filter_arg[k] = 0;
     snprintf(c->min_time_arg, sizeof c->min_time_arg, "--benchmark_min_time=%g", o->min_time);
+    c->min_time = o->min_time;
     snprintf(c->warmup_arg, sizeof c->warmup_arg, "%s", o->warmup_arg);
     c->limit_s = o->timeout_s > 0 ? o->timeout_s : fmax(GB_SAMPLE_LIMIT_S, 100 * o->min_time);
     out->ctx = c;
     out->free_ctx = free;
     out->external_sample = external_sample;
     return PB_SETUP_OK;
+}
+
+/* --measure valgrind (suite.h count_sample): the sample's process under callgrind (wrap), its
+ * counts zeroed where GB's State loop starts and dumped where it ends (count_options), so that the
+ * last dump holds the reported run's iterations and GB's own start-up of the loop only: its
+ * timer, about 250 instructions over the run, not the benchmark's set-up or GB's reporting. A
+ * multi-threaded benchmark would dump once per thread: refused. */
+static const char *const count_options[] = {"--zero-before=benchmark::State::StartKeepRunning*",
+                                            "--dump-before=benchmark::State::FinishKeepRunning*", NULL};
+
+static int count_sample(void *p, char *const *wrap, int longer, int64_t *iters, pb_err *e)
+{
+    gb_case *c = p;
+    const char *t = strstr(c->name, "/threads:");
+    if (t && strtol(t + 9, NULL, 10) > 1)
+        return pb_errf(e, "gbench: %s: %s runs on several threads: its counts would be one thread's (give it "
+                          "--filter without it)", c->path, c->name);
+    gb_case v = *c;
+    /* GB stops growing its iterations once a run lasts --min-time: under Valgrind, whose first run of
+     * new code is slow, the first run (one iteration, cold) can be the one it reports */
+    snprintf(v.min_time_arg, sizeof v.min_time_arg, "--benchmark_min_time=%g", c->min_time * pow(10, longer));
+    /* Valgrind runs the program 20 to 100 times slower: a limit of its own, never the clock's */
+    v.limit_s = fmax(c->limit_s, 600);
+    char *argv[64];
+    int n = 0;
+    while (wrap[n] && n < 56) { argv[n] = wrap[n]; n++; }
+    if (wrap[n]) return pb_errf(e, "gbench: too many valgrind options");
+    char *own[] = {v.path, v.filter_arg, v.min_time_arg, "--benchmark_format=json", v.warmup_arg[0] ? v.warmup_arg : NULL};
+    for (size_t i = 0; i < sizeof own / sizeof own[0] && own[i]; i++) argv[n++] = own[i];
+    argv[n] = NULL;
+    double ns, cpu;
+    return sample_of(&v, argv, iters, &ns, &cpu, e);
 }
 
 /* the binary each side runs: its identity and build are stored with the run (suite.h) */
@@ -346,6 +391,9 @@ const pb_suite pb_suite_gbench = {
     .code_options = code_options,
     .plot_x = "variant",
     .sample_words = "one process running the benchmark once (one Google Benchmark repetition, timed by Google Benchmark)",
+    .count_sample = count_sample,
+    .count_options = count_options,
+    .count_last_dump = 1,
     .notes_md = "Each sample is one process of the binary, timed by Google Benchmark itself (its real_time "
                 "over the iterations it chose for --min-time); old and new alternate round by round with a "
                 "rotating start. There is no document for these benchmarks: no claim is checked.",
