@@ -281,6 +281,7 @@ int pb_render_json(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     row_ctx x = {.st = in->st, .stats = stats};
     pb_report_each_stat(in->st, in->ids, in->nids, json_stat, &x);
     json_object_set_new(root, "ratios", ratios_array(in->st, in->ids, in->nids));
+    json_object_set_new(root, "decomposition", pb_decomp_json(in->st, in->ids, in->nids));
     return dump(out->f, root, e);
 }
 

@@ -223,6 +223,7 @@ void pb_report_data_free(pb_report_data *d)
     free(d->notes);
     free(d->spreads);
     pb_run_sides_free(&d->sides);
+    pb_decomp_free(&d->decomp);
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < RUN_INFO_COLS; i++) free(d->info[k].col[i]);
     memset(d, 0, sizeof *d);
@@ -275,6 +276,7 @@ int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t gu
     }
     if (rc == 0) rc = load_spreads(st, s, d, e);
     if (rc == 0) rc = pb_store_run_sides(st, run, &d->sides, e);
+    if (rc == 0) rc = pb_decomp_load(st, run, &d->decomp, e);
     if (rc < 0) pb_report_data_free(d);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "decompose.h"
 #include "export.h"
 #include "reads.h"
 #include "render.h"
@@ -95,6 +96,7 @@ typedef struct pb_report_data {
     size_t nspreads;
     run_info info[2];              /* [0] the run, [1] the kernel-module run */
     pb_run_sides sides;            /* whose code run timed, one per side (store.h); n 0: the lab's own */
+    pb_decomp_set decomp;          /* run's time ratios against a count run of its build (decompose.h); count_run 0: none */
 } pb_report_data;
 
 /* Everything the report of suite s draws from: run (and guest_run, 0 for none) in metric, the
