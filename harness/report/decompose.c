@@ -43,7 +43,7 @@ static void work_words(const pb_decomp *d, char *buf, size_t cap)
 {
     char p[32];
     if (d->work == PB_DECOMP_SAME) {
-        snprintf(buf, cap, "as many instructions (within %s %%)", pb_decomp_pct(PB_DECOMP_SAME_WORK * 100, p, sizeof p));
+        snprintf(buf, cap, "as many instructions (within %g %%)", PB_DECOMP_SAME_WORK * 100);
         return;
     }
     snprintf(buf, cap, "%s %% %s instructions", pb_decomp_pct((d->insns - 1) * 100, p, sizeof p),
