@@ -19,6 +19,7 @@ int pb_decomp_of(double time, double time_lo, double time_hi, double insns, pb_d
     d->insns = insns;
     d->per_insn = d->per_insn_lo = d->per_insn_hi = NAN;
     d->work = d->cost = PB_DECOMP_UNKNOWN;
+    d->wide = 0;
     if (!positive(time) || !positive(insns)) return -1;
     d->per_insn = time / insns;
     d->work = fabs(insns - 1) < PB_DECOMP_SAME_WORK ? PB_DECOMP_SAME : insns < 1 ? PB_DECOMP_LESS : PB_DECOMP_MORE;
@@ -28,6 +29,11 @@ int pb_decomp_of(double time, double time_lo, double time_hi, double insns, pb_d
     d->per_insn_hi = time_hi / insns;
     /* beyond the CI, strictly: a CI whose edge is 1 has not ruled out "the same cost" */
     d->cost = d->per_insn_lo > 1 ? PB_DECOMP_MORE : d->per_insn_hi < 1 ? PB_DECOMP_LESS : PB_DECOMP_SAME;
+    /* "the work explains it" only where every cost per instruction the CI allows changes the time
+     * less than the work does (on a log scale, as the ratios are read) */
+    const double w = fabs(log(insns));
+    d->wide = d->cost == PB_DECOMP_SAME && d->work != PB_DECOMP_SAME &&
+              (fabs(log(d->per_insn_lo)) >= w || fabs(log(d->per_insn_hi)) >= w);
     return 0;
 }
 
@@ -63,6 +69,13 @@ const char *pb_decomp_sentence(const pb_decomp *d, const char *cand, char *buf, 
                  cand, w);
         return buf;
     }
+    if (d->wide) {
+        char lo[32];
+        snprintf(buf, cap, "%s executes %s; the CI is too wide to tell whether the work explains it: each instruction "
+                 "may cost from %s %% less to %s %% more", cand, w, pb_decomp_pct((1 - d->per_insn_lo) * 100, lo, sizeof lo),
+                 pb_decomp_pct((d->per_insn_hi - 1) * 100, p, sizeof p));
+        return buf;
+    }
     if (d->cost == PB_DECOMP_SAME) {
         snprintf(buf, cap, "%s executes %s and each costs about the same: %s", cand, w,
                  d->work == PB_DECOMP_SAME ? "no difference in work or in cost per instruction beyond the CI"
@@ -85,6 +98,7 @@ const char *pb_decomp_sentence(const pb_decomp *d, const char *cand, char *buf, 
 const char *pb_decomp_explained_by(const pb_decomp *d)
 {
     if (d->cost == PB_DECOMP_UNKNOWN) return "unknown";
+    if (d->wide) return "undecided";
     if (d->cost == PB_DECOMP_SAME) return "work";
     return (int)d->work == (int)d->cost ? "work and per instruction" : "per instruction";
 }

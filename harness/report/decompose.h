@@ -37,6 +37,9 @@ typedef struct pb_decomp {
     double insns;                               /* cand/base instructions per op: exact */
     double per_insn, per_insn_lo, per_insn_hi;  /* time / insns and the CI / insns (NaN where the CI is not usable) */
     pb_decomp_dir work, cost;
+    /* the cost has not moved beyond the CI, but the CI allows a change per instruction as large as
+     * the work's (a quick run on a busy host): the work may explain the time, or may not */
+    int wide;
 } pb_decomp;
 
 /* time = insns x per_insn into *d: 0, or -1 (nothing to decompose) where time or insns is not a
@@ -50,7 +53,8 @@ const char *pb_decomp_sentence(const pb_decomp *d, const char *cand, char *buf, 
 
 /* What explains the time ratio in one word for machines (the JSON export): "work" (the cost per
  * instruction did not move beyond the CI), "per instruction" (the work did not move, or moved the
- * other way), "work and per instruction" (both, the same way) or "unknown" (no usable CI). */
+ * other way), "work and per instruction" (both, the same way), "undecided" (the CI is too wide:
+ * pb_decomp.wide) or "unknown" (no usable CI). */
 const char *pb_decomp_explained_by(const pb_decomp *d);
 
 /* A percentage as the sentence writes it: whole above 10, one decimal above 1, two below

@@ -356,7 +356,8 @@ int pb_report_latest_run(pb_store *st, const char *suite, int guest, int64_t *id
     *id = 0;
     if (pb_query_int(st, id, NULL, NULL,
                      "SELECT id FROM runs WHERE status='complete' AND suite=?1"
-                     " AND (CASE WHEN target = 'userspace' THEN 0 ELSE 1 END) = ?2 ORDER BY id DESC LIMIT 1",
+                     " AND (CASE WHEN target = 'userspace' THEN 0 WHEN target = 'valgrind' THEN -1 ELSE 1 END) = ?2"
+                     " ORDER BY id DESC LIMIT 1",
                      "tn", suite, guest) < 0)
         return store_unreadable(st, e);
     return 0;

@@ -68,6 +68,9 @@ fi
 expect 0 "" "$BENCH" export --format json --run 2 --db s.db --out c.json
 grep -q '"decomposition": \[\]' c.json && ok || bad "a count run's export decomposed: $(grep -A3 decomposition c.json)"
 
+# a count run is reported beside its wall-time run, never on its own
+expect 2 "run 2 is a count run (--measure valgrind)" "$BENCH" report --db s.db --run 2 --out c2
+
 # a count run of another build, or of the same build on another machine, is not the time run's
 for change in "git_sha = 'another'" "machine_id = 'another'" "cflags = 'another'"; do
     cp s.db o.db
@@ -84,4 +87,13 @@ expect 0 "new executes 30 % more instructions and each costs about the same: the
 is "both: runs" "$(q b.db "SELECT group_concat(target || ' ' || status, ', ') FROM (SELECT * FROM runs ORDER BY id)")" \
     "userspace complete, valgrind complete"
 expect 0 "synthetic why (run 2's counts" "$BENCH" report --db b.db --out both
+
+# xts has a kernel-module part: its count run is not drawn as one (its time is live: only the
+# report's shape is asserted, never a ratio)
+expect 0 "xts why (run 2's counts, the same build)" "$BENCH" run --suite xts --measure both --impl old,new --keys 256 \
+    --sizes 4k --quick --quiet --db x.db
+"$BENCH" report --db x.db --out xts >xts.txt 2>&1
+grep -q "kernel-module" xts.txt && bad "xts: a count run drawn as a kernel-module run: $(cat xts.txt)" || ok
+grep -q "^## Kernel-module variant" xts/xts.md && bad "xts: a Kernel-module section from the count run" || ok
+is "xts: why rows" "$(grep -c '^| 256 [a-z]* 4 KiB | new/old | ' xts/xts.md)" 2
 finish
