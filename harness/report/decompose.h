@@ -69,11 +69,16 @@ typedef struct pb_decomp_cell {
     pb_decomp d;
 } pb_decomp_cell;
 
+/* room for the count run's words kept with a set (runs.options' note, runs.suite_settings) */
+#define PB_DECOMP_TEXT 768
+
 typedef struct pb_decomp_set {
     int64_t time_run, count_run;   /* count_run 0: no count run of the same build: nothing is shown */
     pb_decomp_cell *v;             /* every (pair, cell) with a time ratio in time_run and a count ratio in count_run */
     size_t n;
-    char caveat[768];              /* the count run's words where Valgrind hid CPU features dispatch keys on; "" none */
+    char caveat[PB_DECOMP_TEXT];              /* the count run's words where Valgrind hid CPU features dispatch keys on; "" none */
+    char settings[PB_DECOMP_TEXT];            /* the count run's suite settings where the time run's differ (xts's modelled
+                                      child-call cost is off under valgrind); "" where alike */
 } pb_decomp_set;
 
 /* The decomposition of time_run (a complete userspace run) against the count run of the same build

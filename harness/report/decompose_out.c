@@ -43,7 +43,7 @@ static const char *time_ci(const pb_decomp *d, char *buf, size_t cap)
 typedef struct decomp_lang {
     void (*text)(FILE *f, const char *s);
     const char *head, *intro_end, *table_open, *row_open, *sep, *row_close, *table_close, *caveat_open,
-        *caveat_close;
+        *settings_open, *caveat_close;
 } decomp_lang;
 
 static void intro(FILE *f, const pb_decomp_set *set, const decomp_lang *L)
@@ -87,6 +87,11 @@ static void section(FILE *f, const pb_decomp_set *set, const decomp_lang *L)
         L->text(f, set->caveat);
         fputs(L->caveat_close, f);
     }
+    if (*set->settings) {
+        fputs(L->settings_open, f);
+        L->text(f, set->settings);
+        fputs(L->caveat_close, f);
+    }
 }
 
 void pb_decomp_md(FILE *f, const pb_decomp_set *set)
@@ -95,7 +100,9 @@ void pb_decomp_md(FILE *f, const pb_decomp_set *set)
         pb_md_text_fputs, "## Why: instructions × time per instruction\n\n", "\n\n",
         "| cell | ratio | time [95 % CI] | instructions (exact) | time per instruction [95 % CI] | reading |\n"
         "|---|---|---|---|---|---|\n",
-        "| ", " | ", " |\n", "\n", "**Counts under Valgrind:** ", ".\n\n"};
+        "| ", " | ", " |\n", "\n", "**Counts under Valgrind:** ",
+        "**The count run's suite settings** (not the timed run's; the time per instruction includes the difference): ",
+        ".\n\n"};
     section(f, set, &L);
 }
 
@@ -106,7 +113,8 @@ void pb_decomp_html(FILE *f, const pb_decomp_set *set)
         "<div class=\"tbl\"><table class=\"why\">\n<tr><th>cell</th><th>ratio</th><th>time [95 % CI]</th>"
         "<th>instructions (exact)</th><th>time per instruction [95 % CI]</th><th>reading</th></tr>\n",
         "<tr><td>", "</td><td>", "</td></tr>\n", "</table></div>\n", "<p class=\"warn\"><strong>Counts under "
-        "Valgrind:</strong> ", ".</p>\n"};
+        "Valgrind:</strong> ", "<p class=\"warn\"><strong>The count run's suite settings</strong> (not the timed "
+        "run's; the time per instruction includes the difference): ", ".</p>\n"};
     section(f, set, &L);
 }
 

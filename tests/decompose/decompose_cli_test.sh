@@ -96,4 +96,7 @@ expect 0 "xts why (run 2's counts, the same build)" "$BENCH" run --suite xts --m
 grep -q "kernel-module" xts.txt && bad "xts: a count run drawn as a kernel-module run: $(cat xts.txt)" || ok
 grep -q "^## Kernel-module variant" xts/xts.md && bad "xts: a Kernel-module section from the count run" || ok
 is "xts: why rows" "$(grep -c '^| 256 [a-z]* 4 KiB | new/old | ' xts/xts.md)" 2
+# the modelled child-call cost, paid in wall time and off under valgrind, is said beside the rows
+grep "^\*\*The count run's suite settings\*\* " xts/xts.md | grep -qF 'child\_call\_cost=off under valgrind' && ok ||
+    bad "xts: the count run's settings are not said: $(grep -n settings xts/xts.md)"
 finish
