@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "answer.h"
 #include "cli_opts.h"
+#include "decompose.h"
 #include "paths.h"
 #include "pb_config.h"
 #include "render.h"
@@ -69,6 +70,18 @@ static const char *out_folder(report_args *a, char *dir, size_t dir_cap, char *p
     return out;
 }
 
+/* Where a count run of the run's build is stored, each cell's time ratio as instructions x time per
+ * instruction, and why in a sentence (decompose.h); nothing where there is none. A store that cannot
+ * be read here was read whole by the report just written: nothing more to say then. */
+static void why_lines(pb_store *st, const pb_report_job *j, int width)
+{
+    pb_decomp_set set;
+    if (pb_decomp_load(st, j->run, &set, NULL) < 0) return;
+    /* the suite's pair; a run whose impls the user named (exec) has every pair printed instead */
+    pb_decomp_print(stdout, &set, j->s->name, j->s->baseline, j->s->candidate, width);
+    pb_decomp_free(&set);
+}
+
 /* One suite's report and its lines on stdout; 0, or after saying why on stderr 1 (it failed) or
  * 2 (--out or a file's place in it was refused). */
 static int report_one(pb_store *st, const pb_report_job *j, const char *out, FILE *page, int width)
@@ -90,6 +103,7 @@ static int report_one(pb_store *st, const pb_report_job *j, const char *out, FIL
            files);
     /* the finding first, within the terminal's width (answer.h) */
     pb_answer_print(stdout, &answer, width);
+    why_lines(st, j, width);
     if (j->guest_run) {
         char counts[512];
         pb_answer_counts(&guest_n, counts, sizeof counts);

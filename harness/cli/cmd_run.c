@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_layouts.h"
 #include "cli_opts.h"
+#include "decompose.h"
 #include "export.h"
 #include "fmt.h"
 #include "paths.h"
@@ -32,12 +33,13 @@ typedef struct run_args {
     pb_runner_opts o;
     const char *suite_name;      /* --suite: found before parsing (pb_cli_find_suite) */
     const char *target;
-    const char *measure;         /* --measure: "time" or "valgrind" */
+    const char *measure;         /* --measure: "time", "valgrind" or "both" (time, then valgrind) */
     const char *vg_child;        /* --vg-child DIR: this process is the child under callgrind */
     int vg_reps;
     int vg_cpuid;                /* --vg-cpuid: print the CPU features this process sees (under valgrind) */
     int wide;                    /* --wide: stderr's lines in full, whatever the terminal's width */
     pb_layout_args la;
+    int64_t timed_run;           /* the timed run's id once stored (--measure both reads it) */
 } run_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -71,7 +73,9 @@ static const pb_cli_opt OPTS[] = {
                     "See docs/kmod.md.", run_args, target),
     PB_OPT("measure", "M", "time (default): wall time, interleaved as above;\n"
                      "valgrind: instruction, cache and branch counts per op under callgrind\n"
-                     "(deterministic; see docs/gate.md and harness/run/valgrind.h)", O_MEASURE),
+                     "(deterministic; see docs/counts.md and harness/run/valgrind.h);\n"
+                     "both: time, then count the same build (two runs stored), then each cell's\n"
+                     "time ratio as instructions x time per instruction (docs/why.md)", O_MEASURE),
     PB_OPT("cage", "WHICH", "user (default): time code the lab did not write (plug-ins, --gcrypt-lib\n"
                      "builds) in a child process of its own, so that its crash, exit, hang or wrong\n"
                      "answer fails its cases, not the run; bench never loads it itself; all: every\n"
@@ -101,8 +105,8 @@ static int on_opt(void *ctx, int id, const char *v)
     run_args *a = ctx;
     switch (id) {
     case O_MEASURE:
-        if (strcmp(v, "time") && strcmp(v, "valgrind"))
-            return pb_cli_error(a->cli, "unknown --measure '%s' (time or valgrind)", v);
+        if (strcmp(v, "time") && strcmp(v, "valgrind") && strcmp(v, "both"))
+            return pb_cli_error(a->cli, "unknown --measure '%s' (time, valgrind or both)", v);
         a->measure = v;
         return 0;
     case O_LAYOUTS: return pb_cli_layout_opt(a->cli, &a->la, "layouts", v);
@@ -148,6 +152,20 @@ static void list_suites(FILE *f, const pb_cli *c)
 }
 
 
+/* Can --measure valgrind count o's grid? Bad filters and sizes, and cases of another program
+ * (gbench, exec: nothing in this process to count), are refused before valgrind starts, the
+ * database opens or (--measure both) anything is timed: 0, or 2 after printing why. */
+static int vg_refused(const pb_runner_opts *o)
+{
+    pb_err e = {{0}};
+    pb_grid g;
+    if (pb_runner_grid(o, &g, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
+    int countable = pb_vg_check_countable(o->suite, o->suite_opts, &g, &e);
+    free(g.cells);
+    if (countable < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
+    return 0;
+}
+
 /* --measure valgrind: counts from a child under callgrind, stored as a run of target "valgrind" */
 static int cmd_run_valgrind(const pb_runner_opts *o, const pb_cli *cli, const char *cmdline)
 {
@@ -155,13 +173,8 @@ static int cmd_run_valgrind(const pb_runner_opts *o, const pb_cli *cli, const ch
                      .progress = o->progress, .suite_opts = o->options_text,
                      .args = {cli->nsuite_given, cli->suite_given_name, cli->suite_given_value}};
     pb_err e = {{0}};
-    pb_grid g;
-    /* bad filters and sizes are refused here, before valgrind starts or the database opens */
-    if (pb_runner_grid(o, &g, &e) < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
-    /* cases of another program (gbench, exec): nothing in this process to count */
-    int countable = pb_vg_check_countable(o->suite, o->suite_opts, &g, &e);
-    free(g.cells);
-    if (countable < 0) { fprintf(stderr, "bench run: %s\n", e.msg); return 2; }
+    int refused = vg_refused(o);
+    if (refused) return refused;
     pb_vg_result r;
     int measured = pb_vg_measure(&vo, &r, &e);
     if (measured < 0) {
@@ -390,12 +403,13 @@ static int parse_run(pb_cli *cli, run_args *a, int argc, char **argv, char *impl
 }
 
 /* Options that mean nothing together (--measure valgrind and timing, --target and passes), and the
- * store's path: 0, or 2 after printing why. */
+ * store's path: 0, or 2 after printing why. --measure both times as a plain run does (its timing
+ * options are the timed run's) and counts as valgrind does. */
 static int refuse_conflicts(const run_args *a, int vg)
 {
-    if (vg && strcmp(a->target, "userspace")) {
-        fprintf(stderr, "bench run: --measure valgrind counts this process's implementations: not with --target %s\n",
-                a->target);
+    if ((vg || !strcmp(a->measure, "both")) && strcmp(a->target, "userspace")) {
+        fprintf(stderr, "bench run: --measure %s counts this process's implementations: not with --target %s\n",
+                a->measure, a->target);
         return 2;
     }
     if (vg && (a->o.rounds || a->o.passes || a->o.sample_seconds > 0 || a->o.counters || a->o.boundary_rounds >= 0)) {
@@ -456,6 +470,7 @@ static int run_timed(run_args *a, const pb_cli *cli, pb_module_layouts *ml, pb_l
         fprintf(stderr, "bench run: %s\n", e.msg);
         return r == -2 ? 2 : 1;
     }
+    a->timed_run = run;
     printf("run %lld complete (suite %s) in %s\n", (long long)run, cli->suite->name, a->o.db_path);
     closing_summary(cli->suite, a->o.db_path, run, a->o.width);
     spread_summary(a->o.db_path, run, cli->suite);
@@ -465,6 +480,43 @@ static int run_timed(run_args *a, const pb_cli *cli, pb_module_layouts *ml, pb_l
                 (long long)failed, failed == 1 ? "" : "s");
         return 1;
     }
+    return 0;
+}
+
+/* --measure both: the timed run, then a count run of the same build (this process's, with the same
+ * grid and suite options), then each cell's time ratio as instructions x time per instruction, as
+ * bench report shows it (decompose.h). What would refuse the count run is refused before anything
+ * is timed. The first failure's exit status, or 0. */
+static int run_both(run_args *a, const pb_cli *cli, pb_module_layouts *ml, pb_layout_set *set, const char *cmdline)
+{
+    int rc = vg_refused(&a->o);
+    if (rc) return rc;
+    char vg[1024];
+    if (!pb_find_program("valgrind", vg, sizeof vg)) {
+        fprintf(stderr, "bench run: --measure both: valgrind not found in PATH (Debian package valgrind; "
+                        "scripts/setup.sh installs it)\n");
+        return 1;
+    }
+    if ((rc = run_timed(a, cli, ml, set)) != 0) return rc;
+    fflush(stdout);
+    if ((rc = cmd_run_valgrind(&a->o, cli, cmdline)) != 0) return rc;
+    pb_store st;
+    pb_err e = {{0}};
+    pb_decomp_set why = {0};
+    if (pb_store_open_readonly(&st, a->o.db_path, &e) < 0) {
+        fprintf(stderr, "bench run: --measure both: %s\n", e.msg);
+        return 1;
+    }
+    if (pb_decomp_load(&st, a->timed_run, &why, &e) < 0) {
+        fprintf(stderr, "bench run: --measure both: %s\n", e.msg);
+        pb_store_close(&st);
+        return 1;
+    }
+    pb_decomp_print(stdout, &why, cli->suite->name, cli->suite->baseline, cli->suite->candidate, a->o.width);
+    if (!why.count_run) fprintf(stderr, "bench run: --measure both: no count run of run %lld's build to decompose it\n",
+                                (long long)a->timed_run);
+    pb_decomp_free(&why);
+    pb_store_close(&st);
     return 0;
 }
 
@@ -505,9 +557,10 @@ static int run_one(int argc, char **argv, const char *cmdline)
             rc = 2;
         }
     } else if (rc == 0 && !(rc = refuse_conflicts(&a, vg))) {
-        rc = strcmp(a.target, "userspace") ? run_kmod(&a, &cli, cmdline)
-             : vg                          ? cmd_run_valgrind(&a.o, &cli, cmdline)
-                                           : run_timed(&a, &cli, &ml, &set);
+        rc = strcmp(a.target, "userspace")  ? run_kmod(&a, &cli, cmdline)
+             : vg                           ? cmd_run_valgrind(&a.o, &cli, cmdline)
+             : !strcmp(a.measure, "both")   ? run_both(&a, &cli, &ml, &set, cmdline)
+                                            : run_timed(&a, &cli, &ml, &set);
     } else if (rc == 1) {
         rc = 0;   /* --help */
     }

@@ -283,6 +283,7 @@ int pb_render_json(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     json_object_set_new(root, "ratios", ratios_array(in->st, in->ids, in->nids));
     json_object_set_new(root, "functions", pb_json_fn_rows(in->st, in->ids, in->nids));
     json_object_set_new(root, "function_diffs", pb_json_fn_diffs(in->st, in->ids, in->nids));
+    json_object_set_new(root, "decomposition", pb_decomp_json(in->st, in->ids, in->nids));
     return dump(out->f, root, e);
 }
 

@@ -22,6 +22,10 @@ static int run_of(pb_store *st, int64_t run, char *suite, size_t cap, int *is_gu
     if (!found) return pb_errf(e, "no run %lld in %s", (long long)run, st->path);
     if (strcmp(r.status, "complete"))
         return pb_errf(e, "run %lld is %s, not complete: it is never reported", (long long)run, r.status);
+    /* a count run is no kernel-module run: it stands beside the wall-time run of its build (docs/why.md) */
+    if (!strcmp(r.target, "valgrind"))
+        return pb_errf(e, "run %lld is a count run (--measure valgrind): report the wall-time run of the same build, "
+                       "and its counts stand beside it (docs/why.md)", (long long)run);
     snprintf(suite, cap, "%s", r.suite);
     *is_guest = strcmp(r.target, "userspace") != 0;
     return 0;

@@ -224,6 +224,7 @@ void pb_report_data_free(pb_report_data *d)
     free(d->spreads);
     free(d->fns);
     pb_run_sides_free(&d->sides);
+    pb_decomp_free(&d->decomp);
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < RUN_INFO_COLS; i++) free(d->info[k].col[i]);
     memset(d, 0, sizeof *d);
@@ -291,6 +292,7 @@ int pb_report_data_load(pb_store *st, const pb_suite *s, int64_t run, int64_t gu
     if (rc == 0) rc = load_spreads(st, s, d, e);
     if (rc == 0) rc = pb_store_run_sides(st, run, &d->sides, e);
     if (rc == 0) rc = load_fns(st, s, run, d, e);
+    if (rc == 0) rc = pb_decomp_load(st, run, &d->decomp, e);
     if (rc < 0) pb_report_data_free(d);
     return rc;
 }
@@ -370,7 +372,8 @@ int pb_report_latest_run(pb_store *st, const char *suite, int guest, int64_t *id
     *id = 0;
     if (pb_query_int(st, id, NULL, NULL,
                      "SELECT id FROM runs WHERE status='complete' AND suite=?1"
-                     " AND (CASE WHEN target = 'userspace' THEN 0 ELSE 1 END) = ?2 ORDER BY id DESC LIMIT 1",
+                     " AND (CASE WHEN target = 'userspace' THEN 0 WHEN target = 'valgrind' THEN -1 ELSE 1 END) = ?2"
+                     " ORDER BY id DESC LIMIT 1",
                      "tn", suite, guest) < 0)
         return store_unreadable(st, e);
     return 0;

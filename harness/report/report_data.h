@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "decompose.h"
 #include "export.h"
 #include "reads.h"
 #include "render.h"
@@ -98,6 +99,7 @@ typedef struct pb_report_data {
     int64_t count_run;             /* the run itself where it is a count run, else the suite's latest; 0: none */
     pb_fn_row *fns;                /* its per-function rows (fn_diff.h), case by case */
     size_t nfns;
+    pb_decomp_set decomp;          /* run's time ratios against a count run of its build (decompose.h); count_run 0: none */
 } pb_report_data;
 
 /* Everything the report of suite s draws from: run (and guest_run, 0 for none) in metric, the
@@ -158,8 +160,8 @@ const char *pb_report_missing_reason(const pb_report_data *d, int64_t run, const
 
 /* ---- report/'s other reads (report_data.c): text valid until each returns ---- */
 
-/* The newest complete run of suite: userspace (guest 0) or a kernel-module run (guest 1), in *id (0:
- * none). 0, or -1 + e ("PATH: cannot read the store: ...") when the store cannot be read. */
+/* The newest complete run of suite: userspace (guest 0) or a kernel-module run (guest 1; a count run,
+ * target valgrind, is neither), in *id (0: none). 0, or -1 + e ("PATH: cannot read the store: ...") when the store cannot be read. */
 int pb_report_latest_run(pb_store *st, const char *suite, int guest, int64_t *id, pb_err *e);
 /* pb_store_run_row with the same words for a store that cannot be read: 1, 0 (no such run), -1 + e. */
 int pb_report_run_row(pb_store *st, int64_t run, pb_run_row *r, pb_err *e);

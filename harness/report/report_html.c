@@ -236,6 +236,7 @@ int pb_render_html(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     pb_table_writer tw = {.f = f, .html = 1};
     pb_report_other_ratios(&tw, d, s, d->run);
     pb_report_spread_table(&tw, d);
+    pb_decomp_html(f, &d->decomp);
     pb_report_why(f, d, s, 1);
     /* the figure after the verdicts: the first screen shows what the run concluded */
     fputs("<figure>\n", f);

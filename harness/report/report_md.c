@@ -177,6 +177,7 @@ int pb_render_markdown(const pb_render_out *out, const pb_render_in *in, pb_err 
     unavailable_notes(md, d, d->run, UNAVAILABLE_HERE);
     pb_report_other_ratios(&tw, d, s, d->run);
     pb_report_spread_table(&tw, d);
+    pb_decomp_md(md, &d->decomp);
     pb_report_why(md, d, s, 0);
     if (d->guest_run) {
         fprintf(md, "## Kernel-module variant\n\n");

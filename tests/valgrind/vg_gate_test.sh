@@ -8,7 +8,7 @@ BENCH=$1
 source "$(dirname "$0")/../lib.sh"
 
 # refusals that need no valgrind
-expect 2 "unknown --measure 'cycles' (time or valgrind)" "$BENCH" run --suite synthetic --measure cycles --db "$T/x.db"
+expect 2 "unknown --measure 'cycles' (time, valgrind or both)" "$BENCH" run --suite synthetic --measure cycles --db "$T/x.db"
 expect 2 "unknown --measure 'cycles' (time, valgrind or both)" "$BENCH" gate --suite synthetic --measure cycles --db "$T/x.db"
 expect 2 "--measure both is the claim gate" "$BENCH" gate --suite synthetic --measure both --calibrate --db "$T/x.db"
 expect 2 "--vg-child is bench's own" "$BENCH" run --suite synthetic --vg-child "$T" --db "$T/x.db"
