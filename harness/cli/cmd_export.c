@@ -20,6 +20,7 @@ enum { O_FORMAT = 1 };
 typedef struct export_args {
     pb_cli *cli;
     const char *db, *format, *run, *suite, *out;
+    int full;
 } export_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -30,6 +31,8 @@ static const pb_cli_opt OPTS[] = {
                                   "time per op over every stored sample (ns; user/sys where kept: exec);\n"
                                   "gbench: Google Benchmark's JSON, one median entry per (cell, impl) in ns,\n"
                                   "for compare.py", O_FORMAT),
+    PB_OPT_FLAG("full", "json: every row of the runs too (every column of the run, its cases, samples, statistics,\n"
+                        "objects and ratios), which bench import reads back into another store", export_args, full),
     PB_OPT_RUN("the run (default: the latest complete run of each suite)", export_args, run),
     PB_OPT_SUITE("NAME", "only this suite", export_args, suite),
     PB_OPT_OUT("FILE", "write there instead of stdout ('-'), replaced only when whole and only if a regular\n"
@@ -56,7 +59,7 @@ int cmd_export(int argc, char **argv)
 {
     pb_cli cli = {
         .cmd = "export", .opts = OPTS, .on_opt = on_opt,
-        .synopsis = "usage: bench export --format json|csv|gbench [--run ID|latest] [--suite NAME] [--out FILE]"
+        .synopsis = "usage: bench export --format json|csv|gbench [--full] [--run ID|latest] [--suite NAME] [--out FILE]"
                     " [--db PATH]\n\n"
                     "A run's statistics for other tools. gbench files of two runs compare with Google Benchmark's\n"
                     "compare.py (Debian libbenchmark-tools):\n"
@@ -69,6 +72,10 @@ int cmd_export(int argc, char **argv)
     if (pr) return pr == 1 ? 0 : 2;
     if (!a.format) {
         fprintf(stderr, "bench export: --format json|csv|gbench is required\n");
+        return 2;
+    }
+    if (a.full && strcmp(a.format, "json")) {
+        fprintf(stderr, "bench export: --full: only with --format json ('%s' has no place for the rows)\n", a.format);
         return 2;
     }
     if (a.suite && !pb_suite_find(a.suite)) {
@@ -113,15 +120,15 @@ int cmd_export(int argc, char **argv)
             return refused ? 2 : 1;
         }
     }
-    int rc = pb_export_write(f, &st, a.format, ids, n);
+    int rc = pb_export_write_as(f, &st, a.format, ids, n, a.full, &e);
     pb_store_close(&st);
     if (f == stdout) {
-        if (rc < 0) fprintf(stderr, "bench export: write failed\n");
+        if (rc < 0) fprintf(stderr, "bench export: %s\n", e.msg[0] ? e.msg : "write failed");
         return rc < 0 ? 1 : 0;
     }
     int failed = rc < 0;
     if (pb_stage_fclose(&stage, f, name, &e) < 0) failed = 1;
-    else if (failed) pb_errf(&e, "cannot write %s", a.out);
+    else if (failed && !e.msg[0]) pb_errf(&e, "cannot write %s", a.out);
     if (!failed && pb_stage_commit(&stage, &e) < 0) failed = 1;
     if (failed) fprintf(stderr, "bench export: %s\n", e.msg);
     int refused = stage.refused;
