@@ -19,7 +19,7 @@ enum { O_FORMAT = 1 };
 
 typedef struct export_args {
     pb_cli *cli;
-    const char *db, *format, *run, *suite, *out;
+    const char *db, *format, *run, *suite, *out, *target;
     int full;
 } export_args;
 
@@ -35,6 +35,8 @@ static const pb_cli_opt OPTS[] = {
                         "objects and ratios), which bench import reads back into another store", export_args, full),
     PB_OPT_RUN("the run (default: the latest complete run of each suite)", export_args, run),
     PB_OPT_SUITE("NAME", "only this suite", export_args, suite),
+    PB_OPT_STRING_ONCE("target", "NAME", "without --run: the latest complete run of each suite among those of this target\n"
+                                         "(runs.target; default userspace; valgrind: the count runs, docs/counts.md)", export_args, target),
     PB_OPT_OUT("FILE", "write there instead of stdout ('-'), replaced only when whole and only if a regular\n"
                        "file or nothing (never a link, device or FIFO; docs/outputs.md)", export_args, out),
     PB_OPT_DB_READ(export_args, db),
@@ -59,7 +61,7 @@ int cmd_export(int argc, char **argv)
 {
     pb_cli cli = {
         .cmd = "export", .opts = OPTS, .on_opt = on_opt,
-        .synopsis = "usage: bench export --format json|csv|gbench [--full] [--run ID|latest] [--suite NAME] [--out FILE]"
+        .synopsis = "usage: bench export --format json|csv|gbench [--full] [--run ID|latest|--target NAME] [--suite NAME] [--out FILE]"
                     " [--db PATH]\n\n"
                     "A run's statistics for other tools. gbench files of two runs compare with Google Benchmark's\n"
                     "compare.py (Debian libbenchmark-tools):\n"
@@ -72,6 +74,10 @@ int cmd_export(int argc, char **argv)
     if (pr) return pr == 1 ? 0 : 2;
     if (!a.format) {
         fprintf(stderr, "bench export: --format json|csv|gbench is required\n");
+        return 2;
+    }
+    if (a.target && a.run) {
+        fprintf(stderr, "bench export: --target: only without --run (a run is of its own target)\n");
         return 2;
     }
     if (a.full && strcmp(a.format, "json")) {
@@ -90,7 +96,7 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     int64_t ids[64];
-    int n = pb_export_runs(&st, pb_cli_run_of(a.run), a.suite, ids, 64);
+    int n = pb_export_runs_of(&st, pb_cli_run_of(a.run), a.suite, a.target ? a.target : "userspace", ids, 64);
     if (n < 0) {   /* the store could not be read: its own words, not "no run" */
         fprintf(stderr, "bench export: %s: cannot read the store: %s\n", a.db, pb_db_errmsg(st.db));
         pb_store_close(&st);
@@ -100,8 +106,8 @@ int cmd_export(int argc, char **argv)
         if (pb_cli_run_of(a.run))
             fprintf(stderr, "bench export: no complete run %lld%s%s in %s\n", (long long)pb_cli_run_of(a.run),
                     a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);
-        else fprintf(stderr, "bench export: no complete run%s%s in %s\n", a.suite ? " of suite " : "",
-                     a.suite ? a.suite : "", a.db);
+        else fprintf(stderr, "bench export: no complete %s%srun%s%s in %s\n", a.target ? a.target : "",
+                     a.target ? " " : "", a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);
         pb_store_close(&st);
         return 2;
     }

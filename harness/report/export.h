@@ -15,6 +15,9 @@
  * given), else the latest complete userspace run of each suite (of suite only). Their number, 0
  * for none, -1 when the store cannot be read. */
 int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, int cap);
+/* As pb_export_runs, the latest of each suite among the runs of target (runs.target: "userspace",
+ * "valgrind" for count runs, ...). */
+int pb_export_runs_of(pb_store *st, int64_t run, const char *suite, const char *target, int64_t *ids, int cap);
 /* Runs ids[0..n) in format (the name of a PB_RENDER_EXPORT entry: "json", "csv", "gbench") to f. 0,
  * or -1 (no such format, a failed read or encoding; the caller checks ferror(f) too). */
 int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n);
