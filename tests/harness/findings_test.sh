@@ -97,6 +97,46 @@ PY
     expect 2 "notnull.json: store.runs[0]: " "$BENCH" import notnull.json --db c.db
     is "a refused file leaves the store as it was" "$(rows c.db)" "$before"
     ;;
+findings-fixture-byte-for-byte)
+    # the committed seeded exports of two made-up CPU models (tests/harness/fixtures/findings/make-fixture.sh)
+    FIX="$SRC/tests/harness/fixtures/findings"
+    mkdir tmp
+    expect 0 "" env TMPDIR="$T/tmp" "$BENCH" findings --from "$FIX" --out page.md
+    is "the private store is gone" "$(ls -A tmp)" ""
+    cmp -s page.md "$FIX/findings.md" && ok || bad "the page differs from the committed one: $(diff "$FIX/findings.md" page.md | head -20)"
+    # the same from a store of them: the page reads rows, not files
+    for f in "$FIX"/*.json; do "$BENCH" import "$f" --db s.db >/dev/null || bad "import $f"; done
+    expect 0 "" "$BENCH" findings --db s.db --out page2.md
+    cmp -s page2.md "$FIX/findings.md" && ok || bad "the page of a store differs: $(diff "$FIX/findings.md" page2.md | head -20)"
+    # the files imported in another order (ids differ) give the same bytes
+    mkdir rev && i=9 && for f in "$FIX"/*.json; do cp "$f" "rev/$i-$(basename "$f")"; i=$((i - 1)); done
+    expect 0 "" "$BENCH" findings --from rev --out page3.md
+    cmp -s page3.md "$FIX/findings.md" && ok || bad "the page depends on the files' order: $(diff "$FIX/findings.md" page3.md | head -20)"
+    is "no path in the page" "$(grep -c -e "$T" -e /tmp -e "$SRC" page.md)" "0"
+    is "a column per CPU model" "$(grep -c '^| variant | op | bytes | claim | document | Fixture CPU A | Fixture CPU B |$' page.md)" "1"
+    grep -q 'instructions 0.800, per instruction 1.236: new executes 20 % fewer instructions but each costs 24 % more' page.md &&
+        ok || bad "the count run's cell lacks its instruction ratio and sentence"
+    grep -q 'no count run of the same build' page.md && ok || bad "a CPU model without a count run says so"
+    ;;
+published-findings-regenerate)
+    # docs/findings.md is what bench findings makes of results/published/, byte for byte, whatever it holds
+    expect 0 "" "$BENCH" findings --from "$SRC/results/published" --out page.md
+    cmp -s page.md "$SRC/docs/findings.md" && ok ||
+        bad "docs/findings.md is not what results/published/ gives (regenerate it: results/published/README.md): $(diff "$SRC/docs/findings.md" page.md | head -20)"
+    ;;
+findings-refuses-bad-sources)
+    seeded machine-a 1 a.db
+    mkdir d && "$BENCH" export --format json --full --db a.db --out d/a.json
+    expect 2 "--from: nosuch is not a folder" "$BENCH" findings --from nosuch
+    expect 2 "--from and --db: one source at a time" "$BENCH" findings --from d --db a.db
+    printf '{"format": "patchbench-export", "store": {"schema_version": 1, "runs": [{"nope": 1}]}}\n' > d/b.json
+    expect 2 "d/b.json: store.runs[0].uuid: missing" "$BENCH" findings --from d --out p.md
+    [[ ! -e p.md ]] && ok || bad "a refused source wrote the page"
+    rm d/b.json
+    expect 0 "" "$BENCH" findings --from d --suite synthetic --out p.md
+    grep -q '^## synthetic$' p.md && ok || bad "the suite's section"
+    expect 2 "unknown suite 'nosuch'" "$BENCH" findings --from d --suite nosuch
+    ;;
 *) bad "no such case: $CASE" ;;
 esac
 finish
