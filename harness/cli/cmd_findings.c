@@ -145,7 +145,7 @@ int cmd_findings(int argc, char **argv)
                     "Per suite and cell, each CPU model's verdict and time ratio [CI] side by side, one column per\n"
                     "CPU model (its newest default run), with the instruction ratio where a count run of the same\n"
                     "build exists: the page docs/findings.md, regenerated from the published exports with\n"
-                    "  bench findings --from results/published --out docs/findings.md\n"
+                    "  bench findings --from results/published --out docs/findings.md\n\n"
                     "The same exports give the same bytes (no date but the runs', no path, sorted).\n",
     };
     findings_args a = {.cli = &cli};

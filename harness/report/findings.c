@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* findings.c — see findings.h. A column is a CPU model: its identity (vendor, family, model,
- * stepping; identity.h) where the runs recorded one, else its model name. Its wall-time run is the
+ * stepping; identity.h) and model name, or the name alone where the runs recorded no identity. Its wall-time run is the
  * newest complete userspace run of the suite on it; its count run the newest complete run of target
  * valgrind (docs/counts.md) of the same build (runs.git_sha). */
 #include "findings.h"
@@ -115,6 +115,13 @@ static int by_cpu(const void *a, const void *b)
     return c ? c : strcmp(x->time->key, y->time->key);
 }
 
+/* One CPU model: the same identity and the same model name (two names of one identity, which some
+ * VMs show, are two columns rather than one hiding the other). */
+static int same_cpu(const frun *a, const frun *b)
+{
+    return !strcmp(a->key, b->key) && !strcmp(a->cpu, b->cpu);
+}
+
 /* a column per CPU model with a wall-time run, its count run of the same build if any */
 static void choose_columns(fsuite *f)
 {
@@ -122,14 +129,14 @@ static void choose_columns(fsuite *f)
         const frun *r = &f->runs[i];
         if (r->count) continue;
         int k = 0;
-        while (k < f->nc && strcmp(f->c[k].time->key, r->key)) k++;
+        while (k < f->nc && !same_cpu(f->c[k].time, r)) k++;
         if (k < f->nc || f->nc == FMAXCOL) continue; /* newest first: the first is the column's */
         f->c[f->nc++] = (fcol){.time = r};
     }
     for (int k = 0; k < f->nc; k++)
         for (int i = 0; i < f->nruns && !f->c[k].count; i++) {
             const frun *r = &f->runs[i];
-            if (r->count && !strcmp(r->key, f->c[k].time->key) && r->git[0] && !strcmp(r->git, f->c[k].time->git))
+            if (r->count && same_cpu(r, f->c[k].time) && r->git[0] && !strcmp(r->git, f->c[k].time->git))
                 f->c[k].count = r;
         }
     qsort(f->c, (size_t)f->nc, sizeof f->c[0], by_cpu);

@@ -50,6 +50,21 @@ export-import-round-trip-keeps-every-row)
     "$BENCH" export --format json --db a.db --run 1 --out plain.json
     is "no rows without --full" "$(grep -c '"store"' plain.json)" "0"
     expect 2 "--full: only with --format json" "$BENCH" export --format csv --full --db a.db
+    # a count run (docs/counts.md: target valgrind, its own metrics), exported by --target
+    if command -v valgrind >/dev/null && [[ -z ${PB_VG_SANITIZED:-} ]]; then
+        "$BENCH" run --suite synthetic --seed 1 --quick --measure valgrind --quiet --cpu none --db v.db >/dev/null 2>&1 ||
+            bad "count run"
+        expect 0 "" "$BENCH" export --format json --full --target valgrind --db v.db --out v.json
+        expect 0 "imported 1 run" "$BENCH" import v.json --db v2.db
+        is "a count run's rows, column by column" "$(rows v2.db)" "$(rows v.db)"
+    fi
+    ;;
+export-import-round-trip-xts-quick)
+    # a real suite's run (xts --quick: 3,200 samples, every layout): its rows are compared, not its times
+    "$BENCH" run --suite xts --quick --quiet --cpu none --db x.db >/dev/null 2>&1 || bad "xts --quick run"
+    expect 0 "" "$BENCH" export --format json --full --db x.db --out x.json
+    expect 0 "imported 1 run" "$BENCH" import x.json --db y.db
+    is "every row of the xts run, column by column" "$(rows y.db)" "$(rows x.db)"
     ;;
 import-json-refuses-bad-input-storing-nothing)
     seeded machine-a 1 a.db
