@@ -62,9 +62,11 @@ export-import-round-trip-keeps-every-row)
 export-import-round-trip-xts-quick)
     # a real suite's run (xts --quick: 3,200 samples, every layout): its rows are compared, not its times
     "$BENCH" run --suite xts --quick --quiet --cpu none --db x.db >/dev/null 2>&1 || bad "xts --quick run"
+    seeded machine-a 1 x.db
+    # no --run: the latest run of each suite, both in one file
     expect 0 "" "$BENCH" export --format json --full --db x.db --out x.json
-    expect 0 "imported 1 run" "$BENCH" import x.json --db y.db
-    is "every row of the xts run, column by column" "$(rows y.db)" "$(rows x.db)"
+    expect 0 "imported 2 runs" "$BENCH" import x.json --db y.db
+    is "every row of the xts and synthetic runs, column by column" "$(rows y.db)" "$(rows x.db)"
     ;;
 import-json-refuses-bad-input-storing-nothing)
     seeded machine-a 1 a.db
