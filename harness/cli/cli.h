@@ -13,6 +13,7 @@ int cmd_migrate(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_findings(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 #endif

@@ -19,7 +19,8 @@ enum { O_FORMAT = 1 };
 
 typedef struct export_args {
     pb_cli *cli;
-    const char *db, *format, *run, *suite, *out;
+    const char *db, *format, *run, *suite, *out, *target;
+    int full;
 } export_args;
 
 static const pb_cli_opt OPTS[] = {
@@ -30,8 +31,12 @@ static const pb_cli_opt OPTS[] = {
                                   "time per op over every stored sample (ns; user/sys where kept: exec);\n"
                                   "gbench: Google Benchmark's JSON, one median entry per (cell, impl) in ns,\n"
                                   "for compare.py", O_FORMAT),
+    PB_OPT_FLAG("full", "json: every row of the runs too (every column of the run, its cases, samples, statistics,\n"
+                        "objects and ratios), which bench import reads back into another store", export_args, full),
     PB_OPT_RUN("the run (default: the latest complete run of each suite)", export_args, run),
     PB_OPT_SUITE("NAME", "only this suite", export_args, suite),
+    PB_OPT_STRING_ONCE("target", "NAME", "without --run: the latest complete run of each suite among those of this target\n"
+                                         "(runs.target; default userspace; valgrind: the count runs, docs/counts.md)", export_args, target),
     PB_OPT_OUT("FILE", "write there instead of stdout ('-'), replaced only when whole and only if a regular\n"
                        "file or nothing (never a link, device or FIFO; docs/outputs.md)", export_args, out),
     PB_OPT_DB_READ(export_args, db),
@@ -56,7 +61,7 @@ int cmd_export(int argc, char **argv)
 {
     pb_cli cli = {
         .cmd = "export", .opts = OPTS, .on_opt = on_opt,
-        .synopsis = "usage: bench export --format json|csv|gbench [--run ID|latest] [--suite NAME] [--out FILE]"
+        .synopsis = "usage: bench export --format json|csv|gbench [--full] [--run ID|latest|--target NAME] [--suite NAME] [--out FILE]"
                     " [--db PATH]\n\n"
                     "A run's statistics for other tools. gbench files of two runs compare with Google Benchmark's\n"
                     "compare.py (Debian libbenchmark-tools):\n"
@@ -71,6 +76,14 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "bench export: --format json|csv|gbench is required\n");
         return 2;
     }
+    if (a.target && a.run) {
+        fprintf(stderr, "bench export: --target: only without --run (a run is of its own target)\n");
+        return 2;
+    }
+    if (a.full && strcmp(a.format, "json")) {
+        fprintf(stderr, "bench export: --full: only with --format json ('%s' has no place for the rows)\n", a.format);
+        return 2;
+    }
     if (a.suite && !pb_suite_find(a.suite)) {
         char why[700];
         fprintf(stderr, "bench export: %s\n", pb_suite_unknown(why, sizeof why, a.suite, ""));
@@ -83,7 +96,7 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     int64_t ids[64];
-    int n = pb_export_runs(&st, pb_cli_run_of(a.run), a.suite, ids, 64);
+    int n = pb_export_runs_of(&st, pb_cli_run_of(a.run), a.suite, a.target ? a.target : "userspace", ids, 64);
     if (n < 0) {   /* the store could not be read: its own words, not "no run" */
         fprintf(stderr, "bench export: %s: cannot read the store: %s\n", a.db, pb_db_errmsg(st.db));
         pb_store_close(&st);
@@ -93,8 +106,8 @@ int cmd_export(int argc, char **argv)
         if (pb_cli_run_of(a.run))
             fprintf(stderr, "bench export: no complete run %lld%s%s in %s\n", (long long)pb_cli_run_of(a.run),
                     a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);
-        else fprintf(stderr, "bench export: no complete run%s%s in %s\n", a.suite ? " of suite " : "",
-                     a.suite ? a.suite : "", a.db);
+        else fprintf(stderr, "bench export: no complete %s%srun%s%s in %s\n", a.target ? a.target : "",
+                     a.target ? " " : "", a.suite ? " of suite " : "", a.suite ? a.suite : "", a.db);
         pb_store_close(&st);
         return 2;
     }
@@ -113,15 +126,15 @@ int cmd_export(int argc, char **argv)
             return refused ? 2 : 1;
         }
     }
-    int rc = pb_export_write(f, &st, a.format, ids, n);
+    int rc = pb_export_write_as(f, &st, a.format, ids, n, a.full, &e);
     pb_store_close(&st);
     if (f == stdout) {
-        if (rc < 0) fprintf(stderr, "bench export: write failed\n");
+        if (rc < 0) fprintf(stderr, "bench export: %s\n", e.msg[0] ? e.msg : "write failed");
         return rc < 0 ? 1 : 0;
     }
     int failed = rc < 0;
     if (pb_stage_fclose(&stage, f, name, &e) < 0) failed = 1;
-    else if (failed) pb_errf(&e, "cannot write %s", a.out);
+    else if (failed && !e.msg[0]) pb_errf(&e, "cannot write %s", a.out);
     if (!failed && pb_stage_commit(&stage, &e) < 0) failed = 1;
     if (failed) fprintf(stderr, "bench export: %s\n", e.msg);
     int refused = stage.refused;

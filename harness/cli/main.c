@@ -21,13 +21,14 @@ static const struct {
     {"report", cmd_report, "draw plots and tables of a run into plots/"},
     {"history", cmd_history, "a suite's medians over all runs, per machine, with change points"},
     {"export", cmd_export, "a run's statistics as json, csv or Google Benchmark JSON (gbench)"},
-    {"import", cmd_import, "import results saved from the kernel module (debugfs lines)"},
+    {"import", cmd_import, "import the lab's JSON (export --full) or the kernel module's results"},
     {"compare", cmd_compare, "compare two implementations, runs or revisions (ratio, CI, test)"},
     {"gate", cmd_gate, "performance-regression gate for CI"},
     {"baseline", cmd_baseline, "name a stored run (save, list, delete), for bench gate --against NAME"},
     {"bisect", cmd_bisect, "the first commit of your repository whose build a gate finds slower"},
     {"migrate", cmd_migrate, "bring a database to this bench's schema version"},
     {"merge", cmd_merge, "copy the complete runs of other stores into one (cross-machine reports)"},
+    {"findings", cmd_findings, "each CPU model's verdicts and ratios side by side (docs/findings.md)"},
 };
 
 static const char HELP_USAGE[] =

@@ -284,6 +284,14 @@ int pb_render_json(const pb_render_out *out, const pb_render_in *in, pb_err *e)
     json_object_set_new(root, "functions", pb_json_fn_rows(in->st, in->ids, in->nids));
     json_object_set_new(root, "function_diffs", pb_json_fn_diffs(in->st, in->ids, in->nids));
     json_object_set_new(root, "decomposition", pb_decomp_json(in->st, in->ids, in->nids));
+    if (in->full) {
+        json_t *rows = pb_export_store_json(in->st, in->ids, in->nids, e);
+        if (!rows) {
+            json_decref(root);
+            return -1;
+        }
+        json_object_set_new(root, "store", rows);
+    }
     return dump(out->f, root, e);
 }
 
@@ -394,10 +402,15 @@ int pb_render_gbench(const pb_render_out *out, const pb_render_in *in, pb_err *e
 
 int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n)
 {
+    pb_err e = {{0}};
+    return pb_export_write_as(f, st, format, ids, n, 0, &e);
+}
+
+int pb_export_write_as(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n, int full, pb_err *e)
+{
     const pb_renderer *r = pb_renderer_find(PB_RENDER_EXPORT, format);
     if (!r) return -1;
     const pb_render_out out = {.f = f, .name = NULL};
-    const pb_render_in in = {.st = st, .ids = ids, .nids = n};
-    pb_err e = {{0}};
-    return r->render(&out, &in, &e);
+    const pb_render_in in = {.st = st, .ids = ids, .nids = n, .full = full};
+    return r->render(&out, &in, e);
 }

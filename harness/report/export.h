@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pb.h"
 #include "reads.h"
 #include "store.h"
 
@@ -14,9 +15,18 @@
  * given), else the latest complete userspace run of each suite (of suite only). Their number, 0
  * for none, -1 when the store cannot be read. */
 int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, int cap);
+/* As pb_export_runs, the latest of each suite among the runs of target (runs.target: "userspace",
+ * "valgrind" for count runs, ...). */
+int pb_export_runs_of(pb_store *st, int64_t run, const char *suite, const char *target, int64_t *ids, int cap);
 /* Runs ids[0..n) in format (the name of a PB_RENDER_EXPORT entry: "json", "csv", "gbench") to f. 0,
  * or -1 (no such format, a failed read or encoding; the caller checks ferror(f) too). */
 int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n);
+/* As pb_export_write, its failure's words in e; full: json with every row of the runs too (--full,
+ * export_full.c). */
+int pb_export_write_as(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n, int full, pb_err *e);
+/* export_full.c: every row of runs ids[0..n) as the object "store" of a whole JSON export (dump.h's
+ * tree, each value as the store holds it), which `bench import` reads back. NULL + e on a failed read. */
+struct json_t *pb_export_store_json(pb_store *st, const int64_t *ids, int n, pb_err *e);
 
 /* The one way text from the store becomes a JSON string (jansson's json_t; here and in the gate's
  * JSON): s as it is, or, where jansson refuses it (it takes UTF-8 only, and an imported file's

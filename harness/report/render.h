@@ -43,6 +43,7 @@ typedef struct pb_render_in {
     pb_store *st;
     const int64_t *ids;
     int nids;
+    int full;                                  /* json: every row of the runs too (export_full.c) */
 } pb_render_in;
 
 /* Where a renderer writes: PB_RENDER_SUITE the file name, which it makes in in->stage (f NULL); the

@@ -387,13 +387,18 @@ int pb_report_run_row(pb_store *st, int64_t run, pb_run_row *r, pb_err *e)
 
 int pb_export_runs(pb_store *st, int64_t run, const char *suite, int64_t *ids, int cap)
 {
+    return pb_export_runs_of(st, run, suite, "userspace", ids, cap);
+}
+
+int pb_export_runs_of(pb_store *st, int64_t run, const char *suite, const char *target, int64_t *ids, int cap)
+{
     pb_stmt *q;
     int rc = run ? pb_query(st, &q, NULL, NULL,
                             "SELECT id FROM runs WHERE id = ?1 AND status = 'complete' AND suite = coalesce(?2, suite)",
                             "it", run, suite)
                  : pb_query(st, &q, NULL, NULL,
-                            "SELECT max(id) FROM runs WHERE status = 'complete' AND target = 'userspace'"
-                            " AND suite = coalesce(?2, suite) GROUP BY suite ORDER BY suite", "-t", suite);
+                            "SELECT max(id) FROM runs WHERE status = 'complete' AND target = ?3"
+                            " AND suite = coalesce(?2, suite) GROUP BY suite ORDER BY suite", "-tt", suite, target);
     if (rc < 0) return -1;
     int n = 0;
     rc = PB_DB_DONE;

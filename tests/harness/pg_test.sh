@@ -19,7 +19,7 @@ QUICK=(run --suite synthetic --quick --quiet)
 mask() {
     sed -e "s#$T/[A-Za-z0-9_.-]*#DB#g" -e "s#postgresql://[^ \`\"<:;]*#DB#g" \
         -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z/TIME/g' \
-        -e 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-4[0-9a-f]\{3\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' \
+        -e 's/[0-9a-f]\{8\}-[0-9a-f]\{4\}-4[0-9a-f]\{3\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}/UUID/g' -e 's/`[0-9a-f]\{8\}`/`UUID8`/g' \
         -e 's/; NOISE WARNING:.*$//' -e '/was noisy/d' -e '/[Nn]oise warning/d' -e '/load average/d' \
         -e 's/"\(loadavg_start\|loadavg_end\)": [0-9.e+-]*/"\1": L/g' -e 's/"noise": "[^"]*"/"noise": N/g' \
         -e 's/[0-9.]\+ GHz/F GHz/g' -e 's/"\(tsc_hz\|mhz_per_cpu\)": [0-9.e+]*/"\1": F/g' "$@"
@@ -138,12 +138,18 @@ pg-every-command-same-as-sqlite)
             "$BENCH" gate --db "$D" --thresholds "$TH" --baseline-runs "$(IFS=,; echo "${A[*]}")" \
                 --candidate-runs "$(IFS=,; echo "${B[*]}")"
             echo "exit $?"
+            # the lab's JSON, whole: out of this store, and the other machine's into it (merge then skips it)
+            "$BENCH" export --format json --full --run 1 --db "$D" --out "$O/export1full.json"
+            "$BENCH" export --format json --full --db "$T/other.db" --out "$T/other-$be.json"
+            "$BENCH" import "$T/other-$be.json" --db "$D"
             "$BENCH" merge "$T/other.db" --into "$D"
             "$BENCH" merge "$T/other.db" --into "$D"
             "$BENCH" report --machines all --db "$D" --out "$O/machines"
+            "$BENCH" findings --db "$D" --out "$O/findings.md"
             "$BENCH" migrate --db "$D"
         } > "$O/stdout" 2>&1
-        for f in machines/synthetic_machines.md report.html export.json export.csv export.gbench export1.json plots/synthetic.md plots3/synthetic.md \
+        for f in machines/synthetic_machines.md report.html export.json export.csv export.gbench export1.json export1full.json \
+                 findings.md plots/synthetic.md plots3/synthetic.md \
                  hist/history_synthetic.gp; do
             mask "$O/$f" > "$O/$f.masked" || bad "$be: no $f"
         done
