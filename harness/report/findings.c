@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decompose.h"
 #include "identity.h"
 #include "metrics.h"
 #include "report_data.h"
@@ -207,23 +208,6 @@ static void collect_cells(fsuite *f)
     qsort(f->cells, (size_t)f->ncells, sizeof f->cells[0], by_cell);
 }
 
-/* HOOK(decompose): issue 44's decomposition (branch `decompose`: time ratio = instruction ratio x
- * time-per-instruction ratio, its sentence, the functions where old and new differ) replaces this
- * body with its own call once merged. Until then: the two ratios' plain reading, here only. */
-static void why_sentence(char *buf, size_t cap, const char *cand, const ratio *t, double ir)
-{
-    double tpi = t->est / ir;
-    if (ir >= t->lo && ir <= t->hi) {
-        snprintf(buf, cap, "instructions within the time's CI: the work explains the time");
-        return;
-    }
-    const char *more = ir < 1 ? "fewer" : "more", *costs = tpi > 1 ? "more" : "less";
-    int opposite = (ir < 1) != (tpi < 1);
-    snprintf(buf, cap, "%s executes %.0f %% %s instructions %s each costs %.0f %% %s%s", cand, fabs(1 - ir) * 100,
-             more, opposite ? "but" : "and", fabs(tpi - 1) * 100, costs,
-             opposite ? ": memory, layout or micro-architecture, not work" : "");
-}
-
 /* column c's words for cell x: "0.912 [0.901, 0.925] claim holds" and, with a count run, the
  * instruction ratio, the time-per-instruction ratio and why */
 static void cell_words(const fsuite *f, const fcol *c, const fcell *x, pb_claim cl, double dt, char *buf, size_t cap)
@@ -238,9 +222,12 @@ static void cell_words(const fsuite *f, const fcol *c, const fcell *x, pb_claim 
     if (!c->count || k < 0 || (size_t)k >= cap) return;
     double ir = ins_of(c, f->s->candidate, x) / ins_of(c, f->s->baseline, x);
     if (!isfinite(ir) || !(ir > 0)) return;
+    /* the report's own decomposition and sentence (decompose.h, docs/why.md) */
+    pb_decomp d;
+    if (pb_decomp_of(r.est, r.lo, r.hi, ir, &d) < 0) return;
     char why[300];
-    why_sentence(why, sizeof why, f->s->candidate, &r, ir);
-    snprintf(buf + k, cap - (size_t)k, "; instructions %.3f, per instruction %.3f: %s", ir, r.est / ir, why);
+    pb_decomp_sentence(&d, f->s->candidate, why, sizeof why);
+    snprintf(buf + k, cap - (size_t)k, "; instructions %.3f, per instruction %.3f: %s", ir, d.per_insn, why);
 }
 
 /* ---- the page ---- */

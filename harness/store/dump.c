@@ -17,6 +17,7 @@ const pb_dump_table pb_dump_tables[PB_DUMP_NTABLES] = {
     [PB_DUMP_STATS] = {"stats", "case_id", PB_DUMP_CASES, PB_MERGE_STAT_COLS, "metric"},
     [PB_DUMP_OBJECTS] = {"objects", "run_id", PB_DUMP_RUNS, PB_MERGE_OBJECT_COLS, "impl"},
     [PB_DUMP_RATIOS] = {"ratios", "run_id", PB_DUMP_RUNS, PB_MERGE_RATIO_COLS, NULL},
+    [PB_DUMP_FUNC_COUNTS] = {"func_counts", "case_id", PB_DUMP_CASES, PB_MERGE_FUNC_COLS, "rank"},
 };
 
 /* the i-th name of a comma-separated list (spaces skipped) into buf: buf, or NULL past the end */

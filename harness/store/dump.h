@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* dump.h — a run's every row, table by table, as a tree (runs > cases > samples > sample_metrics,
- * cases > stats, runs > objects, runs > ratios), read out for `bench export --format json --full`
+ * cases > stats, cases > func_counts, runs > objects, runs > ratios), read out for `bench export --format json --full`
  * and written back by `bench import` of such a file (import_json.c). The columns are merge.h's
  * lists (the table's own id and its parent column left out: they are the tree), so a version that
  * adds a column to the schema adds it to the export and the import at once. docs/outputs.md. */
@@ -14,7 +14,7 @@
 #include "store.h"
 
 enum { PB_DUMP_RUNS, PB_DUMP_CASES, PB_DUMP_SAMPLES, PB_DUMP_SAMPLE_METRICS, PB_DUMP_STATS, PB_DUMP_OBJECTS,
-       PB_DUMP_RATIOS, PB_DUMP_NTABLES };
+       PB_DUMP_RATIOS, PB_DUMP_FUNC_COUNTS, PB_DUMP_NTABLES };
 #define PB_DUMP_MAXCOLS 64
 
 typedef struct pb_dump_table {
