@@ -179,8 +179,9 @@ static int end_run(run_ctx *rx, int rc, pb_err *e)
     char core[600] = "";
     if (rc < 0 ||
         pb_store_finalize_run_noted(&rx->st, rx->run, pb_suite_ratio_pairs(rx->o->suite, rx->o->suite_opts), core,
-                                    sizeof core, e) < 0 ||
+                                    sizeof core, run_interrupted, e) < 0 ||
         record_noise(rx, core, e) < 0) {
+        if (g_signal) return end_run(rx, 0, e);   /* stopped while deriving the statistics: incomplete */
         pb_store_end_run(&rx->st, rx->run, "failed", e->msg, &e2);
         return rc == -2 ? -2 : -1;   /* -2: the suite refused the run (suite.h cell_begin) */
     }

@@ -44,6 +44,7 @@ typedef struct finalize_ctx {
     size_t ncases;
     pb_stmt *ins_s, *ins_r, *upd_speed;
     const char *const *pairs;    /* extra {candidate, baseline, ..., NULL} pairs, or NULL */
+    int (*stop)(void);           /* has the run been asked to stop (SIGINT, SIGTERM)? NULL: never */
     int quick;                   /* a --quick run: its ratios keep every pair (pair_cell) */
     /* the rounds of the run's candidate against its baseline on a shared core (classify_core, pair_cell) */
     struct {
@@ -293,9 +294,18 @@ static int case_metric_stats(finalize_ctx *f, const case_row *c, const pb_metric
 }
 
 /* every metric the run asked for, in the metrics table's order */
+/* Asked between cases and cells: one case's statistics take well under a second even at 50,000
+ * rounds (base/stats.c is O(n log n)), so a signal is acted on within one. -1 + e once asked. */
+static int stopped(const finalize_ctx *f, pb_err *e)
+{
+    return f->stop && f->stop() ? pb_errf(e, "run %lld: interrupted while deriving its statistics", (long long)f->run)
+                                : 0;
+}
+
 static int derive_stats(finalize_ctx *f, pb_err *e)
 {
     for (size_t i = 0; i < f->ncases; i++) {
+        if (stopped(f, e) < 0) return -1;
         const case_row *c = &f->cs[i];
         double *vals = malloc((c->n ? c->n : 1) * sizeof *vals), *fast = malloc((c->n ? c->n : 1) * sizeof *fast);
         int rc = vals && fast ? 0 : pb_errf(e, "out of memory deriving statistics");
@@ -464,6 +474,7 @@ static int alone_keeps_design(const pb_cell_ratio *all, const pb_cell_ratio *alo
  * they moved it are said (the run's noise, the ratio's method). */
 static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_err *e)
 {
+    if (stopped(f, e) < 0) return -1;
     pb_cell_ratio all, al;
     int prc = pair_ratio(c, b, 0, &all);
     if (prc == -2) return pb_errf(e, "out of memory pairing samples");
@@ -621,7 +632,7 @@ int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e)
 
 int pb_store_finalize_run_pairs(pb_store *s, int64_t run, const char *const *pairs, pb_err *e)
 {
-    return pb_store_finalize_run_noted(s, run, pairs, NULL, 0, e);
+    return pb_store_finalize_run_noted(s, run, pairs, NULL, 0, NULL, e);
 }
 
 /* What the shared core did to the run's candidate/baseline, for its noise: "" when nothing */
@@ -646,13 +657,13 @@ static void core_note(const finalize_ctx *f, char *note, size_t cap)
 }
 
 int pb_store_finalize_run_noted(pb_store *s, int64_t run, const char *const *pairs, char *note, size_t cap,
-                                pb_err *e)
+                                int (*stop)(void), pb_err *e)
 {
     if (pb_store_begin(s, e) < 0) return -1;
     /* idempotent: a re-finalize replaces what an earlier one derived */
     char sql[256];
     snprintf(sql, sizeof sql, "DELETE FROM ratios WHERE run_id = %lld", (long long)run);
-    finalize_ctx f = {.s = s, .run = run, .pairs = pairs};
+    finalize_ctx f = {.s = s, .run = run, .pairs = pairs, .stop = stop};
     f.core.move = NAN;
     int rc = pb_store_exec(s, sql, e);
     if (rc == 0) rc = read_run(&f, e);

@@ -197,9 +197,10 @@ int pb_store_finalize_run(pb_store *s, int64_t run, pb_err *e);
  * cell where both ran and the pair is not one of the above (suite.h ratio_pairs). */
 int pb_store_finalize_run_pairs(pb_store *s, int64_t run, const char *const *pairs, pb_err *e);
 /* The same, with what a shared core did to the run's candidate/baseline written into note (cap
- * bytes; "" when none of its rounds ran on a shared core), for the run's noise. */
+ * bytes; "" when none of its rounds ran on a shared core), for the run's noise; stop (NULL: none)
+ * is asked between cases and cells, and once it says yes nothing is kept (-1 + e). */
 int pb_store_finalize_run_noted(pb_store *s, int64_t run, const char *const *pairs, char *note, size_t cap,
-                                pb_err *e);
+                                int (*stop)(void), pb_err *e);
 
 /* A random (version 4) UUID, 36 characters and a NUL, from getrandom(2); -1 + e if none. */
 int pb_uuid4(char out[37], pb_err *e);

@@ -78,6 +78,8 @@ static int64_t count(pb_store *s, const char *sql)
     return v;
 }
 
+static int always_stop(void) { return 1; }
+
 int main(void)
 {
     char dir[] = "/tmp/pb_test_store_XXXXXX", path[1024], buf[32];
@@ -116,6 +118,17 @@ int main(void)
     int64_t r2 = new_run(&s);
     CHECK(pb_store_finalize_run(&s, r2, &e) < 0 && strstr(e.msg, "no case"), "caseless run finalized: %s", e.msg);
     CHECK(pb_store_latest_run(&s, "synthetic") == 0, "a run without samples counts as the latest complete one");
+
+    /* a run asked to stop (SIGTERM) while its statistics are derived keeps none of them */
+    int64_t asked = new_run(&s);
+    add_cell(&s, asked, 1);
+    CHECK(pb_store_finalize_run_noted(&s, asked, NULL, NULL, 0, always_stop, &e) < 0 && strstr(e.msg, "interrupted"),
+          "a stopped finalize: %s", e.msg);
+    CHECK(!strcmp(status_of(&s, asked, buf, sizeof buf), "incomplete"), "a stopped run is %s", buf);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM stats t JOIN cases c ON c.id = t.case_id WHERE c.run_id = %lld",
+             (long long)asked);
+    CHECK(count(&s, sql) == 0, "a stopped finalize kept %lld stats rows", (long long)count(&s, sql));
 
     /* the same data finalizes when nothing fails: 2 stats rows, 1 ratio of 0.6 */
     int64_t good = new_run(&s);
