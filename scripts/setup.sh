@@ -9,7 +9,7 @@ PKGS=(
   gcc g++ make pkg-config git meson ninja-build
   # the sanitizer build's runtimes (ci/run-tests); gcc-12 pulls them in, named for clarity
   libasan8 libubsan1
-  libbenchmark-dev libjansson-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
+  libbenchmark-dev libjansson-dev zlib1g-dev libpfm4-dev libsqlite3-dev sqlite3 libgcrypt20-dev libssl-dev gnuplot-nox
   # the compiler and flags a timed binary records (DW_AT_producer): elfutils' libdw (docs/your-code.md)
   libdw-dev
   # --measure valgrind: callgrind and its client-request headers (docs/gate.md)

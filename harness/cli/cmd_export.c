@@ -38,7 +38,8 @@ static const pb_cli_opt OPTS[] = {
     PB_OPT_STRING_ONCE("target", "NAME", "without --run: the latest complete run of each suite among those of this target\n"
                                          "(runs.target; default userspace; valgrind: the count runs, docs/counts.md)", export_args, target),
     PB_OPT_OUT("FILE", "write there instead of stdout ('-'), replaced only when whole and only if a regular\n"
-                       "file or nothing (never a link, device or FIFO; docs/outputs.md)", export_args, out),
+                       "file or nothing (never a link, device or FIFO; docs/outputs.md); FILE.gz: json\n"
+                       "gzip-compressed, as bench import reads it", export_args, out),
     PB_OPT_DB_READ(export_args, db),
     PB_OPT_END,
 };
@@ -55,6 +56,17 @@ static int on_opt(void *ctx, int id, const char *v)
     }
     a->format = v;
     return 0;
+}
+
+/* --out FILE.gz: 1, the json gzip'd (a published run with every sample is tens of MB of indented
+ * JSON; bench import knows it by its first bytes); 0 other names; -1 said where the format is not json */
+static int out_gzip(const export_args *a)
+{
+    size_t n = a->out ? strlen(a->out) : 0;
+    if (n <= 3 || strcmp(a->out + n - 3, ".gz")) return 0;
+    if (!strcmp(a->format, "json")) return 1;
+    fprintf(stderr, "bench export: --out: a .gz file only with --format json, not '%s'\n", a->format);
+    return -1;
 }
 
 int cmd_export(int argc, char **argv)
@@ -84,6 +96,8 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "bench export: --full: only with --format json ('%s' has no place for the rows)\n", a.format);
         return 2;
     }
+    int gzip = out_gzip(&a);
+    if (gzip < 0) return 2;
     if (a.suite && !pb_suite_find(a.suite)) {
         char why[700];
         fprintf(stderr, "bench export: %s\n", pb_suite_unknown(why, sizeof why, a.suite, ""));
@@ -126,7 +140,7 @@ int cmd_export(int argc, char **argv)
             return refused ? 2 : 1;
         }
     }
-    int rc = pb_export_write_as(f, &st, a.format, ids, n, a.full, &e);
+    int rc = pb_export_write_as(f, &st, a.format, ids, n, a.full, gzip, &e);
     pb_store_close(&st);
     if (f == stdout) {
         if (rc < 0) fprintf(stderr, "bench export: %s\n", e.msg[0] ? e.msg : "write failed");

@@ -24,15 +24,15 @@ typedef struct findings_args {
 } findings_args;
 
 static const pb_cli_opt OPTS[] = {
-    PB_OPT_STRING_ONCE("from", "DIR", "import every *.json of DIR (bench export --format json --full), in name order,\n"
-                                      "into a store of the command's own, removed when it ends, and read that", findings_args, from),
+    PB_OPT_STRING_ONCE("from", "DIR", "import every *.json and *.json.gz of DIR (bench export --format json --full),\n"
+                                      "in name order, into a store of the command's own, removed when it ends, and read that", findings_args, from),
     PB_OPT_SUITE("NAME", "only this suite", findings_args, suite),
     PB_OPT_OUT("FILE", "write there instead of stdout ('-'), replaced only when whole (docs/outputs.md)", findings_args, out),
     PB_OPT_DB_READ(findings_args, db),
     PB_OPT_END,
 };
 
-/* the names of DIR's *.json files (regular, not hidden), sorted, into *names (n of them, malloc'd) */
+/* the names of DIR's *.json and *.json.gz files (regular, not hidden), sorted, into *names (n of them, malloc'd) */
 static int json_names(const char *dir, char ***names, int *n)
 {
     DIR *d = opendir(dir);
@@ -43,7 +43,9 @@ static int json_names(const char *dir, char ***names, int *n)
     *n = 0;
     while ((de = readdir(d))) {
         size_t len = strlen(de->d_name);
-        if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json")) continue;
+        int json = len > 5 && !strcmp(de->d_name + len - 5, ".json");
+        int gz = len > 8 && !strcmp(de->d_name + len - 8, ".json.gz");   /* bench export --out FILE.json.gz */
+        if (de->d_name[0] == '.' || !(json || gz)) continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 16;
             char **v = realloc(*names, (size_t)cap * sizeof *v);

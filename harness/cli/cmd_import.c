@@ -82,7 +82,9 @@ int cmd_import(int argc, char **argv)
                     "--target that contradicts the file (userspace, or another than its meta target).\n"
                     "A JSON file is refused with FILE:LINE: what where it does not parse, FILE: FIELD: what where\n"
                     "a field is not a column of its table or a run is not complete or has no uuid; nothing is\n"
-                    "stored (its runs go in one transaction).\n"
+                    "stored (its runs go in one transaction). A gzip file (bench export --out FILE.json.gz), known by\n"
+                    "its first bytes, is read as the JSON within: FILE:LINE is a line of that text; a cut or damaged\n"
+                    "stream or one over 2 GiB decompressed is refused.\n"
                     "Exit status: 0 imported, 2 unreadable, malformed or truncated file (nothing stored).\n",
     };
     import_args ia = {.cli = &cli, .db = pb_default_db()};

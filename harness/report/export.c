@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gz.h"
 #include "metrics.h"
 #include "render.h"
 #include "report_data.h"
@@ -192,12 +193,31 @@ static json_t *runs_array(pb_store *st, const int64_t *ids, int n)
     return runs;
 }
 
-/* the whole document, indented, every double exactly (17 digits), a newline after it */
-static int dump(FILE *f, json_t *root, pb_err *e)
+static int gz_chunk(const char *buf, size_t size, void *w)
 {
-    int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-    fputc('\n', f);
+    return pb_gz_write(w, buf, size);
+}
+
+/* the whole document, indented, every double exactly (17 digits), a newline after it; gzip'd as
+ * it is encoded where out asks (--out FILE.gz: the document is never whole in memory as text) */
+static int dump(const pb_render_out *out, json_t *root, pb_err *e)
+{
+    const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(17);
+    if (!out->gzip) {
+        int rc = json_dumpf(root, out->f, flags);
+        fputc('\n', out->f);
+        json_decref(root);
+        return rc ? pb_errf(e, "cannot encode the JSON") : 0;
+    }
+    pb_gz_writer w;
+    if (pb_gz_open(&w, out->f, e) < 0) {
+        json_decref(root);
+        return -1;
+    }
+    int rc = json_dump_callback(root, gz_chunk, &w, flags);
     json_decref(root);
+    if (rc == 0) rc = pb_gz_write(&w, "\n", 1);
+    if (pb_gz_close(&w, e) < 0) return -1;
     return rc ? pb_errf(e, "cannot encode the JSON") : 0;
 }
 
@@ -292,7 +312,7 @@ int pb_render_json(const pb_render_out *out, const pb_render_in *in, pb_err *e)
         }
         json_object_set_new(root, "store", rows);
     }
-    return dump(out->f, root, e);
+    return dump(out, root, e);
 }
 
 /* A row's case as a key: the run and the GB name (suite/impl/variant/op/bytes). */
@@ -397,20 +417,21 @@ int pb_render_gbench(const pb_render_out *out, const pb_render_in *in, pb_err *e
     }
     pb_report_each_stat(in->st, in->ids, in->nids, gbench_stat, &g);
     free(g.cpu);
-    return dump(out->f, root, e);
+    return dump(out, root, e);
 }
 
 int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n)
 {
     pb_err e = {{0}};
-    return pb_export_write_as(f, st, format, ids, n, 0, &e);
+    return pb_export_write_as(f, st, format, ids, n, 0, 0, &e);
 }
 
-int pb_export_write_as(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n, int full, pb_err *e)
+int pb_export_write_as(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n, int full, int gzip,
+                       pb_err *e)
 {
     const pb_renderer *r = pb_renderer_find(PB_RENDER_EXPORT, format);
     if (!r) return -1;
-    const pb_render_out out = {.f = f, .name = NULL};
+    const pb_render_out out = {.f = f, .name = NULL, .gzip = gzip};
     const pb_render_in in = {.st = st, .ids = ids, .nids = n, .full = full};
     return r->render(&out, &in, e);
 }

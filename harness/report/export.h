@@ -22,8 +22,9 @@ int pb_export_runs_of(pb_store *st, int64_t run, const char *suite, const char *
  * or -1 (no such format, a failed read or encoding; the caller checks ferror(f) too). */
 int pb_export_write(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n);
 /* As pb_export_write, its failure's words in e; full: json with every row of the runs too (--full,
- * export_full.c). */
-int pb_export_write_as(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n, int full, pb_err *e);
+ * export_full.c); gzip: json written gzip-compressed (--out FILE.gz, base/gz.h). */
+int pb_export_write_as(FILE *f, pb_store *st, const char *format, const int64_t *ids, int n, int full, int gzip,
+                       pb_err *e);
 /* export_full.c: every row of runs ids[0..n) as the object "store" of a whole JSON export (dump.h's
  * tree, each value as the store holds it), which `bench import` reads back. NULL + e on a failed read. */
 struct json_t *pb_export_store_json(pb_store *st, const int64_t *ids, int n, pb_err *e);

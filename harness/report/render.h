@@ -51,6 +51,7 @@ typedef struct pb_render_in {
 typedef struct pb_render_out {
     FILE *f;
     const char *name;
+    int gzip;   /* json only: the document gzip-compressed into f (bench export --out FILE.gz) */
 } pb_render_out;
 
 typedef struct pb_renderer {

@@ -9,9 +9,11 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
+#include "gz.h"
 #include "store.h"
 
 typedef struct jimport {
@@ -23,6 +25,9 @@ typedef struct jimport {
 
 int pb_import_is_json(const char *file)
 {
+    /* gzip'd (bench export --out FILE.gz), whatever its name: what it holds is read as JSON */
+    int gz = pb_gz_is_gzip(file);
+    if (gz != 0) return gz;
     FILE *f = fopen(file, "r");
     if (!f) return -1;
     int c;
@@ -156,16 +161,35 @@ static json_t *store_runs(jimport *j, json_t *root)
     return runs;
 }
 
+/* The file's document, gunzipped first where it is gzip (its lines are those of the text within,
+ * its size bounded: base/gz.h), or NULL + e (refused) */
+static json_t *load(jimport *j)
+{
+    json_error_t je;
+    json_t *root = NULL;
+    int gz = pb_gz_is_gzip(j->file);
+    if (gz == 1) {
+        char *buf;
+        size_t len;
+        if (pb_gz_read_file(j->file, PB_GZ_MAX, &buf, &len, j->e) < 0) return j->n->refused = 1, NULL;
+        root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+        free(buf);
+    } else {
+        root = json_load_file(j->file, JSON_REJECT_DUPLICATES, &je);
+    }
+    if (root) return root;
+    j->n->refused = 1;
+    if (je.line > 0) pb_errf(j->e, "%s:%d: %s", j->file, je.line, je.text);
+    else pb_errf(j->e, "%s: %s", j->file, je.text);
+    return NULL;
+}
+
 int pb_import_json(const char *db, const char *file, pb_import_json_counts *n, pb_err *e)
 {
     *n = (pb_import_json_counts){0};
     jimport j = {.file = file, .n = n, .e = e};
-    json_error_t je;
-    json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        n->refused = 1;
-        return je.line > 0 ? pb_errf(e, "%s:%d: %s", file, je.line, je.text) : pb_errf(e, "%s: %s", file, je.text);
-    }
+    json_t *root = load(&j);
+    if (!root) return -1;
     json_t *runs = json_is_object(root) ? store_runs(&j, root) : (bad(&j, "(top)", "not an object"), NULL);
     /* the checking pass: nothing is opened before the whole file is known good */
     if (!runs || rows_of(&j, PB_DUMP_RUNS, runs, 0, "store.runs") < 0) {

@@ -11,7 +11,8 @@
 
 #include "pb.h"
 
-/* Does the file look like JSON (its first byte after white space is '{')? 1, 0, -1 unreadable. */
+/* Does the file look like JSON (its first byte after white space is '{', or it is gzip: bench export
+ * --out FILE.gz)? 1, 0, -1 unreadable. */
 int pb_import_is_json(const char *file);
 
 typedef struct pb_import_json_counts {

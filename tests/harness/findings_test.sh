@@ -59,6 +59,45 @@ export-import-round-trip-keeps-every-row)
         is "a count run's rows, column by column" "$(rows v2.db)" "$(rows v.db)"
     fi
     ;;
+export-import-gzip-round-trip)
+    # --out FILE.gz: the same document gzip'd (results/published/), read back whatever its name
+    seeded machine-a 1 a.db
+    expect 0 "" "$BENCH" export --format json --full --db a.db --out all.json
+    expect 0 "" "$BENCH" export --format json --full --db a.db --out all.json.gz
+    is "a gzip file (magic 1f 8b)" "$(head -c 2 all.json.gz | od -An -tx1 | tr -d ' ')" "1f8b"
+    is "the gzip holds the document byte for byte" \
+       "$(python3 -c 'import gzip,sys; sys.stdout.write(gzip.open(sys.argv[1]).read().hex())' all.json.gz | sha256sum)" \
+       "$(python3 -c 'import sys; sys.stdout.write(open(sys.argv[1],"rb").read().hex())' all.json | sha256sum)"
+    is "no name, mtime 0 in the gzip header" "$(head -c 8 all.json.gz | od -An -tx1 | tr -d ' ')" "1f8b080000000000"
+    expect 0 "" "$BENCH" export --format json --full --db a.db --out again.json.gz
+    cmp -s all.json.gz again.json.gz && ok || bad "the same store exported twice gives other .gz bytes"
+    expect 0 "imported 1 run" "$BENCH" import all.json.gz --db gz.db
+    expect 0 "imported 1 run" "$BENCH" import all.json --db plain.db
+    is "the .gz path stores the rows the plain one does" "$(rows gz.db)" "$(rows plain.db)"
+    is "every row of every table, column by column (ids aside)" "$(rows gz.db)" "$(rows a.db)"
+    cp all.json.gz renamed.bin
+    expect 0 "imported 1 run" "$BENCH" import renamed.bin --db renamed.db
+    # refused, nothing stored: a cut gzip, a gzip of text that is not JSON, trailing junk
+    head -c 2000 all.json.gz > cut.json.gz
+    expect 2 "cut.json.gz: not a whole gzip stream (" "$BENCH" import cut.json.gz --db cut.db
+    python3 -c 'import gzip,sys; open(sys.argv[1],"wb").write(gzip.compress(b"hello\nnot json\n", mtime=0))' text.gz
+    expect 2 "text.gz:1: " "$BENCH" import text.gz --db text.db
+    python3 -c 'import gzip,sys; open(sys.argv[1],"wb").write(gzip.compress(b"{\n\"format\": 1,\n\"format\": 2}\n", mtime=0))' dup.gz
+    expect 2 "dup.gz:3: duplicate object key" "$BENCH" import dup.gz --db dup.db
+    { cat all.json.gz; printf 'junk'; } > junk.gz
+    expect 2 "junk.gz: not a whole gzip stream (" "$BENCH" import junk.gz --db junk.db
+    for db in cut.db text.db dup.db junk.db; do [[ ! -e $db ]] || bad "$db made by a refused import"; done
+    # a store already there keeps its rows
+    before=$(rows plain.db)
+    expect 2 "not a whole gzip stream" "$BENCH" import cut.json.gz --db plain.db
+    is "a refused .gz adds nothing" "$(rows plain.db)" "$before"
+    expect 2 "--out: a .gz file only with --format json" "$BENCH" export --format csv --db a.db --out x.csv.gz
+    # bench findings --from reads *.json.gz beside *.json (results/published/ keeps them gzip'd)
+    mkdir -p pz pj && cp all.json.gz pz/ && cp all.json pj/
+    is "findings of a .json.gz folder are those of its .json" \
+       "$("$BENCH" findings --from pz 2>&1 | sha256sum)" "$("$BENCH" findings --from pj 2>&1 | sha256sum)"
+    [[ $("$BENCH" findings --from pz 2>&1 | wc -l) -gt 5 ]] && ok || bad "findings of pz/ say little"
+    ;;
 export-import-round-trip-xts-quick)
     # a real suite's run (xts --quick: 3,200 samples, every layout): its rows are compared, not its times
     "$BENCH" run --suite xts --quick --quiet --cpu none --db x.db >/dev/null 2>&1 || bad "xts --quick run"
