@@ -131,10 +131,12 @@ void cell_waits(run_ctx *rx, const cell_run *cr)
     rx->waits.waited += waited;
     for (int i = 0; i < ncs; i++)
         if (cs[i].ready && !strcmp(cs[i].impl, rx->o->suite->baseline)) bi = i;
-    for (int i = 0; waited && bi >= 0 && i < ncs; i++) {
+    /* each ratio is a paired estimate over the cell's rounds (50,000 take a good part of a second):
+     * a signal is acted on between them */
+    for (int i = 0; waited && bi >= 0 && i < ncs && !run_interrupted(); i++) {
         pb_cell_ratio r_all, r_without;
         if (i == bi || !cs[i].ready || cell_ratio_so_far(cr, rounds, i, bi, NULL, 0, &r_all) != 0) continue;
-        if (cell_ratio_so_far(cr, rounds, i, bi, skip, 0, &r_without) != 0) continue;
+        if (run_interrupted() || cell_ratio_so_far(cr, rounds, i, bi, skip, 0, &r_without) != 0) continue;
         double all = r_all.pr.estimate, without = r_without.pr.estimate;
         double move = fabs(without / all - 1);
         if (!(move <= rx->waits.move)) {

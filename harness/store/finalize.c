@@ -59,6 +59,14 @@ typedef struct finalize_ctx {
     size_t nheld, capheld;
 } finalize_ctx;
 
+/* Asked between cases and cells: one case's statistics take well under a second even at 50,000
+ * rounds (base/stats.c is O(n log n)), so a signal is acted on within one. -1 + e once asked. */
+static int stopped(const finalize_ctx *f, pb_err *e)
+{
+    return f->stop && f->stop() ? pb_errf(e, "run %lld: interrupted while deriving its statistics", (long long)f->run)
+                                : 0;
+}
+
 /* One ratios row to be written: c against b (insert_ratio's arguments) */
 typedef struct held_ratio {
     const struct case_row *c, *b;
@@ -163,7 +171,7 @@ static int load_cases(finalize_ctx *f, pb_err *e)
     if (!f->cs) return pb_errf(e, "out of memory");
     if (failed) return pb_store_sqlerr(f->s, e, "read cases");
     for (size_t i = 0; i < f->ncases; i++)
-        if (load_raw(f->s, &f->cs[i], e) < 0) return -1;
+        if (stopped(f, e) < 0 || load_raw(f->s, &f->cs[i], e) < 0) return -1;
     return 0;
 }
 
@@ -234,6 +242,7 @@ static int classify_speed(finalize_ctx *f, pb_err *e)
             pb_db_bind_text(f->upd_speed, 1, r->speed);
             pb_db_bind_int64(f->upd_speed, 2, r->id);
             if (pb_db_step(f->upd_speed) != PB_DB_DONE) return pb_store_sqlerr(f->s, e, "update speed");
+            if (j % 8192 == 8191 && stopped(f, e) < 0) return -1;   /* a row each: 100,000 take most of a second */
         }
     return 0;
 }
@@ -294,14 +303,6 @@ static int case_metric_stats(finalize_ctx *f, const case_row *c, const pb_metric
 }
 
 /* every metric the run asked for, in the metrics table's order */
-/* Asked between cases and cells: one case's statistics take well under a second even at 50,000
- * rounds (base/stats.c is O(n log n)), so a signal is acted on within one. -1 + e once asked. */
-static int stopped(const finalize_ctx *f, pb_err *e)
-{
-    return f->stop && f->stop() ? pb_errf(e, "run %lld: interrupted while deriving its statistics", (long long)f->run)
-                                : 0;
-}
-
 static int derive_stats(finalize_ctx *f, pb_err *e)
 {
     for (size_t i = 0; i < f->ncases; i++) {
@@ -479,6 +480,7 @@ static int pair_cell(finalize_ctx *f, const case_row *c, const case_row *b, pb_e
     int prc = pair_ratio(c, b, 0, &all);
     if (prc == -2) return pb_errf(e, "out of memory pairing samples");
     if (prc != 0) return 0;
+    if (stopped(f, e) < 0) return -1;   /* a second pairing of as many samples follows */
     /* how many pairs had a sample on a shared core: those the pairs on the core alone lack (where
      * fewer than two are left, pair_ratio counts none: counted here) */
     int prc_a = pair_ratio(c, b, 1, &al);
@@ -672,6 +674,7 @@ int pb_store_finalize_run_noted(pb_store *s, int64_t run, const char *const *pai
     if (rc == 0) rc = prepare_writes(&f, e);
     if (rc == 0) rc = classify_speed(&f, e);
     if (rc == 0) classify_core(&f);
+    if (rc == 0) rc = stopped(&f, e);
     if (rc == 0) rc = derive_stats(&f, e);
     if (rc == 0) rc = pair_ratios(&f, e);
     if (rc == 0) rc = pair_extra(&f, e);

@@ -94,6 +94,13 @@ is "no per-sample metric stored" "$(q "$T/seed-a.db" "SELECT count(*) FROM sampl
 # Google Benchmark flags pass through: repetitions become stored samples
 expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --rounds 3 --benchmark_repetitions=2
 is "repetitions stored" "$(q "$DB" "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.run_id = 3")" "24"
+# a pass of more rounds than Google Benchmark takes in one call (passes.c, 256): every round of each
+# impl stored once, seeded as one call would have it
+expect 0 "" "$BENCH" run --suite synthetic --rounds 600 --passes 1 --boundary-rounds 0 --sizes 1000 --sample-ms 0.01 \
+    --seed 3 --quiet --db "$T/calls.db"
+is "600 rounds in 3 calls: each round once per impl" \
+   "$(q "$T/calls.db" "SELECT count(*) || ',' || count(DISTINCT c.impl || '/' || s.round) FROM samples s JOIN cases c ON c.id = s.case_id")" \
+   "1200,1200"
 # --sizes adds sizes outside the grid; --impl filters
 expect 0 "" "$BENCH" run --suite synthetic --quick --quiet --db "$DB" --sizes 500 --impl old
 is "--sizes/--impl" "$(q "$DB" "SELECT group_concat(impl || ':' || size_bytes) FROM cases WHERE run_id = 4")" "old:500"
