@@ -270,3 +270,35 @@ int pb_find_program(const char *name, char *path, size_t cap)
         p = c + 1;
     }
 }
+
+int pb_split_words(const char *opt, const char *s, char *buf, size_t cap, char **argv, int max, pb_err *e)
+{
+    size_t o = 0;
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+        if (!*s) break;
+        if (n == max) return pb_errf(e, "%s: more than %d words", opt, max);
+        if (argv) argv[n] = buf + o;
+        n++;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
+            char q = *s;
+            if (q == '\'' || q == '"') {
+                for (s++; *s && *s != q; s++) {
+                    if (q == '"' && *s == '\\' && (s[1] == '"' || s[1] == '\\')) s++;
+                    if (o + 1 >= cap) return pb_errf(e, "%s: command too long", opt);
+                    buf[o++] = *s;
+                }
+                if (!*s) return pb_errf(e, "%s: unterminated %c quote", opt, q);
+                s++;
+                continue;
+            }
+            if (q == '\\' && s[1]) s++;
+            if (o + 1 >= cap) return pb_errf(e, "%s: command too long", opt);
+            buf[o++] = *s++;
+        }
+        buf[o++] = 0;
+    }
+    if (argv) argv[n] = NULL;
+    return n;
+}

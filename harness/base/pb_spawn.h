@@ -60,6 +60,13 @@ int pb_proc_check(const char *what, const pb_proc *p, pb_err *e);
  * path[cap]: 1, or 0 when no entry holds a regular executable file of that name. */
 int pb_find_program(const char *name, char *path, size_t cap);
 
+/* s split into words without a shell, nothing expanded: '...' literal, "..." with \" and \\, a
+ * backslash outside quotes takes the next character as it is. The words go NUL-terminated into buf
+ * (cap bytes) and, when argv is not NULL, argv[i] points at word i (max + 1 entries, NULL after the
+ * last). The word count, 0 for none; -1 + e naming opt on an unterminated quote, more than max
+ * words or more than buf holds. exec's --cmd and bisect's --build say the same thing the same way. */
+int pb_split_words(const char *opt, const char *s, char *buf, size_t cap, char **argv, int max, pb_err *e);
+
 /* --timeout's value: seconds from 0.001 to 86400. 0 + *out, or -1 + e naming --timeout. */
 int pb_parse_timeout(const char *value, double *out, pb_err *e);
 

@@ -33,40 +33,6 @@ void bisect_signals(int on)
 
 #define MAX_WORDS 64
 
-/* s split into words (quotes as exec's --cmd: '…' literal, "…" with \" and \\, \ outside quotes;
- * nothing expanded) into buf, argv pointing into it. The word count, or -1 + e naming opt. */
-static int split_words(const char *opt, const char *s, char *buf, size_t cap, char **argv, pb_err *e)
-{
-    size_t o = 0;
-    int n = 0;
-    for (;;) {
-        while (*s == ' ' || *s == '\t' || *s == '\n') s++;
-        if (!*s) break;
-        if (n == MAX_WORDS) return pb_errf(e, "%s: more than %d words", opt, MAX_WORDS);
-        argv[n++] = buf + o;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
-            char q = *s;
-            if (q == '\'' || q == '"') {
-                for (s++; *s && *s != q; s++) {
-                    if (q == '"' && *s == '\\' && (s[1] == '"' || s[1] == '\\')) s++;
-                    if (o + 2 >= cap) return pb_errf(e, "%s: command too long", opt);
-                    buf[o++] = *s;
-                }
-                if (!*s) return pb_errf(e, "%s: unterminated %c quote", opt, q);
-                s++;
-            } else {
-                if (q == '\\' && s[1]) s++;
-                if (o + 2 >= cap) return pb_errf(e, "%s: command too long", opt);
-                buf[o++] = *s++;
-            }
-        }
-        buf[o++] = 0;
-    }
-    argv[n] = NULL;
-    if (!n) return pb_errf(e, "%s needs a command", opt);
-    return n;
-}
-
 /* argv[0] as execvp finds it: a word with a slash as it is (relative to the current folder), else
  * on $PATH; 0, or -1 + e */
 static int resolve_program(char **argv, char *path, size_t cap, pb_err *e)
@@ -132,7 +98,9 @@ void bisect_subject(const bisect_args *a, const char *sha, char *out, size_t cap
 static int run_in(const char *opt, const char *cmd, const char *dir, pb_err *e)
 {
     char buf[4096], path[PATH_MAX], *argv[MAX_WORDS + 1];
-    if (split_words(opt, cmd, buf, sizeof buf, argv, e) < 0) return -1;
+    int n = pb_split_words(opt, cmd, buf, sizeof buf, argv, MAX_WORDS, e);   /* as exec's --cmd */
+    if (n < 0) return -1;
+    if (n == 0) return pb_errf(e, "%s needs a command", opt);
     /* a build runs in its checkout's root; bench is single-threaded here and returns at once */
     int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (here < 0 || chdir(dir) < 0) {

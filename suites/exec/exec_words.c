@@ -9,35 +9,12 @@
 #include "exec_suite.h"
 #include "pb_spawn.h"
 
-/* Split s into words in t->buf (see the file comment). -1 + e on an unterminated quote, too many
- * words, or an empty command. */
+/* Split s into words in t->buf (see the file comment; pb_spawn.h's pb_split_words). -1 + e on an
+ * unterminated quote, too many words, or an empty command. */
 int exec_split_words(const char *opt, const char *s, exec_tmpl *t, pb_err *e)
 {
-    size_t o = 0;
-    int n = 0;
-    while (*s) {
-        while (*s == ' ' || *s == '\t' || *s == '\n') s++;
-        if (!*s) break;
-        if (n == EXEC_MAX_WORDS) return pb_errf(e, "%s: more than %d words", opt, EXEC_MAX_WORDS);
-        n++;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
-            char q = *s;
-            if (q == '\'' || q == '"') {
-                for (s++; *s && *s != q; s++) {
-                    if (q == '"' && *s == '\\' && (s[1] == '"' || s[1] == '\\')) s++;
-                    if (o + 1 >= sizeof t->buf) return pb_errf(e, "%s: command too long", opt);
-                    t->buf[o++] = *s;
-                }
-                if (!*s) return pb_errf(e, "%s: unterminated %c quote", opt, q);
-                s++;
-                continue;
-            }
-            if (q == '\\' && s[1]) s++;
-            if (o + 1 >= sizeof t->buf) return pb_errf(e, "%s: command too long", opt);
-            t->buf[o++] = *s++;
-        }
-        t->buf[o++] = 0;
-    }
+    int n = pb_split_words(opt, s, t->buf, sizeof t->buf, NULL, EXEC_MAX_WORDS, e);
+    if (n < 0) return -1;
     t->nwords = n;
     if (n == 0) return pb_errf(e, "%s needs a command, e.g. %s 'gzip -9 -c data.bin'", opt, opt);
     return 0;
