@@ -509,8 +509,10 @@ pg-frozen-server-times-out)
     expect 2 "timeout expired" env PGCONNECT_TIMEOUT=2 timeout 30 "$BENCH" list --runs --db "$U"
     thaw
     is "nothing of the refused run" "$(pgq "$U" "SELECT string_agg(id || ':' || status, ',' ORDER BY id) FROM runs")" "1:complete"
-    # frozen mid-run, once the run has stored its first of 8 cells: its next write times out
-    PB_PG_TIMEOUT=5 "$BENCH" run --suite synthetic --rounds 60 --passes 1 --boundary-rounds 0 --sample-ms 2 \
+    # frozen mid-run, once the run has stored its first of 8 cells: its next write times out. 300
+    # rounds of 2 ms samples a cell leave the other 7 cells seconds of work after the first is
+    # stored (with 60, a quiet machine finished the run before the freeze reached the server)
+    PB_PG_TIMEOUT=5 "$BENCH" run --suite synthetic --rounds 300 --passes 1 --boundary-rounds 0 --sample-ms 2 \
         --sizes 1000,2000,3000,4000,5000,6000,7000,8000 --quiet --db "$U" > "$T/mid.out" 2>&1 &
     pid=$!
     for _ in $(seq 1500); do
@@ -529,8 +531,8 @@ pg-frozen-server-times-out)
     [[ $rc == 1 && $mid == *"did not answer within PB_PG_TIMEOUT's 5 s"* ]] && ok ||
         bad "frozen mid-run: exit $rc, want 1 and the limit named: $mid"
     is "frozen mid-run: the run stays incomplete" "$(pgq "$U" "SELECT status FROM runs WHERE id = 2")" "incomplete"
-    is "frozen mid-run: its cells whole (60 samples) or absent" \
-       "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id WHERE c.run_id = 2 GROUP BY c.id HAVING count(*) <> 60) x")" "0"
+    is "frozen mid-run: its cells whole (300 samples) or absent" \
+       "$(pgq "$U" "SELECT count(*) FROM (SELECT c.id FROM cases c JOIN samples s ON s.case_id = c.id WHERE c.run_id = 2 GROUP BY c.id HAVING count(*) <> 300) x")" "0"
     is "frozen mid-run: only the complete run in summary" "$(pgq "$U" "SELECT string_agg(DISTINCT run_id::text, ',') FROM summary")" "1"
     expect 0 "run 3 complete" "$BENCH" "${QUICK[@]}" --seed 1 --db "$U"
     ;;
