@@ -67,6 +67,66 @@ void pb_term_line(FILE *f, int width, const char *s)
     fprintf(f, "%.*s…\n", (int)at, s);
 }
 
+int pb_term_colour(FILE *f)
+{
+    const char *no = getenv("NO_COLOR"), *force = getenv("CLICOLOR_FORCE"), *term = getenv("TERM");
+    if ((no && *no) || (f != stdout && f != stderr)) return 0;   /* a file written (--write) never */
+    if (force && *force && strcmp(force, "0")) return 1;
+    return isatty(fileno(f)) && !(term && !strcmp(term, "dumb"));
+}
+
+/* the verdict phrases, each before any phrase it begins with (the longest is tried first) */
+static const struct {
+    const char *phrase, *sgr;
+} PAINT[] = {
+    {"claim does not hold", "31"}, {"does not hold", "31"}, {"do not hold", "31"}, {"regressions", "31"},
+    {"regression", "31"},          {"inconclusive here", "33"}, {"inconclusive", "33"}, {"holds", "32"},
+    {"hold", "32"},                {"pass", "32"},
+};
+
+static int word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* the index in PAINT of the phrase that starts s at i as a whole word (not before n), or -1 */
+static int phrase_at(const char *s, size_t i, size_t n)
+{
+    if (i > 0 && word_char(s[i - 1])) return -1;
+    if (i >= 2 && s[i - 1] == ' ' && s[i - 2] == '0' && (i == 2 || !word_char(s[i - 3]))) return -1;   /* "0 pass" */
+    for (size_t k = 0; k < sizeof PAINT / sizeof PAINT[0]; k++) {
+        size_t len = strlen(PAINT[k].phrase);
+        if (i + len <= n && !memcmp(s + i, PAINT[k].phrase, len) && (i + len == n || !word_char(s[i + len])))
+            return (int)k;
+    }
+    return -1;
+}
+
+void pb_term_paint(FILE *f, const char *s, size_t n)
+{
+    if (!pb_term_colour(f)) {
+        fwrite(s, 1, n, f);
+        return;
+    }
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        int k = phrase_at(s, i, n);
+        if (k < 0) continue;
+        size_t len = strlen(PAINT[k].phrase);
+        fwrite(s + from, 1, i - from, f);
+        fprintf(f, "\033[%sm%.*s\033[0m", PAINT[k].sgr, (int)len, s + i);
+        from = i + len;
+        i = from - 1;
+    }
+    fwrite(s + from, 1, n - from, f);
+}
+
+void pb_term_verdict_line(FILE *f, int width, const char *s)
+{
+    size_t n = strlen(s);
+    int cut = width > 0 && pb_utf8_cols(s) > (size_t)width;
+    if (cut) n = byte_at_col(s, (size_t)width - 1);
+    pb_term_paint(f, s, n);
+    fputs(cut ? "…\n" : "\n", f);
+}
+
 void pb_term_wrap(FILE *f, int width, const char *s)
 {
     size_t indent = 0;

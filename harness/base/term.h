@@ -35,4 +35,19 @@ void pb_term_wrap(FILE *f, int width, const char *s);
  * tail stays in view. */
 void pb_term_warn(FILE *f, int width, const char *head, const char *text, const char *tail);
 
+/* Whether f's text may be coloured: never in a file bench writes (only stdout and stderr), never with
+ * NO_COLOR set to anything but "" (no-color.org); else
+ * when CLICOLOR_FORCE is set to anything but "" or "0" (how a test, or a pager that keeps escapes,
+ * asks for it without a terminal); else when f is a terminal whose TERM is not "dumb". */
+int pb_term_colour(FILE *f);
+
+/* The first n bytes of s on f, each verdict phrase of the answer line and the gate's table painted
+ * where pb_term_colour(f) says so (green: holds, hold, pass; red: does not hold, regression;
+ * yellow: inconclusive), whole words only; plain bytes otherwise. The paint takes no column, so
+ * text fitted to a width before it still fits. */
+void pb_term_paint(FILE *f, const char *s, size_t n);
+
+/* pb_term_line with the verdicts painted (pb_term_paint). */
+void pb_term_verdict_line(FILE *f, int width, const char *s);
+
 #endif

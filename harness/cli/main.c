@@ -53,6 +53,9 @@ static void man_page(FILE *f)
     fputs(".SH ENVIRONMENT\n.TP\n.B PB_DB\nthe default database (else results/bench.db)\n"
           ".TP\n.B PB_DATADIR\nthe lab's data files (else those installed beside bench, or the source tree's)\n"
           ".TP\n.B PB_PG_TIMEOUT\nseconds a PostgreSQL store's statement may take (else 600; 0: no limit)\n"
+          ".TP\n.B COLUMNS\nthe width of the lines written for a terminal (else the terminal's; 0: whole lines)\n"
+          ".TP\n.B NO_COLOR\nset to anything: verdicts are never painted (else only on a terminal)\n"
+          ".TP\n.B CLICOLOR_FORCE\nset to anything but 0: verdicts painted without a terminal (never in a file bench writes)\n"
           ".SH SEE ALSO\nthe documentation in the source tree: docs/ and README.md\n", f);
 }
 

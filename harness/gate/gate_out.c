@@ -241,11 +241,13 @@ static void put_wrapped(FILE *f, const char *s, size_t col, size_t indent, size_
         size_t stop = cut;
         while (stop > 0 && s[stop - 1] == ' ') stop--;
         if (!stop) cut = stop = end;
-        fprintf(f, "%.*s\n%*s", (int)stop, s, (int)indent, "");
+        pb_term_paint(f, s, stop);
+        fprintf(f, "\n%*s", (int)indent, "");
         for (s += cut; *s == ' ';) s++;
         col = indent;
     }
-    fprintf(f, "%s\n", s);
+    pb_term_paint(f, s, strlen(s));
+    fputc('\n', f);
 }
 
 /* s in a column w characters wide, padded on the side that aligns it; too long, cut in its middle

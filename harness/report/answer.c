@@ -367,7 +367,7 @@ void pb_answer_print(FILE *f, const pb_answer *a, int width)
         if (width > 0 && pb_utf8_cols(m) > (size_t)width) m[k] = 0;
         else if (i == 1) break;   /* the whole warning: not its short form */
     }
-    pb_term_line(f, width, l[0]);
+    pb_term_verdict_line(f, width, l[0]);
     for (int i = 1; i < LINES; i++)
-        if (strlen(l[i]) > 2) pb_term_line(f, width, l[i]);
+        if (strlen(l[i]) > 2) pb_term_verdict_line(f, width, l[i]);
 }

@@ -63,4 +63,21 @@ is "noise at 80: stored in full" "$(q "$T/s.db" "SELECT noise LIKE '%ran on a sh
 PB_TEST_SHARED=1.5 "$BENCH" run "${S[@]}" --db "$T/s2.db" 2>"$T/s2.err" >/dev/null
 grep -q "^bench: warning: run 1 was noisy: .*ran on a shared core (a core-sharing probe over 1.25x the run's fastest)" "$T/s2.err" &&
     ok || bad "noise unbounded: not in full: $(cat "$T/s2.err")"
+# ---- colour: the verdicts painted on a terminal (CLICOLOR_FORCE stands for one here), never with
+# NO_COLOR, never in a pipe or a file written; the paint takes no column ----
+ESC=$'\033'
+CLICOLOR_FORCE=1 COLUMNS=80 "$BENCH" run "${R[@]}" --db "$T/k.db" >"$T/k.out" 2>/dev/null || bad "colour run failed"
+grep -q "${ESC}\[32mhold${ESC}\[0m" "$T/k.out" && ok || bad "CLICOLOR_FORCE: the answer's 'hold' not green: $(cat -v "$T/k.out")"
+sed "s/${ESC}\[[0-9;]*m//g" "$T/k.out" >"$T/k.plain"
+got=$(widest "$T/k.plain")
+[[ $got != "bad UTF-8" && $got -le 80 ]] && ok || bad "colour at 80: a line of $got columns: $(cat "$T/k.plain")"
+NO_COLOR=1 CLICOLOR_FORCE=1 "$BENCH" report --db "$T/k.db" --out "$T/kp" >"$T/k2.out" 2>&1
+grep -q "$ESC" "$T/k2.out" && bad "NO_COLOR: an escape written: $(cat -v "$T/k2.out")" || ok
+grep -q "hold" "$T/k2.out" && ok || bad "NO_COLOR: no answer: $(cat "$T/k2.out")"
+"$BENCH" report --db "$T/k.db" --out "$T/kp" 2>&1 | grep -q "$ESC" && bad "a pipe: an escape written" || ok
+CLICOLOR_FORCE=1 "$BENCH" gate --suite synthetic --seed 1 --db "$T/kg.db" --write "text=$T/kg.txt" >"$T/kg.out" 2>/dev/null
+grep -q "${ESC}\[32mpass${ESC}\[0m" "$T/kg.out" && ok || bad "gate: 'pass' not green: $(cat -v "$T/kg.out")"
+grep -q "${ESC}\[[0-9]*m0 " "$T/kg.out" && bad "gate: a zero count painted: $(cat -v "$T/kg.out")" || ok
+grep -q "$ESC" "$T/kg.txt" && bad "gate --write: an escape in the file: $(cat -v "$T/kg.txt")" || ok
+grep -q "pass" "$T/kg.txt" && ok || bad "gate --write: no table: $(cat "$T/kg.txt")"
 finish
