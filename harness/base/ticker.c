@@ -45,7 +45,10 @@ static void compose(const pb_progress *p, int level, char *buf, size_t cap)
     if (p->eta_s < 0) snprintf(eta, sizeof eta, "ETA not known yet");
     else {
         char d[32];
-        pb_fmt_duration(d, sizeof d, p->eta_s);
+        /* under half a second left of a plan not done yet: "< 1 s", never an "ETA 0 s" that the
+         * run's last statistics then outlast */
+        if (p->eta_s < 0.5 && p->done < p->total) snprintf(d, sizeof d, "< 1 s");
+        else pb_fmt_duration(d, sizeof d, p->eta_s);
         if (!p->more) snprintf(eta, sizeof eta, "ETA %s", d);
         else if (level < TICK_SHORT_MORE) snprintf(eta, sizeof eta, "ETA %s + %s if any", d, p->more);
         else snprintf(eta, sizeof eta, "ETA %s+", d);

@@ -10,7 +10,7 @@ SRC=$2
 source "$(dirname "$0")/../lib.sh"
 unset COLUMNS
 R=(--suite synthetic --seed 1 --quick)
-tick_re='^bench: measuring [0-9]+% \(cell [0-9]+ of 2\), [0-9]+ s, ETA ([0-9]+ s|[0-9]+ min [0-9]+ s|not known yet)$'
+tick_re='^bench: measuring [0-9]+% \(cell [0-9]+ of 2\), [0-9]+ s, ETA ([0-9]+ s|< 1 s|[0-9]+ min [0-9]+ s|not known yet)$'
 
 PB_TEST_TICK=1 COLUMNS=80 "$BENCH" run "${R[@]}" --db "$T/r.db" 2>"$T/r.err" >/dev/null || bad "run: $(cat "$T/r.err")"
 n=$(grep -cE "$tick_re" "$T/r.err")

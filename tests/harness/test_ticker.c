@@ -39,6 +39,11 @@ static void texts(void)
     /* not 100% before the end, 100% at it */
     p.done = 99.9;
     text(&p, 0, "bench: measuring 99% (cell 12 of 64), 1 h 02 min, ETA 3 min 20 s");
+    /* under half a second left before the end: "< 1 s", not "0 s"; at the end, 0 s */
+    p = (pb_progress){.what = "measuring", .done = 8, .total = 10, .elapsed_s = 2, .eta_s = 0.3};
+    text(&p, 80, "bench: measuring 80%, 2 s, ETA < 1 s");
+    p.done = 10, p.eta_s = 0;
+    text(&p, 80, "bench: measuring 100%, 2 s, ETA 0 s");
     p = (pb_progress){.what = "make-up rounds", .done = 0, .total = 10, .elapsed_s = 2, .eta_s = -1};
     text(&p, 80, "bench: make-up rounds 0%, 2 s, ETA not known yet");
     char d[32];
