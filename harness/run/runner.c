@@ -93,8 +93,8 @@ static void announce_run(const run_ctx *rx, int ncells, const char *counter_desc
     char spread[64] = "";
     if (rx->passes > 1) snprintf(spread, sizeof spread, " over %d passes of the grid", rx->passes);
     char line[1024];
-    int k = snprintf(line, sizeof line, "bench: run %lld, suite %s: %d cells, %d rounds", (long long)rx->run, s->name,
-                     ncells, rx->rounds);
+    int k = snprintf(line, sizeof line, "bench: run %lld, suite %s: %d cell%s, %d rounds", (long long)rx->run, s->name,
+                     ncells, ncells == 1 ? "" : "s", rx->rounds);
     /* another program's rounds run in no layout of bench's (suite.h pb_suite_times_a_program) */
     if (k > 0 && !rx->lay.program)
         k += snprintf(line + k, sizeof line - (size_t)k, " in %d code layout%s", rx->lay.n, rx->lay.n == 1 ? "" : "s");

@@ -57,7 +57,7 @@ grep -q "^      new: revision $head_rev, label PR 7, sha256" "$T/list60.out" && 
 db3=$T/n3.db
 "$bench" run --suite exec --cmd a=true --cmd b=true --cmd c=true --cleanup false --rounds 2 --warmup 1 \
     --counters '' --db "$db3" >"$T/n3.out" 2>&1 || bad "3-command run: $(cat "$T/n3.out")"
-grep -q "^bench: run 1, suite exec: 1 cells, 2 rounds, a sample is" "$T/n3.out" && ok || bad "header: $(head -2 "$T/n3.out")"
+grep -q "^bench: run 1, suite exec: 1 cell, 2 rounds, a sample is" "$T/n3.out" && ok || bad "header: $(head -2 "$T/n3.out")"
 # (the summary's verdict names, "depends on code layout", are the verdicts', not the run's)
 grep -v "depends on code layout" "$T/n3.out" | grep -q "code layout\|layouts" &&
     bad "an exec run speaks of code layouts: $(cat "$T/n3.out")" || ok
