@@ -200,6 +200,18 @@ static void gate_sides(const bisect_args *a, const char *dir, gate_cmd *g)
     add(g, "--old"), add(g, g->old), add(g, "--new"), add(g, g->new_);
 }
 
+/* The run named by bench run's closing line, "run N complete ...", at the start of a line of out: the
+ * table and the notes above it may say "run" too ("dispatches at run time"). 0 where none is. */
+static long long closing_run_id(const char *out)
+{
+    for (const char *l = out; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        long long id = 0;
+        int end = 0;
+        if (sscanf(l, "run %lld complete%n", &id, &end) == 1 && end > 0 && id > 0) return id;
+    }
+    return 0;
+}
+
 /* --measure valgrind on a lab suite: the gate of stored counted runs, one per build (as
  * ci/perf-gate's count gate); each build's own bench counts its own suites. The run's id, or -1 + e. */
 static long long counted_run(const bisect_args *a, const char *dir, pb_err *e)
@@ -213,8 +225,7 @@ static long long counted_run(const bisect_args *a, const char *dir, pb_err *e)
     av[n] = NULL;
     pb_proc p;
     if (pb_spawn((char *const *)av, &out, 0, &p, e) < 0) return -1;
-    const char *r = out ? strstr(out, "run ") : NULL;
-    long long id = r ? atoll(r + 4) : 0;
+    long long id = out ? closing_run_id(out) : 0;
     free(out);
     if (pb_proc_check("bench run --measure valgrind", &p, e) < 0) return -1;
     if (id <= 0) return pb_errf(e, "bench run --measure valgrind in %s named no run", dir);

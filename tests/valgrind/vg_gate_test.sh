@@ -89,7 +89,7 @@ assert msgs and all("grew: spin_tail +" in m for m in msgs), msgs
 assert "grew: spin\\_tail +" in open(sys.argv[3]).read()
 PY
 fi
-expect 0 "new-old: +0.0 = (rest) +0.0" "$BENCH" "${W[@]}" --grow-tail 0
+expect 0 "where the instructions differ: nowhere; 2 cells the same in every function" "$BENCH" "${W[@]}" --grow-tail 0
 # the rows the count runs stored: per case they sum to its insns_per_op; merged and exported
 is "func_counts sum to insns_per_op" "$(q "$T/why.db" "SELECT count(*) FROM cases c JOIN stats s ON s.case_id = c.id
     AND s.metric = 'insns_per_op' WHERE abs((SELECT sum(insns_per_op) FROM func_counts f WHERE f.case_id = c.id)
