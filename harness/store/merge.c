@@ -48,9 +48,20 @@ static const char CAL_COLS[] = "created_at, machine_id, job_id, suite, metric, p
 
 /* One table copied row by row: SELECT [id,] cols FROM table WHERE parent = ?1 in SRC, INSERT
  * (parent, cols) [RETURNING id] in DEST. Statements are prepared once per merge. */
+/* how a copier treats the table's own id: none; the new id returned for the row's children (a
+ * round trip a row on PostgreSQL); or no id read back, the rows still copied in their id order
+ * (PostgreSQL pipelines such writes: db_pg.c) */
+enum { ID_NONE, ID_RETURNED, ID_ORDER };
+
+/* rows an INSERT of an ID_ORDER copier: 64 x 21 parameters of a sample, far under SQLite's 32,766
+ * and PostgreSQL's 65,535; a run's samples then cost a statement per 64, not one each */
+enum { BATCH_ROWS = 64 };
+
 typedef struct copier {
     const char *table, *parent, *cols;
-    int has_id; /* rows have an id that children refer to */
+    int has_id; /* ID_RETURNED: rows have an id that children refer to; ID_ORDER: copied in id order */
+    int64_t copied; /* rows inserted by this copier */
+    pb_stmt *ins_many, *count; /* ID_ORDER: BATCH_ROWS rows an INSERT, and how many rows a parent has */
     int ncols;
     pb_stmt *sel, *ins;
 } copier;
@@ -59,7 +70,8 @@ typedef struct merge_ctx {
     pb_store *dest, *src;
     pb_merge_counts *n;
     pb_err *e;
-    copier runs, cases, samples, metrics, stats, funcs, ratios, objects, cells;
+    copier runs, cases, samples, samples_flat, metrics, stats, funcs, ratios, objects, cells;
+    pb_stmt *case_has_metrics;
 } merge_ctx;
 
 static int count_cols(const char *cols)
@@ -67,6 +79,27 @@ static int count_cols(const char *cols)
     int n = 1;
     for (const char *p = cols; *p; p++) n += *p == ',';
     return n;
+}
+
+/* c's INSERT of BATCH_ROWS rows of nb parameters each, and its count of a parent's rows in SRC */
+static int batch_prepare(merge_ctx *m, copier *c, int nb)
+{
+    size_t cap = strlen(c->table) + strlen(c->parent) + strlen(c->cols) + 64 + (size_t)BATCH_ROWS * (size_t)nb * 9;
+    char *sql = malloc(cap);
+    if (!sql) return pb_errf(m->e, "merge: out of memory");
+    size_t k = (size_t)snprintf(sql, cap, "INSERT INTO %s (%s, %s) VALUES ", c->table, c->parent, c->cols);
+    for (int r = 0; r < BATCH_ROWS && k < cap; r++)
+        for (int i = 1; i <= nb && k < cap; i++)
+            k += (size_t)snprintf(sql + k, cap - k, "%s?%d%s", i == 1 ? (r ? ", (" : "(") : ", ", r * nb + i, i == nb ? ")" : "");
+    int rc = 0;
+    if (k >= cap) rc = pb_errf(m->e, "merge: SQL for %s too long", c->table);
+    else if (pb_db_prepare(m->dest->db, sql, &c->ins_many) != PB_DB_OK) rc = pb_store_sqlerr(m->dest, m->e, c->table);
+    if (rc == 0) {
+        snprintf(sql, cap, "SELECT count(*) FROM %s WHERE %s = ?1", c->table, c->parent);
+        if (pb_db_prepare(m->src->db, sql, &c->count) != PB_DB_OK) rc = pb_store_sqlerr(m->src, m->e, c->table);
+    }
+    free(sql);
+    return rc;
 }
 
 /* parent NULL: the root (runs, comparisons, calibrations): SELECT ... WHERE id = ?1, INSERT without a parent. */
@@ -78,8 +111,8 @@ static int copier_prepare(merge_ctx *m, copier *c, const char *table, const char
     c->has_id = has_id;
     c->ncols = count_cols(cols);
     char sql[2048];
-    int k = snprintf(sql, sizeof sql, "SELECT %s%s FROM %s WHERE %s = ?1%s", has_id ? "id, " : "", cols, table,
-                     parent ? parent : "id", has_id ? " ORDER BY id" : "");
+    int k = snprintf(sql, sizeof sql, "SELECT %s%s FROM %s WHERE %s = ?1%s", has_id == ID_RETURNED ? "id, " : "",
+                     cols, table, parent ? parent : "id", has_id != ID_NONE ? " ORDER BY id" : "");
     if (k < 0 || (size_t)k >= sizeof sql) return pb_errf(m->e, "merge: SQL for %s too long", table);
     if (pb_db_prepare(m->src->db, sql, &c->sel) != PB_DB_OK) return pb_store_sqlerr(m->src, m->e, table);
     k = snprintf(sql, sizeof sql, "INSERT INTO %s (%s%s%s) VALUES (", table, parent ? parent : "", parent ? ", " : "",
@@ -87,17 +120,19 @@ static int copier_prepare(merge_ctx *m, copier *c, const char *table, const char
     int nb = c->ncols + (parent ? 1 : 0);
     for (int i = 1; i <= nb && k > 0 && (size_t)k < sizeof sql; i++)
         k += snprintf(sql + k, sizeof sql - (size_t)k, "%s?%d", i > 1 ? ", " : "", i);
-    if (k > 0 && (size_t)k < sizeof sql) k += snprintf(sql + k, sizeof sql - (size_t)k, ")%s", has_id ? " RETURNING id" : "");
+    if (k > 0 && (size_t)k < sizeof sql) k += snprintf(sql + k, sizeof sql - (size_t)k, ")%s", has_id == ID_RETURNED ? " RETURNING id" : "");
     if (k < 0 || (size_t)k >= sizeof sql) return pb_errf(m->e, "merge: SQL for %s too long", table);
     if (pb_db_prepare(m->dest->db, sql, &c->ins) != PB_DB_OK) return pb_store_sqlerr(m->dest, m->e, table);
-    return 0;
+    return has_id == ID_ORDER && parent ? batch_prepare(m, c, nb) : 0;
 }
 
 static void copier_free(copier *c)
 {
     pb_db_finalize(c->sel);
     pb_db_finalize(c->ins);
-    c->sel = c->ins = NULL;
+    pb_db_finalize(c->ins_many);
+    pb_db_finalize(c->count);
+    c->sel = c->ins = c->ins_many = c->count = NULL;
 }
 
 /* Column si of src's current row as parameter di of dst, with its type (the store has no BLOB
@@ -114,37 +149,86 @@ static int bind_from(pb_stmt *dst, int di, pb_stmt *src, int si)
 
 typedef int (*child_fn)(merge_ctx *m, int64_t src_id, int64_t dst_id);
 
+/* SRC's current row of c bound to ins from parameter base + 1 on: DEST's parent, then the columns */
+static int bind_row(merge_ctx *m, copier *c, pb_stmt *ins, int base, int64_t dst_parent)
+{
+    int off = c->has_id == ID_RETURNED ? 1 : 0, p = base + 1;
+    if (c->parent) pb_db_bind_int64(ins, p++, dst_parent);
+    for (int i = 0; i < c->ncols; i++)
+        if (bind_from(ins, p + i, c->sel, off + i) != PB_DB_OK) return pb_store_sqlerr(m->dest, m->e, c->table);
+    return 0;
+}
+
+/* how many rows SRC's parent src_parent has in c's table (the whole batches go BATCH_ROWS an
+ * INSERT, the rest one by one); -1 + m->e */
+static int64_t rows_under(merge_ctx *m, copier *c, int64_t src_parent)
+{
+    pb_db_reset(c->count);
+    pb_db_bind_int64(c->count, 1, src_parent);
+    int step = pb_db_step(c->count);
+    int64_t n = step == PB_DB_ROW ? pb_db_column_int64(c->count, 0) : -1;
+    if (step == PB_DB_ROW) step = pb_db_step(c->count);
+    pb_db_reset(c->count);
+    return step == PB_DB_DONE && n >= 0 ? n : pb_store_sqlerr(m->src, m->e, c->table);
+}
+
+/* The current row into the batch statement, as its row number k of BATCH_ROWS; the last one sends it. */
+static int batch_row(merge_ctx *m, copier *c, int k, int64_t dst_parent)
+{
+    if (k == 0) {
+        pb_db_reset(c->ins_many);
+        pb_db_clear_bindings(c->ins_many);
+    }
+    if (bind_row(m, c, c->ins_many, k * (c->ncols + 1), dst_parent) < 0) return -1;
+    if (k < BATCH_ROWS - 1) return 0;
+    if (pb_db_step(c->ins_many) != PB_DB_DONE)
+        return pb_errf(m->e, "%s: insert into %s: %s", m->dest->path, c->table, pb_db_errmsg(m->dest->db));
+    pb_db_reset(c->ins_many);
+    c->copied += BATCH_ROWS;
+    return 0;
+}
+
 /* Copies the rows of c under SRC parent src_parent to DEST parent dst_parent (root: the row with
  * id src_parent; *root_id receives its new id). child is called for each copied row with an id. */
 static int copy_rows(merge_ctx *m, copier *c, int64_t src_parent, int64_t dst_parent, child_fn child, int64_t *root_id)
 {
     int rc = 0, step;
+    int64_t seen = 0, batched = 0;
+    if (c->ins_many && !child) {
+        int64_t n = rows_under(m, c, src_parent);
+        if (n < 0) return -1;
+        batched = n - n % BATCH_ROWS;
+    }
     pb_db_reset(c->sel);
     pb_db_bind_int64(c->sel, 1, src_parent);
     while (rc == 0 && (step = pb_db_step(c->sel)) == PB_DB_ROW) {
+        if (seen < batched) {
+            rc = batch_row(m, c, (int)(seen++ % BATCH_ROWS), dst_parent);
+            continue;
+        }
+        seen++;
         pb_db_reset(c->ins);
         pb_db_clear_bindings(c->ins);
-        int off = c->has_id ? 1 : 0, p = 1;
-        if (c->parent) pb_db_bind_int64(c->ins, p++, dst_parent);
-        for (int i = 0; i < c->ncols && rc == 0; i++)
-            if (bind_from(c->ins, p + i, c->sel, off + i) != PB_DB_OK) rc = pb_store_sqlerr(m->dest, m->e, c->table);
-        if (rc) break;
+        if ((rc = bind_row(m, c, c->ins, 0, dst_parent)) < 0) break;
         int r = pb_db_step(c->ins);
         int64_t new_id = 0;
-        if (c->has_id && r == PB_DB_ROW) {
+        if (c->has_id == ID_RETURNED && r == PB_DB_ROW) {
             new_id = pb_db_column_int64(c->ins, 0);
             r = pb_db_step(c->ins);
         }
         if (r != PB_DB_DONE) { rc = pb_errf(m->e, "%s: insert into %s: %s", m->dest->path, c->table, pb_db_errmsg(m->dest->db)); break; }
         pb_db_reset(c->ins);
         if (!c->parent && root_id) *root_id = new_id;
-        if (c->has_id && child) {
+        c->copied++;
+        if (c->has_id == ID_RETURNED && child) {
             /* the SRC statement is re-used by the children of the next level only: save our id first */
             int64_t src_id = pb_db_column_int64(c->sel, 0);
             rc = child(m, src_id, new_id);
         }
     }
     if (rc == 0 && step != PB_DB_DONE) rc = pb_store_sqlerr(m->src, m->e, c->table);
+    /* fewer rows than counted: a batch bound and never sent; the source changed under the copy */
+    if (rc == 0 && seen < batched) rc = pb_errf(m->e, "%s: %s changed while it was copied", m->src->path, c->table);
     pb_db_reset(c->sel);
     return rc;
 }
@@ -155,9 +239,32 @@ static int sample_children(merge_ctx *m, int64_t src_id, int64_t dst_id)
     return copy_rows(m, &m->metrics, src_id, dst_id, NULL, NULL);
 }
 
+/* whether SRC's case src_case has per-sample metric rows (stores before schema 9 kept derived ones):
+ * 1, 0, or -1 + m->e */
+static int case_has_metrics(merge_ctx *m, int64_t src_case)
+{
+    pb_stmt *q = m->case_has_metrics;
+    pb_db_reset(q);
+    pb_db_bind_int64(q, 1, src_case);
+    int step = pb_db_step(q), has = step == PB_DB_ROW ? pb_db_column_int(q, 0) != 0 : 0;
+    if (step == PB_DB_ROW) step = pb_db_step(q);
+    pb_db_reset(q);
+    return step == PB_DB_DONE ? has : pb_store_sqlerr(m->src, m->e, "read sample_metrics");
+}
+
 static int case_children(merge_ctx *m, int64_t src_id, int64_t dst_id)
 {
-    if (copy_rows(m, &m->samples, src_id, dst_id, sample_children, NULL) < 0) return -1;
+    /* samples without metric rows need not their new ids: written without RETURNING, they are
+     * pipelined to a PostgreSQL store instead of one round trip each (4,700 rows/s) */
+    int has = case_has_metrics(m, src_id);
+    if (has < 0) return -1;
+    if (!has) {
+        int64_t before = m->samples_flat.copied;
+        if (copy_rows(m, &m->samples_flat, src_id, dst_id, NULL, NULL) < 0) return -1;
+        m->n->samples += m->samples_flat.copied - before;
+    } else if (copy_rows(m, &m->samples, src_id, dst_id, sample_children, NULL) < 0) {
+        return -1;
+    }
     if (copy_rows(m, &m->funcs, src_id, dst_id, NULL, NULL) < 0) return -1;
     return copy_rows(m, &m->stats, src_id, dst_id, NULL, NULL);
 }
@@ -332,7 +439,7 @@ static int copy_comparison(merge_ctx *m, int64_t src_cmp, const cmp_runs *sr, in
     if (pb_store_begin(m->dest, m->e) < 0) return -1;
     copier c = {0};
     pb_stmt *ins = NULL;
-    int rc = copier_prepare(m, &c, "comparisons", NULL, CMP_COLS, 1);
+    int rc = copier_prepare(m, &c, "comparisons", NULL, CMP_COLS, ID_RETURNED);
     if (rc == 0) rc = copy_rows(m, &c, src_cmp, 0, NULL, new_id);
     if (rc == 0 && pb_db_prepare(m->dest->db,
                                       "INSERT INTO comparison_runs (comparison_id, run_id, side, alternation)"
@@ -500,15 +607,19 @@ int pb_merge(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err *e)
 {
     memset(n, 0, sizeof *n);
     merge_ctx m = {.dest = dest, .src = src, .n = n, .e = e};
-    int rc = copier_prepare(&m, &m.runs, "runs", NULL, PB_MERGE_RUN_COLS, 1);
-    if (rc == 0) rc = copier_prepare(&m, &m.cases, "cases", "run_id", PB_MERGE_CASE_COLS, 1);
-    if (rc == 0) rc = copier_prepare(&m, &m.samples, "samples", "case_id", PB_MERGE_SAMPLE_COLS, 1);
-    if (rc == 0) rc = copier_prepare(&m, &m.metrics, "sample_metrics", "sample_id", METRIC_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.stats, "stats", "case_id", PB_MERGE_STAT_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.funcs, "func_counts", "case_id", PB_MERGE_FUNC_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.ratios, "ratios", "run_id", PB_MERGE_RATIO_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.objects, "objects", "run_id", PB_MERGE_OBJECT_COLS, 0);
-    if (rc == 0) rc = copier_prepare(&m, &m.cells, "comparison_cells", "comparison_id", CELL_COLS, 0);
+    int rc = copier_prepare(&m, &m.runs, "runs", NULL, PB_MERGE_RUN_COLS, ID_RETURNED);
+    if (rc == 0) rc = copier_prepare(&m, &m.cases, "cases", "run_id", PB_MERGE_CASE_COLS, ID_RETURNED);
+    if (rc == 0) rc = copier_prepare(&m, &m.samples, "samples", "case_id", PB_MERGE_SAMPLE_COLS, ID_RETURNED);
+    if (rc == 0) rc = copier_prepare(&m, &m.samples_flat, "samples", "case_id", PB_MERGE_SAMPLE_COLS, ID_ORDER);
+    if (rc == 0 && pb_db_prepare(src->db, "SELECT EXISTS (SELECT 1 FROM samples s JOIN sample_metrics sm"
+                                          " ON sm.sample_id = s.id WHERE s.case_id = ?1)", &m.case_has_metrics) != PB_DB_OK)
+        rc = pb_store_sqlerr(src, e, "read sample_metrics");
+    if (rc == 0) rc = copier_prepare(&m, &m.metrics, "sample_metrics", "sample_id", METRIC_COLS, ID_NONE);
+    if (rc == 0) rc = copier_prepare(&m, &m.stats, "stats", "case_id", PB_MERGE_STAT_COLS, ID_NONE);
+    if (rc == 0) rc = copier_prepare(&m, &m.funcs, "func_counts", "case_id", PB_MERGE_FUNC_COLS, ID_NONE);
+    if (rc == 0) rc = copier_prepare(&m, &m.ratios, "ratios", "run_id", PB_MERGE_RATIO_COLS, ID_NONE);
+    if (rc == 0) rc = copier_prepare(&m, &m.objects, "objects", "run_id", PB_MERGE_OBJECT_COLS, ID_NONE);
+    if (rc == 0) rc = copier_prepare(&m, &m.cells, "comparison_cells", "comparison_id", CELL_COLS, ID_NONE);
     /* the runs set-based where the stores can be attached (SQLite files), else row by row */
     int set = rc == 0 ? pb_merge_runs_set(dest, src, n, e) : 0;
     if (set < 0) rc = -1;
@@ -518,8 +629,10 @@ int pb_merge(pb_store *dest, pb_store *src, pb_merge_counts *n, pb_err *e)
     if (rc == 0) rc = merge_calibrations(&m, &cmap);
     free(cmap.from);
     free(cmap.to);
-    copier *all[] = {&m.runs, &m.cases, &m.samples, &m.metrics, &m.stats, &m.funcs, &m.ratios, &m.objects, &m.cells};
+    copier *all[] = {&m.runs,  &m.cases, &m.samples, &m.samples_flat, &m.metrics,
+                     &m.stats, &m.funcs, &m.ratios,  &m.objects,      &m.cells};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) copier_free(all[i]);
+    pb_db_finalize(m.case_has_metrics);
     return rc;
 }
 

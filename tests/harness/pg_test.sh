@@ -179,6 +179,27 @@ pg-every-command-same-as-sqlite)
     is "merged back: the same summary rows" \
        "$(rows_of "$T/back.db" "SELECT suite, impl, variant, op, size_bytes, metric, n, median FROM summary" | sort)" \
        "$(rows_of "$(pg_uri every)" "SELECT suite, impl, variant, op, size_bytes, metric, n, median FROM summary" | sort)"
+    # a store of before schema 9 kept derived metrics per sample: a case with them is copied with each
+    # sample's new id read back (its metrics follow it), the others without (pipelined, store/merge.c);
+    # through PostgreSQL and back, every sample in its order and every metric under its sample
+    cp "$T/other.db" "$T/metrics.db"
+    # and a run of 150 samples a case: two INSERTs of 64 rows and 22 rows one by one (merge.c BATCH_ROWS)
+    "$BENCH" run --suite synthetic --seed 9 --rounds 150 --quiet --cpu none --db "$T/metrics.db" > /dev/null ||
+        bad "the 150-round run failed"
+    q "$T/metrics.db" "INSERT INTO sample_metrics (sample_id, metric, value) SELECT id, 'tsc_per_byte', id / 4.0
+                       FROM samples WHERE case_id = (SELECT min(id) FROM cases)"
+    expect 0 "copied 2 runs" "$BENCH" merge "$T/metrics.db" --into "$(pg_db withmetrics)"
+    expect 0 "copied 2 runs" "$BENCH" merge "$(pg_uri withmetrics)" --into "$T/metrics-back.db"
+    SM="SELECT c.impl, c.variant, c.op, c.size_bytes, s.round, s.position, s.repetition, m.metric, m.value FROM sample_metrics m
+        JOIN samples s ON s.id = m.sample_id JOIN cases c ON c.id = s.case_id ORDER BY s.id"
+    is "sample metrics under their samples, through PostgreSQL and back" "$(q "$T/metrics-back.db" "$SM")" "$(q "$T/metrics.db" "$SM")"
+    SS="SELECT c.impl, c.variant, c.op, c.size_bytes, s.round, s.position, s.repetition, s.ns FROM samples s
+        JOIN cases c ON c.id = s.case_id ORDER BY s.id"
+    is "samples in their order, through PostgreSQL and back" "$(q "$T/metrics-back.db" "$SS")" "$(q "$T/metrics.db" "$SS")"
+    [[ $(q "$T/metrics.db" "SELECT count(*) FROM sample_metrics") -gt 0 ]] && ok || bad "no sample metrics to copy"
+    is "the 150-round run's samples" "$(q "$T/metrics-back.db" "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id
+        JOIN runs r ON r.id = c.run_id WHERE r.uuid = (SELECT uuid FROM runs ORDER BY id DESC LIMIT 1)")" \
+       "$(q "$T/metrics.db" "SELECT count(*) FROM samples WHERE case_id IN (SELECT id FROM cases WHERE run_id = 2)")"
     # the seeded gate and the commit gate reached their verdicts on PostgreSQL too
     is "the gates' verdicts" "$(rows_of "$(pg_uri every)" "SELECT string_agg(verdict, ',' ORDER BY id) FROM comparisons WHERE command = 'gate'")" \
        "$(rows_of "$T/every.db" "SELECT group_concat(verdict, ',') FROM (SELECT verdict FROM comparisons WHERE command = 'gate' ORDER BY id)")"
