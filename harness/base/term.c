@@ -2,6 +2,7 @@
 /* term.c — lines that fit the terminal (term.h). */
 #include "term.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,15 +58,20 @@ char *pb_utf8_fit(char *s, size_t cap, int width)
     return s;
 }
 
-void pb_term_line(FILE *f, int width, const char *s)
+/* s and a newline on f, cut to width with '…'; its verdicts painted when paint (pb_term_paint) */
+static void put_line(FILE *f, int width, const char *s, int paint)
 {
-    if (width <= 0 || pb_utf8_cols(s) <= (size_t)width) {
-        fprintf(f, "%s\n", s);
-        return;
-    }
-    size_t at = byte_at_col(s, (size_t)width - 1);
-    fprintf(f, "%.*s…\n", (int)at, s);
+    size_t n = strlen(s);
+    int cut = width > 0 && pb_utf8_cols(s) > (size_t)width;
+    if (cut) n = byte_at_col(s, (size_t)width - 1);
+    if (paint) pb_term_paint(f, s, n);
+    else fwrite(s, 1, n, f);
+    fputs(cut ? "…\n" : "\n", f);
 }
+
+void pb_term_line(FILE *f, int width, const char *s) { put_line(f, width, s, 0); }
+
+void pb_term_verdict_line(FILE *f, int width, const char *s) { put_line(f, width, s, 1); }
 
 int pb_term_colour(FILE *f)
 {
@@ -84,7 +90,7 @@ static const struct {
     {"hold", "32"},                {"pass", "32"},
 };
 
-static int word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+static int word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* the index in PAINT of the phrase that starts s at i as a whole word (not before n), or -1 */
 static int phrase_at(const char *s, size_t i, size_t n)
@@ -116,15 +122,6 @@ void pb_term_paint(FILE *f, const char *s, size_t n)
         i = from - 1;
     }
     fwrite(s + from, 1, n - from, f);
-}
-
-void pb_term_verdict_line(FILE *f, int width, const char *s)
-{
-    size_t n = strlen(s);
-    int cut = width > 0 && pb_utf8_cols(s) > (size_t)width;
-    if (cut) n = byte_at_col(s, (size_t)width - 1);
-    pb_term_paint(f, s, n);
-    fputs(cut ? "…\n" : "\n", f);
 }
 
 void pb_term_wrap(FILE *f, int width, const char *s)
